@@ -1,0 +1,63 @@
+/**
+ * Amounts in base units (asset, price or volume units): integer decimal strings of any size,
+ * decoded to `bigint`. Vega amounts are 256-bit, so they are not bounded to 64 bits.
+ *
+ * Which decimals scale an amount (asset, market price, position) is the job of the `Scaling` module.
+ *
+ * @since 0.1.0
+ */
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+
+const UINT256_MAX = (1n << 256n) - 1n
+
+const integerString = (options: {
+  readonly identifier: string
+  readonly description: string
+  readonly pattern: RegExp
+  readonly min: bigint
+}) => {
+  const { description, min, pattern } = options
+  const to = Schema.BigIntFromSelf.pipe(Schema.betweenBigInt(min, UINT256_MAX)).annotations({
+    description,
+    arbitrary: () => (fc) =>
+      fc.oneof(
+        fc.bigInt({ min: min < 0n ? -(10n ** 30n) : 0n, max: 10n ** 30n }),
+        fc.bigInt({ min, max: UINT256_MAX })
+      )
+  })
+  return Schema.transformOrFail(Schema.String, to, {
+    strict: true,
+    decode: (s, _, ast) =>
+      pattern.test(s)
+        ? ParseResult.succeed(BigInt(s))
+        : ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${description}, actual ${JSON.stringify(s)}`)),
+    encode: (n) => ParseResult.succeed(n.toString())
+  }).annotations({ identifier: options.identifier, description })
+}
+
+/**
+ * An unsigned integer amount in base units, e.g. `"5000000000000000000"` (5 VEGA at 18 decimals).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const Amount = integerString({
+  identifier: "Amount",
+  description: "an unsigned integer amount in base units as a decimal string",
+  pattern: /^\d+$/,
+  min: 0n
+})
+
+/**
+ * A signed integer amount in base units, e.g. profit and loss: `"-1250000"`.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const SignedAmount = integerString({
+  identifier: "SignedAmount",
+  description: "a signed integer amount in base units as a decimal string",
+  pattern: /^-?\d+$/,
+  min: -UINT256_MAX
+})

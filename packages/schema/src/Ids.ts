@@ -1,0 +1,123 @@
+/**
+ * Vega identifiers: 64 hexadecimal characters (32 bytes). Any case is accepted on input and
+ * normalised to lowercase, which is what the node always outputs. Party ids also admit the
+ * built-in `network` party.
+ *
+ * @since 0.1.0
+ */
+import type * as Brand from "effect/Brand"
+import type * as FastCheck from "effect/FastCheck"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+
+const anyCaseHex64 = /^[0-9a-fA-F]{64}$/
+const lowerHex64 = /^[0-9a-f]{64}$/
+
+/**
+ * The party that stands for the network itself; it exists on every data node.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const NETWORK_PARTY = "network"
+
+/**
+ * True for 64 hexadecimal characters in any case.
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isVegaId = (s: string): boolean => anyCaseHex64.test(s)
+
+/**
+ * True for what a party id can be: 64 hexadecimal characters or `network`.
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isPartyId = (s: string): boolean => s === NETWORK_PARTY || anyCaseHex64.test(s)
+
+const makeId = <B extends string>(brand: B, description: string, allowNetwork: boolean) => {
+  const to = Schema.String.pipe(
+    Schema.pattern(allowNetwork ? /^(?:[0-9a-f]{64}|network)$/ : lowerHex64),
+    Schema.brand(brand)
+  ).annotations({
+    arbitrary: () => (fc) =>
+      (allowNetwork
+        ? fc.oneof({ weight: 1, arbitrary: fc.constant(NETWORK_PARTY) }, { weight: 19, arbitrary: hex64(fc) })
+        : hex64(fc)) as FastCheck.Arbitrary<any>
+  })
+  const expected = allowNetwork ? `${description} (64 hexadecimal characters or "network")` : `${description} (64 hexadecimal characters)`
+  return Schema.transformOrFail(Schema.String, to, {
+    strict: true,
+    decode: (s, _, ast) =>
+      lowerHex64.test(s) || (allowNetwork && s === NETWORK_PARTY)
+        ? ParseResult.succeed(s as string & Brand.Brand<B>)
+        : anyCaseHex64.test(s)
+          ? ParseResult.succeed(s.toLowerCase() as string & Brand.Brand<B>)
+          : ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${expected}, actual ${JSON.stringify(s)}`)),
+    encode: ParseResult.succeed
+  }).annotations({ identifier: brand, description: expected })
+}
+
+const hex64 = (fc: typeof FastCheck) => fc.stringMatching(lowerHex64)
+
+/** @since 0.1.0 @category Schemas */
+export const PartyId = makeId("PartyId", "a party id", true)
+/** @since 0.1.0 @category Models */
+export type PartyId = typeof PartyId.Type
+
+/**
+ * An ed25519 public key in hex, which is also the id of the party that owns it.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const PublicKey = makeId("PublicKey", "a public key", false)
+/** @since 0.1.0 @category Models */
+export type PublicKey = typeof PublicKey.Type
+
+/** @since 0.1.0 @category Schemas */
+export const MarketId = makeId("MarketId", "a market id", false)
+/** @since 0.1.0 @category Models */
+export type MarketId = typeof MarketId.Type
+
+/** @since 0.1.0 @category Schemas */
+export const AssetId = makeId("AssetId", "an asset id", false)
+/** @since 0.1.0 @category Models */
+export type AssetId = typeof AssetId.Type
+
+/** @since 0.1.0 @category Schemas */
+export const NodeId = makeId("NodeId", "a node id", false)
+/** @since 0.1.0 @category Models */
+export type NodeId = typeof NodeId.Type
+
+/** @since 0.1.0 @category Schemas */
+export const LiquidityProvisionId = makeId("LiquidityProvisionId", "a liquidity provision id", false)
+/** @since 0.1.0 @category Models */
+export type LiquidityProvisionId = typeof LiquidityProvisionId.Type
+
+/** @since 0.1.0 @category Schemas */
+export const ReferralSetId = makeId("ReferralSetId", "a referral set id", false)
+/** @since 0.1.0 @category Models */
+export type ReferralSetId = typeof ReferralSetId.Type
+
+/** @since 0.1.0 @category Schemas */
+export const StakeLinkingId = makeId("StakeLinkingId", "a stake linking id", false)
+/** @since 0.1.0 @category Models */
+export type StakeLinkingId = typeof StakeLinkingId.Type
+
+/** @since 0.1.0 @category Schemas */
+export const BundleId = makeId("BundleId", "a signature bundle id", false)
+/** @since 0.1.0 @category Models */
+export type BundleId = typeof BundleId.Type
+
+/** @since 0.1.0 @category Schemas */
+export const OrderId = makeId("OrderId", "an order id", false)
+/** @since 0.1.0 @category Models */
+export type OrderId = typeof OrderId.Type
+
+/** @since 0.1.0 @category Schemas */
+export const BlockHash = makeId("BlockHash", "a block hash", false)
+/** @since 0.1.0 @category Models */
+export type BlockHash = typeof BlockHash.Type

@@ -1,0 +1,8 @@
+export * as Amount from "./Amount.js"
+export * as Decimal from "./Decimal.js"
+export * as Enum from "./Enum.js"
+export * as Ethereum from "./Ethereum.js"
+export * as Ids from "./Ids.js"
+export * as Integer from "./Integer.js"
+export * as Scaling from "./Scaling.js"
+export * as Timestamp from "./Timestamp.js"

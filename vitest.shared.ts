@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config"
+
+// Workspace packages export their TypeScript sources under this condition, so tests never need a build.
+const sourceCondition = "@vega-effect/source"
+
+export default defineConfig({
+  resolve: { conditions: [sourceCondition, "import", "module", "node", "default"] },
+  ssr: { resolve: { conditions: [sourceCondition, "import", "module", "node", "default"] } },
+  test: {
+    include: ["test/**/*.test.ts"],
+    setupFiles: [new URL("./vitest.setup.ts", import.meta.url).pathname],
+    reporters: ["default", ["json", { outputFile: "test-results.json" }]],
+    testTimeout: 30_000,
+    hookTimeout: 60_000
+  }
+})
