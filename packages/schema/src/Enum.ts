@@ -139,4 +139,4 @@ export const make = <const Values extends Record<string, number>>(
  * @since 0.1.0
  * @category Models
  */
-export type Type<E extends OpenEnum<string>> = Schema.Schema.Type<E>
+export type Type<E extends OpenEnum<any>> = Schema.Schema.Type<E>

@@ -1,0 +1,89 @@
+/**
+ * Positions as served by `GET /api/v2/positions` (RPC ListAllPositions): one row per party and
+ * market, closed positions included.
+ *
+ * Scaling: `openVolume` uses the market's position decimals and `averageEntryPrice` its price
+ * decimals. PnL fields are documented as market decimals, but the node computes them from trade
+ * prices in the settlement asset, so in practice they are in asset decimals (see `Scaling`).
+ *
+ * @since 0.1.0
+ */
+import * as Schema from "effect/Schema"
+import { Amount, SignedAmount } from "./Amount.js"
+import * as Enum from "./Enum.js"
+import { MarketId, PartyId } from "./Ids.js"
+import { Int64 } from "./Integer.js"
+import * as Pagination from "./Pagination.js"
+import { VegaTimestamp } from "./Timestamp.js"
+
+/**
+ * `vega.PositionStatus`. Value 3 is unused.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
+export const PositionStatus = Enum.make("vega.PositionStatus", {
+  POSITION_STATUS_UNSPECIFIED: 0,
+  POSITION_STATUS_ORDERS_CLOSED: 1,
+  POSITION_STATUS_CLOSED_OUT: 2,
+  POSITION_STATUS_DISTRESSED: 4
+})
+/** @since 0.1.0 @category Enums */
+export type PositionStatus = Enum.Type<typeof PositionStatus>
+
+const optional = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(schema, { exact: true })
+
+/**
+ * `vega.Position` as of v0.75, fields in the order the node writes them, plus the fee and funding
+ * fields that v0.79 appends (optional: older nodes do not send them).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const Position = Schema.Struct({
+  marketId: MarketId,
+  partyId: PartyId,
+  openVolume: Int64,
+  realisedPnl: SignedAmount,
+  unrealisedPnl: SignedAmount,
+  averageEntryPrice: Amount,
+  updatedAt: VegaTimestamp,
+  lossSocialisationAmount: SignedAmount,
+  positionStatus: PositionStatus,
+  takerFeesPaid: optional(Amount),
+  makerFeesReceived: optional(Amount),
+  feesPaid: optional(Amount),
+  takerFeesPaidSince: optional(Amount),
+  makerFeesReceivedSince: optional(Amount),
+  feesPaidSince: optional(Amount),
+  fundingPaymentAmount: optional(SignedAmount),
+  fundingPaymentAmountSince: optional(SignedAmount)
+}).annotations({ identifier: "Position" })
+/** @since 0.1.0 @category Models */
+export type Position = typeof Position.Type
+
+/**
+ * Request of `GET /api/v2/positions` (`filter.partyIds`, `filter.marketIds`, repeated). No filter
+ * lists every position.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
+export const ListPositionsRequest = Schema.Struct({
+  filter: optional(
+    Schema.Struct({
+      partyIds: optional(Schema.Array(PartyId)),
+      marketIds: optional(Schema.Array(MarketId))
+    })
+  ),
+  pagination: optional(Pagination.PaginationParams)
+}).annotations({ identifier: "ListPositionsRequest" })
+/** @since 0.1.0 @category Requests */
+export type ListPositionsRequest = typeof ListPositionsRequest.Type
+
+/** @since 0.1.0 @category Responses */
+export const ListPositionsResponse = Schema.Struct({
+  positions: Pagination.Connection(Position)
+}).annotations({ identifier: "ListPositionsResponse" })
+/** @since 0.1.0 @category Responses */
+export type ListPositionsResponse = typeof ListPositionsResponse.Type

@@ -1,0 +1,31 @@
+/**
+ * Helpers for proto messages modelled in part: optional members, oneofs and sub-messages kept as
+ * raw JSON.
+ */
+import * as Schema from "effect/Schema"
+
+/** A member the node may leave out (proto3 `optional`, oneof members, fields added by later versions). */
+export const optional = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.optionalWith(schema, { exact: true })
+
+/**
+ * A sub-message this package does not model, kept exactly as received so that encoding writes it
+ * back unchanged. Generated values are JSON values (no `-0`, no `undefined`).
+ */
+export const Opaque = Schema.Unknown.annotations({
+  identifier: "Opaque",
+  description: "a JSON value kept as received",
+  arbitrary: () => (fc) => fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown)
+})
+
+/**
+ * A proto `oneof` laid out flat, as the gateway writes it: at most one of `members` is present.
+ */
+export const oneof =
+  (name: string, members: ReadonlyArray<string>) =>
+  <S extends Schema.Schema.Any>(self: S) =>
+    self.pipe(
+      Schema.filter((u) => {
+        const present = members.filter((m) => (u as Record<string, unknown>)[m] !== undefined)
+        return present.length <= 1 || `oneof ${name} may hold only one of ${members.join(", ")}, got ${present.join(", ")}`
+      })
+    )
