@@ -8,6 +8,7 @@
  */
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as FastDecode from "./internal/fastDecode.js"
 
 const UINT256_MAX = (1n << 256n) - 1n
 
@@ -18,6 +19,11 @@ const integerString = (options: {
   readonly min: bigint
 }) => {
   const { description, min, pattern } = options
+  const parse = (s: string): bigint | undefined => {
+    if (!pattern.test(s)) return undefined
+    const n = BigInt(s)
+    return n >= min && n <= UINT256_MAX ? n : undefined
+  }
   const to = Schema.BigIntFromSelf.pipe(Schema.betweenBigInt(min, UINT256_MAX)).annotations({
     description,
     arbitrary: () => (fc) =>
@@ -28,12 +34,18 @@ const integerString = (options: {
   })
   return Schema.transformOrFail(Schema.String, to, {
     strict: true,
-    decode: (s, _, ast) =>
-      pattern.test(s)
-        ? ParseResult.succeed(BigInt(s))
-        : ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${description}, actual ${JSON.stringify(s)}`)),
+    decode: (s, _, ast) => {
+      const n = parse(s)
+      return n === undefined
+        ? ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${description}, actual ${JSON.stringify(s)}`))
+        : ParseResult.succeed(n)
+    },
     encode: (n) => ParseResult.succeed(n.toString())
-  }).annotations({ identifier: options.identifier, description })
+  }).annotations({
+    identifier: options.identifier,
+    description,
+    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL))
+  })
 }
 
 /**
@@ -44,7 +56,7 @@ const integerString = (options: {
  */
 export const Amount = integerString({
   identifier: "Amount",
-  description: "an unsigned integer amount in base units as a decimal string",
+  description: "an unsigned integer amount in base units (at most 256 bits) as a decimal string",
   pattern: /^\d+$/,
   min: 0n
 })
@@ -57,7 +69,7 @@ export const Amount = integerString({
  */
 export const SignedAmount = integerString({
   identifier: "SignedAmount",
-  description: "a signed integer amount in base units as a decimal string",
+  description: "a signed integer amount in base units (at most 256 bits) as a decimal string",
   pattern: /^-?\d+$/,
   min: -UINT256_MAX
 })

@@ -11,6 +11,7 @@ import * as BigDecimal from "effect/BigDecimal"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as FastDecode from "./internal/fastDecode.js"
 
 const plainDecimal = /^(-?)(\d+)(?:\.(\d+))?$/
 
@@ -83,7 +84,11 @@ export const Decimal = Schema.transformOrFail(Schema.String, DecimalSelf, {
       onSome: ParseResult.succeed
     }),
   encode: (d) => ParseResult.succeed(format(d))
-}).annotations({ identifier: "Decimal", description: "a decimal number in plain notation" })
+}).annotations({
+  identifier: "Decimal",
+  description: "a decimal number in plain notation",
+  ...FastDecode.annotation((u) => (typeof u === "string" ? Option.getOrElse(parse(u), () => FastDecode.FAIL) : FastDecode.FAIL))
+})
 
 /**
  * A decimal field that later nodes leave empty (`""`) once it is deprecated: `""` decodes to
@@ -104,4 +109,9 @@ export const DecimalOrEmpty = Schema.transformOrFail(Schema.String, Schema.Optio
         )
   },
   encode: (o) => ParseResult.succeed(Option.match(o, { onNone: () => "", onSome: format }))
-}).annotations({ identifier: "DecimalOrEmpty" })
+}).annotations({
+  identifier: "DecimalOrEmpty",
+  ...FastDecode.annotation((u) =>
+    u === "" ? Option.none() : typeof u === "string" ? Option.match(parse(u), { onNone: () => FastDecode.FAIL, onSome: Option.some }) : FastDecode.FAIL
+  )
+})

@@ -10,6 +10,7 @@ import * as Arbitrary from "effect/Arbitrary"
 import * as ParseResult from "effect/ParseResult"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
+import * as FastDecode from "./internal/fastDecode.js"
 import { WireEnumId, type WireEnum } from "./internal/wire.js"
 
 /**
@@ -106,7 +107,13 @@ export const make = <const Values extends Record<string, number>>(
     strict: true,
     decode: fromName,
     encode: (t) => (typeof t === "string" ? t : t.value)
-  }).annotations({ identifier: protoName, [WireEnumId]: wire })
+  }).annotations({
+    identifier: protoName,
+    [WireEnumId]: wire,
+    ...FastDecode.annotation((u) =>
+      typeof u === "string" || Number.isSafeInteger(u) ? fromName(u as string | number) : FastDecode.FAIL
+    )
+  })
 
   const NumberForm = Schema.transformOrFail(Schema.Int, TypeSide, {
     strict: true,
@@ -117,7 +124,11 @@ export const make = <const Values extends Record<string, number>>(
         ? ParseResult.succeed(t.value)
         : ParseResult.fail(new ParseResult.Type(ast, t, `${protoName} value "${t.value}" has no known number`))
     }
-  }).annotations({ identifier: `${protoName} (number)`, [WireEnumId]: wire })
+  }).annotations({
+    identifier: `${protoName} (number)`,
+    [WireEnumId]: wire,
+    ...FastDecode.annotation((u) => (Number.isSafeInteger(u) ? (byNumber.get(u as number) ?? unknownEnumValue(u as number)) : FastDecode.FAIL))
+  })
 
   return class OpenEnumSchema extends Schema.make<Name | UnknownEnumValue, string | number, never>(NameForm.ast) {
     static readonly protoName = protoName

@@ -9,6 +9,7 @@ import type * as Brand from "effect/Brand"
 import type * as FastCheck from "effect/FastCheck"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as FastDecode from "./internal/fastDecode.js"
 
 const anyCaseHex64 = /^[0-9a-fA-F]{64}$/
 const lowerHex64 = /^[0-9a-f]{64}$/
@@ -47,17 +48,23 @@ const makeId = <B extends string>(brand: B, description: string, allowNetwork: b
         ? fc.oneof({ weight: 1, arbitrary: fc.constant(NETWORK_PARTY) }, { weight: 19, arbitrary: hex64(fc) })
         : hex64(fc)) as FastCheck.Arbitrary<any>
   })
+  const parse = (s: string): string | undefined =>
+    lowerHex64.test(s) || (allowNetwork && s === NETWORK_PARTY) ? s : anyCaseHex64.test(s) ? s.toLowerCase() : undefined
   const expected = allowNetwork ? `${description} (64 hexadecimal characters or "network")` : `${description} (64 hexadecimal characters)`
   return Schema.transformOrFail(Schema.String, to, {
     strict: true,
-    decode: (s, _, ast) =>
-      lowerHex64.test(s) || (allowNetwork && s === NETWORK_PARTY)
-        ? ParseResult.succeed(s as string & Brand.Brand<B>)
-        : anyCaseHex64.test(s)
-          ? ParseResult.succeed(s.toLowerCase() as string & Brand.Brand<B>)
-          : ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${expected}, actual ${JSON.stringify(s)}`)),
+    decode: (s, _, ast) => {
+      const id = parse(s)
+      return id === undefined
+        ? ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${expected}, actual ${JSON.stringify(s)}`))
+        : ParseResult.succeed(id as string & Brand.Brand<B>)
+    },
     encode: ParseResult.succeed
-  }).annotations({ identifier: brand, description: expected })
+  }).annotations({
+    identifier: brand,
+    description: expected,
+    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL))
+  })
 }
 
 const hex64 = (fc: typeof FastCheck) => fc.stringMatching(lowerHex64)

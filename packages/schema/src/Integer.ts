@@ -6,6 +6,7 @@
  */
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as FastDecode from "./internal/fastDecode.js"
 import { WireZeroId } from "./internal/wire.js"
 
 /** @since 0.1.0 @category Constants */
@@ -26,6 +27,11 @@ const bigIntFromString = (options: {
   readonly max: bigint
 }) => {
   const { description, max, min, pattern } = options
+  const parse = (s: string): bigint | undefined => {
+    if (!pattern.test(s)) return undefined
+    const n = BigInt(s)
+    return n >= min && n <= max ? n : undefined
+  }
   const to = Schema.BigIntFromSelf.pipe(Schema.betweenBigInt(min, max)).annotations({
     description,
     arbitrary: () => (fc) => fc.bigInt({ min, max })
@@ -33,14 +39,18 @@ const bigIntFromString = (options: {
   return Schema.transformOrFail(Schema.String, to, {
     strict: true,
     decode: (s, _, ast) => {
-      if (pattern.test(s)) {
-        const n = BigInt(s)
-        if (n >= min && n <= max) return ParseResult.succeed(n)
-      }
-      return ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${description}, actual ${JSON.stringify(s)}`))
+      const n = parse(s)
+      return n === undefined
+        ? ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${description}, actual ${JSON.stringify(s)}`))
+        : ParseResult.succeed(n)
     },
     encode: (n) => ParseResult.succeed(n.toString())
-  }).annotations({ identifier: options.identifier, description, [WireZeroId]: "0" })
+  }).annotations({
+    identifier: options.identifier,
+    description,
+    [WireZeroId]: "0",
+    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL))
+  })
 }
 
 /**

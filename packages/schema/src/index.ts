@@ -1,6 +1,7 @@
 export * as Amount from "./Amount.js"
 export * as DataNodeApi from "./DataNodeApi.js"
 export * as Decimal from "./Decimal.js"
+export * as Decoder from "./Decoder.js"
 export * as Enum from "./Enum.js"
 export * as Ethereum from "./Ethereum.js"
 export * as Ids from "./Ids.js"

@@ -1,0 +1,138 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Arbitrary, Either, FastCheck, Schema } from "effect"
+import {
+  Decoder,
+  LiquidityProvision,
+  PartyProfile,
+  Position,
+  ReferralSetStats,
+  RewardSummary,
+  SignerBundle,
+  StakeLinking,
+  Transaction
+} from "@vega-effect/schema"
+import { fixture } from "./utils.js"
+
+type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
+
+/** Every path to a value inside a JSON document. */
+const paths = (json: Json, prefix: ReadonlyArray<string | number> = []): Array<ReadonlyArray<string | number>> => {
+  const here = [prefix]
+  if (Array.isArray(json)) return here.concat(json.flatMap((v, i) => paths(v, [...prefix, i])))
+  if (json !== null && typeof json === "object") {
+    return here.concat(Object.entries(json).flatMap(([k, v]) => paths(v as Json, [...prefix, k])))
+  }
+  return here
+}
+
+/** A copy of `json` with the value at `path` replaced (or removed when `value` is undefined). */
+const mutate = (json: Json, path: ReadonlyArray<string | number>, value: Json | undefined): Json => {
+  if (path.length === 0) return value ?? null
+  const [head, ...rest] = path
+  const copy: any = Array.isArray(json) ? [...json] : { ...(json as object) }
+  if (rest.length === 0 && value === undefined) {
+    if (Array.isArray(copy)) copy.splice(head as number, 1)
+    else delete copy[head]
+  } else {
+    copy[head] = mutate(copy[head], rest, value)
+  }
+  return copy
+}
+
+const interesting: FastCheck.Arbitrary<Json | undefined> = FastCheck.oneof(
+  FastCheck.constantFrom<Json | undefined>(
+    undefined,
+    null,
+    "",
+    "0",
+    "-1",
+    "1.5",
+    "network",
+    "NETWORK",
+    "18446744073709551616",
+    "9223372036854775808",
+    "1" + "0".repeat(78),
+    "-" + "1".repeat(78),
+    "A".repeat(64),
+    "POSITION_STATUS_UNSPECIFIED",
+    "STATUS_NEW",
+    0,
+    3,
+    -1,
+    1.5,
+    2 ** 60,
+    true,
+    [],
+    {}
+  ),
+  FastCheck.jsonValue({ maxDepth: 1 }) as FastCheck.Arbitrary<Json>
+)
+
+/** The compiled decoder agrees with Effect's parser on valid values and on every mutation of them. */
+const expectSameAsEffect = <A, I>(schema: Schema.Schema<A, I>, numRuns = 150) => {
+  const fast = Decoder.decodeUnknownEither(schema)
+  const effect = Schema.decodeUnknownEither(schema)
+  const encode = Schema.encodeSync(schema)
+  FastCheck.assert(
+    FastCheck.property(Arbitrary.make(schema), FastCheck.nat(), interesting, (value, pick, replacement) => {
+      const json = JSON.parse(JSON.stringify(encode(value))) as Json
+      expect(fast(json)).toEqual(effect(json))
+      const all = paths(json)
+      const mutated = mutate(json, all[pick % all.length], replacement)
+      const expected = effect(mutated)
+      const actual = fast(mutated)
+      expect(actual._tag).toBe(expected._tag)
+      if (Either.isRight(expected)) expect(actual).toEqual(expected)
+      if (Either.isLeft(expected) && Either.isLeft(actual)) expect(actual.left.message).toBe(expected.left.message)
+    }),
+    { numRuns }
+  )
+}
+
+describe("Decoder", () => {
+  it("decodes the fixtures to the same values as Schema", () => {
+    const cases: Array<[Schema.Schema<any, any>, string]> = [
+      [StakeLinking.GetStakeResponse, "stake.json"],
+      [LiquidityProvision.ListLiquidityProvisionsResponse, "liquidity-provisions.json"],
+      [Position.ListPositionsResponse, "positions.json"],
+      [Position.ListPositionsResponse, "positions-v079.json"],
+      [ReferralSetStats.GetReferralSetStatsResponse, "referral-set-stats-v078.json"],
+      [SignerBundle.ListSignerAddedBundlesResponse, "signer-bundles.json"],
+      [PartyProfile.ListPartiesProfilesResponse, "profiles.json"],
+      [RewardSummary.ListRewardSummariesResponse, "reward-summaries.json"]
+    ]
+    for (const [schema, name] of cases) {
+      const json = JSON.parse(fixture(name))
+      expect(Decoder.decodeUnknownSync(schema)(json)).toEqual(Schema.decodeUnknownSync(schema)(json))
+    }
+  })
+
+  it("reports Effect's own error, path included", () => {
+    const json = JSON.parse(fixture("positions.json"))
+    json.positions.edges[1].node.openVolume = "x"
+    const fast = Decoder.decodeUnknownEither(Position.ListPositionsResponse)(json)
+    expect(Either.isLeft(fast)).toBe(true)
+    expect(String(Either.isLeft(fast) && fast.left)).toContain('["openVolume"]')
+    expect(() => Decoder.decodeUnknownSync(Position.ListPositionsResponse)(json)).toThrow(/openVolume/)
+  })
+
+  it("honours parse options by deferring to Effect", () => {
+    const json = JSON.parse(fixture("reward-summaries.json"))
+    json.extra = 1
+    const strict = Decoder.decodeUnknownEither(RewardSummary.ListRewardSummariesResponse)(json, {
+      onExcessProperty: "error"
+    })
+    expect(Either.isLeft(strict)).toBe(true)
+  })
+
+  it("agrees with Effect's parser on generated and mutated inputs", () => {
+    expectSameAsEffect(Position.Position, 400)
+    expectSameAsEffect(StakeLinking.StakeLinking, 400)
+    expectSameAsEffect(LiquidityProvision.LiquidityProvisionNode, 300)
+    expectSameAsEffect(ReferralSetStats.ReferralSetStats, 300)
+    expectSameAsEffect(SignerBundle.SignerAddedBundle, 300)
+    expectSameAsEffect(PartyProfile.PartyProfile, 300)
+    expectSameAsEffect(RewardSummary.ListRewardSummariesResponse, 200)
+    expectSameAsEffect(Transaction.SubmitTransactionRequest, 200)
+  })
+})
