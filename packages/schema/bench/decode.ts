@@ -14,9 +14,15 @@ const PAGE = 1_000
 const ROUNDS = 7
 
 const hex = (seed: string) => createHash("sha256").update(seed).digest("hex")
-const cursor = (seed: string) => Buffer.from(JSON.stringify({ vegaTime: "2024-04-01T09:30:12.345678Z", id: hex(seed) })).toString("base64")
+const cursor = (seed: string) =>
+  Buffer.from(JSON.stringify({ vegaTime: "2024-04-01T09:30:12.345678Z", id: hex(seed) })).toString("base64")
 
-const statuses = ["POSITION_STATUS_UNSPECIFIED", "POSITION_STATUS_ORDERS_CLOSED", "POSITION_STATUS_CLOSED_OUT", "POSITION_STATUS_DISTRESSED"]
+const statuses = [
+  "POSITION_STATUS_UNSPECIFIED",
+  "POSITION_STATUS_ORDERS_CLOSED",
+  "POSITION_STATUS_CLOSED_OUT",
+  "POSITION_STATUS_DISTRESSED"
+]
 const markets = Array.from({ length: 50 }, (_, i) => hex(`market-${i}`))
 
 const positionPage = (page: number): string => {
@@ -39,7 +45,15 @@ const positionPage = (page: number): string => {
     })
   }
   return JSON.stringify({
-    positions: { edges, pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: edges[0].cursor, endCursor: edges[PAGE - 1].cursor } }
+    positions: {
+      edges,
+      pageInfo: {
+        hasNextPage: true,
+        hasPreviousPage: false,
+        startCursor: edges[0].cursor,
+        endCursor: edges[PAGE - 1].cursor
+      }
+    }
   })
 }
 
@@ -67,7 +81,15 @@ const stakePage = (page: number): string => {
   }
   return JSON.stringify({
     currentStakeAvailable: "123000000000000000000",
-    stakeLinkings: { edges, pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: edges[0].cursor, endCursor: edges[PAGE - 1].cursor } }
+    stakeLinkings: {
+      edges,
+      pageInfo: {
+        hasNextPage: true,
+        hasPreviousPage: false,
+        startCursor: edges[0].cursor,
+        endCursor: edges[PAGE - 1].cursor
+      }
+    }
   })
 }
 
@@ -86,13 +108,18 @@ const report = <A, I>(name: string, pages: ReadonlyArray<string>, schema: Schema
   const compiled = Decoder.decodeUnknownSync(schema)
   const effect = Schema.decodeUnknownSync(schema)
   // warm every path up so the JIT has seen it before timing
-  for (const text of pages.slice(0, 10)) compiled(JSON.parse(text)), effect(JSON.parse(text))
+  for (const text of pages.slice(0, 10)) {
+    compiled(JSON.parse(text))
+    effect(JSON.parse(text))
+  }
   const parseOnly = measure(pages, (text) => JSON.parse(text))
   const withDecoder = measure(pages, (text) => compiled(JSON.parse(text)))
   const withSchema = measure(pages, (text) => effect(JSON.parse(text)))
   const fmt = (n: number) => Math.round(n).toLocaleString("en-US").padStart(10)
   const line = (label: string, rate: number) =>
-    console.log(`  ${label.padEnd(44)} ${fmt(rate)} rec/s   ${(parseOnly / rate).toFixed(2)}x the time of JSON.parse alone`)
+    console.log(
+      `  ${label.padEnd(44)} ${fmt(rate)} rec/s   ${(parseOnly / rate).toFixed(2)}x the time of JSON.parse alone`
+    )
   console.log(name)
   line("JSON.parse alone", parseOnly)
   line("JSON.parse + Decoder.decodeUnknownSync", withDecoder)
@@ -102,6 +129,8 @@ const report = <A, I>(name: string, pages: ReadonlyArray<string>, schema: Schema
 const positionPages = Array.from({ length: ROWS / PAGE }, (_, i) => positionPage(i))
 const stakePages = Array.from({ length: ROWS / PAGE }, (_, i) => stakePage(i))
 
-console.log(`${ROWS.toLocaleString("en-US")} rows each, pages of ${PAGE}, median of ${ROUNDS} rounds (node ${process.version})`)
+console.log(
+  `${ROWS.toLocaleString("en-US")} rows each, pages of ${PAGE}, median of ${ROUNDS} rounds (node ${process.version})`
+)
 report("positions", positionPages, Position.ListPositionsResponse)
 report("stake linkings", stakePages, StakeLinking.GetStakeResponse)

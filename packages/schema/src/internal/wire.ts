@@ -3,7 +3,7 @@
  * the two marshallers of the gateway (REST: defaults emitted, enums as names; streams: defaults
  * omitted, enums as numbers) can both be derived from one schema.
  */
-import * as AST from "effect/SchemaAST"
+import type * as AST from "effect/SchemaAST"
 
 /** The encoded zero value of a proto scalar whose JSON type does not say it (64-bit integers: `"0"`). */
 export const WireZeroId: unique symbol = Symbol.for("@vega-effect/schema/WireZero")
