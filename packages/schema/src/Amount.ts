@@ -27,10 +27,7 @@ const integerString = (options: {
   const to = Schema.BigIntFromSelf.pipe(Schema.betweenBigInt(min, UINT256_MAX)).annotations({
     description,
     arbitrary: () => (fc) =>
-      fc.oneof(
-        fc.bigInt({ min: min < 0n ? -(10n ** 30n) : 0n, max: 10n ** 30n }),
-        fc.bigInt({ min, max: UINT256_MAX })
-      )
+      fc.oneof(fc.bigInt({ min: min < 0n ? -(10n ** 30n) : 0n, max: 10n ** 30n }), fc.bigInt({ min, max: UINT256_MAX }))
   })
   return Schema.transformOrFail(Schema.String, to, {
     strict: true,

@@ -87,7 +87,9 @@ export const Decimal = Schema.transformOrFail(Schema.String, DecimalSelf, {
 }).annotations({
   identifier: "Decimal",
   description: "a decimal number in plain notation",
-  ...FastDecode.annotation((u) => (typeof u === "string" ? Option.getOrElse(parse(u), () => FastDecode.FAIL) : FastDecode.FAIL))
+  ...FastDecode.annotation((u) =>
+    typeof u === "string" ? Option.getOrElse(parse(u), () => FastDecode.FAIL) : FastDecode.FAIL
+  )
 })
 
 /**
@@ -112,6 +114,10 @@ export const DecimalOrEmpty = Schema.transformOrFail(Schema.String, Schema.Optio
 }).annotations({
   identifier: "DecimalOrEmpty",
   ...FastDecode.annotation((u) =>
-    u === "" ? Option.none() : typeof u === "string" ? Option.match(parse(u), { onNone: () => FastDecode.FAIL, onSome: Option.some }) : FastDecode.FAIL
+    u === ""
+      ? Option.none()
+      : typeof u === "string"
+        ? Option.match(parse(u), { onNone: () => FastDecode.FAIL, onSome: Option.some })
+        : FastDecode.FAIL
   )
 })

@@ -44,8 +44,11 @@ export const isUnknownEnumValue = (u: unknown): u is UnknownEnumValue =>
  * @since 0.1.0
  * @category Models
  */
-export interface OpenEnum<Name extends string>
-  extends Schema.SchemaClass<Name | UnknownEnumValue, string | number, never> {
+export interface OpenEnum<Name extends string> extends Schema.SchemaClass<
+  Name | UnknownEnumValue,
+  string | number,
+  never
+> {
   /** The proto name of the enum, e.g. `vega.PositionStatus`. */
   readonly protoName: string
   /** Known names in declaration order, with their numbers. */
@@ -94,10 +97,7 @@ export const make = <const Values extends Record<string, number>>(
   const TypeSide = Schema.Union(Known, Unknown).annotations({
     identifier: protoName,
     arbitrary: () => (fc) =>
-      fc.oneof(
-        { weight: 9, arbitrary: fc.constantFrom(...names) },
-        { weight: 1, arbitrary: Arbitrary.make(Unknown) }
-      )
+      fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: Arbitrary.make(Unknown) })
   }) as unknown as Schema.Schema<Name | UnknownEnumValue>
 
   const fromName = (v: string | number): Name | UnknownEnumValue =>
@@ -127,7 +127,9 @@ export const make = <const Values extends Record<string, number>>(
   }).annotations({
     identifier: `${protoName} (number)`,
     [WireEnumId]: wire,
-    ...FastDecode.annotation((u) => (Number.isSafeInteger(u) ? (byNumber.get(u as number) ?? unknownEnumValue(u as number)) : FastDecode.FAIL))
+    ...FastDecode.annotation((u) =>
+      Number.isSafeInteger(u) ? (byNumber.get(u as number) ?? unknownEnumValue(u as number)) : FastDecode.FAIL
+    )
   })
 
   return class OpenEnumSchema extends Schema.make<Name | UnknownEnumValue, string | number, never>(NameForm.ast) {

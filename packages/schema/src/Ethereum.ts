@@ -17,7 +17,8 @@ import * as Schema from "effect/Schema"
  */
 export const EthereumAddress = Schema.String.pipe(
   Schema.pattern(/^0x[0-9a-fA-F]{40}$/, {
-    message: (issue) => `Expected an Ethereum address (0x and 40 hexadecimal characters), actual ${JSON.stringify(issue.actual)}`
+    message: (issue) =>
+      `Expected an Ethereum address (0x and 40 hexadecimal characters), actual ${JSON.stringify(issue.actual)}`
   }),
   Schema.brand("EthereumAddress")
 ).annotations({ identifier: "EthereumAddress" })

@@ -50,7 +50,9 @@ const makeId = <B extends string>(brand: B, description: string, allowNetwork: b
   })
   const parse = (s: string): string | undefined =>
     lowerHex64.test(s) || (allowNetwork && s === NETWORK_PARTY) ? s : anyCaseHex64.test(s) ? s.toLowerCase() : undefined
-  const expected = allowNetwork ? `${description} (64 hexadecimal characters or "network")` : `${description} (64 hexadecimal characters)`
+  const expected = allowNetwork
+    ? `${description} (64 hexadecimal characters or "network")`
+    : `${description} (64 hexadecimal characters)`
   return Schema.transformOrFail(Schema.String, to, {
     strict: true,
     decode: (s, _, ast) => {

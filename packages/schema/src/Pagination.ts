@@ -48,9 +48,9 @@ export const PageSize = Schema.Int.pipe(
   })
 ).annotations({ identifier: "PageSize" })
 
-const NonEmptyCursor = Cursor.pipe(
-  Schema.filter((s) => s.length > 0 || "cursor is empty")
-).annotations({ identifier: "Cursor" })
+const NonEmptyCursor = Cursor.pipe(Schema.filter((s) => s.length > 0 || "cursor is empty")).annotations({
+  identifier: "Cursor"
+})
 
 /**
  * The five pagination parameters. Setting both `before` and `after` is rejected with the node's
@@ -66,9 +66,12 @@ export const PaginationParams = Schema.Struct({
   before: Schema.optionalWith(NonEmptyCursor, { exact: true }),
   newestFirst: Schema.optionalWith(Schema.Boolean, { exact: true })
 }).pipe(
-  Schema.filter((p) => (p.before !== undefined && p.after !== undefined ? "cannot set both a before and after cursor" : true), {
-    identifier: "PaginationParams"
-  })
+  Schema.filter(
+    (p) => (p.before !== undefined && p.after !== undefined ? "cannot set both a before and after cursor" : true),
+    {
+      identifier: "PaginationParams"
+    }
+  )
 )
 /** @since 0.1.0 @category Models */
 export type PaginationParams = typeof PaginationParams.Type

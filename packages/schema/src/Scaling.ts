@@ -78,7 +78,10 @@ export const assetDecimals = (n: number): AssetDecimals => (checkDecimals(n, 0),
 /** @since 0.1.0 @category Constructors */
 export const priceDecimals = (n: number): PriceDecimals => (checkDecimals(n, 0), n as PriceDecimals)
 /** @since 0.1.0 @category Constructors */
-export const positionDecimals = (n: number): PositionDecimals => (checkDecimals(n, -MAX_DECIMALS), n as PositionDecimals)
+export const positionDecimals = (n: number): PositionDecimals => (
+  checkDecimals(n, -MAX_DECIMALS),
+  n as PositionDecimals
+)
 
 /**
  * A human value that cannot be written in base units without losing digits.
@@ -122,8 +125,10 @@ export const fromAssetUnits = (amount: bigint, decimals: AssetDecimals): BigDeci
  * @since 0.1.0
  * @category Conversions
  */
-export const toAssetUnits = (value: BigDecimal.BigDecimal, decimals: AssetDecimals): Either.Either<bigint, PrecisionLossError> =>
-  toUnits(value, decimals)
+export const toAssetUnits = (
+  value: BigDecimal.BigDecimal,
+  decimals: AssetDecimals
+): Either.Either<bigint, PrecisionLossError> => toUnits(value, decimals)
 
 /**
  * A price in market units → exact decimal, e.g. `123456n` at 5 decimals → `1.23456`.
@@ -135,8 +140,10 @@ export const fromPriceUnits = (price: bigint, decimals: PriceDecimals): BigDecim
   fromUnits(price, decimals)
 
 /** @since 0.1.0 @category Conversions */
-export const toPriceUnits = (value: BigDecimal.BigDecimal, decimals: PriceDecimals): Either.Either<bigint, PrecisionLossError> =>
-  toUnits(value, decimals)
+export const toPriceUnits = (
+  value: BigDecimal.BigDecimal,
+  decimals: PriceDecimals
+): Either.Either<bigint, PrecisionLossError> => toUnits(value, decimals)
 
 /**
  * A volume in position units → exact decimal. Negative position decimals mean each unit is

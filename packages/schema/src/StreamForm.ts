@@ -67,13 +67,17 @@ const planOf = (ast: AST.AST): Plan => {
     case "BooleanKeyword":
       return { _tag: "Scalar", zero: false }
     case "Literal":
-      return { _tag: "Scalar", zero: typeof ast.literal === "string" ? "" : typeof ast.literal === "number" ? 0 : false }
+      return {
+        _tag: "Scalar",
+        zero: typeof ast.literal === "string" ? "" : typeof ast.literal === "number" ? 0 : false
+      }
     default:
       return opaque
   }
 }
 
-const isRecord = (u: unknown): u is Record<PropertyKey, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
+const isRecord = (u: unknown): u is Record<PropertyKey, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
 
 const restZero = (plan: Plan): unknown => {
   switch (plan._tag) {
@@ -171,7 +175,9 @@ export const make = <A, I, R>(rest: Schema.Schema<A, I, R>): Schema.Schema<A, un
     strict: true,
     decode: (json) => ParseResult.succeed(toRest(plan, json) as I),
     encode: (restJson) => ParseResult.succeed(toStream(plan, restJson))
-  }).annotations({ identifier: `${Option.getOrElse(AST.getIdentifierAnnotation(rest.ast), () => "value")} (stream form)` })
+  }).annotations({
+    identifier: `${Option.getOrElse(AST.getIdentifierAnnotation(rest.ast), () => "value")} (stream form)`
+  })
 }
 
 /**
@@ -180,7 +186,8 @@ export const make = <A, I, R>(rest: Schema.Schema<A, I, R>): Schema.Schema<A, un
  * @since 0.1.0
  * @category Conversions
  */
-export const fromRestJson = <A, I, R>(rest: Schema.Schema<A, I, R>, json: I): unknown => toStream(planOf(rest.ast), json)
+export const fromRestJson = <A, I, R>(rest: Schema.Schema<A, I, R>, json: I): unknown =>
+  toStream(planOf(rest.ast), json)
 
 /**
  * Converts a stream-form JSON value to its REST form, given the schema that describes it.
@@ -188,4 +195,5 @@ export const fromRestJson = <A, I, R>(rest: Schema.Schema<A, I, R>, json: I): un
  * @since 0.1.0
  * @category Conversions
  */
-export const toRestJson = <A, I, R>(rest: Schema.Schema<A, I, R>, json: unknown): unknown => toRest(planOf(rest.ast), json)
+export const toRestJson = <A, I, R>(rest: Schema.Schema<A, I, R>, json: unknown): unknown =>
+  toRest(planOf(rest.ast), json)

@@ -164,7 +164,8 @@ export type CheckRawTransactionRequest = typeof CheckRawTransactionRequest.Type
  */
 export const TxHash = Schema.String.pipe(
   Schema.pattern(/^[0-9a-fA-F]{64}$/, {
-    message: (issue) => `Expected a transaction hash (64 hexadecimal characters), actual ${JSON.stringify(issue.actual)}`
+    message: (issue) =>
+      `Expected a transaction hash (64 hexadecimal characters), actual ${JSON.stringify(issue.actual)}`
   }),
   Schema.brand("TxHash")
 ).annotations({ identifier: "TxHash" })

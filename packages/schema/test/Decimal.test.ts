@@ -29,7 +29,9 @@ describe("Decimal", () => {
 
   it("rejects anything that is not plain decimal notation", () => {
     for (const bad of ["", "1.", ".5", "+1", "1e-5", "abc", " 1", "1,5", "NaN"]) {
-      expect(decodeError(Decimal.Decimal, bad)).toContain(`Expected a decimal number in plain notation, actual ${JSON.stringify(bad)}`)
+      expect(decodeError(Decimal.Decimal, bad)).toContain(
+        `Expected a decimal number in plain notation, actual ${JSON.stringify(bad)}`
+      )
     }
   })
 

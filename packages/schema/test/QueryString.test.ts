@@ -4,7 +4,9 @@ import { DataNodeApi, Ids, Pagination, QueryString } from "@vega-effect/schema"
 
 const party = Schema.decodeUnknownSync(Ids.PartyId)("7d30838be180ddf0c9d31e3cf3b8a06bb3738d19bc3b61f6ed5b20a57bcb3dfc")
 const party2 = Schema.decodeUnknownSync(Ids.PartyId)("0e3ab8bd4d7cd4f5a63b4a8dd6d0b41ea31dd8e6ef3f6e0d35e8f2d2e0e7f0a1")
-const market = Schema.decodeUnknownSync(Ids.MarketId)("a08d564afb14acd3fa86b004f899b2639942cd7cb5e0c9bed8f92fdf15e4033b")
+const market = Schema.decodeUnknownSync(Ids.MarketId)(
+  "a08d564afb14acd3fa86b004f899b2639942cd7cb5e0c9bed8f92fdf15e4033b"
+)
 const cursor = Schema.decodeUnknownSync(Pagination.Cursor)("eyJ2ZWdhVGltZSI6IjIw+/MDI0LTAzLTAxVD==")
 
 const urlOf = <E extends DataNodeApi.Any>(endpoint: E, request: DataNodeApi.Request<E>): string =>
@@ -13,7 +15,10 @@ const urlOf = <E extends DataNodeApi.Any>(endpoint: E, request: DataNodeApi.Requ
 describe("QueryString", () => {
   it("dots nested fields, repeats keys of arrays and keeps field order", () => {
     expect(
-      QueryString.make({ filter: { partyIds: ["a", "b"], marketIds: ["m"] }, pagination: { first: 10, newestFirst: false } })
+      QueryString.make({
+        filter: { partyIds: ["a", "b"], marketIds: ["m"] },
+        pagination: { first: 10, newestFirst: false }
+      })
     ).toBe("filter.partyIds=a&filter.partyIds=b&filter.marketIds=m&pagination.first=10&pagination.newestFirst=false")
   })
 
@@ -27,7 +32,9 @@ describe("QueryString", () => {
   })
 
   it("writes bigints and booleans as the gateway parses them", () => {
-    expect(QueryString.make({ atEpoch: 18446744073709551615n, live: true })).toBe("atEpoch=18446744073709551615&live=true")
+    expect(QueryString.make({ atEpoch: 18446744073709551615n, live: true })).toBe(
+      "atEpoch=18446744073709551615&live=true"
+    )
   })
 
   it("refuses values the gateway cannot read", () => {
@@ -41,7 +48,9 @@ describe("QueryString", () => {
         referee: party,
         pagination: { last: 5, before: cursor }
       })
-    ).toBe(`atEpoch=4321&referee=${party}&pagination.last=5&pagination.before=eyJ2ZWdhVGltZSI6IjIw%2B%2FMDI0LTAzLTAxVD%3D%3D`)
+    ).toBe(
+      `atEpoch=4321&referee=${party}&pagination.last=5&pagination.before=eyJ2ZWdhVGltZSI6IjIw%2B%2FMDI0LTAzLTAxVD%3D%3D`
+    )
   })
 })
 
@@ -65,7 +74,9 @@ describe("DataNodeApi.url", () => {
         submitter: "0xabcdefabcdefabcdefabcdefabcdefabcdefabcd" as any,
         epochSeq: 12n
       })
-    ).toBe("/api/v2/erc20/multisigcontrol/signer/added/bundles?submitter=0xabcdefabcdefabcdefabcdefabcdefabcdefabcd&epochSeq=12")
+    ).toBe(
+      "/api/v2/erc20/multisigcontrol/signer/added/bundles?submitter=0xabcdefabcdefabcdefabcdefabcdefabcdefabcd&epochSeq=12"
+    )
     expect(urlOf(DataNodeApi.ListPartiesProfiles, { parties: [party, party2], pagination: { first: 5000 } })).toBe(
       `/api/v2/parties/profiles?parties=${party}&parties=${party2}&pagination.first=5000`
     )
@@ -76,7 +87,9 @@ describe("DataNodeApi.url", () => {
     const both = DataNodeApi.url(DataNodeApi.ListPositions, { pagination: { after: cursor, before: cursor } })
     expect(Either.isLeft(both) && both.left.message).toContain("cannot set both a before and after cursor")
     const tooBig = DataNodeApi.url(DataNodeApi.ListPositions, { pagination: { first: 5001 } })
-    expect(Either.isLeft(tooBig) && tooBig.left.message).toContain("Expected a page size between 1 and 5000, actual 5001")
+    expect(Either.isLeft(tooBig) && tooBig.left.message).toContain(
+      "Expected a page size between 1 and 5000, actual 5001"
+    )
     const zero = DataNodeApi.url(DataNodeApi.ListPositions, { pagination: { last: 0 } })
     expect(Either.isLeft(zero)).toBe(true)
     const empty = DataNodeApi.url(DataNodeApi.ListPositions, { pagination: { after: "" as Pagination.Cursor } })

@@ -127,7 +127,9 @@ describe("ListPositionsResponse", () => {
     expect(message).toContain("Expected string, actual -5")
     expect(message).toContain("[2]")
     expect(message).toContain('["realisedPnl"]')
-    expect(message).toContain('Expected a signed integer amount in base units (at most 256 bits) as a decimal string, actual "12.5"')
+    expect(message).toContain(
+      'Expected a signed integer amount in base units (at most 256 bits) as a decimal string, actual "12.5"'
+    )
   })
 
   it("reports a missing field by name", () => {

@@ -21,7 +21,9 @@ describe("Scaling", () => {
     expect(Either.isLeft(result)).toBe(true)
     if (Either.isLeft(result)) {
       expect(result.left._tag).toBe("PrecisionLossError")
-      expect(result.left.message).toBe("0.1234567 has more than 6 decimal places and cannot be expressed in base units exactly")
+      expect(result.left.message).toBe(
+        "0.1234567 has more than 6 decimal places and cannot be expressed in base units exactly"
+      )
     }
     expect(Scaling.toAssetUnits(BigDecimal.make(1234560n, 7), asset6)).toEqual(Either.right(123456n))
   })
@@ -36,7 +38,9 @@ describe("Scaling", () => {
 
   it("decodes decimals fields from the wire into their own kinds", () => {
     const assetDecimals: Scaling.AssetDecimals = Schema.decodeUnknownSync(Scaling.AssetDecimalsFromString)("18")
-    const positionDecimals: Scaling.PositionDecimals = Schema.decodeUnknownSync(Scaling.PositionDecimalsFromString)("-3")
+    const positionDecimals: Scaling.PositionDecimals = Schema.decodeUnknownSync(Scaling.PositionDecimalsFromString)(
+      "-3"
+    )
     expect(assetDecimals).toBe(18)
     expect(positionDecimals).toBe(-3)
     expect(Schema.encodeSync(Scaling.PriceDecimalsFromString)(Scaling.priceDecimals(5))).toBe("5")

@@ -4,7 +4,8 @@ import { Transaction } from "@vega-effect/schema"
 import { decodeError, expectByteIdentical, expectRoundTrips } from "./utils.js"
 
 const pubKey = "b5fd9d3c4ad553cb3196303b6e6df7f484cf7f5331a572a45031239fd71ad8a0"
-const sig = "d1c497702086b54f98821e6cbbd9b3f3390d9531b10a23dabf155f9b5a7f371b8e49210d21ef3a399700c6d407ec50edcf4cc3cefe1657213e479d32bbaa520f"
+const sig =
+  "d1c497702086b54f98821e6cbbd9b3f3390d9531b10a23dabf155f9b5a7f371b8e49210d21ef3a399700c6d407ec50edcf4cc3cefe1657213e479d32bbaa520f"
 const tid = "3b8399cdffee2686d75d1a96d22cd49cd11f62c93da20e72239895bfdaf4b772"
 
 const submitBody = `{"tx":{"inputData":"CNIJEMCEPdI+AwoBYQ==","signature":{"value":"${sig}","algo":"vega/ed25519","version":1},"pubKey":"${pubKey}","version":"TX_VERSION_V3","pow":{"tid":"${tid}","nonce":"23845"}},"type":"TYPE_SYNC"}`

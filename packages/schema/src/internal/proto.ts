@@ -26,6 +26,8 @@ export const oneof =
     self.pipe(
       Schema.filter((u) => {
         const present = members.filter((m) => (u as Record<string, unknown>)[m] !== undefined)
-        return present.length <= 1 || `oneof ${name} may hold only one of ${members.join(", ")}, got ${present.join(", ")}`
+        return (
+          present.length <= 1 || `oneof ${name} may hold only one of ${members.join(", ")}, got ${present.join(", ")}`
+        )
       })
     )
