@@ -8,7 +8,11 @@
 import * as Either from "effect/Either"
 import type * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as Asset from "./Asset.js"
+import * as ChainInfo from "./ChainInfo.js"
+import * as Epoch from "./Epoch.js"
 import * as LiquidityProvision from "./LiquidityProvision.js"
+import * as Market from "./Market.js"
 import * as PartyProfile from "./PartyProfile.js"
 import * as Position from "./Position.js"
 import * as QueryString from "./QueryString.js"
@@ -16,6 +20,7 @@ import * as ReferralSetStats from "./ReferralSetStats.js"
 import * as RewardSummary from "./RewardSummary.js"
 import * as SignerBundle from "./SignerBundle.js"
 import * as StakeLinking from "./StakeLinking.js"
+import * as Transaction from "./Transaction.js"
 
 /**
  * A route of the API.
@@ -60,7 +65,8 @@ export const make = <Req, ReqI, Res, ResI>(options: {
 })
 
 /**
- * The relative URL (path and query string) of a request, or the reason it cannot be sent.
+ * The relative URL of a request: its path, and for a GET its query string. A POST sends its
+ * request as the JSON body instead (see {@link body}).
  *
  * @since 0.1.0
  * @category Encoding
@@ -76,12 +82,28 @@ export const url = <Req, ReqI, Res, ResI>(
       path = path.replace(`{${name}}`, QueryString.escape(String(query[name] ?? "")))
       delete query[name]
     }
-    const qs = QueryString.make(query)
+    const qs = endpoint.method === "GET" ? QueryString.make(query) : ""
     return qs === "" ? path : `${path}?${qs}`
   })
 
-/** An endpoint without parameters. */
-const NoParams = Schema.Struct({})
+/**
+ * The JSON body of a POST request, encoded by its schema.
+ *
+ * @since 0.1.0
+ * @category Encoding
+ */
+export const body = <Req, ReqI, Res, ResI>(
+  endpoint: Endpoint<Req, ReqI, Res, ResI>,
+  request: Req
+): Either.Either<ReqI, ParseResult.ParseError> => Schema.encodeEither(endpoint.request)(request)
+
+/**
+ * The request of an endpoint that takes no parameters.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
+export const NoParams = Schema.Struct({})
 
 /**
  * `GET /api/v2/parties/{partyId}/stake`
@@ -181,4 +203,213 @@ export const ListRewardSummaries = make({
   response: RewardSummary.ListRewardSummariesResponse
 })
 
-export { NoParams }
+/**
+ * `GET /api/v2/info`: the data node's version.
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const Info = make({
+  name: "Info",
+  method: "GET",
+  path: "/api/v2/info",
+  request: NoParams,
+  response: ChainInfo.InfoResponse
+})
+
+/**
+ * `GET /statistics` (core, proxied by the data node).
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const Statistics = make({
+  name: "Statistics",
+  method: "GET",
+  path: "/statistics",
+  request: NoParams,
+  response: ChainInfo.StatisticsResponse
+})
+
+/**
+ * `GET /blockchain/height` (core, proxied): height, block hash, chain id and proof-of-work parameters.
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const LastBlockHeight = make({
+  name: "LastBlockHeight",
+  method: "GET",
+  path: "/blockchain/height",
+  request: NoParams,
+  response: ChainInfo.LastBlockHeightResponse
+})
+
+/**
+ * `GET /api/v2/vega/time`
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const GetVegaTime = make({
+  name: "GetVegaTime",
+  method: "GET",
+  path: "/api/v2/vega/time",
+  request: NoParams,
+  response: ChainInfo.GetVegaTimeResponse
+})
+
+/**
+ * `GET /api/v2/epoch`
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const GetEpoch = make({
+  name: "GetEpoch",
+  method: "GET",
+  path: "/api/v2/epoch",
+  request: Epoch.GetEpochRequest,
+  response: Epoch.GetEpochResponse
+})
+
+/**
+ * `GET /api/v2/assets`
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const ListAssets = make({
+  name: "ListAssets",
+  method: "GET",
+  path: "/api/v2/assets",
+  request: Asset.ListAssetsRequest,
+  response: Asset.ListAssetsResponse
+})
+
+/**
+ * `GET /api/v2/asset/{assetId}`
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const GetAsset = make({
+  name: "GetAsset",
+  method: "GET",
+  path: "/api/v2/asset/{assetId}",
+  request: Asset.GetAssetRequest,
+  response: Asset.GetAssetResponse
+})
+
+/**
+ * `GET /api/v2/markets`
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const ListMarkets = make({
+  name: "ListMarkets",
+  method: "GET",
+  path: "/api/v2/markets",
+  request: Market.ListMarketsRequest,
+  response: Market.ListMarketsResponse
+})
+
+/**
+ * `GET /api/v2/market/{marketId}`
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const GetMarket = make({
+  name: "GetMarket",
+  method: "GET",
+  path: "/api/v2/market/{marketId}",
+  request: Market.GetMarketRequest,
+  response: Market.GetMarketResponse
+})
+
+/**
+ * `POST /transaction`: submit a signed transaction (body: JSON `tx` and `type`).
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const SubmitTransaction = make({
+  name: "SubmitTransaction",
+  method: "POST",
+  path: "/transaction",
+  request: Transaction.SubmitTransactionRequest,
+  response: Transaction.SubmitTransactionResponse
+})
+
+/**
+ * `POST /transaction/raw`: submit a marshalled transaction; the node hashes exactly these bytes.
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const SubmitRawTransaction = make({
+  name: "SubmitRawTransaction",
+  method: "POST",
+  path: "/transaction/raw",
+  request: Transaction.SubmitRawTransactionRequest,
+  response: Transaction.SubmitTransactionResponse
+})
+
+/**
+ * `POST /transaction/check`: run the mempool checks without submitting.
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const CheckTransaction = make({
+  name: "CheckTransaction",
+  method: "POST",
+  path: "/transaction/check",
+  request: Transaction.CheckTransactionRequest,
+  response: Transaction.CheckTransactionResponse
+})
+
+/**
+ * `POST /transaction/raw/check`
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const CheckRawTransaction = make({
+  name: "CheckRawTransaction",
+  method: "POST",
+  path: "/transaction/raw/check",
+  request: Transaction.CheckRawTransactionRequest,
+  response: Transaction.CheckTransactionResponse
+})
+
+/**
+ * Every endpoint described here.
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const endpoints: ReadonlyArray<Any> = [
+  GetStake,
+  ListLiquidityProvisions,
+  ListPositions,
+  GetReferralSetStats,
+  ListSignerAddedBundles,
+  ListPartiesProfiles,
+  ListRewardSummaries,
+  Info,
+  Statistics,
+  LastBlockHeight,
+  GetVegaTime,
+  GetEpoch,
+  ListAssets,
+  GetAsset,
+  ListMarkets,
+  GetMarket,
+  SubmitTransaction,
+  SubmitRawTransaction,
+  CheckTransaction,
+  CheckRawTransaction
+]

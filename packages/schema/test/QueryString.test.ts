@@ -101,3 +101,29 @@ describe("DataNodeApi.url", () => {
     expect(DataNodeApi.ListPositions.pathParams).toEqual([])
   })
 })
+
+describe("DataNodeApi neighbours", () => {
+  it("describes the core and data-node routes a client needs", () => {
+    const routes = DataNodeApi.endpoints.map((e) => `${e.method} ${e.path}`)
+    expect(routes).toContain("GET /blockchain/height")
+    expect(routes).toContain("GET /api/v2/asset/{assetId}")
+    expect(routes).toContain("POST /transaction")
+    expect(new Set(DataNodeApi.endpoints.map((e) => e.name)).size).toBe(DataNodeApi.endpoints.length)
+  })
+
+  it("builds neighbour URLs and leaves POST requests to the body", () => {
+    const asset = "b4f2726571fbe8e33b442dc92ed2d7f0d810e21835b7371a7915a365f07ccd9b"
+    expect(urlOf(DataNodeApi.GetAsset, { assetId: asset as any })).toBe(`/api/v2/asset/${asset}`)
+    expect(urlOf(DataNodeApi.LastBlockHeight, {})).toBe("/blockchain/height")
+    expect(urlOf(DataNodeApi.GetEpoch, { id: 12n } as any)).toBe("/api/v2/epoch?id=12")
+    const submit = {
+      tx: { inputData: new Uint8Array([1, 2]), version: "TX_VERSION_V3" as const },
+      type: "TYPE_SYNC" as const
+    }
+    expect(urlOf(DataNodeApi.SubmitTransaction, submit)).toBe("/transaction")
+    expect(Either.getOrThrow(DataNodeApi.body(DataNodeApi.SubmitTransaction, submit))).toEqual({
+      tx: { inputData: "AQI=", version: "TX_VERSION_V3" },
+      type: "TYPE_SYNC"
+    })
+  })
+})

@@ -2,6 +2,7 @@
  * Helpers for proto messages modelled in part: optional members, oneofs and sub-messages kept as
  * raw JSON.
  */
+import type * as FastCheck from "effect/FastCheck"
 import * as Schema from "effect/Schema"
 
 /** A member the node may leave out (proto3 `optional`, oneof members, fields added by later versions). */
@@ -14,8 +15,12 @@ export const optional = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.opti
 export const Opaque = Schema.Unknown.annotations({
   identifier: "Opaque",
   description: "a JSON value kept as received",
-  arbitrary: () => (fc) => fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown)
+  arbitrary: () => jsonValue
 })
+
+/** Small JSON values that survive `JSON.stringify` then `JSON.parse` unchanged. */
+export const jsonValue = (fc: typeof FastCheck): FastCheck.Arbitrary<unknown> =>
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown)
 
 /**
  * A proto `oneof` laid out flat, as the gateway writes it: at most one of `members` is present.

@@ -1,0 +1,430 @@
+/**
+ * Error bodies of the data node's REST gateway (grpc-gateway v2.9.0): a `google.rpc.Status`
+ * written with the REST rules, so `details` is always present (`[]` when empty) and each detail
+ * starts with its `@type`:
+ *
+ * ```json
+ * {"code":5,"message":"NotFound error","details":[{"@type":"type.googleapis.com/vega.ErrorDetail","code":30002,"message":"failed to get market for ID","inner":"no resource corresponding to this id"}]}
+ * ```
+ *
+ * Also here: the gRPC code table, the HTTP status of each code, the Vega error detail codes, and
+ * constructors for every body the node produces.
+ *
+ * @since 0.1.0
+ */
+import * as Predicate from "effect/Predicate"
+import * as Schema from "effect/Schema"
+import { Int32 } from "./Integer.js"
+import { jsonValue, optional } from "./internal/proto.js"
+
+/**
+ * gRPC status codes by name (`codes.Code.String()` in grpc-go).
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const GrpcCode = {
+  OK: 0,
+  Canceled: 1,
+  Unknown: 2,
+  InvalidArgument: 3,
+  DeadlineExceeded: 4,
+  NotFound: 5,
+  AlreadyExists: 6,
+  PermissionDenied: 7,
+  ResourceExhausted: 8,
+  FailedPrecondition: 9,
+  Aborted: 10,
+  OutOfRange: 11,
+  Unimplemented: 12,
+  Internal: 13,
+  Unavailable: 14,
+  DataLoss: 15,
+  Unauthenticated: 16
+} as const
+
+/** @since 0.1.0 @category Models */
+export type GrpcCodeName = keyof typeof GrpcCode
+
+/** @since 0.1.0 @category Models */
+export type GrpcCode = (typeof GrpcCode)[GrpcCodeName]
+
+const codeNames = new Map<number, GrpcCodeName>(
+  (Object.keys(GrpcCode) as Array<GrpcCodeName>).map((name) => [GrpcCode[name], name])
+)
+
+/**
+ * The name of a gRPC code, e.g. `5` → `"NotFound"`; `undefined` for a code outside the table.
+ *
+ * @since 0.1.0
+ * @category Conversions
+ */
+export const grpcCodeName = (code: number): GrpcCodeName | undefined => codeNames.get(code)
+
+/**
+ * The HTTP status of each gRPC code (grpc-gateway `HTTPStatusFromCode`).
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const HttpStatusByCode: { readonly [K in GrpcCodeName]: number } = {
+  OK: 200,
+  Canceled: 408,
+  Unknown: 500,
+  InvalidArgument: 400,
+  DeadlineExceeded: 504,
+  NotFound: 404,
+  AlreadyExists: 409,
+  PermissionDenied: 403,
+  ResourceExhausted: 429,
+  FailedPrecondition: 400,
+  Aborted: 409,
+  OutOfRange: 400,
+  Unimplemented: 501,
+  Internal: 500,
+  Unavailable: 503,
+  DataLoss: 500,
+  // not produced by the data node; grpc-gateway maps it like this
+  Unauthenticated: 401
+}
+
+/**
+ * The HTTP status the gateway answers with for a gRPC code; 500 for a code outside the table.
+ *
+ * @since 0.1.0
+ * @category Conversions
+ */
+export const httpStatus = (grpcCode: number): number => {
+  const name = codeNames.get(grpcCode)
+  return name === undefined ? 500 : HttpStatusByCode[name]
+}
+
+/**
+ * The `@type` of a Vega error detail.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const VEGA_ERROR_DETAIL_TYPE = "type.googleapis.com/vega.ErrorDetail"
+
+/**
+ * `vega.ErrorDetail` inside `details`: the Vega error code, the API error text and the text of
+ * the wrapped cause(s) (`""` when there is none). All four members are always written.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const VegaErrorDetail = Schema.Struct({
+  "@type": Schema.Literal(VEGA_ERROR_DETAIL_TYPE),
+  code: Int32,
+  message: Schema.String,
+  inner: Schema.String
+}).annotations({ identifier: "VegaErrorDetail" })
+/** @since 0.1.0 @category Models */
+export type VegaErrorDetail = typeof VegaErrorDetail.Type
+
+/**
+ * Any other `google.protobuf.Any` detail, kept as received (the very object, members in their
+ * order): an object whose `@type` is a string other than {@link VEGA_ERROR_DETAIL_TYPE}.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface OtherErrorDetail {
+  readonly "@type": string
+  readonly [key: string]: unknown
+}
+
+const isOtherErrorDetail = (u: unknown): u is OtherErrorDetail =>
+  Predicate.isRecord(u) && typeof u["@type"] === "string" && u["@type"] !== VEGA_ERROR_DETAIL_TYPE
+
+/**
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const OtherErrorDetail: Schema.Schema<OtherErrorDetail> = Schema.declare(isOtherErrorDetail, {
+  identifier: "OtherErrorDetail",
+  description: `an object with a string "@type" other than ${VEGA_ERROR_DETAIL_TYPE}`,
+  arbitrary: () => (fc) =>
+    fc
+      .tuple(
+        fc.string().filter((t) => t !== VEGA_ERROR_DETAIL_TYPE),
+        fc.dictionary(
+          fc.string().filter((k) => k !== "@type"),
+          jsonValue(fc)
+        )
+      )
+      .map(([type, rest]): OtherErrorDetail => ({ "@type": type, ...rest }))
+})
+
+/**
+ * An element of `details`.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const ErrorDetail = Schema.Union(VegaErrorDetail, OtherErrorDetail).annotations({ identifier: "ErrorDetail" })
+/** @since 0.1.0 @category Models */
+export type ErrorDetail = typeof ErrorDetail.Type
+
+/**
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isVegaErrorDetail = (detail: ErrorDetail): detail is VegaErrorDetail =>
+  detail["@type"] === VEGA_ERROR_DETAIL_TYPE
+
+/**
+ * An error body. `details` is absent only in the gateway's fallback body (see
+ * {@link MARSHAL_FAILURE_TEXT}).
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
+export const ErrorBody = Schema.Struct({
+  code: Int32,
+  message: Schema.String,
+  details: optional(Schema.Array(ErrorDetail))
+}).annotations({ identifier: "ErrorBody" })
+/** @since 0.1.0 @category Models */
+export type ErrorBody = typeof ErrorBody.Type
+
+/**
+ * The first Vega error detail of a body, if any.
+ *
+ * @since 0.1.0
+ * @category Getters
+ */
+export const vegaErrorDetail = (body: ErrorBody): VegaErrorDetail | undefined => body.details?.find(isVegaErrorDetail)
+
+/**
+ * The HTTP status the gateway sends with a body.
+ *
+ * @since 0.1.0
+ * @category Getters
+ */
+export const httpStatusOf = (body: ErrorBody): number => httpStatus(body.code)
+
+/**
+ * Vega error detail codes (`details[0].code`) relevant to the read endpoints. `Unmapped` (10000)
+ * is what the node sends for an API error missing from its code table.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const ErrorDetailCode = {
+  Unmapped: 10000,
+  EmptyMarketId: 10003,
+  MissingPartyId: 10014,
+  InvalidPagination: 10028,
+  EpochIdParse: 10036,
+  MarketServiceGetById: 30002,
+  RewardsSummary: 140001,
+  PositionsForParty: 160001,
+  NotaryForResourceId: 180001,
+  AssetServiceGetById: 200002,
+  AddedMultisigEvents: 270001,
+  LiquidityProvision: 280001,
+  StakeLinking: 300001
+} as const
+
+/**
+ * An API error of the data node: its text (`details[0].message`), its detail code, and the gRPC
+ * code it is reported with. Service errors (`failed to get …`) are `Internal` unless their cause
+ * is an invalid id (then `InvalidArgument`) or an unknown resource (then `NotFound`).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface ApiError {
+  readonly message: string
+  readonly code: number
+  readonly grpcCode: GrpcCode
+}
+
+const apiErrorEntry = (message: string, code: number, grpcCode: GrpcCode): ApiError => ({ message, code, grpcCode })
+
+/**
+ * The API errors of the read endpoints, as the node words them.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const ApiErrors = {
+  MissingPartyId: apiErrorEntry("missing party id", ErrorDetailCode.MissingPartyId, GrpcCode.InvalidArgument),
+  InvalidPartyId: apiErrorEntry("invalid party id", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  InvalidMarketId: apiErrorEntry("invalid market ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  InvalidPagination: apiErrorEntry("invalid pagination", ErrorDetailCode.InvalidPagination, GrpcCode.InvalidArgument),
+  EpochIdParse: apiErrorEntry("failed to parse epoch id", ErrorDetailCode.EpochIdParse, GrpcCode.InvalidArgument),
+  StakeLinking: apiErrorEntry("failed to get stake linking", ErrorDetailCode.StakeLinking, GrpcCode.Internal),
+  LiquidityProvision: apiErrorEntry(
+    "failed to get liquidity provision",
+    ErrorDetailCode.LiquidityProvision,
+    GrpcCode.Internal
+  ),
+  PositionsForParty: apiErrorEntry(
+    "failed to get positions for party",
+    ErrorDetailCode.PositionsForParty,
+    GrpcCode.Internal
+  ),
+  ReferralSetStats: apiErrorEntry("failed to get referral set stats", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  AddedMultisigEvents: apiErrorEntry(
+    "failed to get added multisig events",
+    ErrorDetailCode.AddedMultisigEvents,
+    GrpcCode.Internal
+  ),
+  NotaryForResourceId: apiErrorEntry(
+    "failed to get notary for resource ID",
+    ErrorDetailCode.NotaryForResourceId,
+    GrpcCode.Internal
+  ),
+  PartiesProfiles: apiErrorEntry("failed to get parties' profiles", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  RewardsSummary: apiErrorEntry("failed to get summary", ErrorDetailCode.RewardsSummary, GrpcCode.Internal),
+  MarketServiceGetById: apiErrorEntry(
+    "failed to get market for ID",
+    ErrorDetailCode.MarketServiceGetById,
+    GrpcCode.NotFound
+  ),
+  AssetServiceGetById: apiErrorEntry(
+    "failed to get asset for ID",
+    ErrorDetailCode.AssetServiceGetById,
+    GrpcCode.NotFound
+  )
+} as const
+
+/**
+ * The `inner` text of a lookup of an unknown id.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const NO_RESOURCE_INNER = "no resource corresponding to this id"
+
+/**
+ * A Vega error detail.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const vegaDetail = (code: number, message: string, inner = ""): VegaErrorDetail => ({
+  "@type": VEGA_ERROR_DETAIL_TYPE,
+  code,
+  message,
+  inner
+})
+
+/**
+ * The body of an error raised inside a data-node handler: `message` is `"<GrpcCodeName> error"`
+ * and `details` holds one Vega error detail.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const handlerError = (grpcCode: GrpcCode, detailCode: number, message: string, inner = ""): ErrorBody => ({
+  code: grpcCode,
+  message: `${codeNames.get(grpcCode)} error`,
+  details: [vegaDetail(detailCode, message, inner)]
+})
+
+/**
+ * `{"code":3,"message":"InvalidArgument error","details":[…]}` (HTTP 400).
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const invalidArgument = (detailCode: number, message: string, inner = ""): ErrorBody =>
+  handlerError(GrpcCode.InvalidArgument, detailCode, message, inner)
+
+/**
+ * `{"code":5,"message":"NotFound error","details":[…]}` (HTTP 404).
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const notFound = (detailCode: number, message: string, inner = ""): ErrorBody =>
+  handlerError(GrpcCode.NotFound, detailCode, message, inner)
+
+/**
+ * `{"code":13,"message":"Internal error","details":[…]}` (HTTP 500).
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const internal = (detailCode: number, message: string, inner = ""): ErrorBody =>
+  handlerError(GrpcCode.Internal, detailCode, message, inner)
+
+/**
+ * The body of an {@link ApiError} from the table, reported with its own gRPC code unless one is
+ * given (e.g. `InvalidArgument` for a service error caused by an invalid id).
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const fromApiError = (error: ApiError, inner = "", grpcCode: GrpcCode = error.grpcCode): ErrorBody =>
+  handlerError(grpcCode, error.code, error.message, inner)
+
+/**
+ * The body of an error raised by the gateway itself (query or path parsing, routing, rate
+ * limiting): the raw message and `details: []`, e.g.
+ * `gatewayError(3, 'strconv.ParseInt: parsing "abc": invalid syntax')`.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const gatewayError = (grpcCode: GrpcCode, message: string): ErrorBody => ({
+  code: grpcCode,
+  message,
+  details: []
+})
+
+/**
+ * Unknown path: HTTP 404 `{"code":5,"message":"Not Found","details":[]}`.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const ROUTE_NOT_FOUND: ErrorBody = gatewayError(GrpcCode.NotFound, "Not Found")
+
+/**
+ * Known path, wrong method: HTTP **501** `{"code":12,"message":"Method Not Allowed","details":[]}`.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const METHOD_NOT_ALLOWED: ErrorBody = gatewayError(GrpcCode.Unimplemented, "Method Not Allowed")
+
+/**
+ * Over the rate limit: HTTP 429.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const RATE_LIMITED: ErrorBody = gatewayError(GrpcCode.ResourceExhausted, "api request rate limit exceeded")
+
+/**
+ * Banned for requesting while rate limited: HTTP 403, with a `Ratelimit-Retry-After` header.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const TEMPORARILY_BANNED: ErrorBody = gatewayError(
+  GrpcCode.PermissionDenied,
+  "temporarily banned for continuing to request while rate limited"
+)
+
+/**
+ * The body the gateway sends (HTTP 500) when it cannot marshal an error, byte for byte: note the
+ * spaces and the missing `details`.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const MARSHAL_FAILURE_TEXT = '{"code": 13, "message": "failed to marshal error message"}'
+
+/**
+ * {@link MARSHAL_FAILURE_TEXT} decoded.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const MARSHAL_FAILURE: ErrorBody = { code: GrpcCode.Internal, message: "failed to marshal error message" }

@@ -1,0 +1,186 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Schema } from "effect"
+import * as GatewayError from "@vega-effect/schema/GatewayError"
+import { decodeError, decodeText, encodeText, expectByteIdentical, expectRoundTrips, fixture } from "./utils.js"
+
+const text = (body: GatewayError.ErrorBody): string => encodeText(GatewayError.ErrorBody, body)
+
+describe("GatewayError", () => {
+  it("maps every gRPC code to the gateway's HTTP status", () => {
+    const table: ReadonlyArray<readonly [GatewayError.GrpcCodeName, number, number]> = [
+      ["OK", 0, 200],
+      ["Canceled", 1, 408],
+      ["Unknown", 2, 500],
+      ["InvalidArgument", 3, 400],
+      ["DeadlineExceeded", 4, 504],
+      ["NotFound", 5, 404],
+      ["AlreadyExists", 6, 409],
+      ["PermissionDenied", 7, 403],
+      ["ResourceExhausted", 8, 429],
+      ["FailedPrecondition", 9, 400],
+      ["Aborted", 10, 409],
+      ["OutOfRange", 11, 400],
+      ["Unimplemented", 12, 501],
+      ["Internal", 13, 500],
+      ["Unavailable", 14, 503],
+      ["DataLoss", 15, 500],
+      ["Unauthenticated", 16, 401]
+    ]
+    for (const [name, code, status] of table) {
+      expect(GatewayError.GrpcCode[name]).toBe(code)
+      expect(GatewayError.grpcCodeName(code)).toBe(name)
+      expect(GatewayError.httpStatus(code)).toBe(status)
+    }
+    expect(Object.keys(GatewayError.GrpcCode)).toHaveLength(table.length)
+    for (const other of [17, 99, -1, 1.5]) {
+      expect(GatewayError.grpcCodeName(other)).toBeUndefined()
+      expect(GatewayError.httpStatus(other)).toBe(500)
+    }
+  })
+
+  it("decodes handler errors and writes them back byte for byte", () => {
+    const notFound = expectByteIdentical(GatewayError.ErrorBody, fixture("error-market-not-found.json"))
+    expect(GatewayError.httpStatusOf(notFound)).toBe(404)
+    expect(GatewayError.vegaErrorDetail(notFound)).toEqual({
+      "@type": "type.googleapis.com/vega.ErrorDetail",
+      code: 30002,
+      message: "failed to get market for ID",
+      inner: "no resource corresponding to this id"
+    })
+    const pagination = expectByteIdentical(GatewayError.ErrorBody, fixture("error-invalid-pagination.json"))
+    expect(GatewayError.vegaErrorDetail(pagination)?.code).toBe(GatewayError.ErrorDetailCode.InvalidPagination)
+  })
+
+  it("decodes gateway errors with empty details", () => {
+    const body = expectByteIdentical(GatewayError.ErrorBody, fixture("error-query-parse.json"))
+    expect(body).toEqual({ code: 3, message: 'strconv.ParseInt: parsing "abc": invalid syntax', details: [] })
+    expect(GatewayError.vegaErrorDetail(body)).toBeUndefined()
+  })
+
+  it("keeps details of other types as received, @type first", () => {
+    const raw =
+      '{"code":3,"message":"bad request","details":[{"@type":"type.googleapis.com/google.rpc.BadRequest","fieldViolations":[{"field":"pagination.first","description":"too big"}]},{"@type":"type.googleapis.com/vega.ErrorDetail","code":10028,"message":"invalid pagination","inner":""}]}'
+    const body = expectByteIdentical(GatewayError.ErrorBody, raw)
+    const [other, vega] = body.details ?? []
+    expect(GatewayError.isVegaErrorDetail(other)).toBe(false)
+    expect(other).toEqual({
+      "@type": "type.googleapis.com/google.rpc.BadRequest",
+      fieldViolations: [{ field: "pagination.first", description: "too big" }]
+    })
+    expect(GatewayError.isVegaErrorDetail(vega)).toBe(true)
+    expect(GatewayError.vegaErrorDetail(body)).toBe(vega)
+  })
+
+  it("decodes the fallback body, which has spaces and no details", () => {
+    const body = decodeText(GatewayError.ErrorBody, GatewayError.MARSHAL_FAILURE_TEXT)
+    expect(body).toEqual(GatewayError.MARSHAL_FAILURE)
+    expect(body.details).toBeUndefined()
+    expect(GatewayError.httpStatusOf(body)).toBe(500)
+    expect(text(body)).toBe('{"code":13,"message":"failed to marshal error message"}')
+  })
+
+  it("builds the bodies the node produces", () => {
+    expect(
+      text(
+        GatewayError.invalidArgument(
+          GatewayError.ErrorDetailCode.InvalidPagination,
+          "invalid pagination",
+          "cannot set both a before and after cursor"
+        )
+      )
+    ).toBe(fixture("error-invalid-pagination.json"))
+    expect(
+      text(GatewayError.fromApiError(GatewayError.ApiErrors.MarketServiceGetById, GatewayError.NO_RESOURCE_INNER))
+    ).toBe(fixture("error-market-not-found.json"))
+    expect(text(GatewayError.notFound(200002, "failed to get asset for ID", GatewayError.NO_RESOURCE_INNER))).toBe(
+      '{"code":5,"message":"NotFound error","details":[{"@type":"type.googleapis.com/vega.ErrorDetail","code":200002,"message":"failed to get asset for ID","inner":"no resource corresponding to this id"}]}'
+    )
+    expect(text(GatewayError.internal(300001, "failed to get stake linking"))).toBe(
+      '{"code":13,"message":"Internal error","details":[{"@type":"type.googleapis.com/vega.ErrorDetail","code":300001,"message":"failed to get stake linking","inner":""}]}'
+    )
+    // a service error caused by an invalid id is reported as InvalidArgument
+    const invalidId = GatewayError.fromApiError(
+      GatewayError.ApiErrors.LiquidityProvision,
+      "not a valid hex id (or well known exception)",
+      GatewayError.GrpcCode.InvalidArgument
+    )
+    expect(invalidId.message).toBe("InvalidArgument error")
+    expect(GatewayError.httpStatusOf(invalidId)).toBe(400)
+    expect(GatewayError.vegaErrorDetail(invalidId)?.code).toBe(280001)
+
+    expect(text(GatewayError.gatewayError(3, 'strconv.ParseInt: parsing "abc": invalid syntax'))).toBe(
+      fixture("error-query-parse.json")
+    )
+    expect(text(GatewayError.ROUTE_NOT_FOUND)).toBe('{"code":5,"message":"Not Found","details":[]}')
+    expect(text(GatewayError.METHOD_NOT_ALLOWED)).toBe('{"code":12,"message":"Method Not Allowed","details":[]}')
+    expect(GatewayError.httpStatusOf(GatewayError.METHOD_NOT_ALLOWED)).toBe(501)
+    expect(text(GatewayError.RATE_LIMITED)).toBe('{"code":8,"message":"api request rate limit exceeded","details":[]}')
+    expect(GatewayError.httpStatusOf(GatewayError.RATE_LIMITED)).toBe(429)
+    expect(text(GatewayError.TEMPORARILY_BANNED)).toBe(
+      '{"code":7,"message":"temporarily banned for continuing to request while rate limited","details":[]}'
+    )
+    expect(GatewayError.httpStatusOf(GatewayError.TEMPORARILY_BANNED)).toBe(403)
+  })
+
+  it("knows the Vega error detail codes", () => {
+    expect(GatewayError.ErrorDetailCode).toEqual({
+      Unmapped: 10000,
+      EmptyMarketId: 10003,
+      MissingPartyId: 10014,
+      InvalidPagination: 10028,
+      EpochIdParse: 10036,
+      MarketServiceGetById: 30002,
+      RewardsSummary: 140001,
+      PositionsForParty: 160001,
+      NotaryForResourceId: 180001,
+      AssetServiceGetById: 200002,
+      AddedMultisigEvents: 270001,
+      LiquidityProvision: 280001,
+      StakeLinking: 300001
+    })
+    const { ApiErrors } = GatewayError
+    expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
+    expect(ApiErrors.InvalidPartyId).toEqual({ message: "invalid party id", code: 10000, grpcCode: 3 })
+    expect(ApiErrors.EpochIdParse).toEqual({ message: "failed to parse epoch id", code: 10036, grpcCode: 3 })
+    expect(ApiErrors.ReferralSetStats).toEqual({
+      message: "failed to get referral set stats",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.PartiesProfiles).toEqual({ message: "failed to get parties' profiles", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.AddedMultisigEvents.code).toBe(270001)
+    expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
+    expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
+    expect(ApiErrors.AssetServiceGetById).toEqual({ message: "failed to get asset for ID", code: 200002, grpcCode: 5 })
+  })
+
+  it("names the path and the expected type of a bad body", () => {
+    const code = decodeError(GatewayError.ErrorBody, { code: "5", message: "Not Found", details: [] })
+    expect(code).toContain('["code"]')
+    expect(code).toContain('Expected number, actual "5"')
+
+    const inner = decodeError(GatewayError.ErrorBody, {
+      code: 5,
+      message: "NotFound error",
+      details: [{ "@type": GatewayError.VEGA_ERROR_DETAIL_TYPE, code: 30002, message: "failed to get market for ID" }]
+    })
+    expect(inner).toContain('["details"]')
+    expect(inner).toContain("[0]")
+    expect(inner).toContain('["inner"]')
+    expect(inner).toContain("is missing")
+
+    const noType = decodeError(GatewayError.ErrorBody, { code: 3, message: "x", details: [{ code: 1 }] })
+    expect(noType).toContain('["@type"]')
+
+    expect(decodeError(GatewayError.ErrorBody, { code: 3, details: [] })).toContain('["message"]')
+  })
+
+  it("ignores unknown members of the body", () => {
+    const body = Schema.decodeUnknownSync(GatewayError.ErrorBody)({ code: 8, message: "m", details: [], error: "m" })
+    expect(text(body)).toBe('{"code":8,"message":"m","details":[]}')
+  })
+
+  it("round-trips generated values", () => {
+    expectRoundTrips(GatewayError.ErrorBody)
+  })
+})
