@@ -12,6 +12,7 @@ import * as Schema from "effect/Schema"
 import { Amount, SignedAmount } from "./Amount.js"
 import * as Enum from "./Enum.js"
 import { MarketId, PartyId } from "./Ids.js"
+import { optional } from "./internal/proto.js"
 import { Int64 } from "./Integer.js"
 import * as Pagination from "./Pagination.js"
 import { VegaTimestamp } from "./Timestamp.js"
@@ -30,8 +31,6 @@ export const PositionStatus = Enum.make("vega.PositionStatus", {
 })
 /** @since 0.1.0 @category Enums */
 export type PositionStatus = Enum.Type<typeof PositionStatus>
-
-const optional = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(schema, { exact: true })
 
 /**
  * `vega.Position` as of v0.75, fields in the order the node writes them, plus the fee and funding

@@ -11,10 +11,9 @@ import * as Schema from "effect/Schema"
 import { Amount } from "./Amount.js"
 import { Decimal, DecimalOrEmpty } from "./Decimal.js"
 import { PartyId, ReferralSetId } from "./Ids.js"
+import { optional } from "./internal/proto.js"
 import { Uint64 } from "./Integer.js"
 import * as Pagination from "./Pagination.js"
-
-const optional = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(schema, { exact: true })
 
 /**
  * Per-fee-kind factors that v0.78 nodes add.
