@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as AST from "effect/SchemaAST"
+import * as GatewayError from "./GatewayError.js"
 import { getWireEnum, getWireZero, type WireEnum } from "./internal/wire.js"
 
 type Plan =
@@ -197,3 +198,16 @@ export const fromRestJson = <A, I, R>(rest: Schema.Schema<A, I, R>, json: I): un
  */
 export const toRestJson = <A, I, R>(rest: Schema.Schema<A, I, R>, json: unknown): unknown =>
   toRest(planOf(rest.ast), json)
+
+/**
+ * One message of a streaming route, as framed by the gateway: `{"result":…}` for a message, or
+ * `{"error":…}` when the stream fails (each frame is one line of NDJSON, or one WebSocket text
+ * frame). The error body is written in stream form too, so an empty `details` is absent.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const frame = <A, I, R>(result: Schema.Schema<A, I, R>) =>
+  Schema.Union(Schema.Struct({ result }), Schema.Struct({ error: make(GatewayError.ErrorBody) })).annotations({
+    identifier: "StreamFrame"
+  })

@@ -60,3 +60,17 @@ describe("StreamForm", () => {
     expectRoundTrips(StakeLinkingStream, 100)
   })
 })
+
+describe("StreamForm.frame", () => {
+  const Frame = StreamForm.frame(PositionStream)
+
+  it("wraps results and errors the way the gateway frames stream messages", () => {
+    const rest = decodeText(Position.ListPositionsResponse, fixture("positions.json")).positions.edges[0].node
+    const line = JSON.stringify(Schema.encodeSync(Frame)({ result: rest }))
+    expect(line.startsWith('{"result":{"marketId":')).toBe(true)
+    expect(Schema.decodeUnknownSync(Frame)(JSON.parse(line))).toEqual({ result: rest })
+    const error = Schema.decodeUnknownSync(Frame)({ error: { code: 14, message: "stream closed" } })
+    expect(error).toEqual({ error: { code: 14, message: "stream closed" } })
+    expect(JSON.stringify(Schema.encodeSync(Frame)(error))).toBe('{"error":{"code":14,"message":"stream closed"}}')
+  })
+})
