@@ -6,6 +6,7 @@
  */
 import * as Schema from "effect/Schema"
 import { Amount } from "./Amount.js"
+import { PeggedReference } from "./Commands.js"
 import { Decimal } from "./Decimal.js"
 import * as Enum from "./Enum.js"
 import { LiquidityProvisionId, MarketId, OrderId, PartyId } from "./Ids.js"
@@ -32,19 +33,12 @@ export const LiquidityProvisionStatus = Enum.make("vega.LiquidityProvision.Statu
 export type LiquidityProvisionStatus = Enum.Type<typeof LiquidityProvisionStatus>
 
 /**
- * `vega.PeggedReference`
+ * `vega.PeggedReference`, shared with the order commands.
  *
  * @since 0.1.0
  * @category Enums
  */
-export const PeggedReference = Enum.make("vega.PeggedReference", {
-  PEGGED_REFERENCE_UNSPECIFIED: 0,
-  PEGGED_REFERENCE_MID: 1,
-  PEGGED_REFERENCE_BEST_BID: 2,
-  PEGGED_REFERENCE_BEST_ASK: 3
-})
-/** @since 0.1.0 @category Enums */
-export type PeggedReference = Enum.Type<typeof PeggedReference>
+export { PeggedReference }
 
 /**
  * `vega.LiquidityOrder`

@@ -5,6 +5,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { Metadata } from "./Commands.js"
 import { PartyId } from "./Ids.js"
 import * as Pagination from "./Pagination.js"
 
@@ -22,16 +23,12 @@ export const LIMITS = {
 } as const
 
 /**
- * `vega.Metadata`: the key says what kind of value it holds.
+ * `vega.Metadata`: the key says what kind of value it holds. Shared with `UpdatePartyProfile`.
  *
  * @since 0.1.0
  * @category Schemas
  */
-export const Metadata = Schema.Struct({ key: Schema.String, value: Schema.String }).annotations({
-  identifier: "Metadata"
-})
-/** @since 0.1.0 @category Models */
-export type Metadata = typeof Metadata.Type
+export { Metadata }
 
 /**
  * `vega.PartyProfile`; `derivedKeys` is added by v0.79 nodes.

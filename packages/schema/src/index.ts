@@ -1,6 +1,8 @@
 export * as Amount from "./Amount.js"
 export * as Asset from "./Asset.js"
 export * as ChainInfo from "./ChainInfo.js"
+export * as CommandValidation from "./CommandValidation.js"
+export * as Commands from "./Commands.js"
 export * as DataNodeApi from "./DataNodeApi.js"
 export * as Decimal from "./Decimal.js"
 export * as Decoder from "./Decoder.js"
