@@ -11,27 +11,10 @@
  *
  * @since 0.1.0
  */
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Enum from "./Enum.js"
 import * as Integer from "./Integer.js"
-
-// A non-optional singular message field: `null` on the wire when unset, absent in the decoded value.
-const nullable = <A, I>(schema: Schema.Schema<A, I>) =>
-  Schema.requiredToOptional(Schema.NullOr(schema), Schema.typeSchema(schema), {
-    decode: Option.fromNullable,
-    encode: Option.getOrNull
-  })
-
-// A proto3 `optional` field or a oneof member: omitted when unset.
-const optional = <A, I>(schema: Schema.Schema<A, I>) => Schema.optionalWith(schema, { exact: true })
-
-// At most one member of a oneof may be set.
-const oneof =
-  (name: string, members: ReadonlyArray<string>) =>
-  (value: object): true | string =>
-    members.filter((m) => Object.prototype.hasOwnProperty.call(value, m)).length <= 1 ||
-    `at most one of ${members.join(", ")} may be set (oneof ${name})`
+import { nullable, oneof, optional } from "./internal/proto.js"
 
 // -------------------------------------------------------------------------------------------------
 // Enums
@@ -415,7 +398,7 @@ const StopOrderSetup_ = Schema.Struct({
   // oneof trigger
   price: optional(Schema.String),
   trailingPercentOffset: optional(Schema.String)
-}).pipe(Schema.filter(oneof("trigger", ["price", "trailingPercentOffset"])))
+}).pipe(oneof("trigger", ["price", "trailingPercentOffset"]))
 /** @since 0.1.0 @category Models */
 export interface StopOrderSetup extends Schema.Schema.Type<typeof StopOrderSetup_> {}
 /** @since 0.1.0 @category Models */
@@ -685,7 +668,7 @@ const Transfer_ = Schema.Struct({
   // oneof kind
   oneOff: optional(OneOffTransfer),
   recurring: optional(RecurringTransfer)
-}).pipe(Schema.filter(oneof("kind", ["oneOff", "recurring"])))
+}).pipe(oneof("kind", ["oneOff", "recurring"]))
 /** @since 0.1.0 @category Models */
 export interface Transfer extends Schema.Schema.Type<typeof Transfer_> {}
 /** @since 0.1.0 @category Models */

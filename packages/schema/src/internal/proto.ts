@@ -3,7 +3,15 @@
  * raw JSON.
  */
 import type * as FastCheck from "effect/FastCheck"
+import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+
+/** A non-optional singular message field: `null` on the wire when unset, absent in the decoded value. */
+export const nullable = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
+  Schema.requiredToOptional(Schema.NullOr(schema), Schema.typeSchema(schema), {
+    decode: Option.fromNullable,
+    encode: Option.getOrNull
+  })
 
 /** A member the node may leave out (proto3 `optional`, oneof members, fields added by later versions). */
 export const optional = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.optionalWith(schema, { exact: true })
