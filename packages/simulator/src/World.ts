@@ -1,0 +1,203 @@
+/**
+ * The simulated network: parties, assets, markets and validators, and the seven resources the
+ * data node serves, generated deterministically from a seed and evolving block by block.
+ *
+ * The same seed, scale and number of blocks always give the same world, byte for byte. Every state
+ * a row goes through stays readable for a while, so nodes that lag behind the chain can serve the
+ * world as it was at their own height.
+ *
+ * @since 0.1.0
+ */
+import { makeRandom, mix, seedOf } from "./internal/random.js"
+import { LiquidityProvisions } from "./internal/world/liquidity.js"
+import { SignerBundles } from "./internal/world/bundles.js"
+import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
+import { type Chain, makeChain } from "./internal/world/chain.js"
+import { Positions } from "./internal/world/positions.js"
+import { Profiles } from "./internal/world/profiles.js"
+import { ReferralSets } from "./internal/world/referrals.js"
+import { Rewards } from "./internal/world/rewards.js"
+import { StakeLinkings } from "./internal/world/stake.js"
+
+/**
+ * How big the world is.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Scale {
+  readonly parties: number
+  readonly assets: number
+  readonly markets: number
+  readonly validators: number
+  readonly positions: number
+  readonly stakeLinkings: number
+  readonly liquidityProvisions: number
+  readonly referralSets: number
+  readonly refereesPerSet: number
+  readonly signerBundles: number
+  /** Share of parties that set a profile. */
+  readonly profileShare: number
+  /** Epochs of history before the first block the simulator serves. */
+  readonly epochs: number
+}
+
+/**
+ * How much changes per block (counts are per block unless stated).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Activity {
+  readonly positionTrades: number
+  readonly stakeEvents: number
+  readonly liquidityChanges: number
+  readonly profileChanges: number
+  /** Share of parties paid a reward at each epoch end. */
+  readonly rewardShare: number
+  /** A new signer bundle every this many epochs. */
+  readonly bundleEveryEpochs: number
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Options {
+  readonly seed?: number | string
+  readonly scale?: Partial<Scale>
+  readonly activity?: Partial<Activity>
+  readonly blocksPerEpoch?: number
+  /** Chain time of block 1 (RFC 3339). */
+  readonly genesis?: string
+  readonly chainId?: string
+}
+
+/**
+ * A small world, quick to build, for tests and demos.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const defaultScale: Scale = {
+  parties: 200,
+  assets: 3,
+  markets: 6,
+  validators: 5,
+  positions: 1_000,
+  stakeLinkings: 1_000,
+  liquidityProvisions: 60,
+  referralSets: 5,
+  refereesPerSet: 6,
+  signerBundles: 8,
+  profileShare: 0.3,
+  epochs: 10
+}
+
+/** @since 0.1.0 @category Constants */
+export const defaultActivity: Activity = {
+  positionTrades: 20,
+  stakeEvents: 2,
+  liquidityChanges: 1,
+  profileChanges: 1,
+  rewardShare: 0.3,
+  bundleEveryEpochs: 3
+}
+
+const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
+
+/**
+ * The world. Read it through a node; change it only with {@link World.advance}.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export class World {
+  readonly seed: number
+  readonly scale: Scale
+  readonly activity: Activity
+  readonly chain: Chain
+  readonly catalog: Catalog
+  readonly positions: Positions
+  readonly stakeLinkings: StakeLinkings
+  readonly liquidityProvisions: LiquidityProvisions
+  readonly referralSets: ReferralSets
+  readonly signerBundles: SignerBundles
+  readonly profiles: Profiles
+  readonly rewards: Rewards
+  /** The height of the last block processed. */
+  height: number
+
+  constructor(options: Options = {}) {
+    this.seed = seedOf(options.seed ?? 1)
+    this.scale = { ...defaultScale, ...options.scale }
+    this.activity = { ...defaultActivity, ...options.activity }
+    const blocksPerEpoch = Math.max(2, options.blocksPerEpoch ?? 50)
+    const genesisMicros = Date.parse(options.genesis ?? DEFAULT_GENESIS) * 1000
+    this.chain = makeChain({
+      seed: this.seed,
+      genesisMicros,
+      blocksPerEpoch,
+      chainId: options.chainId ?? "vega-simulator-0001"
+    })
+    this.height = Math.max(1, this.scale.epochs) * blocksPerEpoch + 1
+    const random = makeRandom(mix(this.seed, 0))
+    this.catalog = makeCatalog(random, this.scale, genesisMicros)
+    this.positions = new Positions(this.catalog, this.chain)
+    this.stakeLinkings = new StakeLinkings(this.catalog, this.chain)
+    this.liquidityProvisions = new LiquidityProvisions(this.catalog, this.chain)
+    this.referralSets = new ReferralSets(this.catalog, this.chain)
+    this.signerBundles = new SignerBundles(this.catalog, this.chain)
+    this.profiles = new Profiles(this.catalog)
+    this.rewards = new Rewards(this.catalog)
+
+    const stream = (n: number) => makeRandom(mix(this.seed, 0, n))
+    this.positions.generate(stream(1), this.scale.positions, this.height)
+    this.stakeLinkings.generate(stream(2), this.scale.stakeLinkings, this.height)
+    this.liquidityProvisions.generate(stream(3), this.scale.liquidityProvisions, this.height)
+    this.referralSets.generate(stream(4), this.scale.referralSets, this.scale.refereesPerSet, this.height)
+    this.signerBundles.generate(stream(5), this.scale.signerBundles, this.height)
+    this.profiles.generate(stream(6), this.scale.profileShare, this.height)
+    const rewards = stream(7)
+    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
+      this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
+    }
+  }
+
+  /** The epoch of the current block. */
+  get epoch(): number {
+    return this.chain.epochOf(this.height)
+  }
+
+  /**
+   * Processes the next `blocks` blocks. Each block's changes come from its own random stream, so
+   * the world at a height does not depend on how the blocks were batched.
+   */
+  advance(blocks = 1): void {
+    const { activity, chain } = this
+    for (let i = 0; i < blocks; i++) {
+      const height = this.height + 1
+      const random = makeRandom(mix(this.seed, height))
+      this.positions.advance(random, height, activity.positionTrades)
+      this.stakeLinkings.advance(random, height, activity.stakeEvents)
+      this.liquidityProvisions.advance(random, height, activity.liquidityChanges)
+      for (let p = 0; p < activity.profileChanges; p++) {
+        if (random.chance(0.2)) this.profiles.update(random, random.pick(this.catalog.parties.slice(1)), height)
+      }
+      if (chain.epochLastBlock(chain.epochOf(height)) === height) {
+        const epoch = chain.epochOf(height)
+        this.referralSets.close(random, epoch)
+        this.rewards.payEpoch(random, height, activity.rewardShare)
+        if (epoch % Math.max(1, activity.bundleEveryEpochs) === 0) this.signerBundles.promote(random, epoch + 1, height)
+      }
+      this.height = height
+    }
+  }
+
+  /** Forgets versions that no view at `minHeight` or later can see. */
+  prune(minHeight: number): void {
+    this.positions.prune(minHeight)
+    this.stakeLinkings.prune(minHeight)
+    this.rewards.prune(minHeight)
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Cursor JSON, byte for byte as the node writes each endpoint's cursor struct with Go's
+ * encoding/json, and read back the way Go would (unknown keys ignored, missing keys zero).
+ */
+import { goString } from "../goJson.js"
+import { microsToRfc3339, rfc3339ToMicros } from "../goTime.js"
+
+/** A field of a cursor struct: its JSON key and Go type. */
+interface FieldSpec {
+  readonly key: string
+  readonly type: "time" | "string" | "int" | "any"
+  readonly goType: string
+}
+
+export interface CursorSpec {
+  readonly struct: string
+  readonly fields: ReadonlyArray<FieldSpec>
+}
+
+/** Go's zero `time.Time` (0001-01-01T00:00:00Z) in unix microseconds. */
+const ZERO_TIME = -62135596800000000
+
+export type CursorValues = ReadonlyMap<string, string | number | unknown>
+
+/** Decodes cursor JSON like Go's `json.Unmarshal` into the cursor struct; an error text otherwise. */
+export const readCursor = (spec: CursorSpec, text: string): CursorValues | { readonly error: string } => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch {
+    return { error: goSyntaxError(text) }
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    if (json === null) return new Map(spec.fields.map((f) => [f.key, zeroOf(f)]))
+    return { error: `json: cannot unmarshal ${goKind(json)} into Go value of type entities.${spec.struct}` }
+  }
+  const values = new Map<string, string | number | unknown>()
+  for (const field of spec.fields) {
+    const value = (json as Record<string, unknown>)[field.key]
+    if (value === undefined || value === null) {
+      values.set(field.key, zeroOf(field))
+      continue
+    }
+    switch (field.type) {
+      case "time": {
+        if (typeof value !== "string") return { error: "Time.UnmarshalJSON: input is not a JSON string" }
+        const micros = rfc3339ToMicros(value)
+        if (micros === undefined) {
+          // Go quotes both the input and the layout, each with its JSON quotes
+          const quoted = JSON.stringify(`"${value}"`)
+          return {
+            error: `parsing time ${quoted} as "\\"2006-01-02T15:04:05Z07:00\\"": cannot parse ${JSON.stringify(`${value}"`)} as "2006"`
+          }
+        }
+        values.set(field.key, micros)
+        break
+      }
+      case "string":
+        if (typeof value !== "string") return { error: typeError(spec, field, value) }
+        values.set(field.key, value)
+        break
+      case "int":
+        if (typeof value !== "number" || !Number.isInteger(value)) return { error: typeError(spec, field, value) }
+        values.set(field.key, value)
+        break
+      default:
+        values.set(field.key, value)
+    }
+  }
+  return values
+}
+
+const zeroOf = (field: FieldSpec): string | number | unknown =>
+  field.type === "time" ? ZERO_TIME : field.type === "string" ? "" : field.type === "int" ? 0 : null
+
+const goKind = (u: unknown): string =>
+  typeof u === "string"
+    ? "string"
+    : typeof u === "number"
+      ? "number"
+      : typeof u === "boolean"
+        ? "bool"
+        : Array.isArray(u)
+          ? "array"
+          : "object"
+
+const typeError = (spec: CursorSpec, field: FieldSpec, value: unknown): string =>
+  `json: cannot unmarshal ${goKind(value)} into Go struct field ${spec.struct}.${field.key} of type ${field.goType}`
+
+const goSyntaxError = (text: string): string => {
+  const trimmed = text.trimStart()
+  if (trimmed === "") return "unexpected end of JSON input"
+  const first = trimmed[0]
+  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character '${first}' looking for beginning of value`
+  return "unexpected end of JSON input"
+}
+
+/** Writes a cursor struct: keys in declaration order, Go's string escaping and time format. */
+export const writeCursor = (spec: CursorSpec, values: ReadonlyArray<string | number | unknown>): string => {
+  let out = "{"
+  for (let i = 0; i < spec.fields.length; i++) {
+    const field = spec.fields[i]
+    const value = values[i]
+    const text =
+      field.type === "time"
+        ? `"${microsToRfc3339(value as number)}"`
+        : field.type === "string"
+          ? goString(value as string)
+          : field.type === "int"
+            ? String(value)
+            : goValue(value)
+    out += `${i === 0 ? "" : ","}"${field.key}":${text}`
+  }
+  return out + "}"
+}
+
+/** A JSON value with Go's string escaping (used for profile metadata). */
+const goValue = (value: unknown): string => {
+  if (value === null || value === undefined) return "null"
+  if (typeof value === "string") return goString(value)
+  if (Array.isArray(value)) return `[${value.map(goValue).join(",")}]`
+  if (typeof value === "object") {
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${goString(k)}:${goValue(v)}`)
+      .join(",")}}`
+  }
+  return JSON.stringify(value)
+}
+
+const time = (key: string): FieldSpec => ({ key, type: "time", goType: "time.Time" })
+const id = (key: string, goType: string): FieldSpec => ({ key, type: "string", goType })
+
+export const StakeCursor: CursorSpec = {
+  struct: "StakeLinkingCursor",
+  fields: [time("vegaTime"), id("id", "entities.StakeLinkingID")]
+}
+
+export const LiquidityProvisionCursor: CursorSpec = {
+  struct: "LiquidityProvisionCursor",
+  fields: [time("vegaTime"), id("id", "entities.LiquidityProvisionID")]
+}
+
+export const PositionCursor: CursorSpec = {
+  struct: "PositionCursor",
+  fields: [time("vega_time"), id("party_id", "entities.PartyID"), id("market_id", "entities.MarketID")]
+}
+
+export const ReferralSetStatsCursor: CursorSpec = {
+  struct: "ReferralSetStatsCursor",
+  fields: [
+    time("VegaTime"),
+    { key: "AtEpoch", type: "int", goType: "uint64" },
+    id("SetID", "entities.ReferralSetID"),
+    id("PartyID", "string")
+  ]
+}
+
+export const SignerBundleCursor: CursorSpec = {
+  struct: "ERC20MultiSigSignerEventCursor",
+  fields: [time("vega_time"), id("id", "entities.ERC20MultiSigSignerEventID")]
+}
+
+export const ProfileCursor: CursorSpec = {
+  struct: "PartyProfile",
+  fields: [
+    id("PartyID", "entities.PartyID"),
+    id("Alias", "string"),
+    { key: "Metadata", type: "any", goType: "[]*vega.Metadata" }
+  ]
+}
+
+export const AssetCursor: CursorSpec = { struct: "AssetCursor", fields: [id("id", "entities.AssetID")] }
+
+export const MarketCursor: CursorSpec = {
+  struct: "MarketCursor",
+  fields: [time("vegaTime"), id("id", "entities.MarketID")]
+}

@@ -1,0 +1,118 @@
+/**
+ * `GET /api/v2/positions` (ListAllPositions).
+ */
+import { GatewayError, Position } from "@vega-effect/schema"
+import * as Schema from "effect/Schema"
+import { resolve } from "../paging.js"
+import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
+import { comparePositions, comparePositionToKey, type PositionKey, type PositionRow } from "../world/positions.js"
+import { idSortKey, visibleAt } from "../world/versioned.js"
+import { arraySource, cachedJson, list } from "./connection.js"
+import { PositionCursor, writeCursor } from "./cursors.js"
+import { normalizeId } from "./ids.js"
+import type { NodeView } from "./node.js"
+import { strings, pagination } from "./params.js"
+import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
+
+const STATUS_NAMES = [
+  "POSITION_STATUS_UNSPECIFIED",
+  "POSITION_STATUS_ORDERS_CLOSED",
+  "POSITION_STATUS_CLOSED_OUT",
+  "",
+  "POSITION_STATUS_DISTRESSED"
+] as const
+
+const encode = Schema.encodeSync(Position.Position)
+
+export const positionJson = cachedJson((row: PositionRow) =>
+  JSON.stringify(
+    encode({
+      marketId: row.market.id,
+      partyId: row.party.id,
+      openVolume: BigInt(row.openVolume),
+      realisedPnl: BigInt(row.realisedPnl),
+      unrealisedPnl: BigInt(row.unrealisedPnl),
+      averageEntryPrice: BigInt(row.averageEntryPrice),
+      updatedAt: BigInt(row.vt) * 1000n,
+      lossSocialisationAmount: BigInt(row.lossSocialisation),
+      positionStatus: STATUS_NAMES[row.status]
+    } as Position.Position)
+  )
+)
+
+export const positionCursor = (row: PositionRow): string =>
+  writeCursor(PositionCursor, [row.vt, row.party.id, row.market.id])
+
+/** ListAllPositions splits each element on commas (v0.75), then requires 64 hex or `network`. */
+const ids = (values: ReadonlyArray<string>): Array<string> | undefined => {
+  const out: Array<string> = []
+  for (const value of values) {
+    for (const part of value.split(",")) {
+      const id = normalizeId(part)
+      if (id === undefined) return undefined
+      out.push(id)
+    }
+  }
+  return out
+}
+
+const handle = (params: Params, node: NodeView): Reply => {
+  const { catalog, positions } = node.world
+  const marketIds = ids(strings(params, "filter.marketIds"))
+  if (marketIds === undefined) {
+    return error(GatewayError.fromApiError(GatewayError.ApiErrors.InvalidPartyId, "one or more market id is invalid"))
+  }
+  const partyIds = ids(strings(params, "filter.partyIds"))
+  if (partyIds === undefined) {
+    return error(GatewayError.fromApiError(GatewayError.ApiErrors.InvalidPartyId, "one or more party id is invalid"))
+  }
+  const request = resolve(pagination(params))
+  if ("error" in request) return invalidPagination(request.error)
+
+  const height = node.height
+  let source
+  if (partyIds.length > 0 || marketIds.length > 0) {
+    const markets = new Set(marketIds)
+    const rows: Array<PositionRow> = []
+    const lists =
+      partyIds.length > 0
+        ? [...new Set(partyIds)].map((id) => positions.byParty[catalog.partyById.get(id)?.index ?? -1])
+        : [...markets].map((id) => positions.byMarket[catalog.marketById.get(id)?.index ?? -1])
+    for (const versions of lists) {
+      for (const row of versions ?? []) {
+        if (visibleAt(row, height) && (markets.size === 0 || markets.has(row.market.id))) rows.push(row)
+      }
+    }
+    rows.sort(comparePositions)
+    source = arraySource<PositionRow, PositionKey>(rows, comparePositionToKey, positionCursor)
+  } else {
+    const log = positions.log
+    source = {
+      size: log.length,
+      at: (i: number) => log[i],
+      include: (row: PositionRow) => visibleAt(row, height),
+      compare: comparePositionToKey,
+      cursorOf: positionCursor
+    }
+  }
+  const result = list<PositionRow, PositionKey>({
+    request,
+    cursor: PositionCursor,
+    keyOf: (v) => ({
+      vt: v.get("vega_time") as number,
+      partyKey: idSortKey((v.get("party_id") as string).toLowerCase()),
+      marketId: (v.get("market_id") as string).toLowerCase()
+    }),
+    source,
+    nodeJson: positionJson
+  })
+  if ("cursorError" in result) return internal(GatewayError.ApiErrors.PositionsForParty, badCursor(result.cursorError))
+  return ok(`{"positions":${result.json}}`)
+}
+
+export const route: Route<NodeView> = {
+  method: "GET",
+  path: "/api/v2/positions",
+  params: [param("filter.partyIds", "string", true), param("filter.marketIds", "string", true), ...paginationParams],
+  handle
+}

@@ -1,0 +1,75 @@
+/**
+ * `GET /api/v2/parties/profiles` (ListPartiesProfiles): every party the node has seen.
+ */
+import { GatewayError, PartyProfile } from "@vega-effect/schema"
+import * as Schema from "effect/Schema"
+import { resolve } from "../paging.js"
+import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
+import type { Party } from "../world/catalog.js"
+import type { ProfileRow } from "../world/profiles.js"
+import { compareStrings, idSortKey } from "../world/versioned.js"
+import { cachedJson, list } from "./connection.js"
+import { ProfileCursor, writeCursor } from "./cursors.js"
+import { normalizeId } from "./ids.js"
+import type { NodeView } from "./node.js"
+import { pagination, strings } from "./params.js"
+import { badCursor, error, internal, invalidPagination, notHex, ok } from "./reply.js"
+
+const encode = Schema.encodeSync(PartyProfile.PartyProfile)
+
+export const profileJson = cachedJson((row: ProfileRow) =>
+  JSON.stringify(
+    encode({ partyId: row.party.id, alias: row.alias, metadata: row.metadata } as PartyProfile.PartyProfile)
+  )
+)
+
+/** The cursor is the whole profile, with `Metadata: null` when there is none. */
+export const profileCursor = (row: ProfileRow): string =>
+  writeCursor(ProfileCursor, [row.party.id, row.alias, row.metadata.length === 0 ? null : row.metadata])
+
+const { ApiErrors } = GatewayError
+
+const handle = (params: Params, node: NodeView): Reply => {
+  const pageParams = pagination(params)
+  const request = resolve(pageParams)
+  if ("error" in request) return invalidPagination(request.error)
+  const wanted: Array<string> = []
+  for (const raw of strings(params, "parties")) {
+    const id = normalizeId(raw)
+    if (id === undefined) {
+      return error(GatewayError.fromApiError(ApiErrors.PartiesProfiles, `invalid party ID found: ${notHex(raw)}`))
+    }
+    wanted.push(id)
+  }
+  // v0.75: the cursor struct has no field for the ordering column, so any cursor fails
+  if (node.quirks && (pageParams.after !== undefined || pageParams.before !== undefined)) {
+    return internal(ApiErrors.PartiesProfiles, "building cursor predicate: no field matching column name id")
+  }
+  const { profiles } = node.world
+  const height = node.height
+  const filter = wanted.length === 0 ? undefined : new Set(wanted)
+  const parties: ReadonlyArray<Party> = profiles.parties
+  const profileOf = (party: Party): ProfileRow => profiles.at(party, height)!
+  const result = list<Party, string>({
+    request,
+    cursor: ProfileCursor,
+    keyOf: (v) => idSortKey((v.get("PartyID") as string).toLowerCase()),
+    source: {
+      size: parties.length,
+      at: (i) => parties[i],
+      include: (party) => (filter === undefined || filter.has(party.id)) && profiles.at(party, height) !== undefined,
+      compare: (party, key) => compareStrings(party.key, key),
+      cursorOf: (party) => profileCursor(profileOf(party))
+    },
+    nodeJson: (party) => profileJson(profileOf(party))
+  })
+  if ("cursorError" in result) return internal(ApiErrors.PartiesProfiles, badCursor(result.cursorError))
+  return ok(`{"profiles":${result.json}}`)
+}
+
+export const route: Route<NodeView> = {
+  method: "GET",
+  path: "/api/v2/parties/profiles",
+  params: [param("parties", "string", true), ...paginationParams],
+  handle
+}

@@ -1,0 +1,107 @@
+/**
+ * `GET /api/v2/referral-sets/stats` (GetReferralSetStats).
+ */
+import { GatewayError, ReferralSetStats } from "@vega-effect/schema"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { Decimal } from "@vega-effect/schema"
+import { resolve } from "../paging.js"
+import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
+import { compareReferralStatsToKey, type ReferralStatsKey, type ReferralStatsRow } from "../world/referrals.js"
+import { idSortKey } from "../world/versioned.js"
+import { arraySource, cachedJson, list } from "./connection.js"
+import { ReferralSetStatsCursor, writeCursor } from "./cursors.js"
+import { decodesAsId } from "./ids.js"
+import type { NodeView } from "./node.js"
+import { pagination, str, uint64 } from "./params.js"
+import { badCursor, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
+
+const encode = Schema.encodeSync(ReferralSetStats.ReferralSetStats)
+const decimal = (s: string) => Option.getOrThrow(Decimal.parse(s))
+
+export const statsJson = cachedJson((row: ReferralStatsRow) =>
+  JSON.stringify(
+    encode({
+      atEpoch: BigInt(row.epoch),
+      referralSetRunningNotionalTakerVolume: row.runningVolume,
+      partyId: row.referee.id,
+      discountFactor: Option.some(decimal(row.discountFactor)),
+      rewardFactor: Option.some(decimal(row.rewardFactor)),
+      epochNotionalTakerVolume: row.epochVolume,
+      rewardsMultiplier: decimal(row.rewardsMultiplier),
+      rewardsFactorMultiplier: Option.some(decimal(row.rewardsFactorMultiplier)),
+      wasEligible: row.wasEligible,
+      referrerTakerVolume: row.referrerTakerVolume
+    } as unknown as ReferralSetStats.ReferralSetStats)
+  )
+)
+
+/** The v0.75 node never fills `SetID` in this cursor; the correct node does. */
+const cursorWriter =
+  (quirks: boolean) =>
+  (row: ReferralStatsRow): string =>
+    writeCursor(ReferralSetStatsCursor, [row.vt, row.epoch, quirks ? "" : row.set.id, row.referee.id])
+
+const { ApiErrors } = GatewayError
+
+const handle = (params: Params, node: NodeView): Reply => {
+  const request = resolve(pagination(params))
+  if ("error" in request) return invalidPagination(request.error)
+  const setId = str(params, "referralSetId") || undefined
+  const referee = str(params, "referee") || undefined
+  const atEpoch = uint64(params, "atEpoch")
+  if (setId !== undefined && !decodesAsId(setId)) return invalidId(ApiErrors.ReferralSetStats, notHex(setId))
+  const { referralSets } = node.world
+  const height = node.height
+  // without atEpoch: the last epoch with statistics, unless both the set and the referee are
+  // given, in which case the whole history of that referee in that set
+  const epochs: Array<number> = []
+  if (atEpoch !== undefined) {
+    epochs.push(Number(atEpoch))
+  } else if (setId !== undefined && referee !== undefined) {
+    epochs.push(...[...referralSets.byEpoch.keys()].sort((a, b) => b - a))
+  } else {
+    const latest = referralSets.latestEpoch(height)
+    if (latest !== undefined) epochs.push(latest)
+  }
+  const set = setId?.toLowerCase()
+  const rows: Array<ReferralStatsRow> = []
+  for (const epoch of epochs) {
+    for (const row of referralSets.byEpoch.get(epoch) ?? []) {
+      // referee is compared as text with the lowercase id the node stored
+      if (
+        row.from <= height &&
+        (set === undefined || row.set.id === set) &&
+        (referee === undefined || row.referee.id === referee)
+      ) {
+        rows.push(row)
+      }
+    }
+  }
+  const cursorOf = cursorWriter(node.quirks)
+  const result = list<ReferralStatsRow, ReferralStatsKey>({
+    request,
+    cursor: ReferralSetStatsCursor,
+    keyOf: (v) => ({
+      epoch: v.get("AtEpoch") as number,
+      setId: (v.get("SetID") as string).toLowerCase(),
+      partyKey: idSortKey(v.get("PartyID") as string)
+    }),
+    source: arraySource(rows, compareReferralStatsToKey, cursorOf),
+    nodeJson: statsJson
+  })
+  if ("cursorError" in result) return internal(ApiErrors.ReferralSetStats, badCursor(result.cursorError))
+  return ok(`{"stats":${result.json}}`)
+}
+
+export const route: Route<NodeView> = {
+  method: "GET",
+  path: "/api/v2/referral-sets/stats",
+  params: [
+    param("referralSetId", "string"),
+    param("atEpoch", "uint64"),
+    param("referee", "string"),
+    ...paginationParams
+  ],
+  handle
+}

@@ -1,0 +1,24 @@
+/**
+ * Every route the simulated data node serves.
+ */
+import type { Route } from "../route.js"
+import * as bundles from "./bundles.js"
+import * as liquidity from "./liquidity.js"
+import * as neighbours from "./neighbours.js"
+import type { NodeView } from "./node.js"
+import * as positions from "./positions.js"
+import * as profiles from "./profiles.js"
+import * as referrals from "./referrals.js"
+import * as rewards from "./rewards.js"
+import * as stake from "./stake.js"
+
+export const routes: ReadonlyArray<Route<NodeView>> = [
+  stake.route,
+  liquidity.route,
+  positions.route,
+  referrals.route,
+  bundles.route,
+  profiles.route,
+  rewards.route,
+  ...neighbours.routes
+]

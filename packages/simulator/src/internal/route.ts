@@ -1,0 +1,75 @@
+/**
+ * The contract between the HTTP gateway (routing, query parsing, headers, rate limits, faults)
+ * and the data node behind it (the handlers that read the world).
+ *
+ * A route declares its query parameters with their proto types, the way grpc-gateway knows them
+ * from the request message; the gateway parses the query string into {@link Params} exactly as
+ * grpc-gateway v2.9.0 would (and answers its errors itself), then calls the handler.
+ */
+
+/** The proto scalar type of a query parameter. */
+export type ParamType = "string" | "bool" | "int32" | "uint32" | "int64" | "uint64"
+
+export interface ParamSpec {
+  /** Dotted path of lowerCamel JSON names, e.g. `pagination.first`, `filter.partyIds`. */
+  readonly path: string
+  /** The same path with proto (snake_case) names, e.g. `pagination.newest_first`. */
+  readonly protoPath: string
+  readonly type: ParamType
+  readonly repeated: boolean
+}
+
+/** A parsed query value: strings stay strings, bools are booleans, 32-bit numbers, 64-bit bigints. */
+export type ParamValue = string | boolean | number | bigint
+
+/**
+ * Parsed parameters, keyed by the lowerCamel dotted path. A repeated parameter maps to an array;
+ * a parameter absent from the query is absent here. Path parameters are keyed by their name.
+ */
+export interface Params {
+  readonly query: ReadonlyMap<string, ParamValue | ReadonlyArray<ParamValue>>
+  readonly path: ReadonlyMap<string, string>
+}
+
+/** What a handler answers: a status, a JSON body (already serialised) and extra headers. */
+export interface Reply {
+  readonly status: number
+  readonly body: string
+  readonly headers?: Readonly<Record<string, string>>
+}
+
+/** The block a node has processed, for the `X-Block-Height` and `X-Block-Timestamp` headers. */
+export interface BlockInfo {
+  readonly height: number
+  /** Unix nanoseconds as a decimal string. */
+  readonly timestampNanos: string
+}
+
+export interface Route<Node> {
+  readonly method: "GET" | "POST"
+  /** Path template with `{name}` segments, e.g. `/api/v2/parties/{partyId}/stake`. */
+  readonly path: string
+  readonly params: ReadonlyArray<ParamSpec>
+  /** Whether the request body is JSON (POST routes). */
+  readonly body?: boolean
+  readonly handle: (params: Params, node: Node, body: unknown) => Reply
+}
+
+const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+
+/** Declares a query parameter by its lowerCamel dotted path. */
+export const param = (path: string, type: ParamType, repeated = false): ParamSpec => ({
+  path,
+  protoPath: path.split(".").map(snake).join("."),
+  type,
+  repeated
+})
+
+/** The five pagination parameters every list request carries. */
+export const paginationParams: ReadonlyArray<ParamSpec> = [
+  param("pagination.first", "int32"),
+  param("pagination.after", "string"),
+  param("pagination.last", "int32"),
+  param("pagination.before", "string"),
+  param("pagination.newestFirst", "bool")
+]

@@ -1,0 +1,206 @@
+/**
+ * Positions (`positions_current`): one row per party and market, closed ones included. Each block
+ * some positions trade: volume, entry price and PnL move, and positions go through
+ * ORDERS_CLOSED, DISTRESSED and CLOSED_OUT (the network party takes over what is closed out).
+ */
+import type { Random } from "../random.js"
+import type { Catalog, MarketInfo, Party } from "./catalog.js"
+import type { Chain } from "./chain.js"
+import { compareStrings, prune, type Versioned } from "./versioned.js"
+
+export const PositionStatus = { UNSPECIFIED: 0, ORDERS_CLOSED: 1, CLOSED_OUT: 2, DISTRESSED: 4 } as const
+
+export interface PositionRow extends Versioned {
+  readonly party: Party
+  readonly market: MarketInfo
+  /** `vega_time` and `updatedAt`, unix microseconds. */
+  readonly vt: number
+  readonly openVolume: number
+  readonly realisedPnl: number
+  readonly unrealisedPnl: number
+  readonly averageEntryPrice: number
+  readonly lossSocialisation: number
+  readonly status: number
+}
+
+/** Base order of the table: `vega_time, party_id, market_id`. */
+export const comparePositions = (a: PositionRow, b: PositionRow): number =>
+  a.vt - b.vt || compareStrings(a.party.key, b.party.key) || compareStrings(a.market.id, b.market.id)
+
+export interface PositionKey {
+  readonly vt: number
+  readonly partyKey: string
+  readonly marketId: string
+}
+
+export const comparePositionToKey = (a: PositionRow, k: PositionKey): number =>
+  a.vt - k.vt || compareStrings(a.party.key, k.partyKey) || compareStrings(a.market.id, k.marketId)
+
+export class Positions {
+  /** Every version still visible to some view, in base order. */
+  readonly log: Array<PositionRow> = []
+  /** The current version of each position, by {@link Positions.keyOf}. */
+  readonly current = new Map<number, PositionRow>()
+  /** Versions by party index and by market index. */
+  readonly byParty: Array<Array<PositionRow> | undefined> = []
+  readonly byMarket: Array<Array<PositionRow> | undefined> = []
+  private readonly keys: Array<number> = []
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly chain: Chain
+  ) {}
+
+  /** Creates `count` positions spread over the blocks up to `height`. */
+  generate(random: Random, count: number, height: number): void {
+    const { markets, network, parties } = this.catalog
+    const people = parties.filter((p) => p !== network)
+    const capacity = people.length * markets.length
+    const total = Math.min(count, capacity)
+    const offsets = people.map(() => random.int(markets.length))
+    const rows: Array<PositionRow> = []
+    for (let i = 0; i < total; i++) {
+      const partyIndex = Math.floor(i / markets.length) % people.length
+      const market = markets[(i + offsets[partyIndex]) % markets.length]
+      rows.push(this.initial(random, people[partyIndex], market, 1 + random.int(height)))
+    }
+    for (const market of markets) rows.push(this.initial(random, network, market, 1 + random.int(height)))
+    rows.sort(comparePositions)
+    for (const row of rows) this.add(row)
+  }
+
+  private initial(random: Random, party: Party, market: MarketInfo, from: number): PositionRow {
+    const roll = random.next()
+    const status =
+      roll < 0.85
+        ? PositionStatus.UNSPECIFIED
+        : roll < 0.93
+          ? PositionStatus.ORDERS_CLOSED
+          : roll < 0.97
+            ? PositionStatus.DISTRESSED
+            : PositionStatus.CLOSED_OUT
+    const volume = status === PositionStatus.CLOSED_OUT ? 0 : (random.chance(0.5) ? -1 : 1) * (1 + random.int(50_000))
+    const price = Math.round(market.referencePrice * (0.9 + random.next() * 0.2))
+    return {
+      party,
+      market,
+      from,
+      to: Infinity,
+      vt: this.chain.blockTime(from),
+      openVolume: volume,
+      realisedPnl: random.between(-1_000_000_000, 1_000_000_000),
+      unrealisedPnl: volume === 0 ? 0 : random.between(-500_000_000, 500_000_000),
+      averageEntryPrice: volume === 0 ? 0 : price,
+      lossSocialisation: random.chance(0.02) ? -random.int(1_000_000) : 0,
+      status
+    }
+  }
+
+  /** A number that identifies a party's position in a market. */
+  keyOf(party: Party, market: MarketInfo): number {
+    return party.index * this.catalog.markets.length + market.index
+  }
+
+  private add(row: PositionRow): void {
+    const key = this.keyOf(row.party, row.market)
+    if (!this.current.has(key)) this.keys.push(key)
+    this.current.set(key, row)
+    this.log.push(row)
+    ;(this.byParty[row.party.index] ??= []).push(row)
+    ;(this.byMarket[row.market.index] ??= []).push(row)
+  }
+
+  /** Trades of one block: `count` positions change. */
+  advance(random: Random, height: number, count: number): void {
+    if (this.keys.length === 0) return
+    const vt = this.chain.blockTime(height)
+    const changed = new Map<number, PositionRow>()
+    const take = (row: PositionRow) => changed.get(this.keyOf(row.party, row.market)) ?? row
+    for (let i = 0; i < count; i++) {
+      const before = take(this.current.get(this.keys[random.int(this.keys.length)])!)
+      const after = this.trade(random, before, height, vt)
+      changed.set(this.keyOf(after.party, after.market), after)
+      if (after.status === PositionStatus.CLOSED_OUT && before.status !== PositionStatus.CLOSED_OUT) {
+        const house = take(this.current.get(this.keyOf(this.catalog.network, after.market))!)
+        changed.set(this.keyOf(house.party, house.market), {
+          ...house,
+          from: height,
+          to: Infinity,
+          vt,
+          openVolume: house.openVolume + before.openVolume,
+          averageEntryPrice: before.averageEntryPrice || house.averageEntryPrice
+        })
+      }
+    }
+    const rows = [...changed.values()].sort(comparePositions)
+    for (const row of rows) {
+      this.current.get(this.keyOf(row.party, row.market))!.to = height
+      this.add(row)
+    }
+  }
+
+  private trade(random: Random, row: PositionRow, height: number, vt: number): PositionRow {
+    let { averageEntryPrice, openVolume, realisedPnl, status, unrealisedPnl } = row
+    const price = Math.max(1, Math.round(row.market.referencePrice * (0.8 + random.next() * 0.4)))
+    switch (status) {
+      case PositionStatus.DISTRESSED:
+        status = random.chance(0.5)
+          ? PositionStatus.CLOSED_OUT
+          : random.chance(0.6)
+            ? PositionStatus.UNSPECIFIED
+            : PositionStatus.DISTRESSED
+        break
+      case PositionStatus.ORDERS_CLOSED:
+        status = random.chance(0.5) ? PositionStatus.UNSPECIFIED : PositionStatus.ORDERS_CLOSED
+        break
+      case PositionStatus.CLOSED_OUT:
+        status = random.chance(0.1) ? PositionStatus.UNSPECIFIED : PositionStatus.CLOSED_OUT
+        break
+      default:
+        status = random.chance(0.03)
+          ? PositionStatus.DISTRESSED
+          : random.chance(0.02)
+            ? PositionStatus.ORDERS_CLOSED
+            : PositionStatus.UNSPECIFIED
+    }
+    if (status === PositionStatus.CLOSED_OUT) {
+      realisedPnl += unrealisedPnl - Math.abs(openVolume)
+      openVolume = 0
+      unrealisedPnl = 0
+      averageEntryPrice = 0
+    } else {
+      const delta = (random.chance(0.5) ? -1 : 1) * (1 + random.int(1_000))
+      const volume = openVolume + delta
+      if (volume === 0 || Math.sign(volume) !== Math.sign(openVolume)) {
+        realisedPnl += unrealisedPnl
+        averageEntryPrice = volume === 0 ? 0 : price
+      } else if (Math.abs(volume) > Math.abs(openVolume)) {
+        averageEntryPrice = Math.round(
+          (averageEntryPrice * Math.abs(openVolume) + price * Math.abs(delta)) / Math.abs(volume)
+        )
+      }
+      openVolume = volume
+      unrealisedPnl = volume === 0 ? 0 : Math.round(((price - averageEntryPrice) * volume) / 1_000)
+    }
+    return {
+      party: row.party,
+      market: row.market,
+      from: height,
+      to: Infinity,
+      vt,
+      openVolume,
+      realisedPnl,
+      unrealisedPnl,
+      averageEntryPrice,
+      lossSocialisation: row.lossSocialisation,
+      status
+    }
+  }
+
+  prune(minHeight: number): void {
+    if (this.log.length <= this.current.size * 1.5) return
+    prune(this.log, minHeight)
+    for (const rows of this.byParty) if (rows !== undefined) prune(rows, minHeight)
+    for (const rows of this.byMarket) if (rows !== undefined) prune(rows, minHeight)
+  }
+}

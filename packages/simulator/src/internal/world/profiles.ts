@@ -1,0 +1,55 @@
+/**
+ * Party profiles: every party the node has seen has one (alias `""`, no metadata until it sets
+ * some); the network party's alias is `network`. Profiles change now and then.
+ */
+import type { Random } from "../random.js"
+import type { Catalog, Party } from "./catalog.js"
+import { compareStrings, type Versioned } from "./versioned.js"
+
+export interface ProfileRow extends Versioned {
+  readonly party: Party
+  readonly alias: string
+  readonly metadata: ReadonlyArray<{ readonly key: string; readonly value: string }>
+}
+
+const KEYS = ["twitter", "discord", "website", "telegram", "github"]
+const NAMES = ["trader", "whale", "maker", "degen", "quant", "hodler", "scalper", "arb"]
+
+export class Profiles {
+  /** Parties in base order (`id`, as bytes), each with its versions. */
+  readonly parties: Array<Party>
+  readonly versions = new Map<string, Array<ProfileRow>>()
+
+  constructor(catalog: Catalog) {
+    this.parties = [...catalog.parties].sort((a, b) => compareStrings(a.key, b.key))
+    for (const party of catalog.parties) {
+      const alias = party === catalog.network ? "network" : ""
+      this.versions.set(party.id, [{ party, from: 0, to: Infinity, alias, metadata: [] }])
+    }
+  }
+
+  generate(random: Random, share: number, height: number): void {
+    for (const party of this.parties) {
+      if (party.id !== "network" && random.chance(share)) this.update(random, party, 1 + random.int(height))
+    }
+  }
+
+  update(random: Random, party: Party, height: number): void {
+    const versions = this.versions.get(party.id)!
+    const current = versions[versions.length - 1]
+    current.to = height
+    const name = `${random.pick(NAMES)}-${random.hex(2)}`
+    const metadata = KEYS.filter(() => random.chance(0.3)).map((key) => ({ key, value: `${name}@${key}` }))
+    versions.push({ party, from: height, to: Infinity, alias: random.chance(0.9) ? name : "", metadata })
+  }
+
+  /** The version of a party's profile visible at `height`. */
+  at(party: Party, height: number): ProfileRow | undefined {
+    const versions = this.versions.get(party.id)!
+    for (let i = versions.length - 1; i >= 0; i--) {
+      const v = versions[i]
+      if (v.from <= height && height < v.to) return v
+    }
+    return undefined
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * Referral sets and their per-epoch statistics: at the end of each epoch every set gets one row per
+ * referee (the referrer has none).
+ */
+import type { Random } from "../random.js"
+import type { Catalog, Party } from "./catalog.js"
+import type { Chain } from "./chain.js"
+import { compareStrings } from "./versioned.js"
+
+export interface ReferralSet {
+  readonly id: string
+  readonly referrer: Party
+  readonly referees: ReadonlyArray<Party>
+}
+
+export interface ReferralStatsRow {
+  readonly from: number
+  readonly epoch: number
+  readonly set: ReferralSet
+  readonly referee: Party
+  /** Time of the block that closed the epoch, unix microseconds. */
+  readonly vt: number
+  readonly runningVolume: bigint
+  readonly discountFactor: string
+  readonly rewardFactor: string
+  readonly epochVolume: bigint
+  readonly rewardsMultiplier: string
+  readonly rewardsFactorMultiplier: string
+  readonly wasEligible: boolean
+  readonly referrerTakerVolume: bigint
+}
+
+/** Base order: `at_epoch DESC, set_id ASC, party_id ASC`. */
+export const compareReferralStats = (a: ReferralStatsRow, b: ReferralStatsRow): number =>
+  b.epoch - a.epoch || compareStrings(a.set.id, b.set.id) || compareStrings(a.referee.key, b.referee.key)
+
+export interface ReferralStatsKey {
+  readonly epoch: number
+  readonly setId: string
+  readonly partyKey: string
+}
+
+export const compareReferralStatsToKey = (a: ReferralStatsRow, k: ReferralStatsKey): number =>
+  k.epoch - a.epoch || compareStrings(a.set.id, k.setId) || compareStrings(a.referee.key, k.partyKey)
+
+const DISCOUNTS = ["0", "0.005", "0.01", "0.02", "0.05"]
+const REWARDS = ["0.01", "0.05", "0.1"]
+const MULTIPLIERS = ["1", "1.5", "2"]
+
+export class ReferralSets {
+  readonly sets: Array<ReferralSet> = []
+  /** Statistics by epoch, each list in base order. */
+  readonly byEpoch = new Map<number, Array<ReferralStatsRow>>()
+  private readonly running = new Map<string, bigint>()
+
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly chain: Chain
+  ) {}
+
+  generate(random: Random, count: number, refereesPerSet: number, height: number): void {
+    const parties = this.catalog.parties.slice(1)
+    for (let i = 0; i < count && parties.length > 1; i++) {
+      const referrer = random.pick(parties)
+      const referees = new Set<Party>()
+      for (let j = 0; j < refereesPerSet * 3 && referees.size < refereesPerSet; j++) {
+        const party = random.pick(parties)
+        if (party !== referrer) referees.add(party)
+      }
+      this.sets.push({ id: random.hex(32), referrer, referees: [...referees] })
+    }
+    const lastEpoch = this.chain.epochOf(height)
+    for (let epoch = 1; epoch < lastEpoch; epoch++) this.close(random, epoch)
+  }
+
+  /** Writes the statistics of `epoch`, visible from the block that closed it. */
+  close(random: Random, epoch: number): void {
+    const from = this.chain.epochLastBlock(epoch)
+    const vt = this.chain.blockTime(from)
+    const rows: Array<ReferralStatsRow> = []
+    for (const set of this.sets) {
+      const setVolume = BigInt(random.int(5_000_000)) * 1_000_000n
+      const running = (this.running.get(set.id) ?? 0n) + setVolume
+      this.running.set(set.id, running)
+      const eligible = random.chance(0.8)
+      for (const referee of set.referees) {
+        rows.push({
+          from,
+          epoch,
+          set,
+          referee,
+          vt,
+          runningVolume: running,
+          discountFactor: eligible ? random.pick(DISCOUNTS) : "0",
+          rewardFactor: eligible ? random.pick(REWARDS) : "0",
+          epochVolume: BigInt(random.int(1_000_000)) * 1_000_000n,
+          rewardsMultiplier: random.pick(MULTIPLIERS),
+          rewardsFactorMultiplier: eligible ? random.pick(REWARDS) : "0",
+          wasEligible: eligible,
+          referrerTakerVolume: BigInt(random.int(2_000_000)) * 1_000_000n
+        })
+      }
+    }
+    rows.sort(compareReferralStats)
+    this.byEpoch.set(epoch, rows)
+  }
+
+  /** The last epoch with statistics visible at `height` (the `MAX(at_epoch)` of the table). */
+  latestEpoch(height: number): number | undefined {
+    let latest: number | undefined
+    for (const [epoch, rows] of this.byEpoch) {
+      if (rows.length > 0 && rows[0].from <= height && (latest === undefined || epoch > latest)) latest = epoch
+    }
+    return latest
+  }
+}
