@@ -87,11 +87,21 @@ const goKind = (u: unknown): string =>
 const typeError = (spec: CursorSpec, field: FieldSpec, value: unknown): string =>
   `json: cannot unmarshal ${goKind(value)} into Go struct field ${spec.struct}.${field.key} of type ${field.goType}`
 
+/** Go's encoding/json syntax error for the usual ways a cursor is not JSON (best effort). */
 const goSyntaxError = (text: string): string => {
   const trimmed = text.trimStart()
   if (trimmed === "") return "unexpected end of JSON input"
   const first = trimmed[0]
-  if (!/[{["\-0-9tfn]/.test(first)) return `invalid character '${first}' looking for beginning of value`
+  for (const literal of ["null", "true", "false"]) {
+    if (first !== literal[0]) continue
+    for (let i = 1; i < literal.length; i++) {
+      if (i >= trimmed.length) return "unexpected end of JSON input"
+      if (trimmed[i] !== literal[i])
+        return `invalid character '${trimmed[i]}' in literal ${literal} (expecting '${literal[i]}')`
+    }
+    return `invalid character '${trimmed[literal.length]}' after top-level value`
+  }
+  if (!/[{["\-0-9]/.test(first)) return `invalid character '${first}' looking for beginning of value`
   return "unexpected end of JSON input"
 }
 
