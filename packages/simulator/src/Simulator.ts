@@ -1,0 +1,194 @@
+/**
+ * A running simulated network: one world, served by one or more data nodes over HTTP, with blocks
+ * advancing on a clock or on demand.
+ *
+ * Each node serves the world as of its own height: a node can lag a number of blocks behind the
+ * chain or be frozen, and can inject faults or rate-limit like the real node, so clients can be
+ * tested for failover, retries and pacing.
+ *
+ * @since 0.1.0
+ */
+import * as Context from "effect/Context"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
+import * as Faults from "./Faults.js"
+import type { NodeView } from "./internal/api/node.js"
+import { routes } from "./internal/api/routes.js"
+import { microsToNanos } from "./internal/goTime.js"
+import { type ListenError, listen, makeHandler } from "./internal/server.js"
+import * as RateLimit from "./RateLimit.js"
+import { World, type Options as WorldOptions } from "./World.js"
+
+/**
+ * One data node.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface NodeOptions {
+  readonly name?: string
+  /** Port to listen on; 0 (the default) picks a free one. */
+  readonly port?: number
+  /** Host to listen on; default 127.0.0.1. */
+  readonly host?: string
+  /** Blocks this node trails the chain by. */
+  readonly lag?: number
+  /** Start frozen: the node stays at its height while the chain moves on. */
+  readonly frozen?: boolean
+  readonly faults?: Faults.Options
+  /** Rate limiting as the real node does it; off unless given (`true` for the node's defaults). */
+  readonly rateLimit?: boolean | RateLimit.Options
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Options extends WorldOptions {
+  /** `"v0.75"` reproduces the real node's known bugs; the default serves correct behaviour. */
+  readonly quirks?: "none" | "v0.75"
+  /** Wall-clock time between blocks, or `"manual"` to advance only with {@link Service.advance}. */
+  readonly blockInterval?: Duration.DurationInput | "manual"
+  /** The nodes serving the world; one node on a free port by default. */
+  readonly nodes?: ReadonlyArray<NodeOptions>
+}
+
+/**
+ * A node as the simulator runs it.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Node {
+  readonly name: string
+  /** Base URL, e.g. `http://127.0.0.1:43121`. */
+  readonly url: string
+  /** The height this node serves. */
+  readonly height: () => number
+  /** Makes the node trail the chain by `blocks`. */
+  readonly setLag: (blocks: number) => void
+  /** Stops the node at its current height until {@link Node.unfreeze}. */
+  readonly freeze: () => void
+  readonly unfreeze: () => void
+  readonly faults: Faults.Faults
+  readonly rateLimiter: RateLimit.RateLimiter | undefined
+}
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface Service {
+  readonly world: World
+  readonly nodes: ReadonlyArray<Node>
+  /** The first node's base URL. */
+  readonly url: string
+  readonly urls: ReadonlyArray<string>
+  /** Processes `blocks` more blocks (1 by default). */
+  readonly advance: (blocks?: number) => Effect.Effect<void>
+  readonly height: Effect.Effect<number>
+}
+
+/**
+ * @since 0.1.0
+ * @category Context
+ */
+export class Simulator extends Context.Tag("@vega-effect/simulator/Simulator")<Simulator, Service>() {}
+
+/** How often versions nobody can see any more are pruned. */
+const PRUNE_EVERY = 50
+
+/**
+ * Builds the world, starts the nodes and the block clock for the life of the scope.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const make = (options: Options = {}): Effect.Effect<Service, ListenError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const world = yield* Effect.sync(() => new World(options))
+    const quirks = options.quirks === "v0.75"
+    const specs = options.nodes ?? [{}]
+    const nodes: Array<Node> = []
+    const heights: Array<() => number> = []
+    for (let i = 0; i < specs.length; i++) {
+      const spec = specs[i]
+      let lag = Math.max(0, spec.lag ?? 0)
+      let frozenAt: number | undefined = spec.frozen === true ? Math.max(1, world.height - lag) : undefined
+      const height = () => frozenAt ?? Math.max(1, world.height - lag)
+      const view: NodeView = {
+        world,
+        get height() {
+          return height()
+        },
+        quirks
+      }
+      const faults = Faults.make({ seed: world.seed + i, ...spec.faults })
+      const rateLimiter =
+        spec.rateLimit === undefined || spec.rateLimit === false
+          ? undefined
+          : RateLimit.make(spec.rateLimit === true ? {} : spec.rateLimit)
+      const listener = makeHandler<NodeView>({
+        routes,
+        node: view,
+        block: (node) => ({
+          height: node.height,
+          timestampNanos: microsToNanos(world.chain.blockTime(node.height))
+        }),
+        rateLimiter,
+        faults
+      })
+      const listening = yield* listen(listener, { host: spec.host, port: spec.port })
+      heights.push(height)
+      nodes.push({
+        name: spec.name ?? `node-${i + 1}`,
+        url: listening.url,
+        height,
+        setLag: (blocks) => {
+          lag = Math.max(0, blocks)
+        },
+        freeze: () => {
+          frozenAt = height()
+        },
+        unfreeze: () => {
+          frozenAt = undefined
+        },
+        faults,
+        rateLimiter
+      })
+    }
+
+    const advance = (blocks = 1) =>
+      Effect.sync(() => {
+        for (let i = 0; i < blocks; i++) {
+          world.advance(1)
+          if (world.height % PRUNE_EVERY === 0) world.prune(Math.min(...heights.map((h) => h())))
+        }
+      })
+
+    const interval = options.blockInterval ?? "manual"
+    if (interval !== "manual") {
+      yield* Effect.forkScoped(Effect.repeat(advance(1), Schedule.spaced(Duration.decode(interval))))
+    }
+
+    return {
+      world,
+      nodes,
+      url: nodes[0].url,
+      urls: nodes.map((n) => n.url),
+      advance,
+      height: Effect.sync(() => world.height)
+    }
+  })
+
+/**
+ * A layer that runs the simulator for the life of the layer.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layer = (options: Options = {}): Layer.Layer<Simulator, ListenError> =>
+  Layer.scoped(Simulator, make(options))
