@@ -7,6 +7,13 @@ export default tseslint.config(
     ignores: ["**/node_modules/**", "**/dist/**", "**/build/**", "**/coverage/**", "**/.turbo/**"]
   },
   js.configs.recommended,
+  {
+    // plain JavaScript files are Node scripts
+    files: ["**/*.js", "**/*.mjs"],
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", Buffer: "readonly", URL: "readonly", setTimeout: "readonly" }
+    }
+  },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts"],

@@ -8,6 +8,9 @@
  *
  * @since 0.1.0
  */
+import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -192,3 +195,23 @@ export const make = (options: Options = {}): Effect.Effect<Service, ListenError,
  */
 export const layer = (options: Options = {}): Layer.Layer<Simulator, ListenError> =>
   Layer.scoped(Simulator, make(options))
+
+/**
+ * For tests: the simulator with blocks advanced by hand (unless told otherwise), plus an
+ * `HttpClient` (fetch) whose relative URLs go to the first node.
+ *
+ * @since 0.1.0
+ * @category Layers
+ */
+export const layerTest = (options: Options = {}): Layer.Layer<Simulator | HttpClient.HttpClient, ListenError> => {
+  const simulator = layer({ blockInterval: "manual", ...options })
+  const client = Layer.effect(
+    HttpClient.HttpClient,
+    Effect.gen(function* () {
+      const sim = yield* Simulator
+      const fetch = yield* HttpClient.HttpClient
+      return HttpClient.mapRequest(fetch, HttpClientRequest.prependUrl(sim.url))
+    })
+  ).pipe(Layer.provide(FetchHttpClient.layer))
+  return Layer.provideMerge(client, simulator)
+}

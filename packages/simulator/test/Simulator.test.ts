@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Position, PartyProfile } from "@vega-effect/schema"
+import { HttpClient } from "@effect/platform"
 import { Effect, Schema, TestClock } from "effect"
 import { Simulator } from "@vega-effect/simulator"
 import { request } from "./support/http.js"
@@ -144,4 +145,19 @@ describe("Simulator over HTTP", () => {
       expect(yield* sim.height).toBeGreaterThanOrEqual(start + 10)
     })
   )
+})
+
+describe("Simulator.layerTest", () => {
+  it.layer(Simulator.layerTest({ seed: 3 }))("gives an HttpClient aimed at the first node", (it) => {
+    it.effect("and manual blocks", () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.Simulator
+        const client = yield* HttpClient.HttpClient
+        const before = yield* client.get("/blockchain/height").pipe(Effect.flatMap((r) => r.json))
+        yield* sim.advance(2)
+        const after = yield* client.get("/blockchain/height").pipe(Effect.flatMap((r) => r.json))
+        expect(BigInt((after as { height: string }).height) - BigInt((before as { height: string }).height)).toBe(2n)
+      }).pipe(Effect.scoped)
+    )
+  })
 })

@@ -193,10 +193,11 @@ export const makeHandler = <Node>(options: HandlerOptions<Node>): http.RequestLi
   const write = (x: Exchange, status: number, body: string | Buffer, headers: Headers): void => {
     const { res } = x
     if (res.destroyed) return
-    headers["Content-Length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.length)
+    // one UTF-8 encoding of the body serves both Content-Length and the write
+    const bytes = typeof body === "string" ? Buffer.from(body) : body
+    headers["Content-Length"] = String(bytes.length)
     res.writeHead(status, headers)
     if (x.fault?._tag === "Reset") {
-      const bytes = typeof body === "string" ? Buffer.from(body) : body
       const half = bytes.subarray(0, Math.floor(bytes.length / 2))
       if (x.req.method === "HEAD" || half.length === 0) {
         res.flushHeaders()
@@ -206,7 +207,7 @@ export const makeHandler = <Node>(options: HandlerOptions<Node>): http.RequestLi
       }
       return
     }
-    res.end(body)
+    res.end(bytes)
   }
 
   /** Sends a JSON answer through `?pretty`, truncation, gzip and the common headers. */

@@ -42,7 +42,7 @@ export const connectionJson = <Row>(
   hasNextPage: boolean,
   hasPreviousPage: boolean
 ): string => {
-  const cursors = rows.map((row) => base64(cursorOf(row)))
+  const cursors = rows.map((row) => encodedCursor(row, cursorOf))
   let edges = ""
   for (let i = 0; i < rows.length; i++) {
     edges += `${i === 0 ? "" : ","}{"node":${nodeJson(rows[i])},"cursor":"${cursors[i]}"}`
@@ -56,6 +56,24 @@ export const connectionJson = <Row>(
     })
   )
   return `{"edges":[${edges}],"pageInfo":${pageInfo}}`
+}
+
+const encodedCursors = new WeakMap<(row: never) => string, WeakMap<object, string>>()
+
+/** The base64 cursor of a row, cached per row and cursor writer (rows are immutable versions). */
+const encodedCursor = <Row>(row: Row, cursorOf: (row: Row) => string): string => {
+  if (typeof row !== "object" || row === null) return base64(cursorOf(row))
+  let cache = encodedCursors.get(cursorOf)
+  if (cache === undefined) {
+    cache = new WeakMap()
+    encodedCursors.set(cursorOf, cache)
+  }
+  let cursor = cache.get(row)
+  if (cursor === undefined) {
+    cursor = base64(cursorOf(row))
+    cache.set(row, cursor)
+  }
+  return cursor
 }
 
 /** Rows already filtered and sorted in base order. */

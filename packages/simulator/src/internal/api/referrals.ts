@@ -36,11 +36,11 @@ export const statsJson = cachedJson((row: ReferralStatsRow) =>
   )
 )
 
-/** The v0.75 node never fills `SetID` in this cursor; the correct node does. */
-const cursorWriter =
-  (quirks: boolean) =>
-  (row: ReferralStatsRow): string =>
-    writeCursor(ReferralSetStatsCursor, [row.vt, row.epoch, quirks ? "" : row.set.id, row.referee.id])
+/** The cursor of a row; the v0.75 node never fills `SetID`, the correct node does. */
+const statsCursor = (row: ReferralStatsRow): string =>
+  writeCursor(ReferralSetStatsCursor, [row.vt, row.epoch, row.set.id, row.referee.id])
+const quirkyStatsCursor = (row: ReferralStatsRow): string =>
+  writeCursor(ReferralSetStatsCursor, [row.vt, row.epoch, "", row.referee.id])
 
 const { ApiErrors } = GatewayError
 
@@ -78,7 +78,7 @@ const handle = (params: Params, node: NodeView): Reply => {
       }
     }
   }
-  const cursorOf = cursorWriter(node.quirks)
+  const cursorOf = node.quirks ? quirkyStatsCursor : statsCursor
   const result = list<ReferralStatsRow, ReferralStatsKey>({
     request,
     cursor: ReferralSetStatsCursor,
