@@ -9,6 +9,7 @@
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as FastDecode from "./internal/fastDecode.js"
+import * as FastEncode from "./internal/fastEncode.js"
 
 const UINT256_MAX = (1n << 256n) - 1n
 
@@ -41,7 +42,10 @@ const integerString = (options: {
   }).annotations({
     identifier: options.identifier,
     description,
-    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL))
+    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL)),
+    ...FastEncode.annotation((u) =>
+      typeof u === "bigint" && u >= min && u <= UINT256_MAX ? u.toString() : FastEncode.FAIL
+    )
   })
 }
 

@@ -12,6 +12,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as FastDecode from "./internal/fastDecode.js"
+import * as FastEncode from "./internal/fastEncode.js"
 
 const plainDecimal = /^(-?)(\d+)(?:\.(\d+))?$/
 
@@ -89,7 +90,8 @@ export const Decimal = Schema.transformOrFail(Schema.String, DecimalSelf, {
   description: "a decimal number in plain notation",
   ...FastDecode.annotation((u) =>
     typeof u === "string" ? Option.getOrElse(parse(u), () => FastDecode.FAIL) : FastDecode.FAIL
-  )
+  ),
+  ...FastEncode.annotation((u) => (BigDecimal.isBigDecimal(u) ? format(u) : FastEncode.FAIL))
 })
 
 /**
@@ -119,5 +121,14 @@ export const DecimalOrEmpty = Schema.transformOrFail(Schema.String, Schema.Optio
       : typeof u === "string"
         ? Option.match(parse(u), { onNone: () => FastDecode.FAIL, onSome: Option.some })
         : FastDecode.FAIL
+  ),
+  ...FastEncode.annotation((u) =>
+    !Option.isOption(u)
+      ? FastEncode.FAIL
+      : Option.isNone(u)
+        ? ""
+        : BigDecimal.isBigDecimal(u.value)
+          ? format(u.value)
+          : FastEncode.FAIL
   )
 })

@@ -11,6 +11,7 @@ import * as ParseResult from "effect/ParseResult"
 import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import * as FastDecode from "./internal/fastDecode.js"
+import * as FastEncode from "./internal/fastEncode.js"
 import { WireEnumId, type WireEnum } from "./internal/wire.js"
 
 /**
@@ -100,6 +101,11 @@ export const make = <const Values extends Record<string, number>>(
       fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...names) }, { weight: 1, arbitrary: Arbitrary.make(Unknown) })
   }) as unknown as Schema.Schema<Name | UnknownEnumValue>
 
+  // what the type side accepts: a known name, or an unknown value that is not a known one
+  const isUnknown = (u: unknown): u is UnknownEnumValue =>
+    isUnknownEnumValue(u) &&
+    (typeof u.value === "string" ? !byName.has(u.value) : Number.isSafeInteger(u.value) && !byNumber.has(u.value))
+
   const fromName = (v: string | number): Name | UnknownEnumValue =>
     typeof v === "string" ? (isName(v) ? v : unknownEnumValue(v)) : (byNumber.get(v) ?? unknownEnumValue(v))
 
@@ -112,7 +118,8 @@ export const make = <const Values extends Record<string, number>>(
     [WireEnumId]: wire,
     ...FastDecode.annotation((u) =>
       typeof u === "string" || Number.isSafeInteger(u) ? fromName(u as string | number) : FastDecode.FAIL
-    )
+    ),
+    ...FastEncode.annotation((u) => (isName(u) ? u : isUnknown(u) ? u.value : FastEncode.FAIL))
   })
 
   const NumberForm = Schema.transformOrFail(Schema.Int, TypeSide, {
@@ -129,6 +136,9 @@ export const make = <const Values extends Record<string, number>>(
     [WireEnumId]: wire,
     ...FastDecode.annotation((u) =>
       Number.isSafeInteger(u) ? (byNumber.get(u as number) ?? unknownEnumValue(u as number)) : FastDecode.FAIL
+    ),
+    ...FastEncode.annotation((u) =>
+      isName(u) ? values[u] : isUnknown(u) && typeof u.value === "number" ? u.value : FastEncode.FAIL
     )
   })
 

@@ -8,6 +8,7 @@
  * @since 0.1.0
  */
 import * as Schema from "effect/Schema"
+import { matching } from "./internal/text.js"
 
 /**
  * `0x` followed by 40 hexadecimal characters, in the case the node sent.
@@ -15,13 +16,9 @@ import * as Schema from "effect/Schema"
  * @since 0.1.0
  * @category Schemas
  */
-export const EthereumAddress = Schema.String.pipe(
-  Schema.pattern(/^0x[0-9a-fA-F]{40}$/, {
-    message: (issue) =>
-      `Expected an Ethereum address (0x and 40 hexadecimal characters), actual ${JSON.stringify(issue.actual)}`
-  }),
-  Schema.brand("EthereumAddress")
-).annotations({ identifier: "EthereumAddress" })
+export const EthereumAddress = matching(/^0x[0-9a-fA-F]{40}$/, "an Ethereum address (0x and 40 hexadecimal characters)")
+  .pipe(Schema.brand("EthereumAddress"))
+  .annotations({ identifier: "EthereumAddress" })
 
 /** @since 0.1.0 @category Models */
 export type EthereumAddress = typeof EthereumAddress.Type
@@ -40,13 +37,12 @@ export const sameAddress = (a: string, b: string): boolean => a.toLowerCase() ==
  * @since 0.1.0
  * @category Schemas
  */
-export const EthereumTxHash = Schema.String.pipe(
-  Schema.pattern(/^0x[0-9a-fA-F]{64}$/, {
-    message: (issue) =>
-      `Expected an Ethereum transaction hash (0x and 64 hexadecimal characters), actual ${JSON.stringify(issue.actual)}`
-  }),
-  Schema.brand("EthereumTxHash")
-).annotations({ identifier: "EthereumTxHash" })
+export const EthereumTxHash = matching(
+  /^0x[0-9a-fA-F]{64}$/,
+  "an Ethereum transaction hash (0x and 64 hexadecimal characters)"
+)
+  .pipe(Schema.brand("EthereumTxHash"))
+  .annotations({ identifier: "EthereumTxHash" })
 
 /** @since 0.1.0 @category Models */
 export type EthereumTxHash = typeof EthereumTxHash.Type

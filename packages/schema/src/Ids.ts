@@ -10,6 +10,7 @@ import type * as FastCheck from "effect/FastCheck"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as FastDecode from "./internal/fastDecode.js"
+import * as FastEncode from "./internal/fastEncode.js"
 
 const anyCaseHex64 = /^[0-9a-fA-F]{64}$/
 const lowerHex64 = /^[0-9a-f]{64}$/
@@ -65,7 +66,10 @@ const makeId = <B extends string>(brand: B, description: string, allowNetwork: b
   }).annotations({
     identifier: brand,
     description: expected,
-    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL))
+    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL)),
+    ...FastEncode.annotation((u) =>
+      typeof u === "string" && (lowerHex64.test(u) || (allowNetwork && u === NETWORK_PARTY)) ? u : FastEncode.FAIL
+    )
   })
 }
 

@@ -7,6 +7,7 @@
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as FastDecode from "./internal/fastDecode.js"
+import * as FastEncode from "./internal/fastEncode.js"
 import { WireZeroId } from "./internal/wire.js"
 
 /** @since 0.1.0 @category Constants */
@@ -49,7 +50,8 @@ const bigIntFromString = (options: {
     identifier: options.identifier,
     description,
     [WireZeroId]: "0",
-    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL))
+    ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL)),
+    ...FastEncode.annotation((u) => (typeof u === "bigint" && u >= min && u <= max ? u.toString() : FastEncode.FAIL))
   })
 }
 

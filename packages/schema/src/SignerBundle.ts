@@ -10,6 +10,7 @@ import { EthereumAddress } from "./Ethereum.js"
 import { NodeId } from "./Ids.js"
 import { Uint64 } from "./Integer.js"
 import * as Pagination from "./Pagination.js"
+import { matching } from "./internal/text.js"
 import { VegaTimestamp } from "./Timestamp.js"
 
 /**
@@ -27,12 +28,9 @@ export const SIGNATURE_BYTES = 65
  * @since 0.1.0
  * @category Schemas
  */
-export const BundleSignatures = Schema.String.pipe(
-  Schema.pattern(/^(?:0x(?:[0-9a-fA-F]{2})*)?$/, {
-    message: (issue) => `Expected "" or 0x followed by hex-encoded signatures, actual ${JSON.stringify(issue.actual)}`
-  }),
-  Schema.brand("BundleSignatures")
-).annotations({ identifier: "BundleSignatures" })
+export const BundleSignatures = matching(/^(?:0x(?:[0-9a-fA-F]{2})*)?$/, '"" or 0x followed by hex-encoded signatures')
+  .pipe(Schema.brand("BundleSignatures"))
+  .annotations({ identifier: "BundleSignatures" })
 /** @since 0.1.0 @category Models */
 export type BundleSignatures = typeof BundleSignatures.Type
 

@@ -13,6 +13,7 @@ import * as DateTime from "effect/DateTime"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { Int64 } from "./Integer.js"
+import { matching } from "./internal/text.js"
 
 /**
  * Unix time in nanoseconds. `0` means "not set".
@@ -100,18 +101,18 @@ export const ethereumTimeFromDateTime = (dt: DateTime.DateTime): EthereumTimesta
  * @since 0.1.0
  * @category Schemas
  */
-export const Rfc3339 = Schema.String.pipe(
-  Schema.pattern(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/, {
-    message: (issue) => `Expected an RFC 3339 time, actual ${JSON.stringify(issue.actual)}`
-  }),
-  Schema.brand("Rfc3339")
-).annotations({
-  identifier: "Rfc3339",
-  arbitrary: () => (fc) =>
-    fc
-      .date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true })
-      .map((d) => d.toISOString() as Rfc3339)
-})
+export const Rfc3339 = matching(
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:\d{2})$/,
+  "an RFC 3339 time"
+)
+  .pipe(Schema.brand("Rfc3339"))
+  .annotations({
+    identifier: "Rfc3339",
+    arbitrary: () => (fc) =>
+      fc
+        .date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true })
+        .map((d) => d.toISOString() as Rfc3339)
+  })
 /** @since 0.1.0 @category Models */
 export type Rfc3339 = typeof Rfc3339.Type
 

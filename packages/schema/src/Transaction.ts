@@ -11,6 +11,7 @@
 import * as Schema from "effect/Schema"
 import * as Enum from "./Enum.js"
 import { Int64, Uint32, Uint64FromStringOrNumber } from "./Integer.js"
+import { matching } from "./internal/text.js"
 
 /**
  * `vega.commands.v1.TxVersion`. Version 3 signs `chainId + "\0" + inputData`; version 2 signs the
@@ -162,13 +163,9 @@ export type CheckRawTransactionRequest = typeof CheckRawTransactionRequest.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const TxHash = Schema.String.pipe(
-  Schema.pattern(/^[0-9a-fA-F]{64}$/, {
-    message: (issue) =>
-      `Expected a transaction hash (64 hexadecimal characters), actual ${JSON.stringify(issue.actual)}`
-  }),
-  Schema.brand("TxHash")
-).annotations({ identifier: "TxHash" })
+export const TxHash = matching(/^[0-9a-fA-F]{64}$/, "a transaction hash (64 hexadecimal characters)")
+  .pipe(Schema.brand("TxHash"))
+  .annotations({ identifier: "TxHash" })
 /** @since 0.1.0 @category Models */
 export type TxHash = typeof TxHash.Type
 

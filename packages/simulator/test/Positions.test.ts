@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Position } from "@vega-effect/schema"
+import { comparePositions } from "../src/internal/world/positions.js"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
 const world = smallWorld()
@@ -103,5 +104,16 @@ describe("GET /api/v2/positions", () => {
     expect(lagging).toEqual(then)
     const now = decoded(Position.ListPositionsResponse, call(nodeOf(fresh), path, { "pagination.first": 50 }))
     expect(now).not.toEqual(then)
+  })
+})
+
+describe("position indexes", () => {
+  it("keep each party's and market's versions in base order as the world evolves", () => {
+    const w = smallWorld({ activity: { positionTrades: 80 } })
+    w.advance(40)
+    for (const list of [...w.positions.byParty, ...w.positions.byMarket]) {
+      if (list === undefined) continue
+      for (let i = 1; i < list.length; i++) expect(comparePositions(list[i - 1], list[i])).toBeLessThan(0)
+    }
   })
 })

@@ -1,8 +1,7 @@
 /**
  * `GET /api/v2/erc20/multisigcontrol/signer/added/bundles` (ListERC20MultiSigSignerAddedBundles).
  */
-import { GatewayError, SignerBundle } from "@vega-effect/schema"
-import * as Schema from "effect/Schema"
+import { Encoder, GatewayError, SignerBundle } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { type BundleKey, type BundleRow, compareBundleToKey } from "../world/bundles.js"
@@ -13,19 +12,17 @@ import type { NodeView } from "./node.js"
 import { pagination, str } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
-const encode = Schema.encodeSync(SignerBundle.SignerAddedBundle)
+const encode = Encoder.stringify(SignerBundle.SignerAddedBundle)
 
 export const bundleJson = cachedJson((row: BundleRow) =>
-  JSON.stringify(
-    encode({
-      newSigner: row.validator.ethereumAddress,
-      submitter: row.submitter.ethereumAddress,
-      nonce: BigInt(row.nonce),
-      timestamp: BigInt(row.vt) * 1000n,
-      signatures: row.signatures,
-      epochSeq: BigInt(row.epoch)
-    } as SignerBundle.SignerAddedBundle)
-  )
+  encode({
+    newSigner: row.validator.ethereumAddress,
+    submitter: row.submitter.ethereumAddress,
+    nonce: BigInt(row.nonce),
+    timestamp: BigInt(row.vt) * 1000n,
+    signatures: row.signatures,
+    epochSeq: BigInt(row.epoch)
+  } as SignerBundle.SignerAddedBundle)
 )
 
 export const bundleCursor = (row: BundleRow): string => writeCursor(SignerBundleCursor, [row.vt, row.id])

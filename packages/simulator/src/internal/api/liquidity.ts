@@ -1,9 +1,8 @@
 /**
  * `GET /api/v2/liquidity/all-provisions` (ListAllLiquidityProvisions).
  */
-import { Decimal, GatewayError, LiquidityProvision } from "@vega-effect/schema"
+import { Decimal, Encoder, GatewayError, LiquidityProvision } from "@vega-effect/schema"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { compareLp, compareLpToKey, isLiveAt, type LpKey, type LpRow } from "../world/liquidity.js"
@@ -24,25 +23,23 @@ const STATUSES = [
   "STATUS_PENDING"
 ] as const
 
-const encode = Schema.encodeSync(LiquidityProvision.LiquidityProvision)
+const encode = Encoder.stringify(LiquidityProvision.LiquidityProvision)
 
 export const provisionJson = cachedJson((row: LpRow) =>
-  JSON.stringify(
-    encode({
-      id: row.id,
-      partyId: row.party.id,
-      createdAt: BigInt(row.createdAt) * 1000n,
-      updatedAt: BigInt(row.vt) * 1000n,
-      marketId: row.market.id,
-      commitmentAmount: row.commitment,
-      fee: Option.getOrThrow(Decimal.parse(row.fee)),
-      sells: [],
-      buys: [],
-      version: BigInt(row.version),
-      status: STATUSES[row.status],
-      reference: row.reference
-    } as unknown as LiquidityProvision.LiquidityProvision)
-  )
+  encode({
+    id: row.id,
+    partyId: row.party.id,
+    createdAt: BigInt(row.createdAt) * 1000n,
+    updatedAt: BigInt(row.vt) * 1000n,
+    marketId: row.market.id,
+    commitmentAmount: row.commitment,
+    fee: Option.getOrThrow(Decimal.parse(row.fee)),
+    sells: [],
+    buys: [],
+    version: BigInt(row.version),
+    status: STATUSES[row.status],
+    reference: row.reference
+  } as unknown as LiquidityProvision.LiquidityProvision)
 )
 
 export const provisionCursor = (row: LpRow): string => writeCursor(LiquidityProvisionCursor, [row.vt, row.id])

@@ -1,8 +1,7 @@
 /**
  * `GET /api/v2/positions` (ListAllPositions).
  */
-import { GatewayError, Position } from "@vega-effect/schema"
-import * as Schema from "effect/Schema"
+import { Encoder, GatewayError, Position } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { comparePositions, comparePositionToKey, type PositionKey, type PositionRow } from "../world/positions.js"
@@ -22,22 +21,20 @@ const STATUS_NAMES = [
   "POSITION_STATUS_DISTRESSED"
 ] as const
 
-const encode = Schema.encodeSync(Position.Position)
+const encode = Encoder.stringify(Position.Position)
 
 export const positionJson = cachedJson((row: PositionRow) =>
-  JSON.stringify(
-    encode({
-      marketId: row.market.id,
-      partyId: row.party.id,
-      openVolume: BigInt(row.openVolume),
-      realisedPnl: BigInt(row.realisedPnl),
-      unrealisedPnl: BigInt(row.unrealisedPnl),
-      averageEntryPrice: BigInt(row.averageEntryPrice),
-      updatedAt: BigInt(row.vt) * 1000n,
-      lossSocialisationAmount: BigInt(row.lossSocialisation),
-      positionStatus: STATUS_NAMES[row.status]
-    } as Position.Position)
-  )
+  encode({
+    marketId: row.market.id,
+    partyId: row.party.id,
+    openVolume: BigInt(row.openVolume),
+    realisedPnl: BigInt(row.realisedPnl),
+    unrealisedPnl: BigInt(row.unrealisedPnl),
+    averageEntryPrice: BigInt(row.averageEntryPrice),
+    updatedAt: BigInt(row.vt) * 1000n,
+    lossSocialisationAmount: BigInt(row.lossSocialisation),
+    positionStatus: STATUS_NAMES[row.status]
+  } as Position.Position)
 )
 
 export const positionCursor = (row: PositionRow): string =>
@@ -83,7 +80,8 @@ const handle = (params: Params, node: NodeView): Reply => {
         if (visibleAt(row, height) && (markets.size === 0 || markets.has(row.market.id))) rows.push(row)
       }
     }
-    rows.sort(comparePositions)
+    // each party's and market's versions are appended in base order, so one list is sorted already
+    if (lists.length > 1) rows.sort(comparePositions)
     source = arraySource<PositionRow, PositionKey>(rows, comparePositionToKey, positionCursor)
   } else {
     const log = positions.log

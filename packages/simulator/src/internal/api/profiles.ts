@@ -1,8 +1,7 @@
 /**
  * `GET /api/v2/parties/profiles` (ListPartiesProfiles): every party the node has seen.
  */
-import { GatewayError, PartyProfile } from "@vega-effect/schema"
-import * as Schema from "effect/Schema"
+import { Encoder, GatewayError, PartyProfile } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { Party } from "../world/catalog.js"
@@ -15,12 +14,10 @@ import type { NodeView } from "./node.js"
 import { pagination, strings } from "./params.js"
 import { badCursor, error, internal, invalidPagination, notHex, ok } from "./reply.js"
 
-const encode = Schema.encodeSync(PartyProfile.PartyProfile)
+const encode = Encoder.stringify(PartyProfile.PartyProfile)
 
 export const profileJson = cachedJson((row: ProfileRow) =>
-  JSON.stringify(
-    encode({ partyId: row.party.id, alias: row.alias, metadata: row.metadata } as PartyProfile.PartyProfile)
-  )
+  encode({ partyId: row.party.id, alias: row.alias, metadata: row.metadata } as PartyProfile.PartyProfile)
 )
 
 /** The cursor is the whole profile, with `Metadata: null` when there is none. */

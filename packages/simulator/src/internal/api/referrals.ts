@@ -1,10 +1,8 @@
 /**
  * `GET /api/v2/referral-sets/stats` (GetReferralSetStats).
  */
-import { GatewayError, ReferralSetStats } from "@vega-effect/schema"
+import { Decimal, Encoder, GatewayError, ReferralSetStats } from "@vega-effect/schema"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
-import { Decimal } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { compareReferralStatsToKey, type ReferralStatsKey, type ReferralStatsRow } from "../world/referrals.js"
@@ -16,24 +14,22 @@ import type { NodeView } from "./node.js"
 import { pagination, str, uint64 } from "./params.js"
 import { badCursor, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
-const encode = Schema.encodeSync(ReferralSetStats.ReferralSetStats)
+const encode = Encoder.stringify(ReferralSetStats.ReferralSetStats)
 const decimal = (s: string) => Option.getOrThrow(Decimal.parse(s))
 
 export const statsJson = cachedJson((row: ReferralStatsRow) =>
-  JSON.stringify(
-    encode({
-      atEpoch: BigInt(row.epoch),
-      referralSetRunningNotionalTakerVolume: row.runningVolume,
-      partyId: row.referee.id,
-      discountFactor: Option.some(decimal(row.discountFactor)),
-      rewardFactor: Option.some(decimal(row.rewardFactor)),
-      epochNotionalTakerVolume: row.epochVolume,
-      rewardsMultiplier: decimal(row.rewardsMultiplier),
-      rewardsFactorMultiplier: Option.some(decimal(row.rewardsFactorMultiplier)),
-      wasEligible: row.wasEligible,
-      referrerTakerVolume: row.referrerTakerVolume
-    } as unknown as ReferralSetStats.ReferralSetStats)
-  )
+  encode({
+    atEpoch: BigInt(row.epoch),
+    referralSetRunningNotionalTakerVolume: row.runningVolume,
+    partyId: row.referee.id,
+    discountFactor: Option.some(decimal(row.discountFactor)),
+    rewardFactor: Option.some(decimal(row.rewardFactor)),
+    epochNotionalTakerVolume: row.epochVolume,
+    rewardsMultiplier: decimal(row.rewardsMultiplier),
+    rewardsFactorMultiplier: Option.some(decimal(row.rewardsFactorMultiplier)),
+    wasEligible: row.wasEligible,
+    referrerTakerVolume: row.referrerTakerVolume
+  } as unknown as ReferralSetStats.ReferralSetStats)
 )
 
 /** The cursor of a row; the v0.75 node never fills `SetID`, the correct node does. */

@@ -2,8 +2,7 @@
  * `GET /api/v2/rewards/summaries` (ListRewardSummaries): totals per party and asset, unpaged
  * (pagination is accepted and ignored).
  */
-import { GatewayError, RewardSummary } from "@vega-effect/schema"
-import * as Schema from "effect/Schema"
+import { Encoder, GatewayError, RewardSummary } from "@vega-effect/schema"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { Rewards } from "../world/rewards.js"
 import { compareStrings, idSortKey } from "../world/versioned.js"
@@ -12,7 +11,7 @@ import type { NodeView } from "./node.js"
 import { str } from "./params.js"
 import { invalidId, notHex, ok } from "./reply.js"
 
-const encode = Schema.encodeSync(RewardSummary.RewardSummary)
+const encode = Encoder.stringify(RewardSummary.RewardSummary)
 
 const { ApiErrors } = GatewayError
 
@@ -40,9 +39,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   // v0.75 has no ORDER BY here; later nodes order by party, which is what we do
   summaries.sort((x, y) => compareStrings(idSortKey(x.party), idSortKey(y.party)) || compareStrings(x.asset, y.asset))
   const body = summaries
-    .map((s) =>
-      JSON.stringify(encode({ assetId: s.asset, partyId: s.party, amount: s.amount } as RewardSummary.RewardSummary))
-    )
+    .map((s) => encode({ assetId: s.asset, partyId: s.party, amount: s.amount } as RewardSummary.RewardSummary))
     .join(",")
   return ok(`{"summaries":[${body}]}`)
 }

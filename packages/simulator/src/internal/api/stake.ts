@@ -1,8 +1,7 @@
 /**
  * `GET /api/v2/parties/{partyId}/stake` (GetStake).
  */
-import { GatewayError, StakeLinking } from "@vega-effect/schema"
-import * as Schema from "effect/Schema"
+import { Encoder, GatewayError, StakeLinking } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { paginationParams, type Params, type Reply, type Route } from "../route.js"
 import {
@@ -25,25 +24,23 @@ import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
 const TYPES = ["TYPE_UNSPECIFIED", "TYPE_LINK", "TYPE_UNLINK"] as const
 const STATUSES = ["STATUS_UNSPECIFIED", "STATUS_PENDING", "STATUS_ACCEPTED", "STATUS_REJECTED"] as const
 
-const encode = Schema.encodeSync(StakeLinking.StakeLinking)
+const encode = Encoder.stringify(StakeLinking.StakeLinking)
 
 export const stakeJson = cachedJson((row: StakeRow) =>
-  JSON.stringify(
-    encode({
-      id: row.id,
-      type: TYPES[row.type],
-      ts: BigInt(row.ethTime),
-      party: row.party.id,
-      amount: BigInt(row.amountMilli) * MILLI_VEGA,
-      status: STATUSES[row.status],
-      finalizedAt: BigInt(row.finalizedAt) * 1000n,
-      txHash: txHashOf(row),
-      blockHeight: BigInt(row.ethBlock),
-      blockTime: BigInt(row.ethTime),
-      logIndex: BigInt(row.logIndex),
-      ethereumAddress: row.address
-    } as StakeLinking.StakeLinking)
-  )
+  encode({
+    id: row.id,
+    type: TYPES[row.type],
+    ts: BigInt(row.ethTime),
+    party: row.party.id,
+    amount: BigInt(row.amountMilli) * MILLI_VEGA,
+    status: STATUSES[row.status],
+    finalizedAt: BigInt(row.finalizedAt) * 1000n,
+    txHash: txHashOf(row),
+    blockHeight: BigInt(row.ethBlock),
+    blockTime: BigInt(row.ethTime),
+    logIndex: BigInt(row.logIndex),
+    ethereumAddress: row.address
+  } as StakeLinking.StakeLinking)
 )
 
 export const stakeCursor = (row: StakeRow): string => writeCursor(StakeCursor, [row.vt, row.id])

@@ -41,7 +41,7 @@ export class Positions {
   readonly log: Array<PositionRow> = []
   /** The current version of each position, by {@link Positions.keyOf}. */
   readonly current = new Map<number, PositionRow>()
-  /** Versions by party index and by market index. */
+  /** Versions by party index and by market index, each list in base order (versions are appended in order). */
   readonly byParty: Array<Array<PositionRow> | undefined> = []
   readonly byMarket: Array<Array<PositionRow> | undefined> = []
   private readonly keys: Array<number> = []
