@@ -1,0 +1,132 @@
+/**
+ * Compiles a schema into a fast path for one direction (decoding JSON or encoding values): structs
+ * become loops over their fields, arrays loops over their elements, and each codec of this package
+ * supplies a direct function through an annotation, built from the same checks as its Effect
+ * transformation. Whatever the compiler does not know is handled by Effect's own parser.
+ *
+ * The fast path is only ever trusted when it succeeds. On any doubt it returns {@link FAIL}, and
+ * the caller runs Effect's parser again, which produces the value or the error.
+ */
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import type * as AST from "effect/SchemaAST"
+
+export const FAIL: unique symbol = Symbol.for("@vega-effect/schema/Compiled/FAIL")
+
+export type Fast = (input: unknown) => unknown
+
+export interface Direction {
+  /** The annotation under which a codec exposes its direct function for this direction. */
+  readonly annotationId: symbol
+  /** Effect's parser for this direction. */
+  readonly effect: (ast: AST.AST) => (input: unknown) => ReturnType<ReturnType<typeof ParseResult.decodeUnknownEither>>
+  /** Whether the input (encoding) or the output (decoding) is the type side a refinement checks. */
+  readonly refineInput: boolean
+}
+
+export const decoding: Direction = {
+  annotationId: Symbol.for("@vega-effect/schema/FastDecode"),
+  effect: (ast) => ParseResult.decodeUnknownEither(Schema.make(ast)),
+  refineInput: false
+}
+
+export const encoding: Direction = {
+  annotationId: Symbol.for("@vega-effect/schema/FastEncode"),
+  effect: (ast) => ParseResult.encodeUnknownEither(Schema.make(ast)),
+  refineInput: true
+}
+
+const noOptions: AST.ParseOptions = {}
+
+const isPlainObject = (u: unknown): u is Record<string, unknown> =>
+  typeof u === "object" && u !== null && !Array.isArray(u)
+
+export const makeCompiler = (direction: Direction) => {
+  const cache = new WeakMap<AST.AST, Fast>()
+
+  const compile = (ast: AST.AST): Fast => {
+    let fast = cache.get(ast)
+    if (fast === undefined) {
+      fast = build(ast)
+      cache.set(ast, fast)
+    }
+    return fast
+  }
+
+  const viaEffect = (ast: AST.AST): Fast => {
+    const run = direction.effect(ast)
+    return (input) => {
+      const result = run(input)
+      return result._tag === "Right" ? result.right : FAIL
+    }
+  }
+
+  const build = (ast: AST.AST): Fast => {
+    const annotated = ast.annotations[direction.annotationId] as Fast | undefined
+    if (annotated !== undefined) return annotated
+    switch (ast._tag) {
+      case "StringKeyword":
+        return (u) => (typeof u === "string" ? u : FAIL)
+      case "BooleanKeyword":
+        return (u) => (typeof u === "boolean" ? u : FAIL)
+      case "NumberKeyword":
+        return (u) => (typeof u === "number" && Number.isFinite(u) ? u : FAIL)
+      case "Literal": {
+        const literal = ast.literal
+        return (u) => (u === literal ? u : FAIL)
+      }
+      case "Refinement": {
+        const from = compile(ast.from)
+        return (u) => {
+          const out = from(u)
+          if (out === FAIL) return FAIL
+          return Option.isNone(ast.filter(direction.refineInput ? u : out, noOptions, ast)) ? out : FAIL
+        }
+      }
+      case "TupleType": {
+        if (ast.elements.length !== 0 || ast.rest.length !== 1) return viaEffect(ast)
+        const element = compile(ast.rest[0].type)
+        return (u) => {
+          if (!Array.isArray(u)) return FAIL
+          const out: Array<unknown> = []
+          for (let i = 0; i < u.length; i++) {
+            const value = element(u[i])
+            if (value === FAIL) return FAIL
+            out.push(value)
+          }
+          return out
+        }
+      }
+      case "TypeLiteral": {
+        if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string")) {
+          return viaEffect(ast)
+        }
+        const fields = ast.propertySignatures.map((ps) => ({
+          name: ps.name as string,
+          optional: ps.isOptional,
+          run: compile(ps.type)
+        }))
+        return (u) => {
+          if (!isPlainObject(u)) return FAIL
+          const out: Record<string, unknown> = {}
+          for (const field of fields) {
+            const input = u[field.name]
+            if (input === undefined) {
+              if (field.optional && !Object.prototype.hasOwnProperty.call(u, field.name)) continue
+              return FAIL
+            }
+            const value = field.run(input)
+            if (value === FAIL) return FAIL
+            out[field.name] = value
+          }
+          return out
+        }
+      }
+      default:
+        return viaEffect(ast)
+    }
+  }
+
+  return compile
+}
