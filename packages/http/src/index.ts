@@ -1,0 +1,5 @@
+/**
+ * @since 0.1.0
+ */
+export * as DataNodeClient from "./DataNodeClient.js"
+export * as DataNodeError from "./DataNodeError.js"

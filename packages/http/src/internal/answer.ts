@@ -1,0 +1,122 @@
+/**
+ * Turning a node's HTTP answer into a value or a typed error.
+ */
+import { Decoder, GatewayError } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
+import * as Either from "effect/Either"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import * as Errors from "../DataNodeError.js"
+
+export interface Answer {
+  readonly node: string
+  readonly path: string
+  readonly status: number
+  readonly headers: Readonly<Record<string, string>>
+  readonly text: string
+}
+
+const EXCERPT = 160
+
+export const excerpt = (text: string): string => (text.length <= EXCERPT ? text : `${text.slice(0, EXCERPT)}…`)
+
+/** Seconds in `Retry-After` (or `Ratelimit-Retry-After`), or an HTTP date. */
+export const retryAfter = (
+  headers: Readonly<Record<string, string>>,
+  nowMillis: number
+): Duration.Duration | undefined => {
+  const raw = headers["ratelimit-retry-after"] ?? headers["retry-after"]
+  if (raw === undefined) return undefined
+  if (/^\d+(\.\d+)?$/.test(raw.trim())) return Duration.seconds(Number(raw))
+  const date = Date.parse(raw)
+  return Number.isNaN(date) ? undefined : Duration.millis(Math.max(0, date - nowMillis))
+}
+
+/** How long the real node bans a client that keeps requesting while rate limited. */
+export const DEFAULT_BAN = Duration.minutes(10)
+
+const decodeErrorBody = Schema.decodeUnknownEither(GatewayError.ErrorBody)
+
+/** The typed error of a non-2xx answer. */
+export const errorOf = (answer: Answer, nowMillis: number): Errors.DataNodeError => {
+  const { node, path, status } = answer
+  let code: number | undefined
+  let description: string
+  let detail: Errors.Detail | undefined
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(answer.text)
+  } catch {
+    parsed = undefined
+  }
+  const body = parsed === undefined ? undefined : Either.getOrUndefined(decodeErrorBody(parsed))
+  if (body !== undefined) {
+    code = body.code
+    description = body.message
+    const vega = GatewayError.vegaErrorDetail(body)
+    if (vega !== undefined) detail = { code: vega.code, message: vega.message, inner: vega.inner }
+  } else {
+    description =
+      answer.text === "" ? "an empty body" : `a body that is not the node's error JSON: ${excerpt(answer.text)}`
+  }
+  const fields = {
+    node,
+    path,
+    status,
+    description,
+    ...(code === undefined ? {} : { code }),
+    ...(detail === undefined ? {} : { detail })
+  }
+  const wait = retryAfter(answer.headers, nowMillis)
+  switch (true) {
+    case status === 400:
+      return new Errors.InvalidArgumentError(fields)
+    case status === 404:
+      return new Errors.NotFoundError(fields)
+    case status === 429:
+      return new Errors.RateLimitedError(wait === undefined ? fields : { ...fields, retryAfter: wait })
+    case status === 403 &&
+      (answer.headers["ratelimit-retry-after"] !== undefined || code === GatewayError.GrpcCode.PermissionDenied):
+      return new Errors.BannedError({ ...fields, retryAfter: wait ?? DEFAULT_BAN })
+    case status === 408 || status === 502 || status === 503 || status === 504:
+      return new Errors.UnavailableError(fields)
+    case status >= 500:
+      return new Errors.InternalError(fields)
+    default:
+      return new Errors.InvalidArgumentError(fields)
+  }
+}
+
+/** Decodes a 2xx body with the endpoint's response schema. */
+export const decodeBody = <A, I>(
+  decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+  answer: Answer
+): Either.Either<A, Errors.TransportError | Errors.DecodeError> => {
+  let json: unknown
+  try {
+    json = JSON.parse(answer.text)
+  } catch (cause) {
+    // a 2xx body that does not parse was cut short on the way: worth another try
+    return Either.left(
+      new Errors.TransportError({
+        node: answer.node,
+        path: answer.path,
+        description: `the body is not complete JSON (${answer.text.length} characters received)`,
+        cause
+      })
+    )
+  }
+  return Either.mapLeft(decode(json), (error) => {
+    const issue = ParseResult.ArrayFormatter.formatErrorSync(error)[0]
+    return new Errors.DecodeError({
+      node: answer.node,
+      path: answer.path,
+      pathInBody: (issue?.path ?? []).map(String).join("."),
+      description: issue?.message ?? error.message,
+      excerpt: excerpt(answer.text)
+    })
+  })
+}
+
+/** A response schema's decoder, compiled once. */
+export const decoderOf = <A, I>(schema: Schema.Schema<A, I, never>) => Decoder.decodeUnknownEither(schema)
