@@ -16,25 +16,25 @@
  * @since 0.1.0
  */
 import * as HttpClient from "@effect/platform/HttpClient"
-import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Paginate from "@vega-effect/pagination/Paginate"
 import {
-  Asset,
-  ChainInfo,
+  type Asset,
+  type ChainInfo,
   DataNodeApi,
-  Epoch,
-  LiquidityProvision,
-  Market,
-  Pagination,
-  PartyProfile,
-  Position,
-  ReferralSetStats,
-  RewardSummary,
-  SignerBundle,
-  StakeLinking
+  type Epoch,
+  type LiquidityProvision,
+  type Market,
+  type Pagination,
+  type PartyProfile,
+  type Position,
+  type ReferralSetStats,
+  type RewardSummary,
+  type SignerBundle,
+  type StakeLinking
 } from "@vega-effect/schema"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -472,7 +472,7 @@ export const layer = (options: Options): Layer.Layer<DataNodeClient, never, Http
  */
 export const layerConfig = (
   config: Config.Config<Options>
-): Layer.Layer<DataNodeClient, import("effect/ConfigError").ConfigError, HttpClient.HttpClient> =>
+): Layer.Layer<DataNodeClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
   Layer.scoped(DataNodeClient, Effect.flatMap(config, make))
 
 /**
@@ -487,5 +487,3 @@ export const config = (prefix = "VEGA_DATANODE_"): Config.Config<Options> =>
     timeout: Config.duration(`${prefix}TIMEOUT`).pipe(Config.withDefault(Duration.seconds(10))),
     retries: Config.integer(`${prefix}RETRIES`).pipe(Config.withDefault(5))
   })
-
-export { HttpClientRequest }

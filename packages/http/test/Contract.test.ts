@@ -1,11 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DataNodeClient } from "@vega-effect/http"
 import {
-  Asset,
-  ChainInfo,
-  Epoch,
+  type Asset,
+  type ChainInfo,
+  type Epoch,
   LiquidityProvision,
-  Market,
+  type Market,
   PartyProfile,
   Position,
   ReferralSetStats,

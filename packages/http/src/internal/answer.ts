@@ -88,7 +88,7 @@ export const errorOf = (answer: Answer, nowMillis: number): Errors.DataNodeError
 }
 
 /** Decodes a 2xx body with the endpoint's response schema. */
-export const decodeBody = <A, I>(
+export const decodeBody = <A>(
   decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
   answer: Answer
 ): Either.Either<A, Errors.TransportError | Errors.DecodeError> => {
