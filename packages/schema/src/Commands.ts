@@ -200,12 +200,14 @@ export const DispatchMetric = Enum.make("vega.DispatchMetric", {
   DISPATCH_METRIC_MAKER_FEES_RECEIVED: 2,
   DISPATCH_METRIC_LP_FEES_RECEIVED: 3,
   DISPATCH_METRIC_MARKET_VALUE: 4,
-  DISPATCH_METRIC_AVERAGE_NOTIONAL: 5,
+  // v0.75 nodes; reserved from v0.78, when AVERAGE_NOTIONAL replaced it
+  DISPATCH_METRIC_AVERAGE_POSITION: 5,
   DISPATCH_METRIC_RELATIVE_RETURN: 6,
   DISPATCH_METRIC_RETURN_VOLATILITY: 7,
   DISPATCH_METRIC_VALIDATOR_RANKING: 8,
   DISPATCH_METRIC_REALISED_RETURN: 9,
-  DISPATCH_METRIC_ELIGIBLE_ENTITIES: 10
+  DISPATCH_METRIC_AVERAGE_NOTIONAL: 10,
+  DISPATCH_METRIC_ELIGIBLE_ENTITIES: 11
 })
 /** @since 0.1.0 @category Enums */
 export type DispatchMetric = Enum.Type<typeof DispatchMetric>
@@ -599,7 +601,7 @@ const DispatchStrategy_ = Schema.Struct({
   distributionStrategy: DistributionStrategy,
   rankTable: Schema.Array(Rank),
   capRewardFeeMultiple: optional(Schema.String),
-  transferInterval: optional(Integer.Uint32),
+  transferInterval: optional(Integer.Int32),
   targetNotionalVolume: optional(Schema.String),
   // Newest field: tolerated when absent so that output of nodes predating it still decodes.
   eligibleKeys: Schema.optionalWith(Schema.Array(Schema.String), { exact: true, default: () => [] })
