@@ -1,0 +1,7 @@
+/**
+ * @since 0.1.0
+ */
+export * as Keys from "./Keys.js"
+export * as ProofOfWork from "./ProofOfWork.js"
+export * as Signature from "./Signature.js"
+export * as TxEncoding from "./TxEncoding.js"
