@@ -110,3 +110,12 @@ describe("Encoder", () => {
     expectSameAsEffect(TransactionResult.TransactionResultStream, 100)
   })
 })
+
+describe("error messages", () => {
+  it("describe any actual value without throwing", () => {
+    for (const odd of [{ toString: "" }, { a: 1n }, Object.create(null), Symbol("s"), [1n]]) {
+      const result = Encoder.encodeEither(SignerBundle.SignerAddedBundle)({ newSigner: odd } as never)
+      expect(Either.isLeft(result) && typeof result.left.message).toBe("string")
+    }
+  })
+})

@@ -3,9 +3,16 @@
  */
 import * as Schema from "effect/Schema"
 
-/** An actual value for an error message; safe for any input (bigints included). */
-export const showActual = (u: unknown): string =>
-  typeof u === "string" ? JSON.stringify(u) : typeof u === "bigint" ? `${u}n` : String(u)
+/** An actual value for an error message; never throws, whatever the input (bigints, odd objects). */
+export const showActual = (u: unknown): string => {
+  if (typeof u === "string") return JSON.stringify(u)
+  if (typeof u === "bigint") return `${u}n`
+  try {
+    return typeof u === "object" && u !== null ? (JSON.stringify(u) ?? String(u)) : String(u)
+  } catch {
+    return Object.prototype.toString.call(u)
+  }
+}
 
 /** `Schema.String` restricted to `pattern`; the message reads "Expected <expected>, actual …". */
 export const matching = (pattern: RegExp, expected: string) =>
