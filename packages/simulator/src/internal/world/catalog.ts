@@ -2,7 +2,7 @@
  * What exists from genesis: parties, assets, markets and validators, with realistic ids and
  * decimals (VEGA at 18 decimals, dollar tokens at 6).
  */
-import { toChecksumAddress } from "../keccak.js"
+import { Ethereum } from "@vega-effect/crypto"
 import type { Random } from "../random.js"
 import { idSortKey } from "./versioned.js"
 
@@ -142,7 +142,7 @@ export const makeCatalog = (random: Random, scale: CatalogScale, genesisMicros: 
     })
   }
   const stakeAddresses = Array.from({ length: Math.min(4096, Math.max(16, scale.parties)) }, () =>
-    toChecksumAddress(random.hex(20))
+    Ethereum.checksumAddress(random.hex(20))
   )
   return {
     parties,
