@@ -19,6 +19,7 @@ import * as QueryString from "./QueryString.js"
 import * as ReferralSetStats from "./ReferralSetStats.js"
 import * as RewardSummary from "./RewardSummary.js"
 import * as SignerBundle from "./SignerBundle.js"
+import * as SpamStatistics from "./SpamStatistics.js"
 import * as StakeLinking from "./StakeLinking.js"
 import * as Transaction from "./Transaction.js"
 
@@ -246,6 +247,20 @@ export const LastBlockHeight = make({
 })
 
 /**
+ * `GET /statistics/spam/{partyId}` (core, proxied): the party's proof-of-work and spam-policy state.
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const GetSpamStatistics = make({
+  name: "GetSpamStatistics",
+  method: "GET",
+  path: "/statistics/spam/{partyId}",
+  request: SpamStatistics.GetSpamStatisticsRequest,
+  response: SpamStatistics.GetSpamStatisticsResponse
+})
+
+/**
  * `GET /api/v2/vega/time`
  *
  * @since 0.1.0
@@ -402,6 +417,7 @@ export const endpoints: ReadonlyArray<Any> = [
   Info,
   Statistics,
   LastBlockHeight,
+  GetSpamStatistics,
   GetVegaTime,
   GetEpoch,
   ListAssets,
