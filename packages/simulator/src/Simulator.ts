@@ -19,11 +19,38 @@ import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Faults from "./Faults.js"
 import type { NodeView } from "./internal/api/node.js"
-import { routes } from "./internal/api/routes.js"
+import { routes, streamRoutes } from "./internal/api/routes.js"
+import * as Contract from "./internal/core/contract.js"
+import { Core } from "./internal/core/core.js"
+import type * as Spam from "./internal/core/spam.js"
 import { microsToNanos } from "./internal/goTime.js"
 import { type ListenError, listen, makeHandler } from "./internal/server.js"
 import * as RateLimit from "./RateLimit.js"
 import { World, type Options as WorldOptions } from "./World.js"
+
+/**
+ * The `spam.pow.*` network parameters.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type SpamParameters = Spam.SpamParameters
+
+/**
+ * The results of each block, in height order.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type ResultFeed = Contract.ResultFeed
+
+/**
+ * What one block produced: its height, hash, time and each included transaction's result.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export type BlockResults = Contract.BlockResults
 
 /**
  * One data node.
@@ -57,6 +84,13 @@ export interface Options extends WorldOptions {
   readonly blockInterval?: Duration.DurationInput | "manual"
   /** The nodes serving the world; one node on a free port by default. */
   readonly nodes?: ReadonlyArray<NodeOptions>
+  /**
+   * The proof-of-work spam parameters (`spam.pow.*`); unset ones take the network's defaults
+   * (difficulty 15, 100 past blocks, 2 transactions per block, no increasing difficulty).
+   */
+  readonly spam?: Partial<SpamParameters>
+  /** Whether the network allows trading; when not, order and liquidity commands fail with code 51. */
+  readonly tradingEnabled?: boolean
 }
 
 /**
@@ -93,6 +127,16 @@ export interface Service {
   /** Processes `blocks` more blocks (1 by default). */
   readonly advance: (blocks?: number) => Effect.Effect<void>
   readonly height: Effect.Effect<number>
+  /** The results of each block the core builds (published even for a block with no transactions). */
+  readonly feed: ResultFeed
+  /** Transactions accepted into the mempool and not yet in a block. */
+  readonly mempoolSize: Effect.Effect<number>
+  /** The spam parameters in force at the current height. */
+  readonly spamParameters: Effect.Effect<SpamParameters>
+  /** Changes spam parameters from the next block on, as a network parameter update does. */
+  readonly setSpamParameters: (parameters: Partial<SpamParameters>) => Effect.Effect<void>
+  /** Allows or stops trading on the network. */
+  readonly setTradingEnabled: (enabled: boolean) => Effect.Effect<void>
 }
 
 /**
@@ -113,6 +157,10 @@ const PRUNE_EVERY = 50
 export const make = (options: Options = {}): Effect.Effect<Service, ListenError, Scope.Scope> =>
   Effect.gen(function* () {
     const world = yield* Effect.sync(() => new World(options))
+    const feed = Contract.makeResultFeed()
+    const core = yield* Effect.sync(
+      () => new Core(world, { spam: options.spam, tradingEnabled: options.tradingEnabled }, feed)
+    )
     const quirks = options.quirks === "v0.75"
     const specs = options.nodes ?? [{}]
     const nodes: Array<Node> = []
@@ -127,7 +175,9 @@ export const make = (options: Options = {}): Effect.Effect<Service, ListenError,
         get height() {
           return height()
         },
-        quirks
+        quirks,
+        core,
+        feed
       }
       const faults = Faults.make({ seed: world.seed + i, ...spec.faults })
       const rateLimiter =
@@ -136,6 +186,7 @@ export const make = (options: Options = {}): Effect.Effect<Service, ListenError,
           : RateLimit.make(spec.rateLimit === true ? {} : spec.rateLimit)
       const listener = makeHandler<NodeView>({
         routes,
+        streams: streamRoutes,
         node: view,
         block: (node) => ({
           height: node.height,
@@ -168,6 +219,7 @@ export const make = (options: Options = {}): Effect.Effect<Service, ListenError,
       Effect.sync(() => {
         for (let i = 0; i < blocks; i++) {
           world.advance(1)
+          core.sync()
           if (world.height % PRUNE_EVERY === 0) world.prune(Math.min(...heights.map((h) => h())))
         }
       })
@@ -183,7 +235,15 @@ export const make = (options: Options = {}): Effect.Effect<Service, ListenError,
       url: nodes[0].url,
       urls: nodes.map((n) => n.url),
       advance,
-      height: Effect.sync(() => world.height)
+      height: Effect.sync(() => world.height),
+      feed,
+      mempoolSize: Effect.sync(() => core.mempoolSize),
+      spamParameters: Effect.sync(() => core.spamParameters),
+      setSpamParameters: (parameters) => Effect.sync(() => core.setSpamParameters(parameters)),
+      setTradingEnabled: (enabled) =>
+        Effect.sync(() => {
+          core.limits.tradingEnabled = enabled
+        })
     }
   })
 

@@ -13,6 +13,7 @@ import { LiquidityProvisions } from "./internal/world/liquidity.js"
 import { SignerBundles } from "./internal/world/bundles.js"
 import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
 import { type Chain, makeChain } from "./internal/world/chain.js"
+import { OrderBook } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
 import { ReferralSets } from "./internal/world/referrals.js"
@@ -107,7 +108,8 @@ export const defaultActivity: Activity = {
 const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
 
 /**
- * The world. Read it through a node; change it only with {@link World.advance}.
+ * The world. Read it through a node; it changes with {@link World.advance} and with the user
+ * transactions the core applies to it (`internal/world/apply.ts`).
  *
  * @since 0.1.0
  * @category Models
@@ -125,6 +127,8 @@ export class World {
   readonly signerBundles: SignerBundles
   readonly profiles: Profiles
   readonly rewards: Rewards
+  /** Resting orders of user transactions, and the fills that move their positions. */
+  readonly orders: OrderBook
   /** The height of the last block processed. */
   height: number
 
@@ -150,6 +154,7 @@ export class World {
     this.signerBundles = new SignerBundles(this.catalog, this.chain)
     this.profiles = new Profiles(this.catalog)
     this.rewards = new Rewards(this.catalog)
+    this.orders = new OrderBook(this.seed, this.chain, this.positions)
 
     const stream = (n: number) => makeRandom(mix(this.seed, 0, n))
     this.positions.generate(stream(1), this.scale.positions, this.height)
@@ -190,6 +195,7 @@ export class World {
         this.rewards.payEpoch(random, height, activity.rewardShare)
         if (epoch % Math.max(1, activity.bundleEveryEpochs) === 0) this.signerBundles.promote(random, epoch + 1, height)
       }
+      this.orders.advance(height)
       this.height = height
     }
   }

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { routes } from "../src/internal/api/routes.js"
 import type { NodeView } from "../src/internal/api/node.js"
+import { Core, type CoreOptions } from "../src/internal/core/core.js"
 import type { ParamValue, Reply } from "../src/internal/route.js"
 import { World, type Options } from "../src/World.js"
 
@@ -13,18 +14,37 @@ export const call = (
 ): Reply => {
   const route = routes.find((r) => r.path === path)
   if (route === undefined) throw new Error(`no route ${path}`)
-  return route.handle(
+  const reply = route.handle(
     { query: new Map(Object.entries(query)), path: new Map(Object.entries(pathParams)) },
     node,
     undefined
   )
+  if (reply instanceof Promise) throw new Error(`${path} answers asynchronously`)
+  return reply
 }
 
-export const nodeOf = (world: World, options: { height?: number; quirks?: boolean } = {}): NodeView => ({
-  world,
-  height: options.height ?? world.height,
-  quirks: options.quirks ?? false
-})
+const cores = new WeakMap<World, Core>()
+
+/** The one core of a world (made on first use, as the simulator makes it with the world). */
+export const coreOf = (world: World, options?: CoreOptions): Core => {
+  let core = cores.get(world)
+  if (core === undefined) {
+    core = new Core(world, options)
+    cores.set(world, core)
+  }
+  return core
+}
+
+export const nodeOf = (world: World, options: { height?: number; quirks?: boolean } = {}): NodeView => {
+  const core = coreOf(world)
+  return {
+    world,
+    height: options.height ?? world.height,
+    quirks: options.quirks ?? false,
+    core,
+    feed: core.feed
+  }
+}
 
 export const smallWorld = (options: Options = {}) => new World({ seed: 7, ...options })
 

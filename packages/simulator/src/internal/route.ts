@@ -6,6 +6,7 @@
  * from the request message; the gateway parses the query string into {@link Params} exactly as
  * grpc-gateway v2.9.0 would (and answers its errors itself), then calls the handler.
  */
+import type { GatewayError } from "@vega-effect/schema"
 
 /** The proto scalar type of a query parameter. */
 export type ParamType = "string" | "bool" | "int32" | "uint32" | "int64" | "uint64"
@@ -52,7 +53,8 @@ export interface Route<Node> {
   readonly params: ReadonlyArray<ParamSpec>
   /** Whether the request body is JSON (POST routes). */
   readonly body?: boolean
-  readonly handle: (params: Params, node: Node, body: unknown) => Reply
+  /** Answers synchronously, or later (a submission that waits for its block). */
+  readonly handle: (params: Params, node: Node, body: unknown) => Reply | Promise<Reply>
 }
 
 const snake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
@@ -73,3 +75,51 @@ export const paginationParams: ReadonlyArray<ParamSpec> = [
   param("pagination.before", "string"),
   param("pagination.newestFirst", "bool")
 ]
+
+/**
+ * Where a streaming route writes. Each message is one frame as the gateway writes it, compact
+ * JSON (`{"result":…}`); the server adds the framing of the transport (a `\n` over chunked HTTP, a
+ * text frame over a WebSocket).
+ */
+export interface StreamSink {
+  /** Sends one `{"result":…}` frame. */
+  readonly send: (frame: string) => void
+  /** Ends the stream with an `{"error":…}` frame carrying this status. */
+  readonly fail: (error: GatewayError.ErrorBody) => void
+  /** Ends the stream without an error (the handler returned nil). */
+  readonly end: () => void
+}
+
+/** What an open stream gives back to the server. */
+export interface StreamHandle {
+  /** A request message of a bidirectional stream, as the route's `decode` gave it. */
+  readonly receive?: (request: unknown) => void
+  /** The client's side of a bidirectional stream ended (`io.EOF` on the server's `Recv`). */
+  readonly receiveEnd?: () => void
+  /**
+   * Called once when the stream is torn down: the client went away, the stream ended, or the
+   * server is closing. Releases subscriptions and timers.
+   */
+  readonly close: () => void
+}
+
+/** The decoding of a request message: the request, or the error text the gateway reports. */
+export type Decoded =
+  { readonly _tag: "Ok"; readonly value: unknown } | { readonly _tag: "Error"; readonly message: string }
+
+/**
+ * A streaming route (`/api/v2/stream/...`): served as a chunked HTTP response, or over a WebSocket
+ * when the request is an upgrade on the same path.
+ */
+export interface StreamRoute<Node> {
+  readonly method: "GET"
+  readonly path: string
+  readonly params: ReadonlyArray<ParamSpec>
+  /**
+   * Bidirectional streams only: decodes one client message (a JSON value) into the request the
+   * route receives. Server-streaming routes ignore what the client sends.
+   */
+  readonly decode?: (json: unknown) => Decoded
+  /** Starts the stream; the server calls `close` on the handle when it is torn down. */
+  readonly open: (params: Params, node: Node, sink: StreamSink) => StreamHandle
+}

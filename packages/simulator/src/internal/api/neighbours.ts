@@ -51,10 +51,12 @@ const statistics: Route<NodeView> = {
   params: [],
   handle: (_, node) => {
     const { chain, catalog } = node.world
-    const now = chain.blockTime(node.height)
-    const epoch = chain.epochOf(node.height)
+    // forwarded to the core: its height, not the data node's
+    const height = node.core.height
+    const now = chain.blockTime(height)
+    const epoch = chain.epochOf(height)
     const statistics = {
-      blockHeight: BigInt(node.height),
+      blockHeight: BigInt(height),
       totalPeers: BigInt(catalog.validators.length - 1),
       genesisTime: rfc3339Nano(chain.genesisMicros),
       currentTime: rfc3339Nano(now),
@@ -67,7 +69,7 @@ const statistics: Route<NodeView> = {
       blockDuration: 1_000_000_000n,
       uptime: rfc3339Nano(chain.genesisMicros),
       chainId: chain.chainId,
-      blockHash: chain.blockHash(node.height),
+      blockHash: node.core.blockHash(height),
       epochSeq: BigInt(epoch),
       epochStartTime: rfc3339Nano(chain.blockTime(chain.epochFirstBlock(epoch))),
       epochExpiryTime: rfc3339Nano(chain.blockTime(chain.epochLastBlock(epoch)))
@@ -76,26 +78,25 @@ const statistics: Route<NodeView> = {
   }
 }
 
-/** Proof-of-work parameters of a default network (`spam.pow.*`). */
-export const SPAM_POW = { difficulty: 15, numberOfPastBlocks: 100, numberOfTxPerBlock: 2, increasingDifficulty: false }
-
 const blockchainHeight: Route<NodeView> = {
   method: "GET",
   path: "/blockchain/height",
   params: [],
   handle: (_, node) => {
-    const { chain } = node.world
+    // forwarded to the core: its height, block hash and spam parameters
+    const { core } = node
+    const spam = core.spamParameters
     return ok(
       JSON.stringify(
         encodeHeight({
-          height: BigInt(node.height),
-          hash: chain.blockHash(node.height),
-          spamPowHashFunction: "sha3_24_rounds",
-          spamPowDifficulty: SPAM_POW.difficulty,
-          spamPowNumberOfPastBlocks: SPAM_POW.numberOfPastBlocks,
-          spamPowNumberOfTxPerBlock: SPAM_POW.numberOfTxPerBlock,
-          spamPowIncreasingDifficulty: SPAM_POW.increasingDifficulty,
-          chainId: chain.chainId
+          height: BigInt(core.height),
+          hash: core.blockHash(core.height),
+          spamPowHashFunction: ChainInfo.SPAM_POW_HASH_FUNCTION,
+          spamPowDifficulty: spam.difficulty,
+          spamPowNumberOfPastBlocks: spam.numberOfPastBlocks,
+          spamPowNumberOfTxPerBlock: spam.numberOfTxPerBlock,
+          spamPowIncreasingDifficulty: spam.increasingDifficulty,
+          chainId: node.world.chain.chainId
         } as unknown as ChainInfo.LastBlockHeightResponse)
       )
     )

@@ -1,8 +1,10 @@
 /**
- * What a handler reads: the shared world as of this node's height, and whether the node
- * reproduces the real v0.75 node's known bugs.
+ * What a handler reads: the shared world as of this node's height, whether the node reproduces
+ * the real v0.75 node's known bugs, and the core it forwards transactions to.
  */
 import type { World } from "../../World.js"
+import type { ResultFeed } from "../core/contract.js"
+import type { Core } from "../core/core.js"
 
 export interface NodeView {
   readonly world: World
@@ -10,4 +12,8 @@ export interface NodeView {
   readonly height: number
   /** Reproduce the v0.75 node's quirks instead of the correct behaviour. */
   readonly quirks: boolean
+  /** The network's core, shared by every node: mempool, checks, block building. */
+  readonly core: Core
+  /** The results of the blocks the core builds. */
+  readonly feed: ResultFeed
 }

@@ -1,7 +1,7 @@
 /**
  * Every route the simulated data node serves.
  */
-import type { Route } from "../route.js"
+import type { Route, StreamRoute } from "../route.js"
 import * as bundles from "./bundles.js"
 import * as liquidity from "./liquidity.js"
 import * as neighbours from "./neighbours.js"
@@ -11,6 +11,8 @@ import * as profiles from "./profiles.js"
 import * as referrals from "./referrals.js"
 import * as rewards from "./rewards.js"
 import * as stake from "./stake.js"
+import * as streams from "./streams.js"
+import * as transactions from "./transactions.js"
 
 export const routes: ReadonlyArray<Route<NodeView>> = [
   stake.route,
@@ -20,5 +22,9 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   bundles.route,
   profiles.route,
   rewards.route,
-  ...neighbours.routes
+  ...neighbours.routes,
+  ...transactions.routes
 ]
+
+/** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
+export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = streams.routes

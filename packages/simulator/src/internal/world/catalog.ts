@@ -7,7 +7,10 @@ import type { Random } from "../random.js"
 import { idSortKey } from "./versioned.js"
 
 export interface Party {
-  /** Position in `Catalog.parties` (the network party is 0). */
+  /**
+   * Position in `Catalog.parties` (the network party is 0); parties first seen in a transaction
+   * (`Catalog.joined`) continue the numbering.
+   */
   readonly index: number
   /** `network` or 64 lowercase hex characters. */
   readonly id: string
@@ -56,6 +59,11 @@ export interface Validator {
 export interface Catalog {
   /** The network party first, then the generated parties. */
   readonly parties: ReadonlyArray<Party>
+  /**
+   * Parties first seen in a transaction, in the order they appeared (see {@link joinParty}). The
+   * world's own activity only involves `parties`.
+   */
+  readonly joined: ReadonlyArray<Party>
   readonly network: Party
   readonly assets: ReadonlyArray<AssetInfo>
   /** The governance asset (VEGA, 18 decimals) in which stake and staking rewards are paid. */
@@ -146,6 +154,7 @@ export const makeCatalog = (random: Random, scale: CatalogScale, genesisMicros: 
   )
   return {
     parties,
+    joined: [],
     network,
     assets,
     vega: assets[0],
@@ -156,4 +165,18 @@ export const makeCatalog = (random: Random, scale: CatalogScale, genesisMicros: 
     marketById: new Map(markets.map((m) => [m.id, m])),
     assetById: new Map(assets.map((a) => [a.id, a]))
   }
+}
+
+/**
+ * The party with id `id`, added (after every generated party, indexed in `partyById`) when the
+ * world has not seen it before. `id` is lowercase hex.
+ */
+export const joinParty = (catalog: Catalog, id: string): Party => {
+  const known = catalog.partyById.get(id)
+  if (known !== undefined) return known
+  const party: Party = { index: catalog.parties.length + catalog.joined.length, id, key: idSortKey(id) }
+  // both collections are created mutable by makeCatalog; only this function adds to them
+  ;(catalog.joined as Array<Party>).push(party)
+  ;(catalog.partyById as Map<string, Party>).set(id, party)
+  return party
 }

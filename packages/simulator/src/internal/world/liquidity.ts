@@ -2,7 +2,8 @@
  * Liquidity provisions. The history table (`liquidity_provisions`) keeps one row per state change;
  * the live table (`live_liquidity_provisions`) keeps the latest row of each provision while it is
  * active, undeployed or pending. An amendment writes a PENDING version that becomes ACTIVE at the
- * next epoch; provisions are also stopped, cancelled and undeployed now and then.
+ * next epoch; provisions are also stopped, cancelled and undeployed now and then. Transactions
+ * write rows too ({@link LiquidityProvisions.record}).
  */
 import type { Random } from "../random.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
@@ -51,6 +52,8 @@ export class LiquidityProvisions {
   readonly byMarket = new Map<string, Array<LpRow>>()
   readonly byParty = new Map<string, Array<LpRow>>()
   private readonly latest = new Map<string, LpRow>()
+  /** Provisions a transaction has changed: the world's own activity leaves them alone. */
+  private readonly owned = new Set<string>()
 
   constructor(
     private readonly catalog: Catalog,
@@ -152,7 +155,9 @@ export class LiquidityProvisions {
         if (row.status === LpStatus.PENDING) rows.push(this.next(random, row, height, { status: LpStatus.ACTIVE }))
       }
     }
-    const live = [...this.latest.values()].filter((r) => LIVE.has(r.status) && !rows.some((n) => n.id === r.id))
+    const live = [...this.latest.values()].filter(
+      (r) => LIVE.has(r.status) && !this.owned.has(r.id) && !rows.some((n) => n.id === r.id)
+    )
     for (let i = 0; i < changes; i++) {
       const roll = random.next()
       if (roll < 0.3 || live.length === 0) {
@@ -188,6 +193,37 @@ export class LiquidityProvisions {
     }
     rows.sort(compareLp)
     for (const row of rows) this.add(row)
+  }
+
+  /** The latest row of a provision. */
+  latestOf(id: string): LpRow | undefined {
+    return this.latest.get(id)
+  }
+
+  /**
+   * Writes a row made by a transaction at `row.from`. A row of the same provision written at the
+   * same height is replaced (the node keeps one row per provision and block). Pending rows still
+   * become ACTIVE at the next epoch.
+   */
+  record(row: LpRow): void {
+    const previous = this.latest.get(row.id)
+    if (previous !== undefined && previous.from === row.from) {
+      for (const rows of [
+        this.history,
+        this.byId.get(row.id),
+        this.byMarket.get(row.market.id),
+        this.byParty.get(row.party.id)
+      ]) {
+        const at = rows === undefined ? -1 : rows.lastIndexOf(previous)
+        if (at >= 0) rows!.splice(at, 1)
+      }
+      const before = this.byId.get(row.id)
+      const earlier = before?.[before.length - 1]
+      if (earlier === undefined) this.latest.delete(row.id)
+      else this.latest.set(row.id, earlier)
+    }
+    this.owned.add(row.id)
+    this.add(row)
   }
 
   /**

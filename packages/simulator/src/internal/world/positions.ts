@@ -2,11 +2,12 @@
  * Positions (`positions_current`): one row per party and market, closed ones included. Each block
  * some positions trade: volume, entry price and PnL move, and positions go through
  * ORDERS_CLOSED, DISTRESSED and CLOSED_OUT (the network party takes over what is closed out).
+ * Fills of user orders write versions too ({@link Positions.record}).
  */
 import type { Random } from "../random.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
-import { compareStrings, prune, type Versioned } from "./versioned.js"
+import { compareStrings, insertSorted, prune, type Versioned } from "./versioned.js"
 
 export const PositionStatus = { UNSPECIFIED: 0, ORDERS_CLOSED: 1, CLOSED_OUT: 2, DISTRESSED: 4 } as const
 
@@ -15,10 +16,14 @@ export interface PositionRow extends Versioned {
   readonly market: MarketInfo
   /** `vega_time` and `updatedAt`, unix microseconds. */
   readonly vt: number
-  readonly openVolume: number
-  readonly realisedPnl: number
-  readonly unrealisedPnl: number
-  readonly averageEntryPrice: number
+  /**
+   * Volume, PnL and price are integers: `number` in generated versions, `bigint` in versions a
+   * transaction wrote (their values can exceed 2^53).
+   */
+  readonly openVolume: number | bigint
+  readonly realisedPnl: number | bigint
+  readonly unrealisedPnl: number | bigint
+  readonly averageEntryPrice: number | bigint
   readonly lossSocialisation: number
   readonly status: number
 }
@@ -45,6 +50,8 @@ export class Positions {
   readonly byParty: Array<Array<PositionRow> | undefined> = []
   readonly byMarket: Array<Array<PositionRow> | undefined> = []
   private readonly keys: Array<number> = []
+  /** Positions a transaction has changed: they move with transactions only, not with generated trades. */
+  private readonly owned = new Set<number>()
 
   constructor(
     private readonly catalog: Catalog,
@@ -117,7 +124,9 @@ export class Positions {
     const changed = new Map<number, PositionRow>()
     const take = (row: PositionRow) => changed.get(this.keyOf(row.party, row.market)) ?? row
     for (let i = 0; i < count; i++) {
-      const before = take(this.current.get(this.keys[random.int(this.keys.length)])!)
+      const key = this.keys[random.int(this.keys.length)]
+      if (this.owned.has(key)) continue
+      const before = take(this.current.get(key)!)
       const after = this.trade(random, before, height, vt)
       changed.set(this.keyOf(after.party, after.market), after)
       if (after.status === PositionStatus.CLOSED_OUT && before.status !== PositionStatus.CLOSED_OUT) {
@@ -127,7 +136,8 @@ export class Positions {
           from: height,
           to: Infinity,
           vt,
-          openVolume: house.openVolume + before.openVolume,
+          // generated positions (the network's and those it trades) hold numbers
+          openVolume: (house.openVolume as number) + (before.openVolume as number),
           averageEntryPrice: before.averageEntryPrice || house.averageEntryPrice
         })
       }
@@ -140,7 +150,11 @@ export class Positions {
   }
 
   private trade(random: Random, row: PositionRow, height: number, vt: number): PositionRow {
-    let { averageEntryPrice, openVolume, realisedPnl, status, unrealisedPnl } = row
+    let { status } = row
+    let averageEntryPrice = row.averageEntryPrice as number
+    let openVolume = row.openVolume as number
+    let realisedPnl = row.realisedPnl as number
+    let unrealisedPnl = row.unrealisedPnl as number
     const price = Math.max(1, Math.round(row.market.referencePrice * (0.8 + random.next() * 0.4)))
     switch (status) {
       case PositionStatus.DISTRESSED:
@@ -195,6 +209,29 @@ export class Positions {
       lossSocialisation: row.lossSocialisation,
       status
     }
+  }
+
+  /**
+   * Writes a new version of a position (a change made by a transaction at `row.from`). A version
+   * written at the same height is replaced, so a block shows the last state it left. From then on
+   * the position only changes through {@link Positions.record}.
+   */
+  record(row: PositionRow): void {
+    const key = this.keyOf(row.party, row.market)
+    const previous = this.current.get(key)
+    if (previous !== undefined && previous.from === row.from) {
+      for (const rows of [this.log, this.byParty[row.party.index], this.byMarket[row.market.index]]) {
+        const at = rows === undefined ? -1 : rows.lastIndexOf(previous)
+        if (at >= 0) rows!.splice(at, 1)
+      }
+    } else if (previous !== undefined) {
+      previous.to = row.from
+    }
+    this.owned.add(key)
+    this.current.set(key, row)
+    insertSorted(this.log, row, comparePositions)
+    insertSorted((this.byParty[row.party.index] ??= []), row, comparePositions)
+    insertSorted((this.byMarket[row.market.index] ??= []), row, comparePositions)
   }
 
   prune(minHeight: number): void {

@@ -1,10 +1,11 @@
 /**
  * Party profiles: every party the node has seen has one (alias `""`, no metadata until it sets
- * some); the network party's alias is `network`. Profiles change now and then.
+ * some); the network party's alias is `network`. Profiles change now and then, and with
+ * `UpdatePartyProfile` transactions ({@link Profiles.set}).
  */
 import type { Random } from "../random.js"
 import type { Catalog, Party } from "./catalog.js"
-import { compareStrings, type Versioned } from "./versioned.js"
+import { compareStrings, insertSorted, type Versioned } from "./versioned.js"
 
 export interface ProfileRow extends Versioned {
   readonly party: Party
@@ -19,6 +20,8 @@ export class Profiles {
   /** Parties in base order (`id`, as bytes), each with its versions. */
   readonly parties: Array<Party>
   readonly versions = new Map<string, Array<ProfileRow>>()
+  /** Parties whose profile a transaction has set: the world's own profile changes leave them alone. */
+  private readonly owned = new Set<string>()
 
   constructor(catalog: Catalog) {
     this.parties = [...catalog.parties].sort((a, b) => compareStrings(a.key, b.key))
@@ -35,12 +38,46 @@ export class Profiles {
   }
 
   update(random: Random, party: Party, height: number): void {
+    if (this.owned.has(party.id)) return
     const versions = this.versions.get(party.id)!
     const current = versions[versions.length - 1]
     current.to = height
     const name = `${random.pick(NAMES)}-${random.hex(2)}`
     const metadata = KEYS.filter(() => random.chance(0.3)).map((key) => ({ key, value: `${name}@${key}` }))
     versions.push({ party, from: height, to: Infinity, alias: random.chance(0.9) ? name : "", metadata })
+  }
+
+  /** Adds a party first seen at `height`: no profile before it, alias `""` and no metadata from it. */
+  join(party: Party, height: number): void {
+    if (this.versions.has(party.id)) return
+    insertSorted(this.parties, party, (a, b) => compareStrings(a.key, b.key))
+    this.versions.set(party.id, [{ party, from: height, to: Infinity, alias: "", metadata: [] }])
+  }
+
+  /**
+   * Sets a party's profile from `height` (what an `UpdatePartyProfile` transaction does). A version
+   * written at the same height is replaced, so a block shows the last change it made.
+   */
+  set(party: Party, height: number, alias: string, metadata: ProfileRow["metadata"]): ProfileRow {
+    const versions = this.versions.get(party.id)!
+    const current = versions[versions.length - 1]
+    const row: ProfileRow = { party, from: height, to: Infinity, alias, metadata }
+    if (current.from === height) versions[versions.length - 1] = row
+    else {
+      current.to = height
+      versions.push(row)
+    }
+    this.owned.add(party.id)
+    return row
+  }
+
+  /** The party whose latest profile has `alias`, other than `except`. */
+  aliasOwner(alias: string, except: Party | undefined): Party | undefined {
+    for (const versions of this.versions.values()) {
+      const latest = versions[versions.length - 1]
+      if (latest.alias === alias && latest.party !== except) return latest.party
+    }
+    return undefined
   }
 
   /** The version of a party's profile visible at `height`. */

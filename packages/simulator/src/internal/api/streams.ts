@@ -1,0 +1,495 @@
+/**
+ * The node's streams of what blocks did:
+ *
+ * - `GET /api/v2/stream/transaction-results` (ObserveTransactionResults): query `partyIds`
+ *   (repeated), `hashes` (repeated) and `status` (bool), each an exact match on the result's
+ *   `partyId`, `hash` (lowercase) and `status`. One message per block with matching results,
+ *   `{"result":{"transactionResults":[…]}}`.
+ * - `GET /api/v2/stream/event/bus` (ObserveEventBus) and core's `GET /stream/event/bus`, which the
+ *   node serves too: bidirectional. The client sends an `ObserveEventBusRequest` within 5 s
+ *   (event types, `partyId`, `marketId`, `batchSize`); messages are
+ *   `{"result":{"events":[BusEvent…]}}`. With `batchSize` > 0 the client acknowledges each batch
+ *   by sending another request within 5 s.
+ *
+ * A node streams a block once its own height reaches the block (a lagging node later, a frozen
+ * one not until it moves), and only blocks that come after the subscription: there is no replay.
+ * Everything is written in stream form (enums as numbers, defaults omitted).
+ */
+import { EventBus, GatewayError, StreamForm, Timestamp, TransactionResult } from "@vega-effect/schema"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import type { World } from "../../World.js"
+import type { BlockResults, IncludedResult, ResultFeed } from "../core/contract.js"
+import { scanJsonBody } from "../gatewayJson.js"
+import { type Decoded, param, type Params, type StreamRoute } from "../route.js"
+
+/** What the streams read of a node. */
+export interface StreamNode {
+  readonly world: World
+  /** The height the node has processed. */
+  readonly height: number
+  readonly feed: ResultFeed
+}
+
+/** Timings of the streams (the node's are fixed; tests shorten them). */
+export interface StreamTiming {
+  /** How long the event bus waits for the client's request, and for each ack. Default 5,000 ms. */
+  readonly requestTimeout?: number
+  /** How often a stream looks whether a lagging node reached a published block. Default 50 ms. */
+  readonly pollInterval?: number
+}
+
+// ---------------------------------------------------------------------------------------------
+// Following the feed at a node's height
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Calls `deliver` with each block published after now (or published before but above the node's
+ * height), in height order, as soon as the node's height reaches it. Returns the stop function.
+ */
+const follow = (node: StreamNode, pollInterval: number, deliver: (block: BlockResults) => void): (() => void) => {
+  const { feed } = node
+  const published = feed.recent()
+  const last = published.length > 0 ? published[published.length - 1].height : node.height
+  // blocks the node already shows are history; a block not yet published is not
+  let next = Math.min(node.height, last) + 1
+  let stopped = false
+  let timer: ReturnType<typeof setInterval> | undefined
+
+  const pending = (): boolean => {
+    const recent = feed.recent()
+    return recent.length > 0 && recent[recent.length - 1].height >= next
+  }
+  const check = (): void => {
+    if (stopped) return
+    const height = node.height
+    const recent = feed.recent()
+    let i = recent.length
+    while (i > 0 && recent[i - 1].height >= next) i--
+    for (; i < recent.length && !stopped; i++) {
+      const block = recent[i]
+      if (block.height > height) break
+      next = block.height + 1
+      deliver(block)
+    }
+    if (stopped) return
+    // poll only while a published block waits for the node to reach it
+    if (pending()) {
+      if (timer === undefined) {
+        timer = setInterval(check, pollInterval)
+        timer.unref()
+      }
+    } else if (timer !== undefined) {
+      clearInterval(timer)
+      timer = undefined
+    }
+  }
+  const unsubscribe = feed.subscribe(() => {
+    check()
+    // the block may be published before the node's height moves to it
+    setImmediate(check)
+  })
+  check()
+  return () => {
+    stopped = true
+    unsubscribe()
+    if (timer !== undefined) clearInterval(timer)
+  }
+}
+
+const strings = (params: Params, name: string): ReadonlyArray<string> => {
+  const value = params.query.get(name)
+  return value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transaction results
+// ---------------------------------------------------------------------------------------------
+
+const encodeResultsFrame = Schema.encodeSync(StreamForm.frame(TransactionResult.ObserveTransactionResultsResponse))
+
+const transactionResults = (timing: Required<StreamTiming>): StreamRoute<StreamNode> => ({
+  method: "GET",
+  path: "/api/v2/stream/transaction-results",
+  params: [param("partyIds", "string", true), param("hashes", "string", true), param("status", "bool")],
+  open: (params, node, sink) => {
+    const partyIds = strings(params, "partyIds")
+    const hashes = strings(params, "hashes")
+    const status = params.query.get("status")
+    const matches = ({ result }: IncludedResult): boolean =>
+      (partyIds.length === 0 || partyIds.includes(result.partyId)) &&
+      (hashes.length === 0 || hashes.includes(result.hash)) &&
+      (status === undefined || result.status === status)
+    const stop = follow(node, timing.pollInterval, (block) => {
+      const results = block.results.filter(matches)
+      if (results.length === 0) return
+      sink.send(
+        JSON.stringify(encodeResultsFrame({ result: { transactionResults: results.map(({ result }) => result) } }))
+      )
+    })
+    return { close: stop }
+  }
+})
+
+// ---------------------------------------------------------------------------------------------
+// Event bus: the request
+// ---------------------------------------------------------------------------------------------
+
+/** A decoded `ObserveEventBusRequest`; `types` are enum numbers (-1 for a type the simulator never emits). */
+export interface BusRequest {
+  readonly types: ReadonlyArray<number>
+  readonly marketId: string
+  readonly partyId: string
+  readonly batchSize: number
+}
+
+const BusEventType = EventBus.BusEventType
+const TYPE = BusEventType.values
+const OTHER_TYPE = -1
+const REQUEST_TYPE = "vega.events.v1.BusEventType"
+
+class DecodeError {
+  constructor(readonly message: string) {}
+}
+
+const jsonKind = (value: unknown): string =>
+  typeof value === "boolean"
+    ? "bool"
+    : Array.isArray(value)
+      ? "array"
+      : typeof value === "object" && value !== null
+        ? "object"
+        : typeof value
+// encoding/json's UnmarshalTypeError text
+const cannot = (value: unknown, goType: string, literal?: string): DecodeError =>
+  new DecodeError(
+    `json: cannot unmarshal ${jsonKind(value)}${literal === undefined ? "" : ` ${literal}`} into Go value of type ${goType}`
+  )
+
+const decodeString = (value: unknown): string => {
+  if (typeof value !== "string") throw cannot(value, "string")
+  return value
+}
+
+const decodeType = (value: unknown): number => {
+  if (value === null) return TYPE.BUS_EVENT_TYPE_UNSPECIFIED
+  if (typeof value === "string") {
+    if (BusEventType.is(value)) return TYPE[value]
+    // a member of the node's enum the simulator does not emit
+    if (/^BUS_EVENT_TYPE_[A-Z0-9_]+$/.test(value)) return OTHER_TYPE
+    throw new DecodeError(`unknown value ${JSON.stringify(JSON.stringify(value))} for enum ${REQUEST_TYPE}`)
+  }
+  if (typeof value === "number") {
+    if (!Number.isInteger(value) || value < -2147483648 || value > 2147483647)
+      throw cannot(value, "protoreflect.EnumNumber", String(value))
+    return BusEventType.nameOf(value) === undefined ? OTHER_TYPE : value
+  }
+  throw cannot(value, "protoreflect.EnumNumber")
+}
+
+const INT64 = /^-?(?:0|[1-9][0-9]*)$/
+
+// jsonpb reads an int64 from a number or from a string holding one
+const decodeInt64 = (value: unknown): number => {
+  if (typeof value === "number") {
+    if (!Number.isInteger(value)) throw cannot(value, "int64", String(value))
+    return value
+  }
+  if (typeof value === "string") {
+    if (INT64.test(value)) return Number(value)
+    const scan = scanJsonBody(Buffer.from(value))
+    if (scan._tag === "Empty") throw new DecodeError("unexpected end of JSON input")
+    if (scan._tag === "Error") throw new DecodeError(scan.message)
+    const rest = value.slice(scan.end).trimStart()
+    if (rest !== "") throw new DecodeError(`invalid character '${rest[0]}' after top-level value`)
+    const inner: unknown = JSON.parse(value)
+    if (typeof inner === "number" && INT64.test(value.trim())) return inner
+    throw cannot(inner, "int64", typeof inner === "number" ? value.trim() : undefined)
+  }
+  throw cannot(value, "int64")
+}
+
+/** A field by its proto name, then by its JSON name (which wins when both are there). */
+const field = (object: Record<string, unknown>, proto: string, json: string): unknown =>
+  json in object ? object[json] : object[proto]
+
+/**
+ * Decodes a request as the gateway's jsonpb unmarshaller does (unknown fields ignored, `null` as
+ * unset, enums by name or number, the int64 as a number or a string), with its error texts.
+ */
+export const decodeBusRequest = (json: unknown): Decoded => {
+  try {
+    if (json === null) return { _tag: "Ok", value: { types: [], marketId: "", partyId: "", batchSize: 0 } }
+    if (typeof json !== "object" || Array.isArray(json)) throw cannot(json, "map[string]json.RawMessage")
+    const object = json as Record<string, unknown>
+    const rawTypes = object.type
+    let types: Array<number> = []
+    if (rawTypes !== undefined && rawTypes !== null) {
+      if (!Array.isArray(rawTypes)) throw cannot(rawTypes, "[]json.RawMessage")
+      types = rawTypes.map(decodeType)
+    }
+    const rawMarket = field(object, "market_id", "marketId")
+    const rawParty = field(object, "party_id", "partyId")
+    const rawBatch = field(object, "batch_size", "batchSize")
+    const request: BusRequest = {
+      types,
+      marketId: rawMarket === undefined || rawMarket === null ? "" : decodeString(rawMarket),
+      partyId: rawParty === undefined || rawParty === null ? "" : decodeString(rawParty),
+      batchSize: rawBatch === undefined || rawBatch === null ? 0 : decodeInt64(rawBatch)
+    }
+    return { _tag: "Ok", value: request }
+  } catch (error) {
+    if (error instanceof DecodeError) return { _tag: "Error", message: error.message }
+    throw error
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event bus: the events of a block
+// ---------------------------------------------------------------------------------------------
+
+interface SimEvent {
+  readonly type: number
+  readonly event: EventBus.BusEvent
+  /** The party the event concerns, when it concerns one. */
+  readonly partyId: string | undefined
+  /** The markets the event concerns. */
+  readonly marketIds: ReadonlyArray<string>
+}
+
+const encodeResultStream = Schema.encodeSync(TransactionResult.TransactionResultStream)
+const encodeEventsFrame = Schema.encodeSync(StreamForm.frame(EventBus.ObserveEventBusResponse))
+
+// the commands TxErrorEvent can echo (fields 101 to 119)
+const TX_ERROR_COMMANDS = [
+  "orderSubmission",
+  "orderAmendment",
+  "orderCancellation",
+  "proposal",
+  "voteSubmission",
+  "liquidityProvisionSubmission",
+  "withdrawSubmission",
+  "delegateSubmission",
+  "undelegateSubmission",
+  "liquidityProvisionCancellation",
+  "liquidityProvisionAmendment",
+  "transfer",
+  "cancelTransfer",
+  "announceNode",
+  "oracleDataSubmission",
+  "protocolUpgradeProposal",
+  "issueSignatures",
+  "batchMarketInstructions"
+]
+
+/** Every `marketId` the command names (batches and stop orders included). */
+const marketsOf = (value: unknown, into: Set<string> = new Set()): Set<string> => {
+  if (Array.isArray(value)) for (const item of value) marketsOf(item, into)
+  else if (typeof value === "object" && value !== null) {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === "marketId" && typeof inner === "string" && inner !== "") into.add(inner)
+      else marketsOf(inner, into)
+    }
+  }
+  return into
+}
+
+/**
+ * The events the simulator emits for a block: the time update (sequence 0), then for each
+ * transaction its TransactionResult and, when it failed, the legacy TxErrorEvent.
+ */
+const eventsOf = (block: BlockResults, chainId: string): ReadonlyArray<SimEvent> => {
+  const base = { block: block.blockHash, version: 1, chainId }
+  const events: Array<SimEvent> = [
+    {
+      type: TYPE.BUS_EVENT_TYPE_TIME_UPDATE,
+      event: {
+        ...base,
+        id: `${block.height}-0`,
+        type: "BUS_EVENT_TYPE_TIME_UPDATE",
+        timeUpdate: { timestamp: Timestamp.VegaTimestamp.make(BigInt(block.timeMicros) * 1000n) },
+        txHash: ""
+      },
+      partyId: undefined,
+      marketIds: []
+    }
+  ]
+  let sequence = 1
+  for (const { result, transaction } of block.results) {
+    const txHash = transaction.hash.toLowerCase()
+    const command = Option.getOrUndefined(TransactionResult.command(result))
+    const marketIds = [...marketsOf(command?.value)]
+    events.push({
+      type: TYPE.BUS_EVENT_TYPE_TRANSACTION_RESULT,
+      event: {
+        ...base,
+        id: `${block.height}-${sequence++}`,
+        type: "BUS_EVENT_TYPE_TRANSACTION_RESULT",
+        transactionResult: result,
+        txHash
+      },
+      partyId: result.partyId,
+      marketIds
+    })
+    if (result.failure !== undefined) {
+      const streamed = encodeResultStream(result) as Record<string, unknown>
+      const txErrEvent: Record<string, unknown> = {
+        partyId: result.partyId,
+        errMsg: Option.getOrElse(TransactionResult.failureMessage(result), () => "")
+      }
+      for (const name of TX_ERROR_COMMANDS) if (streamed[name] !== undefined) txErrEvent[name] = streamed[name]
+      events.push({
+        type: TYPE.BUS_EVENT_TYPE_TX_ERROR,
+        event: { ...base, id: `${block.height}-${sequence++}`, type: "BUS_EVENT_TYPE_TX_ERROR", txErrEvent, txHash },
+        partyId: result.partyId,
+        marketIds
+      })
+    }
+  }
+  return events
+}
+
+/** The request's filter: types (none or ALL: everything but TxErrorEvent), party and market. */
+const filterOf = (request: BusRequest): ((event: SimEvent) => boolean) => {
+  const types = new Set(request.types)
+  const all = types.size === 0 || types.has(TYPE.BUS_EVENT_TYPE_ALL)
+  const { marketId, partyId } = request
+  return (event) =>
+    (types.has(event.type) || (all && event.type !== TYPE.BUS_EVENT_TYPE_TX_ERROR)) &&
+    (partyId === "" || event.partyId === partyId) &&
+    (marketId === "" || event.marketIds.includes(marketId))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Event bus: the stream
+// ---------------------------------------------------------------------------------------------
+
+const MALFORMED = GatewayError.invalidArgument(
+  GatewayError.ErrorDetailCode.Unmapped,
+  "malformed request",
+  "unsupported event"
+)
+/** The status of a wait for a request that timed out (the handler returns `context.DeadlineExceeded`). */
+const DEADLINE = GatewayError.gatewayError(GatewayError.GrpcCode.DeadlineExceeded, "context deadline exceeded")
+/** The status when the client's side ended while an ack was awaited (the handler returns `io.EOF`). */
+const CLIENT_EOF = GatewayError.gatewayError(GatewayError.GrpcCode.Unknown, "EOF")
+
+const eventBus = (path: string, timing: Required<StreamTiming>): StreamRoute<StreamNode> => ({
+  method: "GET",
+  path,
+  params: [],
+  decode: decodeBusRequest,
+  open: (_params, node, sink) => {
+    let ended = false
+    let stopFollowing: (() => void) | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let filter: ((event: SimEvent) => boolean) | undefined
+    // acknowledged mode: events waiting, the batch limit, requests read ahead, and the ack wait
+    let acked = false
+    let limit = 0
+    const queue: Array<EventBus.BusEvent> = []
+    const unread: Array<BusRequest> = []
+    let awaiting = false
+    let clientEnded = false
+
+    const clearTimer = (): void => {
+      if (timer !== undefined) clearTimeout(timer)
+      timer = undefined
+    }
+    const close = (): void => {
+      ended = true
+      clearTimer()
+      stopFollowing?.()
+    }
+    const stop = (error?: GatewayError.ErrorBody): void => {
+      if (ended) return
+      close()
+      if (error === undefined) sink.end()
+      else sink.fail(error)
+    }
+    const sendBatch = (events: ReadonlyArray<EventBus.BusEvent>): void =>
+      sink.send(JSON.stringify(encodeEventsFrame({ result: { events } })))
+
+    // read the next request as the ack: one sent ahead is read at once
+    const awaitAck = (): void => {
+      const next = unread.shift()
+      if (next !== undefined) {
+        limit = next.batchSize
+        return pump()
+      }
+      if (clientEnded) return stop(CLIENT_EOF)
+      awaiting = true
+      timer = setTimeout(() => stop(DEADLINE), timing.requestTimeout)
+    }
+    const pump = (): void => {
+      if (ended || awaiting || queue.length === 0) return
+      const batch = queue.splice(0, limit > 0 ? limit : queue.length)
+      sendBatch(batch)
+      if (!ended) awaitAck()
+    }
+
+    const onBlock = (block: BlockResults): void => {
+      if (filter === undefined) return
+      const events = eventsOf(block, node.world.chain.chainId)
+        .filter(filter)
+        .map((e) => e.event)
+      if (events.length === 0) return
+      if (!acked) return sendBatch(events)
+      queue.push(...events)
+      pump()
+    }
+
+    const start = (request: BusRequest): void => {
+      clearTimer()
+      if (request.types.includes(TYPE.BUS_EVENT_TYPE_UNSPECIFIED)) return stop(MALFORMED)
+      filter = filterOf(request)
+      acked = request.batchSize > 0
+      limit = request.batchSize
+      stopFollowing = follow(node, timing.pollInterval, onBlock)
+    }
+
+    // no request in time: the handler gives up and returns without an error
+    timer = setTimeout(() => stop(), timing.requestTimeout)
+
+    return {
+      receive: (value) => {
+        if (ended) return
+        const request = value as BusRequest
+        if (filter === undefined) return start(request)
+        // pushing without acks, the handler reads no more requests
+        if (!acked) return
+        if (!awaiting) {
+          unread.push(request)
+          return
+        }
+        awaiting = false
+        clearTimer()
+        limit = request.batchSize
+        pump()
+      },
+      receiveEnd: () => {
+        if (ended) return
+        // the first read fails: the client went away, nothing to do
+        if (filter === undefined) return stop()
+        clientEnded = true
+        if (awaiting) stop(CLIENT_EOF)
+      },
+      close
+    }
+  }
+})
+
+/** The stream routes, with the node's timings unless told otherwise. */
+export const makeRoutes = (timing: StreamTiming = {}): ReadonlyArray<StreamRoute<StreamNode>> => {
+  const resolved: Required<StreamTiming> = {
+    requestTimeout: timing.requestTimeout ?? 5_000,
+    pollInterval: timing.pollInterval ?? 50
+  }
+  return [
+    eventBus("/stream/event/bus", resolved),
+    eventBus("/api/v2/stream/event/bus", resolved),
+    transactionResults(resolved)
+  ]
+}
+
+export const routes: ReadonlyArray<StreamRoute<StreamNode>> = makeRoutes()
