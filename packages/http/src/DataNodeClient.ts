@@ -30,7 +30,10 @@ import {
   type ReferralSetStats,
   type RewardSummary,
   type SignerBundle,
-  type StakeLinking
+  type SpamStatistics,
+  type StakeLinking,
+  StreamForm,
+  TransactionResult
 } from "@vega-effect/schema"
 import * as Clock from "effect/Clock"
 import * as Config from "effect/Config"
@@ -75,6 +78,22 @@ export interface Options {
   /** A last change to the HTTP client (tracing, proxies, ...). */
   readonly transformClient?: (client: HttpClient.HttpClient) => HttpClient.HttpClient
 }
+
+/**
+ * Filters of {@link Service.observeTransactionResults}.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface TransactionResultsFilter {
+  readonly partyIds?: ReadonlyArray<string>
+  readonly hashes?: ReadonlyArray<string>
+  readonly status?: boolean
+}
+
+const decodeResultsFrame = Schema.decodeUnknownEither(
+  StreamForm.frame(TransactionResult.ObserveTransactionResultsResponse)
+)
 
 /** A request as a user writes it: the encoded form of the endpoint's request schema (plain strings and numbers). */
 type In<E extends DataNodeApi.Any> = Schema.Schema.Encoded<E["request"]>
@@ -144,6 +163,19 @@ export interface Service {
   readonly info: Effect.Effect<ChainInfo.InfoResponse, Errors.DataNodeError>
   readonly statistics: Effect.Effect<ChainInfo.StatisticsResponse, Errors.DataNodeError>
   readonly lastBlockHeight: Effect.Effect<ChainInfo.LastBlockHeightResponse, Errors.DataNodeError>
+  /** A party's proof-of-work and spam-policy state (core `GET /statistics/spam/{partyId}`). */
+  readonly getSpamStatistics: (
+    request: In<typeof DataNodeApi.GetSpamStatistics>
+  ) => Effect.Effect<SpamStatistics.GetSpamStatisticsResponse, Errors.DataNodeError>
+  /**
+   * Transaction results as blocks include them (`/api/v2/stream/transaction-results`), over one
+   * connection to one node: results of blocks processed while it is not connected are not
+   * delivered (the node keeps no history), and the stream ends when the node closes it. Filters:
+   * `partyIds`, `hashes` (lowercase hex) and `status`.
+   */
+  readonly observeTransactionResults: (
+    request?: TransactionResultsFilter
+  ) => Stream.Stream<TransactionResult.TransactionResult, Errors.DataNodeError>
   readonly vegaTime: Effect.Effect<ChainInfo.GetVegaTimeResponse, Errors.DataNodeError>
   readonly getEpoch: (
     request?: In<typeof DataNodeApi.GetEpoch>
@@ -211,6 +243,52 @@ const invalidRequest = (endpoint: string, error: ParseResult.ParseError): Errors
       .map((issue) => (issue.path.length === 0 ? issue.message : `${issue.path.join(".")}: ${issue.message}`))
       .join("; ")
   })
+
+/** One line of a results stream: its results, or the error frame the node ended the stream with. */
+const frameOf = (
+  node: string,
+  path: string,
+  line: string
+): Effect.Effect<ReadonlyArray<TransactionResult.TransactionResult>, Errors.DataNodeError> => {
+  let json: unknown
+  try {
+    json = JSON.parse(line)
+  } catch (cause) {
+    return Effect.fail(
+      new Errors.TransportError({
+        node,
+        path,
+        description: `a stream message is not JSON: ${line.slice(0, 80)}`,
+        cause
+      })
+    )
+  }
+  const decoded = decodeResultsFrame(json)
+  if (Either.isLeft(decoded)) {
+    const issue = ParseResult.ArrayFormatter.formatErrorSync(decoded.left)[0]
+    return Effect.fail(
+      new Errors.DecodeError({
+        node,
+        path,
+        pathInBody: (issue?.path ?? []).map(String).join("."),
+        description: issue?.message ?? decoded.left.message,
+        excerpt: line.slice(0, 160)
+      })
+    )
+  }
+  const frame = decoded.right
+  if ("result" in frame) return Effect.succeed(frame.result.transactionResults)
+  // the node ends a stream with an error frame (the HTTP status was sent long before)
+  return Effect.fail(
+    new Errors.InternalError({
+      node,
+      path,
+      status: 200,
+      code: frame.error.code,
+      description: `the node ended the stream: ${frame.error.message}`
+    })
+  )
+}
 
 /**
  * Builds the client from the ambient `HttpClient`; with several nodes it also watches their
@@ -427,6 +505,44 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           )
         })
 
+    const observeTransactionResults = (
+      filter: TransactionResultsFilter = {}
+    ): Stream.Stream<TransactionResult.TransactionResult, Errors.DataNodeError> => {
+      const query = new URLSearchParams()
+      for (const party of filter.partyIds ?? []) query.append("partyIds", party)
+      for (const hash of filter.hashes ?? []) query.append("hashes", hash.toLowerCase())
+      if (filter.status !== undefined) query.append("status", String(filter.status))
+      const path = `/api/v2/stream/transaction-results${query.size === 0 ? "" : `?${query}`}`
+      return Stream.unwrapScoped(
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const choice = pool.choose(now, undefined, undefined)
+          const node = choice.node ?? urls[0]
+          yield* pacers.get(node)!.take
+          const response = yield* http.get(`${node}${path}`, { acceptJson: true }).pipe(
+            Effect.mapError((cause) => new Errors.TransportError({ node, path, description: cause.message, cause })),
+            Effect.timeoutFail({ duration: timeout, onTimeout: () => new Errors.TimeoutError({ node, path, timeout }) })
+          )
+          const headers = lowerHeaders(response.headers)
+          pool.answered(node, 0, headers)
+          if (response.status < 200 || response.status >= 300) {
+            const text = yield* Effect.orElseSucceed(response.text, () => "")
+            return yield* Effect.fail(errorOf({ node, path, status: response.status, headers, text }, now))
+          }
+          return response.stream.pipe(
+            Stream.mapError(
+              (cause) => new Errors.TransportError({ node, path, description: "the stream broke", cause })
+            ),
+            Stream.decodeText(),
+            Stream.splitLines,
+            Stream.filter((line) => line.trim() !== ""),
+            Stream.mapEffect((line) => frameOf(node, path, line)),
+            Stream.mapConcat((results) => results)
+          )
+        })
+      )
+    }
+
     const api = DataNodeApi
     return {
       getStake: page(api.GetStake),
@@ -445,6 +561,8 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
       info: page(api.Info)(),
       statistics: page(api.Statistics)(),
       lastBlockHeight: page(api.LastBlockHeight)(),
+      getSpamStatistics: page(api.GetSpamStatistics),
+      observeTransactionResults,
       vegaTime: page(api.GetVegaTime)(),
       getEpoch: page(api.GetEpoch),
       listAssets: page(api.ListAssets),

@@ -1,0 +1,66 @@
+/**
+ * One long-lived subscription to the key's transaction results, shared by every wait: results are
+ * matched to waiters by hash (case-insensitively), and the subscription reconnects with backoff
+ * when its node closes it or fails. Results of blocks processed while it is down are not
+ * delivered by any node; each reconnection is counted so a wait can tell it may have missed one.
+ */
+import type { DataNodeClient } from "@vega-effect/http"
+import type { TransactionResult } from "@vega-effect/schema"
+import * as Deferred from "effect/Deferred"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
+import * as Stream from "effect/Stream"
+
+export interface ResultWatcher {
+  /** Registers interest in a hash; call before sending so that the result cannot slip by. */
+  readonly expect: (txHash: string) => Effect.Effect<Deferred.Deferred<TransactionResult.TransactionResult>>
+  readonly forget: (txHash: string) => Effect.Effect<void>
+  /** Times the subscription was (re)opened. */
+  readonly connections: () => number
+}
+
+export const makeResultWatcher = (
+  client: DataNodeClient.Service,
+  partyId: string
+): Effect.Effect<ResultWatcher, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const waiters = new Map<string, Deferred.Deferred<TransactionResult.TransactionResult>>()
+    let connections = 0
+    const once = Effect.suspend(() => {
+      connections++
+      return client.observeTransactionResults({ partyIds: [partyId] }).pipe(
+        Stream.runForEach((result) => {
+          const waiter = waiters.get(result.hash.toLowerCase())
+          return waiter === undefined ? Effect.void : Deferred.succeed(waiter, result)
+        })
+      )
+    })
+    const backoff = Schedule.exponential(Duration.millis(100), 2).pipe(
+      Schedule.either(Schedule.spaced(Duration.seconds(5))),
+      Schedule.resetAfter(Duration.seconds(30))
+    )
+    // the node closing the stream is a disconnection like any other
+    yield* once.pipe(
+      Effect.zipRight(Effect.fail("closed" as const)),
+      Effect.tapError((error) =>
+        Effect.logDebug("transaction results stream interrupted; reconnecting").pipe(Effect.annotateLogs({ error }))
+      ),
+      Effect.retry(backoff),
+      Effect.forkScoped
+    )
+    return {
+      expect: (txHash) =>
+        Effect.gen(function* () {
+          const key = txHash.toLowerCase()
+          const existing = waiters.get(key)
+          if (existing !== undefined) return existing
+          const deferred = yield* Deferred.make<TransactionResult.TransactionResult>()
+          waiters.set(key, deferred)
+          return deferred
+        }),
+      forget: (txHash) => Effect.sync(() => void waiters.delete(txHash.toLowerCase())),
+      connections: () => connections
+    }
+  })

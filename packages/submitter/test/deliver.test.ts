@@ -1,0 +1,130 @@
+import { describe, expect, it } from "@effect/vitest"
+import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
+import { Duration, Effect } from "effect"
+import { post, type Signed } from "../src/internal/deliver.js"
+
+const signed: Signed = {
+  transaction: {
+    inputData: new Uint8Array([8, 1]),
+    signature: { value: "ab".repeat(64), algo: "vega/ed25519", version: 1 },
+    pubKey: "cd".repeat(32),
+    version: "TX_VERSION_V3",
+    pow: { tid: "ef".repeat(32), nonce: 7n }
+  },
+  bytes: new Uint8Array([1, 2, 3]),
+  txHash: "01".repeat(32),
+  powHeight: 10n,
+  deterministicId: "23".repeat(32)
+}
+
+/** A client answering every request with one response (or failure), recording what was sent. */
+const clientOf = (answer: () => Response | { readonly code: string }) => {
+  const sent: Array<{ url: string; body: unknown }> = []
+  const client = HttpClient.make((request) => {
+    const body = request.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(request.body.body)) : null
+    sent.push({ url: request.url, body })
+    const a = answer()
+    if (a instanceof Response) return Effect.succeed(HttpClientResponse.fromWeb(request, a))
+    return Effect.fail(
+      new HttpClientError.RequestError({
+        request,
+        reason: "Transport",
+        cause: new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), a) })
+      })
+    )
+  })
+  return { client, sent }
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } })
+
+const submitted = (code: number, data = "") =>
+  json(200, { success: code === 0, txHash: "01".repeat(32).toUpperCase(), code, data, log: "", height: "0" })
+
+const run = (
+  answer: () => Response | { readonly code: string },
+  mode: "sync" | "async" | "commit" | "check" = "sync"
+) => {
+  const { client, sent } = clientOf(answer)
+  return Effect.runPromise(post(client, "http://node", signed, mode, Duration.seconds(1))).then((a) => ({ a, sent }))
+}
+
+describe("deliver.post", () => {
+  it("sends the JSON transaction to /transaction in sync mode", async () => {
+    const { a, sent } = await run(() => submitted(0))
+    expect(a).toEqual({ _tag: "Accepted", node: "http://node", height: 0n, gasWanted: 0n })
+    expect(sent[0].url).toBe("http://node/transaction")
+    expect(sent[0].body).toEqual({
+      tx: {
+        inputData: "CAE=",
+        signature: { value: "ab".repeat(64), algo: "vega/ed25519", version: 1 },
+        pubKey: "cd".repeat(32),
+        version: "TX_VERSION_V3",
+        pow: { tid: "ef".repeat(32), nonce: "7" }
+      },
+      type: "TYPE_SYNC"
+    })
+  })
+
+  it("sends the bytes to /transaction/raw in async and commit modes, and reads hex data", async () => {
+    const asyncMode = await run(() => submitted(0), "async")
+    expect(asyncMode.sent[0]).toEqual({ url: "http://node/transaction/raw", body: { tx: "AQID", type: "TYPE_ASYNC" } })
+    const text = "tx.signature.value (invalid signature)"
+    const commit = await run(() => submitted(60, Buffer.from(text).toString("hex").toUpperCase()), "commit")
+    expect(commit.sent[0].body).toEqual({ tx: "AQID", type: "TYPE_COMMIT" })
+    expect(commit.a).toEqual({ _tag: "Rejected", node: "http://node", code: 60, message: text })
+  })
+
+  it("keeps the node's text for a rejection", async () => {
+    const { a } = await run(() => submitted(89, "proof of work tid already used"))
+    expect(a).toEqual({ _tag: "Rejected", node: "http://node", code: 89, message: "proof of work tid already used" })
+  })
+
+  it("tells the mempool cache from other internal errors", async () => {
+    const cache = await run(() =>
+      json(500, {
+        code: 13,
+        message: "Internal error",
+        details: [
+          {
+            "@type": "type.googleapis.com/vega.ErrorDetail",
+            code: 10000,
+            message: "tx already exists in cache",
+            inner: ""
+          }
+        ]
+      })
+    )
+    expect(cache.a._tag).toBe("InCache")
+    const other = await run(() => json(500, { code: 13, message: "Internal error", details: [] }))
+    expect(other.a._tag).toBe("Unknown")
+  })
+
+  it("counts a refused connection and a gateway 429 as not delivered, a reset as unknown", async () => {
+    expect((await run(() => ({ code: "ECONNREFUSED" }))).a._tag).toBe("NotSent")
+    expect((await run(() => json(429, { code: 8, message: "rate limited", details: [] }))).a._tag).toBe("NotSent")
+    expect((await run(() => ({ code: "ECONNRESET" }))).a._tag).toBe("Unknown")
+    expect((await run(() => json(503, { code: 14, message: "Unavailable", details: [] }))).a._tag).toBe("Unknown")
+  })
+
+  it("reports a refused request (400) as such", async () => {
+    const { a } = await run(() => json(400, { code: 3, message: "Invalid TX Type", details: [] }))
+    expect(a).toEqual({ _tag: "Refused", node: "http://node", status: 400, message: "Invalid TX Type" })
+  })
+
+  it("times out into an unknown outcome", async () => {
+    const client = HttpClient.make(() => Effect.never)
+    const a = await Effect.runPromise(post(client, "http://node", signed, "sync", Duration.millis(20)))
+    expect(a._tag).toBe("Unknown")
+  })
+
+  it("reads a check answer with its gas", async () => {
+    const { a, sent } = await run(
+      () => json(200, { success: true, code: 0, gasWanted: "42", gasUsed: "0", data: "", log: "", info: "" }),
+      "check"
+    )
+    expect(sent[0].url).toBe("http://node/transaction/check")
+    expect(a).toEqual({ _tag: "Accepted", node: "http://node", height: 0n, gasWanted: 42n })
+  })
+})
