@@ -36,6 +36,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import { type Answer, type Mode, post, type Signed } from "./internal/deliver.js"
 import { makeResultWatcher } from "./internal/resultWatcher.js"
@@ -151,6 +152,8 @@ export interface Service {
   readonly sign: (command: Commands.Command) => Effect.Effect<Signed, BuildError>
   /** Sends a transaction signed earlier (the same bytes each time: a second send finds it in the cache). */
   readonly send: (signed: Signed, options?: SubmitOptions) => Effect.Effect<Accepted, Errors.SendError>
+  /** Proofs of work solved ahead and not yet used, for metrics. */
+  readonly prepared: Effect.Effect<number>
   /** The key's per-height counts as the submitter knows them, for metrics. */
   readonly budget: Effect.Effect<ReadonlyArray<{ readonly height: bigint; readonly used: number }>>
 }
@@ -348,8 +351,11 @@ export const make = (
         return signWith(command, head.chainId, slot, solution)
       }).pipe(Effect.withSpan("TransactionSubmitter.build"))
 
-    // keeps proofs of work ready for the newest free base-difficulty slots
+    // keeps proofs of work ready for the newest free base-difficulty slots, following new blocks
     if (solved.capacity > 0) {
+      yield* Effect.forkScoped(
+        Effect.repeat(Effect.ignore(readHead), Schedule.spaced(Duration.millis(Math.max(headTtl, 100))))
+      )
       yield* Effect.forkScoped(
         Effect.forever(
           Effect.gen(function* () {
@@ -605,6 +611,7 @@ export const make = (
         }).pipe(Effect.withSpan("TransactionSubmitter.check")),
       sign: build,
       send,
+      prepared: Effect.sync(() => solved.size),
       budget: Effect.sync(() => {
         const head = cached?.head
         if (head === undefined || budget === undefined) return []

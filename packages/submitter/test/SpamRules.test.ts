@@ -77,3 +77,23 @@ describe("spam rules", () => {
     })
   )
 })
+
+describe("proofs of work solved ahead", () => {
+  it.scopedLive("fills the pool for free slots and uses it", () =>
+    Effect.gen(function* () {
+      const { sim, submitter } = yield* setup({}, { poolSize: 2 })
+      yield* Effect.repeat(Effect.sleep("20 millis"), { until: () => Effect.runSync(submitter.prepared) === 2 })
+      const a = yield* submitter.submit(profile("pooled"))
+      // the solution was taken (and the slot it was for is spent, so it is not solved again)
+      expect(yield* submitter.prepared).toBe(1)
+      yield* sim.advance(1)
+      // a new block has two free slots: the submitter sees it and tops the pool up to its size
+      yield* Effect.repeat(Effect.sleep("20 millis"), {
+        until: () => Effect.runSync(submitter.prepared) === 2,
+        times: 200
+      })
+      expect(yield* submitter.prepared).toBe(2)
+      expect(a.powHeight).toBeGreaterThan(0n)
+    })
+  )
+})
