@@ -519,9 +519,9 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           const choice = pool.choose(now, undefined, undefined)
           const node = choice.node ?? urls[0]
           yield* pacers.get(node)!.take
+          // no time limit: the node sends its headers only with the first matching result
           const response = yield* http.get(`${node}${path}`, { acceptJson: true }).pipe(
-            Effect.mapError((cause) => new Errors.TransportError({ node, path, description: cause.message, cause })),
-            Effect.timeoutFail({ duration: timeout, onTimeout: () => new Errors.TimeoutError({ node, path, timeout }) })
+            Effect.mapError((cause) => new Errors.TransportError({ node, path, description: cause.message, cause }))
           )
           const headers = lowerHeaders(response.headers)
           pool.answered(node, 0, headers)
