@@ -217,6 +217,20 @@ describe("observeTransactionResults against the simulator", () => {
       })
     )
   )
+
+  it.scopedLive("a quiet stream is not cut by the client's request timeout", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make({ seed: 11, blockInterval: "manual" })
+      const client = yield* DataNodeClient.make({ urls: sim.urls, timeout: "300 millis" }).pipe(
+        Effect.provide(FetchHttpClient.layer)
+      )
+      const fiber = yield* firstOf(client.observeTransactionResults({ partyIds: [A] }), 1)
+      // longer than the timeout with nothing to send: the node has not even sent its headers
+      yield* Effect.sleep("900 millis")
+      const published = yield* nextBlock([[A, 1, true]]).pipe(Effect.provideService(Simulator.Simulator, sim))
+      expect(yield* join(fiber)).toEqual(published)
+    })
+  )
 })
 
 describe("observeTransactionResults framing", () => {
@@ -305,19 +319,5 @@ describe("getSpamStatistics against the simulator", () => {
         expect(invalid._tag).toBe("InvalidRequestError")
       })
     )
-  )
-
-  it.scopedLive("a quiet stream is not cut by the client's request timeout", () =>
-    Effect.gen(function* () {
-      const sim = yield* Simulator.make({ seed: 11, blockInterval: "manual" })
-      const client = yield* DataNodeClient.make({ urls: sim.urls, timeout: "300 millis" }).pipe(
-        Effect.provide(FetchHttpClient.layer)
-      )
-      const fiber = yield* firstOf(client.observeTransactionResults({ partyIds: [A] }), 1)
-      // longer than the timeout with nothing to send: the node has not even sent its headers
-      yield* Effect.sleep("900 millis")
-      const published = yield* nextBlock([[A, 1, true]]).pipe(Effect.provideService(Simulator.Simulator, sim))
-      expect(yield* join(fiber)).toEqual(published)
-    })
   )
 })
