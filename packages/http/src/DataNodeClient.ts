@@ -520,9 +520,11 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           const node = choice.node ?? urls[0]
           yield* pacers.get(node)!.take
           // no time limit: the node sends its headers only with the first matching result
-          const response = yield* http.get(`${node}${path}`, { acceptJson: true }).pipe(
-            Effect.mapError((cause) => new Errors.TransportError({ node, path, description: cause.message, cause }))
-          )
+          const response = yield* http
+            .get(`${node}${path}`, { acceptJson: true })
+            .pipe(
+              Effect.mapError((cause) => new Errors.TransportError({ node, path, description: cause.message, cause }))
+            )
           const headers = lowerHeaders(response.headers)
           pool.answered(node, 0, headers)
           if (response.status < 200 || response.status >= 300) {
