@@ -55,6 +55,7 @@ import * as Errors from "./DataNodeError.js"
 import { type Answer, decodeBody, decoderOf, errorOf } from "./internal/answer.js"
 import { makePacer, type Pacer } from "./internal/pacer.js"
 import { type NodeStatus, Pool } from "./internal/pool.js"
+import * as ReadTracking from "./ReadTracking.js"
 
 /**
  * @since 0.1.0
@@ -364,10 +365,11 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           )
           const finished = yield* Clock.currentTimeMillis
           let outcome: Either.Either<A, Errors.DataNodeError>
+          let answered: Answer | undefined
           if (Either.isLeft(sent)) {
             outcome = Either.left(sent.left)
           } else {
-            const answer = sent.right
+            const answer = (answered = sent.right)
             pool.answered(node, finished - started, answer.headers)
             pacers.get(node)!.observe(answer.headers)
             yield* Metric.update(latency, finished - started)
@@ -381,6 +383,7 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           )
           if (Either.isRight(outcome)) {
             pool.succeeded(node)
+            if (answered !== undefined) yield* ReadTracking.record(node, answered.headers)
             if (pin !== undefined) {
               pin.node = node
               pin.height = Math.max(pin.height ?? 0, pool.height(node) ?? 0) || undefined
