@@ -1,0 +1,100 @@
+/**
+ * The watcher's configuration: what to watch (with filters), where from, where the state lives,
+ * where events go, and how it is operated. Read from a JSON file, the environment and flags (see
+ * `cli.ts`); decoded with this schema, so a mistake is reported with its path.
+ */
+import * as Schema from "effect/Schema"
+
+const Id = Schema.String.pipe(
+  Schema.pattern(/^[0-9a-fA-F]{64}$/, { message: () => "a 64-character hex id" }),
+  Schema.transform(Schema.String, { strict: true, decode: (s) => s.toLowerCase(), encode: (s) => s })
+)
+const Ids = Schema.Array(Id)
+/** An exact integer in the wire's raw units, e.g. "-5000000". */
+const RawAmount = Schema.String.pipe(Schema.pattern(/^-?\d+$/, { message: () => "an integer string (raw units)" }))
+const Millis = Schema.Int.pipe(Schema.positive())
+
+export const PnlThresholds = Schema.Struct({
+  realisedBelow: Schema.optional(RawAmount),
+  realisedAbove: Schema.optional(RawAmount),
+  unrealisedBelow: Schema.optional(RawAmount),
+  unrealisedAbove: Schema.optional(RawAmount)
+})
+export type PnlThresholds = typeof PnlThresholds.Type
+
+const Toggle = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
+  Schema.Struct({ enabled: Schema.optionalWith(Schema.Boolean, { default: () => true }), ...fields })
+
+export const Watch = Schema.Struct({
+  positions: Schema.optionalWith(
+    Toggle({
+      parties: Schema.optional(Ids),
+      markets: Schema.optional(Ids),
+      pnlThresholds: Schema.optional(PnlThresholds)
+    }),
+    { default: () => ({ enabled: true }) }
+  ),
+  /** Stake is read per party: the listed parties, or every party that has a profile. */
+  stake: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
+  liquidity: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids), markets: Schema.optional(Ids) }), {
+    default: () => ({ enabled: true })
+  }),
+  signerBundles: Schema.optionalWith(Toggle({ nodes: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
+  profiles: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
+  rewards: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids), assets: Schema.optional(Ids) }), {
+    default: () => ({ enabled: true })
+  }),
+  referrals: Schema.optionalWith(Toggle({ sets: Schema.optional(Ids) }), { default: () => ({ enabled: true }) })
+})
+export type Watch = typeof Watch.Type
+
+export const Webhook = Schema.Struct({
+  url: Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/, { message: () => "an http(s) URL" })),
+  /** Extra request headers (an `Authorization` header, say); values are secrets and never logged. */
+  headers: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Redacted(Schema.String) }), {
+    default: () => ({})
+  }),
+  /** Requests per second at most. */
+  rate: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { default: () => 5 }),
+  timeoutMillis: Schema.optionalWith(Millis, { default: () => 10_000 }),
+  /** Backoff between attempts: from `minBackoffMillis`, doubling, up to `maxBackoffMillis`; attempts never stop. */
+  minBackoffMillis: Schema.optionalWith(Millis, { default: () => 500 }),
+  maxBackoffMillis: Schema.optionalWith(Millis, { default: () => 60_000 })
+})
+export type Webhook = typeof Webhook.Type
+
+export const Sinks = Schema.Struct({
+  /** JSON Lines on stdout. On unless another sink is configured. */
+  stdout: Schema.optional(Schema.Boolean),
+  /** A readable line per event on stdout. */
+  console: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  /** JSON Lines appended to this file, exactly once across crashes. */
+  file: Schema.optional(Schema.String),
+  webhook: Schema.optional(Webhook)
+})
+export type Sinks = typeof Sinks.Type
+
+export const Simulated = Schema.Struct({
+  seed: Schema.optionalWith(Schema.Int, { default: () => 1 }),
+  blockIntervalMillis: Schema.optionalWith(Millis, { default: () => 1000 }),
+  port: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 65535)), { default: () => 0 })
+})
+
+export const WatcherConfig = Schema.Struct({
+  /** Data-node URLs; none: an in-process simulator is started and watched. */
+  nodes: Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/))), {
+    default: () => []
+  }),
+  /** SQLite database file holding the state and the outbox. */
+  database: Schema.optionalWith(Schema.String, { default: () => "vega-watcher.db" }),
+  intervalMillis: Schema.optionalWith(Millis, { default: () => 2000 }),
+  /** Report every row found by the first sync of an empty state (by default they are only recorded). */
+  initialEvents: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  /** Operations endpoint (/health, /ready, /metrics); 0 disables it. */
+  port: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 65535)), { default: () => 9464 }),
+  host: Schema.optionalWith(Schema.String, { default: () => "127.0.0.1" }),
+  watch: Schema.optionalWith(Watch, { default: () => Schema.decodeSync(Watch)({}) }),
+  sinks: Schema.optionalWith(Sinks, { default: () => ({ console: false }) }),
+  simulator: Schema.optionalWith(Simulated, { default: () => Schema.decodeSync(Simulated)({}) })
+})
+export type WatcherConfig = typeof WatcherConfig.Type

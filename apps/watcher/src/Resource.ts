@@ -1,0 +1,42 @@
+/**
+ * A watched resource: how to read its current rows, and what a change of one row means.
+ *
+ * Each resource keys its rows by a stable key (a position is market + party, a stake linking its
+ * id...) and reads them either completely (keys not read are gone) or incrementally (only rows
+ * that may have changed, where the node's ordering lets it stop early). The watcher compares the
+ * rows with those it holds, asks `diff` what each change means, and stores both in one transaction.
+ */
+import type { DataNodeError } from "@vega-effect/http"
+import type * as Effect from "effect/Effect"
+import type { Change, ResourceName, Row } from "./Event.js"
+
+/** An asset as a diff needs it: to say amounts in the asset's own units. */
+export interface AssetInfo {
+  readonly symbol: string
+  readonly decimals: number
+}
+
+export interface ReadContext {
+  /** The rows held after the last cycle, by key, as canonical JSON (see `canonical`). */
+  readonly previous: ReadonlyMap<string, string>
+}
+
+export interface DiffContext {
+  readonly asset: (assetId: string) => AssetInfo | undefined
+}
+
+export interface Snapshot {
+  readonly rows: ReadonlyMap<string, Row>
+  /** `true`: every row there is (a held key missing here is gone); `false`: only rows that may have changed. */
+  readonly complete: boolean
+}
+
+export interface Resource {
+  readonly name: ResourceName
+  readonly read: (context: ReadContext) => Effect.Effect<Snapshot, DataNodeError.DataNodeError>
+  /** What the change from `before` to `after` (either absent: created or gone) means; may be nothing. */
+  readonly diff: (before: Row | undefined, after: Row | undefined, context: DiffContext) => ReadonlyArray<Change>
+}
+
+/** The stored form of a row: its JSON, fields in the order they were read (the wire order). */
+export const canonical = (row: Row): string => JSON.stringify(row)

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * `vega-watcher`: runs until SIGINT or SIGTERM (or one cycle with `--once`).
+ *
+ * Exit codes: 0 done (or stopped by a signal), 1 invalid configuration or failure, 2 usage error
+ * (an unknown flag, a flag without its value...).
+ */
+import * as Command from "@effect/cli/Command"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Logger from "effect/Logger"
+import * as Option from "effect/Option"
+import { command, ConfigProblem } from "./cli.js"
+
+const cli = Command.run(command, { name: "vega-watcher", version: "0.0.0" })
+
+const isUsageError = (cause: Cause.Cause<unknown>): boolean =>
+  Option.exists(Cause.failureOption(cause), ValidationError.isValidationError)
+
+/** A short message on stderr: the command line library has already printed its own usage errors. */
+const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
+  if (Cause.isInterruptedOnly(cause) || isUsageError(cause)) return Effect.void
+  const failure = Cause.failureOption(cause)
+  if (Option.isSome(failure)) {
+    const error = failure.value
+    if (error instanceof ConfigProblem) {
+      return Console.error(`vega-watcher: invalid configuration\n${error.problems.map((p) => `  ${p}`).join("\n")}`)
+    }
+    if (error instanceof Error && error.message !== "") return Console.error(`vega-watcher: ${error.message}`)
+  }
+  return Console.error(`vega-watcher: failed\n${Cause.pretty(cause)}`)
+}
+
+const exitCode = (exit: Exit.Exit<unknown, unknown>): number =>
+  Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause) ? 0 : isUsageError(exit.cause) ? 2 : 1
+
+/** Logs go to stderr: stdout is the stdout sink's, one JSON event per line. */
+const logToStderr = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
+
+cli(process.argv).pipe(Effect.tapErrorCause(report), Effect.provide([NodeContext.layer, logToStderr]), (program) =>
+  NodeRuntime.runMain(program, {
+    disableErrorReporting: true,
+    disablePrettyLogger: true,
+    teardown: (exit, onExit) => onExit(exitCode(exit))
+  })
+)

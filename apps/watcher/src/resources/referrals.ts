@@ -1,0 +1,188 @@
+/**
+ * Referral set statistics, one row per set and epoch holding every referee's statistics.
+ *
+ * Without `atEpoch` the node serves only the last epoch for which any set has statistics, so a read
+ * asks for that epoch (per configured set, or for all sets at once) and is incremental: earlier
+ * epochs stay as they were held. When the epochs held for a set stop short of the latest, the
+ * missing ones are read by `atEpoch` too (the most recent {@link MAX_CATCH_UP} of them), so a
+ * watcher that was stopped for a few epochs still reports them. The latest epoch is read again on
+ * every cycle, so statistics the node revises show as a change.
+ *
+ * The node's rows do not name their set: with `sets` configured each read is for one set and its
+ * rows carry that set's id; without, all sets of an epoch share one row, with `setId: ""` and a key
+ * starting with `-`.
+ *
+ * Pages hold 5000 rows (the node's maximum): a real v0.75 node cannot page these statistics by
+ * cursor within an epoch (the client stops with `PaginationLoopError` rather than lose rows), so an
+ * epoch must fit in one page; narrow the read with `sets` if it does not.
+ */
+import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
+import { Encoder, ReferralSetStats } from "@vega-effect/schema"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import type { Watch } from "../Config.js"
+import type { Change, Json, Row } from "../Event.js"
+import type { Resource } from "../Resource.js"
+
+const encodeStats = Encoder.encodeSync(ReferralSetStats.ReferralSetStats)
+
+type StatsRow = typeof ReferralSetStats.ReferralSetStats.Encoded
+
+export type ReferralEpochRow = {
+  readonly setId: string
+  readonly epoch: string
+  readonly referees: ReadonlyArray<StatsRow>
+}
+
+const PAGE_SIZE = 5000
+/** Missing epochs read per set and cycle at most; older ones are skipped. */
+export const MAX_CATCH_UP = 24
+
+export const referralKey = (setId: string, epoch: string): string => `${setId === "" ? "-" : setId}/${epoch}`
+
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Referees by id; ties (one party in two sets, when sets are not told apart) by their JSON. */
+const compareReferees = (a: StatsRow, b: StatsRow): number =>
+  byText(a.partyId, b.partyId) || byText(JSON.stringify(a), JSON.stringify(b))
+
+export const epochRow = (setId: string, epoch: string, referees: ReadonlyArray<StatsRow>): ReferralEpochRow => ({
+  setId,
+  epoch,
+  referees: [...referees].sort(compareReferees)
+})
+
+type Referee = { readonly [key: string]: Json }
+
+const refereesOf = (row: Row): ReadonlyArray<Referee> =>
+  Array.isArray(row.referees)
+    ? (row.referees as ReadonlyArray<Json>).filter(
+        (r): r is Referee => r !== null && typeof r === "object" && !Array.isArray(r)
+      )
+    : []
+
+const field = (referee: Referee, name: string): string => {
+  const value = referee[name]
+  return typeof value === "string" ? value : ""
+}
+
+const integer = (text: string): bigint => (/^\d+$/.test(text) ? BigInt(text) : 0n)
+
+/** Totals of one set and epoch; the running volume is the set's, so it is given only when all referees agree on it. */
+const summaryOf = (row: Row) => {
+  const referees = refereesOf(row)
+  const running = new Set(referees.map((r) => field(r, "referralSetRunningNotionalTakerVolume")))
+  return {
+    setId: typeof row.setId === "string" ? row.setId : "",
+    epoch: typeof row.epoch === "string" ? row.epoch : "",
+    referees: referees.length,
+    eligible: referees.filter((r) => r.wasEligible === true).length,
+    epochNotionalTakerVolume: referees
+      .reduce((sum, r) => sum + integer(field(r, "epochNotionalTakerVolume")), 0n)
+      .toString(),
+    runningNotionalTakerVolume: running.size === 1 ? [...running][0] : null
+  }
+}
+
+/** Each referee id with the JSON of its statistics (several when one party is counted in several sets). */
+const statsByReferee = (row: Row): ReadonlyMap<string, string> => {
+  const out = new Map<string, Array<string>>()
+  for (const referee of refereesOf(row)) {
+    const id = field(referee, "partyId")
+    out.set(id, [...(out.get(id) ?? []), JSON.stringify(referee)])
+  }
+  return new Map([...out].map(([id, stats]) => [id, JSON.stringify(stats.sort(byText))]))
+}
+
+export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> => {
+  if (after === undefined) {
+    return before === undefined ? [] : [{ kind: "referral.epoch_stats_removed", details: summaryOf(before) }]
+  }
+  if (before === undefined) return [{ kind: "referral.epoch_stats", details: summaryOf(after) }]
+  if (JSON.stringify(before) === JSON.stringify(after)) return []
+  const [was, now] = [statsByReferee(before), statsByReferee(after)]
+  return [
+    {
+      kind: "referral.epoch_stats_changed",
+      details: {
+        ...summaryOf(after),
+        refereesAdded: [...now.keys()].filter((id) => !was.has(id)).sort(byText),
+        refereesRemoved: [...was.keys()].filter((id) => !now.has(id)).sort(byText),
+        refereesChanged: [...now.keys()].filter((id) => was.has(id) && was.get(id) !== now.get(id)).sort(byText)
+      }
+    }
+  ]
+}
+
+/** The highest epoch held for a set, from the held keys. */
+export const lastHeldEpoch = (previous: ReadonlyMap<string, string>, setId: string): bigint | undefined => {
+  const prefix = `${setId === "" ? "-" : setId}/`
+  let last: bigint | undefined
+  for (const key of previous.keys()) {
+    if (!key.startsWith(prefix)) continue
+    const epoch = key.slice(prefix.length)
+    if (/^\d+$/.test(epoch) && (last === undefined || BigInt(epoch) > last)) last = BigInt(epoch)
+  }
+  return last
+}
+
+export const make = (client: DataNodeClient.Service, options: Watch["referrals"]): Resource => {
+  const sets = options.sets === undefined || options.sets.length === 0 ? [""] : [...new Set(options.sets)]
+
+  /** The statistics of one set (or all: `""`) at `atEpoch` (or the latest), by epoch. */
+  const readEpochs = (
+    setId: string,
+    atEpoch: bigint | undefined
+  ): Effect.Effect<Map<string, Array<StatsRow>>, DataNodeError.DataNodeError> =>
+    client
+      .referralSetStats(
+        {
+          ...(setId === "" ? {} : { referralSetId: setId }),
+          ...(atEpoch === undefined ? {} : { atEpoch: atEpoch.toString() })
+        },
+        { pageSize: PAGE_SIZE }
+      )
+      .pipe(
+        Stream.runCollect,
+        Effect.map((items) => {
+          const byEpoch = new Map<string, Array<StatsRow>>()
+          for (const { node } of Chunk.toReadonlyArray(items)) {
+            const stats = encodeStats(node)
+            const list = byEpoch.get(stats.atEpoch)
+            if (list === undefined) byEpoch.set(stats.atEpoch, [stats])
+            else list.push(stats)
+          }
+          return byEpoch
+        })
+      )
+
+  const readSet = (setId: string, previous: ReadonlyMap<string, string>) =>
+    Effect.gen(function* () {
+      const byEpoch = yield* readEpochs(setId, undefined)
+      const latest = [...byEpoch.keys()].reduce<bigint | undefined>(
+        (max, epoch) => (max === undefined || BigInt(epoch) > max ? BigInt(epoch) : max),
+        undefined
+      )
+      const held = lastHeldEpoch(previous, setId)
+      if (latest !== undefined && held !== undefined && latest - held > 1n) {
+        const first = held + 1n > latest - BigInt(MAX_CATCH_UP) ? held + 1n : latest - BigInt(MAX_CATCH_UP)
+        const missing: Array<bigint> = []
+        for (let epoch = first; epoch < latest; epoch++) missing.push(epoch)
+        const caught = yield* Effect.forEach(missing, (epoch) => readEpochs(setId, epoch), { concurrency: 2 })
+        for (const more of caught) for (const [epoch, stats] of more) byEpoch.set(epoch, stats)
+      }
+      return [...byEpoch]
+        .sort(([a], [b]) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0))
+        .map(([epoch, stats]): readonly [string, Row] => [referralKey(setId, epoch), epochRow(setId, epoch, stats)])
+    })
+
+  return {
+    name: "referrals",
+    read: ({ previous }) =>
+      Effect.forEach(sets, (setId) => readSet(setId, previous), { concurrency: 4 }).pipe(
+        Effect.map((perSet) => ({ rows: new Map<string, Row>(perSet.flat()), complete: false }))
+      ),
+    diff: (before, after) => diff(before, after)
+  }
+}

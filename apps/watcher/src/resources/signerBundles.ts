@@ -1,0 +1,94 @@
+/**
+ * Signature bundles that add a validator to the ERC-20 multisig signer set.
+ *
+ * With `nodes` configured they are read per node and each row carries its node id; without, every
+ * bundle is read at once and the node is unknown: the node does not say which validator a bundle
+ * promotes (only its Ethereum address), so the row's `nodeId` is `""` and its key starts with `-`.
+ *
+ * Bundles are only ever added, so reads are incremental: the node lists them newest first
+ * (`vega_time DESC, id DESC`), and a bundle is written with the time of its block, so every bundle
+ * the node adds after a read sorts before all bundles that read saw. Reading stops at the first
+ * bundle already held; that one is kept in the snapshot, so signatures it gained since (validators
+ * sign in later blocks) still show as a change. Older held bundles are not read again.
+ */
+import type { DataNodeClient } from "@vega-effect/http"
+import { Encoder, SignerBundle } from "@vega-effect/schema"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import type { Watch } from "../Config.js"
+import type { Change, Row } from "../Event.js"
+import type { Resource } from "../Resource.js"
+
+const encodeBundle = Encoder.encodeSync(SignerBundle.SignerAddedBundle)
+
+/** Signature bundles as the watcher holds them: the node's bundle with the node it promotes (`""`: unknown). */
+export type SignerBundleRow = { readonly nodeId: string } & typeof SignerBundle.SignerAddedBundle.Encoded
+
+/** `<nodeId or "-">/<epochSeq>/<nonce>`: the nonce is a counter, unique per bundle. */
+export const bundleKey = (nodeId: string, bundle: { readonly epochSeq: string; readonly nonce: string }): string =>
+  `${nodeId === "" ? "-" : nodeId}/${bundle.epochSeq}/${bundle.nonce}`
+
+/** The number of whole 65-byte signatures in a bundle's `signatures` (`""` or `0x` + hex). */
+export const signatureCount = (signatures: string): number =>
+  SignerBundle.splitSignatures(signatures as SignerBundle.BundleSignatures).filter(
+    (signature) => signature.length === SignerBundle.SIGNATURE_BYTES * 2
+  ).length
+
+const text = (row: Row, field: string): string => {
+  const value = row[field]
+  return typeof value === "string" ? value : ""
+}
+
+const detailsOf = (row: Row) => ({
+  node: text(row, "nodeId"),
+  epoch: text(row, "epochSeq"),
+  signatures: signatureCount(text(row, "signatures")),
+  newSigner: text(row, "newSigner"),
+  submitter: text(row, "submitter")
+})
+
+export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> => {
+  if (after === undefined) {
+    // not seen from incremental reads; reported should a complete read ever lack a held bundle
+    return before === undefined ? [] : [{ kind: "signer_bundle.removed", details: detailsOf(before) }]
+  }
+  if (before === undefined) return [{ kind: "signer_bundle.added", details: detailsOf(after) }]
+  const changed = Object.keys({ ...before, ...after }).filter(
+    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])
+  )
+  if (changed.length === 0) return []
+  return [
+    {
+      kind: "signer_bundle.changed",
+      details: { ...detailsOf(after), signaturesBefore: signatureCount(text(before, "signatures")), fields: changed }
+    }
+  ]
+}
+
+/** Page sizes: everything at once on a first read; small pages when only the newest few are new. */
+const FIRST_READ_PAGE = 5000
+const INCREMENTAL_PAGE = 100
+
+export const make = (client: DataNodeClient.Service, options: Watch["signerBundles"]): Resource => ({
+  name: "signerBundles",
+  read: ({ previous }) => {
+    const paging = previous.size === 0 ? { pageSize: FIRST_READ_PAGE } : { pageSize: INCREMENTAL_PAGE, prefetch: 0 }
+    const readNewest = (nodeId: string) =>
+      client.signerAddedBundles(nodeId === "" ? {} : { nodeId }, paging).pipe(
+        Stream.map(({ node }): readonly [string, SignerBundleRow] => {
+          const row = { nodeId, ...encodeBundle(node) }
+          return [bundleKey(nodeId, row), row]
+        }),
+        Stream.takeUntil(([key]) => previous.has(key)),
+        Stream.runCollect
+      )
+    const nodes = options.nodes === undefined || options.nodes.length === 0 ? [""] : [...new Set(options.nodes)]
+    return Effect.forEach(nodes, readNewest, { concurrency: 4 }).pipe(
+      Effect.map((perNode) => ({
+        rows: new Map<string, Row>(perNode.flatMap((chunk) => [...chunk])),
+        complete: false
+      }))
+    )
+  },
+  diff: (before, after) => diff(before, after)
+})

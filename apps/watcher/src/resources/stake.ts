@@ -1,0 +1,166 @@
+/**
+ * Stake: each watched party's stake linkings (VEGA associated from Ethereum, keyed by linking id)
+ * and its available stake (`available/<partyId>`).
+ *
+ * Read incrementally: the node lists a party's linkings newest first by the block that wrote their
+ * current version, and every change of a linking writes a new version, so the linkings that
+ * changed since the last cycle all come before the first one still equal to the row held. Reading
+ * stops there, and a snapshot carries only what was read (linkings are never deleted). Reading
+ * always starts from the top: a cursor kept from an earlier cycle may point at a linking that has
+ * since moved, and the node then silently skips a row.
+ */
+import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
+import { Decimal, Encoder, StakeLinking } from "@vega-effect/schema"
+import * as BigDecimal from "effect/BigDecimal"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import type { Watch } from "../Config.js"
+import type { Change, Json, Row } from "../Event.js"
+import { canonical, type Resource } from "../Resource.js"
+
+export type Options = Watch["stake"]
+
+/** Parties read at the same time. */
+const CONCURRENCY = 8
+const PAGE_SIZE = 5000
+const KNOWN_PARTY_FIRST_PAGE = 100
+
+/** Page sizes of the linking lists. */
+export interface Paging {
+  /** Default 5000, the node's largest page. */
+  readonly pageSize?: number
+  /** First page for a party read before, default 100: a cycle usually finds few changed linkings there. */
+  readonly knownFirstPage?: number
+}
+/** VEGA, whose base units stake amounts are in, has 18 decimals. */
+const VEGA_DECIMALS = 18
+
+const encode = Encoder.encodeSync(StakeLinking.StakeLinking)
+
+export const availableKey = (partyId: string): string => `available/${partyId}`
+
+/** The parties to read: the configured ones, or every party with a profile. */
+const partiesOf = (
+  client: DataNodeClient.Service,
+  options: Options
+): Effect.Effect<ReadonlyArray<string>, DataNodeError.DataNodeError> =>
+  options.parties !== undefined && options.parties.length > 0
+    ? Effect.succeed([...new Set(options.parties)])
+    : client.partiesProfiles({}, { pageSize: PAGE_SIZE }).pipe(
+        Stream.map((item) => item.node.partyId as string),
+        Stream.runCollect,
+        Effect.map((ids) => [...new Set(Chunk.toReadonlyArray(ids))])
+      )
+
+/** A party's available-stake row and the linkings that changed since `previous` (all of them the first time). */
+const readParty = (
+  client: DataNodeClient.Service,
+  partyId: string,
+  previous: ReadonlyMap<string, string>,
+  paging: Required<Paging>
+): Effect.Effect<ReadonlyArray<readonly [string, Row]>, DataNodeError.DataNodeError> =>
+  Effect.gen(function* () {
+    // the available row is written with every read of the party, so it also says the party's
+    // linkings were all read before (a read either completes or stores nothing)
+    const known = previous.has(availableKey(partyId))
+    const first = yield* client.getStake({
+      partyId,
+      pagination: { first: known ? paging.knownFirstPage : paging.pageSize }
+    })
+    const out: Array<readonly [string, Row]> = [
+      [availableKey(partyId), { partyId, currentStakeAvailable: first.currentStakeAvailable.toString() }]
+    ]
+    const changed = (linking: StakeLinking.StakeLinking): readonly [string, Row] | undefined => {
+      const row: Row = encode(linking)
+      return known && previous.get(linking.id) === canonical(row) ? undefined : [linking.id, row]
+    }
+    const { edges, pageInfo } = first.stakeLinkings
+    for (const edge of edges) {
+      const entry = changed(edge.node)
+      if (entry === undefined) return out
+      out.push(entry)
+    }
+    if (!pageInfo.hasNextPage || edges.length === 0) return out
+    // prefetch 0: the next page is fetched only if this one ends before an unchanged linking
+    const rest = yield* client
+      .stakeLinkings({ partyId }, { pageSize: paging.pageSize, from: edges[edges.length - 1].cursor, prefetch: 0 })
+      .pipe(
+        Stream.map((item) => changed(item.node)),
+        Stream.takeWhile((entry): entry is readonly [string, Row] => entry !== undefined),
+        Stream.runCollect
+      )
+    out.push(...Chunk.toReadonlyArray(rest))
+    return out
+  })
+
+const read =
+  (client: DataNodeClient.Service, options: Options, paging: Required<Paging>): Resource["read"] =>
+  (context) =>
+    Effect.gen(function* () {
+      const parties = yield* partiesOf(client, options)
+      const perParty = yield* Effect.forEach(
+        parties,
+        (partyId) => readParty(client, partyId, context.previous, paging),
+        { concurrency: CONCURRENCY }
+      )
+      return { rows: new Map(perParty.flat()), complete: false }
+    })
+
+const text = (row: Row | undefined, field: string): string | undefined => {
+  const value = row?.[field]
+  return typeof value === "string" ? value : undefined
+}
+
+const inVega = (raw: bigint): string => Decimal.format(BigDecimal.make(raw, VEGA_DECIMALS))
+
+const diffAvailable = (before: Row | undefined, after: Row): ReadonlyArray<Change> => {
+  const from = BigInt(text(before, "currentStakeAvailable") ?? "0")
+  const to = BigInt(text(after, "currentStakeAvailable") ?? "0")
+  if (from === to) return []
+  const details: { [key: string]: Json } = {
+    from: from.toString(),
+    to: to.toString(),
+    delta: (to - from).toString(),
+    fromVega: inVega(from),
+    toVega: inVega(to),
+    deltaVega: inVega(to - from)
+  }
+  return [{ kind: "stake.available_changed", details }]
+}
+
+const diffLinking = (before: Row | undefined, after: Row): ReadonlyArray<Change> => {
+  const status = text(after, "status") ?? "STATUS_UNSPECIFIED"
+  const amount = text(after, "amount") ?? "0"
+  if (before === undefined) {
+    const type = text(after, "type")
+    const kind = type === "TYPE_LINK" ? "stake.linked" : type === "TYPE_UNLINK" ? "stake.unlinked" : undefined
+    if (kind === undefined) return []
+    const details = { party: text(after, "party") ?? "", amount, amountVega: inVega(BigInt(amount)), status }
+    return [{ kind, details }]
+  }
+  const previousStatus = text(before, "status") ?? "STATUS_UNSPECIFIED"
+  if (previousStatus === status) return []
+  return [
+    { kind: "stake.status_changed", details: { from: previousStatus, to: status, type: text(after, "type") ?? "" } }
+  ]
+}
+
+/**
+ * What a stake row's change means: a new link or unlink, a linking settling (pending to accepted
+ * or rejected), or a different available stake (a party read for the first time counts from 0).
+ */
+export const diffStake = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> => {
+  // stake rows are never deleted (reads are partial), so there is nothing to say without `after`
+  if (after === undefined) return []
+  return "currentStakeAvailable" in after ? diffAvailable(before, after) : diffLinking(before, after)
+}
+
+export const make = (client: DataNodeClient.Service, options: Options, paging: Paging = {}): Resource => ({
+  name: "stake",
+  read: read(client, options, {
+    pageSize: paging.pageSize ?? PAGE_SIZE,
+    knownFirstPage: paging.knownFirstPage ?? KNOWN_PARTY_FIRST_PAGE
+  }),
+  diff: (before, after) => diffStake(before, after)
+})

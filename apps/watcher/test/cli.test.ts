@@ -1,0 +1,361 @@
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
+import { it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+import { describe, expect } from "vitest"
+import { loadConfigFile, parseDuration, renderConfig, resolveConfig, type ConfigInput } from "../src/cli.js"
+import { WatcherConfig } from "../src/Config.js"
+
+const party = "A".repeat(64)
+const market = "b".repeat(64)
+
+/** The problems `resolveConfig` reports for an input (failing the test if it succeeds). */
+const problemsOf = (input: ConfigInput) => Effect.map(Effect.flip(resolveConfig(input)), (e) => e.problems)
+
+const tempFile = (name: string, content: string): string => {
+  const path = join(mkdtempSync(join(tmpdir(), "vega-watcher-cli-")), name)
+  writeFileSync(path, content)
+  return path
+}
+
+describe("resolveConfig", () => {
+  it.effect("gives the schema defaults when nothing is set", () =>
+    Effect.gen(function* () {
+      const config = yield* resolveConfig({ env: {}, flags: {} })
+      expect(config).toEqual(Schema.decodeSync(WatcherConfig)({}))
+      expect(config.nodes).toEqual([])
+      expect(config.intervalMillis).toBe(2000)
+      expect(config.port).toBe(9464)
+      expect(config.database).toBe("vega-watcher.db")
+    })
+  )
+
+  it.effect("takes flags over the environment over the file over the defaults", () =>
+    Effect.gen(function* () {
+      const file = {
+        database: "file.db",
+        port: 1001,
+        intervalMillis: 1000,
+        host: "0.0.0.0",
+        nodes: ["http://file:3008"]
+      }
+      const env = {
+        VEGA_WATCHER_DATABASE: "env.db",
+        VEGA_WATCHER_PORT: "1002",
+        VEGA_WATCHER_NODES: "http://env-1:3008, http://env-2:3008",
+        VEGA_WATCHER_INTERVAL: "3s"
+      }
+      const fileOnly = yield* resolveConfig({ file, env: {}, flags: {} })
+      expect([fileOnly.database, fileOnly.port, fileOnly.intervalMillis, fileOnly.host]).toEqual([
+        "file.db",
+        1001,
+        1000,
+        "0.0.0.0"
+      ])
+
+      const withEnv = yield* resolveConfig({ file, env, flags: {} })
+      expect(withEnv.database).toBe("env.db")
+      expect(withEnv.port).toBe(1002)
+      expect(withEnv.intervalMillis).toBe(3000)
+      expect(withEnv.nodes).toEqual(["http://env-1:3008", "http://env-2:3008"])
+      expect(withEnv.host).toBe("0.0.0.0")
+
+      const withFlags = yield* resolveConfig({
+        file,
+        env,
+        flags: { database: "flag.db", interval: "500ms", nodes: ["https://flag:443"] }
+      })
+      expect(withFlags.database).toBe("flag.db")
+      expect(withFlags.intervalMillis).toBe(500)
+      expect(withFlags.nodes).toEqual(["https://flag:443"])
+      expect(withFlags.port).toBe(1002)
+    })
+  )
+
+  it.effect("merges sections key by key: a flag keeps the file's other settings of the same section", () =>
+    Effect.gen(function* () {
+      const file = {
+        sinks: { webhook: { url: "https://file.example/hook", rate: 2 }, console: true },
+        watch: { positions: { pnlThresholds: { realisedBelow: "-5000000" } } }
+      }
+      const config = yield* resolveConfig({
+        file,
+        env: {},
+        flags: { webhook: "https://flag.example/hook", parties: [party], markets: [market] }
+      })
+      expect(config.sinks.webhook?.url).toBe("https://flag.example/hook")
+      expect(config.sinks.webhook?.rate).toBe(2)
+      expect(config.sinks.console).toBe(true)
+      expect(config.watch.positions.pnlThresholds).toEqual({ realisedBelow: "-5000000" })
+    })
+  )
+
+  it.effect("applies --party to every party-filtered resource and --market to every market-filtered one", () =>
+    Effect.gen(function* () {
+      const config = yield* resolveConfig({ env: {}, flags: { parties: [party], markets: [market] } })
+      const lower = party.toLowerCase()
+      expect(config.watch.positions.parties).toEqual([lower])
+      expect(config.watch.stake.parties).toEqual([lower])
+      expect(config.watch.liquidity.parties).toEqual([lower])
+      expect(config.watch.profiles.parties).toEqual([lower])
+      expect(config.watch.rewards.parties).toEqual([lower])
+      expect(config.watch.positions.markets).toEqual([market])
+      expect(config.watch.liquidity.markets).toEqual([market])
+      expect(config.watch.signerBundles).toEqual({ enabled: true })
+      expect(config.watch.referrals).toEqual({ enabled: true })
+    })
+  )
+
+  it.effect("enables only the --only resources", () =>
+    Effect.gen(function* () {
+      const config = yield* resolveConfig({ env: {}, flags: { only: ["positions", "rewards"] } })
+      const enabled = Object.entries(config.watch)
+        .filter(([, settings]) => settings.enabled)
+        .map(([name]) => name)
+      expect(enabled).toEqual(["positions", "rewards"])
+    })
+  )
+
+  it.effect("maps the sink, simulator and boolean flags", () =>
+    Effect.gen(function* () {
+      const config = yield* resolveConfig({
+        env: { VEGA_WATCHER_FILE: "env-events.jsonl" },
+        flags: { stdout: false, console: true, seed: 7, blockInterval: "250ms", port: 0, host: "::1" }
+      })
+      expect(config.sinks.stdout).toBe(false)
+      expect(config.sinks.console).toBe(true)
+      expect(config.sinks.file).toBe("env-events.jsonl")
+      expect(config.simulator.seed).toBe(7)
+      expect(config.simulator.blockIntervalMillis).toBe(250)
+      expect(config.port).toBe(0)
+      expect(config.host).toBe("::1")
+      const overridden = yield* resolveConfig({
+        env: { VEGA_WATCHER_FILE: "env-events.jsonl" },
+        flags: { file: "flag-events.jsonl" }
+      })
+      expect(overridden.sinks.file).toBe("flag-events.jsonl")
+    })
+  )
+
+  it.effect("turns the webhook token into a redacted bearer header, shown as <redacted> by --check", () =>
+    Effect.gen(function* () {
+      const config = yield* resolveConfig({
+        file: { sinks: { webhook: { url: "https://hooks.example/in", headers: { "x-tenant": "acme-secret" } } } },
+        env: { VEGA_WATCHER_WEBHOOK_TOKEN: "tok-123" },
+        flags: {}
+      })
+      const headers = config.sinks.webhook?.headers ?? {}
+      expect(Redacted.isRedacted(headers["authorization"])).toBe(true)
+      expect(Redacted.value(headers["authorization"])).toBe("Bearer tok-123")
+      expect(Redacted.value(headers["x-tenant"])).toBe("acme-secret")
+      const rendered = renderConfig(config)
+      expect(rendered).not.toContain("tok-123")
+      expect(rendered).not.toContain("acme-secret")
+      expect(JSON.parse(rendered).sinks.webhook.headers).toEqual({
+        authorization: "<redacted>",
+        "x-tenant": "<redacted>"
+      })
+    })
+  )
+
+  it.effect("names the field of each bad input", () =>
+    Effect.gen(function* () {
+      expect(yield* problemsOf({ env: {}, flags: { webhook: "notaurl" } })).toEqual([
+        "sinks.webhook.url: an http(s) URL (set by --webhook)"
+      ])
+      expect(yield* problemsOf({ env: { VEGA_WATCHER_WEBHOOK_URL: "ftp://x" }, flags: {} })).toEqual([
+        "sinks.webhook.url: an http(s) URL (set by VEGA_WATCHER_WEBHOOK_URL)"
+      ])
+      expect(yield* problemsOf({ env: {}, flags: { parties: [party, "xyz"] } })).toEqual([
+        '--party: expected a 64-character hex id, got "xyz"'
+      ])
+      expect(yield* problemsOf({ file: { watch: { stake: { parties: ["nope"] } } }, env: {}, flags: {} })).toEqual([
+        "watch.stake.parties[0]: a 64-character hex id"
+      ])
+      expect(yield* problemsOf({ env: {}, flags: { interval: "-1s" } })).toEqual([
+        '--interval: expected a duration such as 2s, 500ms or 1m, got "-1s"'
+      ])
+      expect(yield* problemsOf({ env: {}, flags: { interval: "0ms" } })).toEqual([
+        "intervalMillis: Expected a positive number, actual 0 (set by --interval)"
+      ])
+      expect(yield* problemsOf({ file: { intervalMillis: -5 }, env: {}, flags: {} })).toEqual([
+        "intervalMillis: Expected a positive number, actual -5"
+      ])
+      expect(yield* problemsOf({ env: { VEGA_WATCHER_INTERVAL: "soon" }, flags: {} })).toEqual([
+        'VEGA_WATCHER_INTERVAL: expected a duration such as 2s, 500ms or 1m, got "soon"'
+      ])
+      expect(yield* problemsOf({ env: {}, flags: { only: ["positions", "orders"] } })).toEqual([
+        '--only: unknown resource "orders", expected one of positions, stake, liquidity, signerBundles, profiles, rewards, referrals'
+      ])
+      expect(yield* problemsOf({ env: { VEGA_WATCHER_PORT: "http" }, flags: {} })).toEqual([
+        'VEGA_WATCHER_PORT: expected a port number, got "http"'
+      ])
+      const port = yield* problemsOf({ env: {}, flags: { port: 70000 } })
+      expect(port).toHaveLength(1)
+      expect(port[0]).toMatch(/^port: .*70000.* \(set by --port\)$/)
+      expect(yield* problemsOf({ file: { intervalMs: 10, sinks: { fiel: "x" } }, env: {}, flags: {} })).toEqual([
+        "intervalMs: unknown setting",
+        "sinks.fiel: unknown setting"
+      ])
+      expect(yield* problemsOf({ file: [1, 2], fileName: "watcher.json", env: {}, flags: {} })).toEqual([
+        "watcher.json: expected a JSON object"
+      ])
+      const nodes = yield* problemsOf({ env: { VEGA_WATCHER_NODES: "http://ok:1,localhost:3008" }, flags: {} })
+      expect(nodes).toHaveLength(1)
+      expect(nodes[0]).toMatch(/^nodes\[1\]: .*"localhost:3008" \(set by VEGA_WATCHER_NODES\)$/)
+    })
+  )
+
+  it.effect("reports every problem at once", () =>
+    Effect.gen(function* () {
+      const problems = yield* problemsOf({
+        file: { database: 5 },
+        env: { VEGA_WATCHER_PORT: "x" },
+        flags: { webhook: "nope", markets: ["m"] }
+      })
+      expect(problems).toHaveLength(4)
+      expect(problems.some((p) => p.startsWith("database: "))).toBe(true)
+      expect(problems.some((p) => p.startsWith("VEGA_WATCHER_PORT: "))).toBe(true)
+      expect(problems.some((p) => p.startsWith("sinks.webhook.url: "))).toBe(true)
+      expect(problems.some((p) => p.startsWith("--market: "))).toBe(true)
+    })
+  )
+
+  it.effect("never quotes a secret in a problem", () =>
+    Effect.gen(function* () {
+      const problems = yield* problemsOf({
+        file: { sinks: { webhook: { url: 42, headers: { "x-key": "hush-hush" } } } },
+        env: { VEGA_WATCHER_WEBHOOK_TOKEN: "tok-secret" },
+        flags: {}
+      })
+      expect(problems.length).toBeGreaterThan(0)
+      expect(problems.join("\n")).not.toMatch(/tok-secret|hush-hush/)
+      const tokenOnly = yield* problemsOf({ env: { VEGA_WATCHER_WEBHOOK_TOKEN: "tok-secret" }, flags: {} })
+      expect(tokenOnly[0]).toMatch(/^VEGA_WATCHER_WEBHOOK_TOKEN: set, but no webhook is configured/)
+      expect(tokenOnly.join("\n")).not.toContain("tok-secret")
+    })
+  )
+})
+
+describe("parseDuration", () => {
+  it("reads whole milliseconds from a number and a unit", () => {
+    expect(parseDuration("2s")).toEqual(Option.some(2000))
+    expect(parseDuration("500ms")).toEqual(Option.some(500))
+    expect(parseDuration("1.5s")).toEqual(Option.some(1500))
+    expect(parseDuration("2 minutes")).toEqual(Option.some(120_000))
+    expect(parseDuration("1h")).toEqual(Option.some(3_600_000))
+    expect(parseDuration("0.5ms")).toEqual(Option.none())
+    expect(parseDuration("-1s")).toEqual(Option.none())
+    expect(parseDuration("2")).toEqual(Option.none())
+    expect(parseDuration("2 fortnights")).toEqual(Option.none())
+  })
+})
+
+describe("loadConfigFile", () => {
+  it.effect("parses a JSON file", () =>
+    Effect.gen(function* () {
+      const path = tempFile("ok.json", JSON.stringify({ port: 1234 }))
+      expect(yield* loadConfigFile(path)).toEqual({ port: 1234 })
+    }).pipe(Effect.provide(NodeFileSystem.layer))
+  )
+
+  it.effect("names a missing file", () =>
+    Effect.gen(function* () {
+      const path = join(tmpdir(), "vega-watcher-no-such-dir", "missing.json")
+      const error = yield* Effect.flip(loadConfigFile(path))
+      expect(error.problems).toEqual([`${path}: no such configuration file`])
+    }).pipe(Effect.provide(NodeFileSystem.layer))
+  )
+
+  it.effect("names the file and the line and column of bad JSON", () =>
+    Effect.gen(function* () {
+      const path = tempFile("bad.json", '{\n  "port": 1,\n  "host" "x"\n}')
+      const error = yield* Effect.flip(loadConfigFile(path))
+      expect(error.problems).toHaveLength(1)
+      expect(error.problems[0]).toMatch(
+        new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}: invalid JSON at line 3, column 10: `)
+      )
+      const truncated = tempFile("truncated.json", '{"port": ')
+      const cut = yield* Effect.flip(loadConfigFile(truncated))
+      expect(cut.problems[0]).toBe(`${truncated}: invalid JSON: Unexpected end of JSON input`)
+    }).pipe(Effect.provide(NodeFileSystem.layer))
+  )
+})
+
+describe("the vega-watcher command", () => {
+  const cwd = fileURLToPath(new URL("..", import.meta.url))
+  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VEGA_WATCHER_")))
+  const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
+    // `node --import tsx` is `npx tsx` without npx's start-up time
+    const result = spawnSync(
+      process.execPath,
+      ["--import", "tsx", "--conditions=@vega-effect/source", "src/bin.ts", ...args],
+      {
+        cwd,
+        env: { ...cleanEnv, NO_COLOR: "1", ...env },
+        encoding: "utf8",
+        timeout: 60_000
+      }
+    )
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+  }
+
+  it("exits 1 and names the problem when the configuration is invalid", () => {
+    const result = runCli(["--check", "--webhook", "notaurl"])
+    expect(result.status).toBe(1)
+    expect(result.stderr).toContain("sinks.webhook.url: an http(s) URL (set by --webhook)")
+    expect(result.stderr).not.toMatch(/\bat .*\.ts:\d+/)
+    expect(result.stdout).toBe("")
+  })
+
+  it("prints the resolved configuration with --check, secrets redacted", () => {
+    const config = tempFile("watcher.json", JSON.stringify({ database: "from-file.db", port: 9999 }))
+    const result = runCli(
+      [
+        "--check",
+        "--config",
+        config,
+        "--webhook",
+        "https://hooks.example/in",
+        "--interval",
+        "750ms",
+        "--only",
+        "stake"
+      ],
+      { VEGA_WATCHER_WEBHOOK_TOKEN: "cli-token-xyz", VEGA_WATCHER_PORT: "9100" }
+    )
+    expect(result.status).toBe(0)
+    expect(result.stdout).not.toContain("cli-token-xyz")
+    const printed = JSON.parse(result.stdout)
+    expect(printed.database).toBe("from-file.db")
+    expect(printed.port).toBe(9100)
+    expect(printed.intervalMillis).toBe(750)
+    expect(printed.watch.stake.enabled).toBe(true)
+    expect(printed.watch.positions.enabled).toBe(false)
+    expect(printed.sinks.webhook).toMatchObject({
+      url: "https://hooks.example/in",
+      headers: { authorization: "<redacted>" }
+    })
+  })
+
+  it("lists the options with --help", () => {
+    const result = runCli(["--help"])
+    expect(result.status).toBe(0)
+    for (const option of ["--config", "--node", "--interval", "--webhook", "--party", "--only", "--once", "--check"]) {
+      expect(result.stdout).toContain(option)
+    }
+  })
+
+  it("exits 2 on a usage error", () => {
+    const result = runCli(["--check", "--port", "many"])
+    expect(result.status).toBe(2)
+    expect(result.stderr).toContain("many")
+  })
+})

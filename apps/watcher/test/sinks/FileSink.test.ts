@@ -1,0 +1,209 @@
+import * as fs from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import { describe, expect } from "vitest"
+import { toJsonLine } from "../../src/Event.js"
+import type { PendingEvent, Sink } from "../../src/Sink.js"
+import * as FileSink from "../../src/sinks/FileSink.js"
+import { pendingEvents } from "./events.js"
+
+/** A fresh directory, removed with the scope. */
+const tempDir: Effect.Effect<string, never, Scope.Scope> = Effect.acquireRelease(
+  Effect.promise(() => fs.mkdtemp(join(tmpdir(), "file-sink-"))),
+  (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+)
+
+const linesOf = (events: ReadonlyArray<PendingEvent>): string =>
+  events.map(({ event }) => toJsonLine(event) + "\n").join("")
+
+const read = (path: string) => Effect.promise(() => fs.readFile(path, "utf8"))
+
+/** Runs `f` with a sink over `path` that is closed afterwards, as a process that ends would. */
+const withSink = <A, E>(path: string, f: (sink: Sink) => Effect.Effect<A, E>, options?: FileSink.Options) =>
+  Effect.scoped(Effect.flatMap(FileSink.make(path, options), f))
+
+const idsIn = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line).id as string)
+
+describe("FileSink", () => {
+  it.scoped("a new sink over the same file counts the pending events already written", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(7)
+      yield* withSink(
+        path,
+        (sink) =>
+          Effect.gen(function* () {
+            expect(yield* sink.recover(events)).toBe(0)
+            yield* sink.deliver(events.slice(0, 3))
+            yield* sink.deliver(events.slice(3, 5))
+          }),
+        { maxBatch: 2 }
+      )
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 5)))
+      // the cursor moved after the first batch only: the second is in flight
+      expect(yield* withSink(path, (sink) => sink.recover(events.slice(3)))).toBe(2)
+      // the cursor never moved
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(5)
+      // everything written was acknowledged
+      expect(yield* withSink(path, (sink) => sink.recover(events.slice(5)))).toBe(0)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 5)))
+    })
+  )
+
+  it.scoped("cuts a partial last line away and does not count the event it held", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(5)
+      yield* withSink(path, (sink) => sink.deliver(events.slice(0, 3)))
+      // a write cut short: the id is complete, the line is not
+      const half = toJsonLine(events[3].event).slice(0, 80)
+      expect(half).toContain(events[3].event.id)
+      yield* Effect.promise(() => fs.appendFile(path, half))
+
+      const count = yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          const count = yield* sink.recover(events.slice(3))
+          yield* sink.deliver(events.slice(3 + count))
+          return count
+        })
+      )
+      expect(count).toBe(0)
+      expect(yield* read(path)).toBe(linesOf(events))
+
+      // a file holding nothing but half a line
+      const lone = join(yield* tempDir, "lone.jsonl")
+      yield* Effect.promise(() => fs.writeFile(lone, half))
+      expect(yield* withSink(lone, (sink) => sink.recover(events.slice(3)))).toBe(0)
+      expect(yield* read(lone)).toBe("")
+    })
+  )
+
+  it.scoped("crashes at any point of a delivery leave every event in the file exactly once", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(60)
+      const batch = 7
+      // what happens to each batch: delivered and acknowledged, written but the cursor not moved,
+      // or the process killed in the middle of the write (a prefix of its bytes on disk)
+      const fates = ["ok", "unacknowledged", "torn", "ok", "torn", "unacknowledged", "unacknowledged", "ok"]
+      let cursor = 0 // index of the first event not acknowledged
+      let round = 0
+      let needsRecovery = true
+      while (cursor < events.length) {
+        const fate = fates[round % fates.length]
+        round++
+        yield* withSink(path, (sink) =>
+          Effect.gen(function* () {
+            if (needsRecovery) {
+              const pending = events.slice(cursor, cursor + batch)
+              cursor += yield* sink.recover(pending)
+              needsRecovery = false
+            }
+            const next = events.slice(cursor, cursor + batch)
+            if (next.length === 0) return
+            if (fate === "torn") {
+              const bytes = Buffer.from(linesOf(next))
+              // cut inside the third line, or inside the last one of a short batch
+              const cut = Math.min(bytes.length - 5, linesOf(next.slice(0, 2)).length + 40)
+              yield* Effect.promise(() => fs.appendFile(path, bytes.subarray(0, cut)))
+              needsRecovery = true
+              return
+            }
+            yield* sink.deliver(next)
+            if (fate === "ok") cursor += next.length
+            else needsRecovery = true
+          })
+        )
+      }
+      const ids = idsIn(yield* read(path))
+      expect(ids).toEqual(events.map(({ event }) => event.id))
+      expect((yield* read(path)).endsWith("\n")).toBe(true)
+    })
+  )
+
+  it.scoped("a missing or empty file has nothing: 0, and the file is created", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const events = pendingEvents(3)
+      const path = join(dir, "missing.jsonl")
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(0)
+      expect(yield* read(path)).toBe("")
+
+      // deleted between the start and the recovery, then while running
+      const count = yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* Effect.promise(() => fs.rm(path))
+          const count = yield* sink.recover(events)
+          yield* sink.deliver(events.slice(0, 1))
+          yield* Effect.promise(() => fs.rm(path))
+          yield* sink.deliver(events.slice(1))
+          return count
+        })
+      )
+      expect(count).toBe(0)
+      expect(yield* read(path)).toBe(linesOf(events.slice(1)))
+
+      const empty = join(dir, "empty.jsonl")
+      yield* Effect.promise(() => fs.writeFile(empty, ""))
+      expect(yield* withSink(empty, (sink) => sink.recover(events))).toBe(0)
+    })
+  )
+
+  it.scoped("fails when the pending events in the file's tail are not the first pending ones", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(6)
+      yield* withSink(path, (sink) => sink.deliver(events.slice(0, 3)))
+      // the file ends with event 3 but the state says event 1 (not in the file's tail) comes first
+      const elsewhere = [events[5], ...events.slice(2)]
+      const error = yield* withSink(path, (sink) => sink.recover(elsewhere)).pipe(Effect.flip)
+      expect(error._tag).toBe("SinkError")
+      expect(error.sink).toBe("file")
+      expect(error.message).toContain("does not continue this watcher's state")
+      expect(error.message).toContain(events[2].event.id)
+
+      // out of order
+      const swapped = [events[2], events[1], events[0]]
+      const swappedError = yield* withSink(path, (sink) => sink.recover(swapped)).pipe(Effect.flip)
+      expect(swappedError._tag).toBe("SinkError")
+      // the file is left as it was
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 3)))
+    })
+  )
+
+  it.scoped("reads back only the tail of a large file", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const old = pendingEvents(3000, 1)
+      const fresh = pendingEvents(3, 5000)
+      // a long history (about 1.5 MB), then the batch in flight
+      yield* Effect.promise(() => fs.writeFile(path, linesOf(old) + linesOf(fresh.slice(0, 2))))
+      const { size } = yield* Effect.promise(() => fs.stat(path))
+      expect(size).toBeGreaterThan(1_000_000)
+
+      // count the bytes read through file handles
+      const probe = yield* Effect.promise(() => fs.open(path, "r"))
+      const prototype = Object.getPrototypeOf(probe) as { read: (...args: Array<unknown>) => Promise<unknown> }
+      yield* Effect.promise(() => probe.close())
+      const originalRead = prototype.read
+      let bytesRead = 0
+      prototype.read = async function (this: unknown, ...args: Array<unknown>) {
+        const result = (await originalRead.apply(this, args)) as { bytesRead: number }
+        bytesRead += result.bytesRead
+        return result
+      }
+      yield* Effect.addFinalizer(() => Effect.sync(() => void (prototype.read = originalRead)))
+
+      expect(yield* withSink(path, (sink) => sink.recover(fresh))).toBe(2)
+      expect(bytesRead).toBeGreaterThan(0)
+      expect(bytesRead).toBeLessThanOrEqual(2 * 64 * 1024)
+    })
+  )
+})
