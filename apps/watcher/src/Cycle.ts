@@ -15,7 +15,8 @@ import {
   type ResourceName,
   resourceNames,
   type Row,
-  type WatchEvent
+  type SerializedEvent,
+  serialize
 } from "./Event.js"
 import { canonical, type DiffContext, type Resource } from "./Resource.js"
 import type { Checkpoint, RowWrite, Service as Store } from "./Store.js"
@@ -55,36 +56,40 @@ const pointOf = (read: ReadTracking.ReadAt): ReadPoint => ({
 const parse = (json: string | undefined): Row | undefined =>
   json === undefined ? undefined : (JSON.parse(json) as Row)
 
+/** A resource's rows as canonical JSON, converted as soon as they are read so the objects can go. */
+const canonicalRows = (rows: ReadonlyMap<string, Row>): Map<string, string> => {
+  const out = new Map<string, string>()
+  for (const [key, row] of rows) out.set(key, canonical(row))
+  return out
+}
+
 /** The events and row writes of one resource, keys in sorted order so that every run orders them alike. */
 const compare = (
   resource: Resource,
-  rows: ReadonlyMap<string, Row>,
+  rows: ReadonlyMap<string, string>,
   complete: boolean,
   held: ReadonlyMap<string, string>,
   at: ReadPoint,
   context: DiffContext,
   report: boolean
-): { events: Array<WatchEvent>; writes: Array<RowWrite> } => {
-  const events: Array<WatchEvent> = []
+): { events: Array<SerializedEvent>; writes: Array<RowWrite> } => {
+  const events: Array<SerializedEvent> = []
   const writes: Array<RowWrite> = []
-  const changed = (key: string, before: string | undefined, after: string | undefined) => {
-    writes.push({ resource: resource.name, key, value: after ?? null })
-    if (!report) return
-    const beforeRow = parse(before)
-    const afterRow = parse(after)
-    const changes: ReadonlyArray<Change> = resource.diff(beforeRow, afterRow, context)
-    for (const change of changes) {
-      events.push(makeEvent(resource.name, key, change, at, beforeRow ?? null, afterRow ?? null))
-    }
-  }
   const keys = [...rows.keys()]
   if (complete) for (const key of held.keys()) if (!rows.has(key)) keys.push(key)
   keys.sort()
   for (const key of keys) {
-    const row = rows.get(key)
-    const after = row === undefined ? undefined : canonical(row)
+    const after = rows.get(key)
     const before = held.get(key)
-    if (before !== after) changed(key, before, after)
+    if (before === after) continue
+    writes.push({ resource: resource.name, key, value: after ?? null })
+    if (!report) continue
+    const beforeRow = parse(before)
+    const afterRow = parse(after)
+    const changes: ReadonlyArray<Change> = resource.diff(beforeRow, afterRow, context)
+    for (const change of changes) {
+      events.push(serialize(makeEvent(resource.name, key, change, at, beforeRow ?? null, afterRow ?? null)))
+    }
   }
   return { events, writes }
 }
@@ -108,7 +113,12 @@ export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, unk
       resources,
       (resource) =>
         ReadTracking.track(resource.read({ previous: held.get(resource.name) ?? new Map() })).pipe(
-          Effect.map(([snapshot, read]) => ({ resource, snapshot, at: read.lowest ? pointOf(read.lowest) : headPoint }))
+          Effect.map(([snapshot, read]) => ({
+            resource,
+            rows: canonicalRows(snapshot.rows),
+            complete: snapshot.complete,
+            at: read.lowest ? pointOf(read.lowest) : headPoint
+          }))
         ),
       { concurrency: 4 }
     )
@@ -117,20 +127,12 @@ export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, unk
       return { _tag: "Behind", height: lowest.height, node: lowest.node, checkpoint: stored.height } as const
     }
     const report = stored !== undefined || context.initialEvents
-    const events: Array<WatchEvent> = []
+    const events: Array<SerializedEvent> = []
     const writes: Array<RowWrite> = []
     for (const name of resourceNames) {
-      for (const { at, resource, snapshot } of reads) {
+      for (const { at, complete, resource, rows } of reads) {
         if (resource.name !== name) continue
-        const found = compare(
-          resource,
-          snapshot.rows,
-          snapshot.complete,
-          held.get(name) ?? new Map(),
-          at,
-          diffContext,
-          report
-        )
+        const found = compare(resource, rows, complete, held.get(name) ?? new Map(), at, diffContext, report)
         events.push(...found.events)
         writes.push(...found.writes)
       }

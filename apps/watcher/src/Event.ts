@@ -97,3 +97,16 @@ export const toJsonLine = (event: WatchEvent): string =>
     after: event.after,
     details: event.details
   })
+
+/** An event as the outbox keeps it: serialized once, when it is found. */
+export interface SerializedEvent {
+  readonly id: string
+  readonly kind: string
+  readonly json: string
+}
+
+export const serialize = (event: WatchEvent): SerializedEvent => ({
+  id: event.id,
+  kind: event.kind,
+  json: JSON.stringify(event)
+})

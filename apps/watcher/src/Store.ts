@@ -17,7 +17,7 @@ import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import { hostname } from "node:os"
-import type { ReadPoint, ResourceName, WatchEvent } from "./Event.js"
+import type { ReadPoint, ResourceName, SerializedEvent, WatchEvent } from "./Event.js"
 import { migrate } from "./Migrations.js"
 import type { PendingEvent } from "./Sink.js"
 
@@ -37,7 +37,7 @@ export interface RowWrite {
 export interface CycleCommit {
   readonly point: ReadPoint
   readonly writes: ReadonlyArray<RowWrite>
-  readonly events: ReadonlyArray<WatchEvent>
+  readonly events: ReadonlyArray<SerializedEvent>
 }
 
 export class StateLocked extends Schema.TaggedError<StateLocked>()("StateLocked", {
@@ -170,7 +170,7 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient>
           seq: firstSeq + i,
           id: event.id,
           kind: event.kind,
-          event: JSON.stringify(event)
+          event: event.json
         }))
         for (const part of chunks(events, CHUNK)) yield* sql`INSERT INTO watcher_outbox ${sql.insert(part)}`
         const next: Checkpoint = {

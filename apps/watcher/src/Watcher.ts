@@ -40,6 +40,8 @@ import * as Store from "./Store.js"
 export interface RunOptions {
   /** One cycle, wait for every sink, then return. */
   readonly once: boolean
+  /** Sinks beyond those the configuration names (an embedding program's own, say). */
+  readonly sinks?: ReadonlyArray<Sink>
 }
 
 /** The resources the configuration enables, in the order events are reported. */
@@ -129,7 +131,7 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
         `resuming from height ${checkpoint.value.height} (${checkpoint.value.time}); changes since are reported`
       )
     }
-    const sinks = yield* sinksOf(config)
+    const sinks = [...(yield* sinksOf(config)), ...(options.sinks ?? [])]
     const sinkNames = sinks.map((s) => s.name)
     const committed = yield* SubscriptionRef.make(
       Option.match(checkpoint, { onNone: () => 0, onSome: (c) => c.nextSeq - 1 })

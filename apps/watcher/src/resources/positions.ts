@@ -1,10 +1,10 @@
 /**
- * Positions: one row per market and party (closed positions included), read completely from the
- * node's positions list. A position opening, closing or changing size, a status change (orders
+ * Positions: one row per market and party (closed positions included), read from the node's
+ * positions list: completely at first, then only what changed (see `readNewer`). A position opening, closing or changing size, a status change (orders
  * closed, distressed, closed out and back) and a PnL crossing a configured threshold are events;
  * other fields (update time, fees, entry price alone) are stored but mean nothing on their own.
  */
-import type { DataNodeClient } from "@vega-effect/http"
+import { type DataNodeClient, ReadTracking } from "@vega-effect/http"
 import { Encoder, Position } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -69,30 +69,77 @@ const readInto = (
     )
   )
 
-const read =
-  (client: DataNodeClient.Service, options: Options): Resource["read"] =>
-  (context) =>
-    Effect.gen(function* () {
-      const rows = new Map<string, Row>()
-      for (const filter of filtersFor(options.parties, options.markets)) yield* readInto(client, filter, rows)
-      // The node never deletes a position, so one held but not read is most likely one that paging
-      // skipped (a page's last row changing between two pages makes the node drop a row): ask for
-      // those positions by id before calling them gone.
-      const parties = options.parties !== undefined && options.parties.length > 0 ? new Set(options.parties) : undefined
-      const markets = options.markets !== undefined && options.markets.length > 0 ? new Set(options.markets) : undefined
-      const missing = [...context.previous.keys()].filter((key) => {
-        if (rows.has(key)) return false
-        const { marketId, partyId } = splitKey(key)
-        return (parties === undefined || parties.has(partyId)) && (markets === undefined || markets.has(marketId))
-      })
-      if (missing.length > 0) {
-        const wanted = new Set(missing)
-        const missingParties = [...new Set(missing.map((key) => splitKey(key).partyId))]
-        const missingMarkets = [...new Set(missing.map((key) => splitKey(key).marketId))]
-        for (const filter of filtersFor(missingParties, missingMarkets)) yield* readInto(client, filter, rows, wanted)
-      }
-      return { rows, complete: true }
+/**
+ * Reads only the positions written after `watermark` (unix nanoseconds), newest first. The node
+ * orders positions by the block that wrote them (`vega_time`, emitted as `updatedAt`) and never
+ * deletes one, so once a row at or below the watermark comes, every row after it is older still.
+ */
+const readNewer = (client: DataNodeClient.Service, options: Options, watermark: bigint) =>
+  Effect.gen(function* () {
+    const rows = new Map<string, Row>()
+    for (const filter of filtersFor(options.parties, options.markets)) {
+      yield* client.positions(filter === undefined ? {} : { filter }, { pageSize: PAGE_SIZE, newestFirst: true }).pipe(
+        Stream.takeWhile((item) => item.node.updatedAt > watermark),
+        Stream.runForEach((item) =>
+          Effect.sync(() => {
+            const key = keyOf(item.node.marketId, item.node.partyId)
+            // newest first: a position met twice (it moved up while paging) keeps its newer version
+            if (!rows.has(key)) rows.set(key, encode(item.node))
+          })
+        )
+      )
+    }
+    return rows
+  })
+
+const readAll = (client: DataNodeClient.Service, options: Options, previous: ReadonlyMap<string, string>) =>
+  Effect.gen(function* () {
+    const rows = new Map<string, Row>()
+    for (const filter of filtersFor(options.parties, options.markets)) yield* readInto(client, filter, rows)
+    // The node never deletes a position, so one held but not read is most likely one that paging
+    // skipped (a page's last row changing between two pages makes the node drop a row): ask for
+    // those positions by id before calling them gone.
+    const parties = options.parties !== undefined && options.parties.length > 0 ? new Set(options.parties) : undefined
+    const markets = options.markets !== undefined && options.markets.length > 0 ? new Set(options.markets) : undefined
+    const missing = [...previous.keys()].filter((key) => {
+      if (rows.has(key)) return false
+      const { marketId, partyId } = splitKey(key)
+      return (parties === undefined || parties.has(partyId)) && (markets === undefined || markets.has(marketId))
     })
+    if (missing.length > 0) {
+      const wanted = new Set(missing)
+      const missingParties = [...new Set(missing.map((key) => splitKey(key).partyId))]
+      const missingMarkets = [...new Set(missing.map((key) => splitKey(key).marketId))]
+      for (const filter of filtersFor(missingParties, missingMarkets)) yield* readInto(client, filter, rows, wanted)
+    }
+    return rows
+  })
+
+/**
+ * Every row held was read at a height at or above the lowest height of the last read, so a row
+ * written at or below that height's block time is held as it is now: the next read can stop there.
+ *
+ * The watermark moves only after a read answered at one height. A read across blocks may have met
+ * the paging quirk (a page's last row rewritten between two pages makes the node drop the next
+ * row), and the dropped row could sit below the new watermark: then the next read starts from the
+ * old watermark again (or is complete again). The watermark lives in memory; after a restart the
+ * first read is complete.
+ */
+const read = (client: DataNodeClient.Service, options: Options): Resource["read"] => {
+  let watermark: bigint | undefined
+  return (context) =>
+    Effect.gen(function* () {
+      const from = context.previous.size > 0 ? watermark : undefined
+      const [rows, reads] = yield* ReadTracking.track(
+        from !== undefined ? readNewer(client, options, from) : readAll(client, options, context.previous)
+      )
+      const consistent = reads.lowest !== undefined && reads.lowest.height === reads.highest?.height
+      const time = reads.lowest?.blockTimestamp
+      if (consistent && time !== undefined && /^\d+$/.test(time)) watermark = BigInt(time)
+      else if (from === undefined) watermark = undefined
+      return { rows, complete: from === undefined }
+    })
+}
 
 const text = (row: Row | undefined, field: string): string | undefined => {
   const value = row?.[field]

@@ -6,7 +6,7 @@ import { describe, expect } from "vitest"
 import type { PnlThresholds } from "../../src/Config.js"
 import type { Row } from "../../src/Event.js"
 import { diffPosition, keyOf, make } from "../../src/resources/positions.js"
-import { changesBetween, kindsOf, simulated, stored } from "./support.js"
+import { applied, changesBetween, entries, kindsOf, simulated, stored } from "./support.js"
 
 const MARKET = "a".repeat(64)
 const PARTY = "b".repeat(64)
@@ -193,6 +193,23 @@ const scale = {
 }
 
 describe("positions read", () => {
+  it.scopedLive("after the first read, only positions written since are read; applied, they equal a fresh read", () =>
+    Effect.gen(function* () {
+      const { client, sim } = yield* simulated({ seed: 5, scale, activity: { positionTrades: 8 } })
+      const resource = make(client, { enabled: true })
+      let held = stored((yield* resource.read({ previous: new Map() })).rows)
+      for (let i = 0; i < 6; i++) {
+        yield* sim.advance(1 + (i % 2))
+        const snapshot = yield* resource.read({ previous: held })
+        expect(snapshot.complete).toBe(false)
+        expect(snapshot.rows.size).toBeLessThan(held.size / 2)
+        held = applied(held, snapshot)
+        const fresh = yield* make(client, { enabled: true }).read({ previous: new Map() })
+        expect(entries(held)).toEqual(entries(stored(fresh.rows)))
+      }
+    })
+  )
+
   it.scopedLive("reads exactly the simulator's positions, and a diff of two reads matches the changed rows", () =>
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 11, scale, activity: { positionTrades: 12 } })
@@ -214,8 +231,11 @@ describe("positions read", () => {
       expect(yield* client.positions({}, { pageSize: 7 }).pipe(Stream.runCount)).toBe(first.rows.size)
 
       yield* sim.advance(3)
-      const second = yield* resource.read({ previous: stored(first.rows) })
-      const found = changesBetween(resource, stored(first.rows), stored(second.rows))
+      const incremental = yield* resource.read({ previous: stored(first.rows) })
+      expect(incremental.complete).toBe(false)
+      const now = applied(stored(first.rows), incremental)
+      const second = { rows: new Map([...now].map(([key, json]) => [key, JSON.parse(json) as Row])) }
+      const found = changesBetween(resource, stored(first.rows), now)
       expect(kindsOf(found)).toContain("position.volume_changed")
 
       const volume = (row: Row | undefined) => BigInt((row?.openVolume as string | undefined) ?? "0")
