@@ -20,7 +20,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { WatcherConfig } from "../src/Config.js"
-import { runCycle } from "../src/Cycle.js"
+import { heldOf, runCycle } from "../src/Cycle.js"
 import { BATCH, deliverForever, drained } from "../src/Delivery.js"
 import * as FileSink from "../src/sinks/FileSink.js"
 import * as Store from "../src/Store.js"
@@ -52,6 +52,13 @@ const advance = async () => {
 
 const seconds = (millis: number) => `${(millis / 1000).toFixed(2)} s`
 const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024)
+const memory = (label: string) => {
+  ;(globalThis as { gc?: () => void }).gc?.()
+  const m = process.memoryUsage()
+  console.log(
+    `  [${label}] rss ${Math.round(m.rss / 1e6)} MB, heap used ${Math.round(m.heapUsed / 1e6)} MB, peak rss ${peakRssMb()} MB`
+  )
+}
 const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
 
 const timed = <A, E, R>(self: Effect.Effect<A, E, R>) =>
@@ -82,7 +89,7 @@ const watcherOn = (client: DataNodeClient.Service, url: string, initialEvents: b
       }
     })
     const resources = resourcesOf(client, config)
-    const held = yield* store.loadState
+    const held = heldOf(yield* store.loadState)
     const file = yield* FileSink.make(join(dir, "events.jsonl"), { maxBatch: BATCH })
     yield* store.cursor(file.name) // the sink exists before the first event, as in the watcher
     const committed = yield* SubscriptionRef.make(0)
@@ -130,12 +137,14 @@ const program = (url: string) =>
       `baseline: read ${readRows.toLocaleString("en-US")} rows (positions + stake linkings) in ${seconds(baseline)}`
     )
 
+    memory("after the baseline")
     // the default: the first sync records what is there, later cycles report changes
     const watcher = yield* watcherOn(client, url, false)
     const first = yield* watcher.cycle
     console.log(
       `first sync (recorded, no events): ${first.writes.toLocaleString("en-US")} rows in ${seconds(first.millis)} (${(first.millis / baseline).toFixed(2)}x the baseline read)`
     )
+    memory("after the first sync")
     const warm: Array<number> = []
     let warmEvents = 0
     let warmDelivery = 0

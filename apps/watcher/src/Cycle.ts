@@ -18,11 +18,22 @@ import {
   type SerializedEvent,
   serialize
 } from "./Event.js"
-import { canonical, type DiffContext, type Resource } from "./Resource.js"
+import { canonical, type DiffContext, fingerprintOf, type Resource } from "./Resource.js"
 import type { Checkpoint, RowWrite, Service as Store } from "./Store.js"
 
-/** The rows held per resource, as canonical JSON: the in-memory copy of the store's state. */
+/** The rows held per resource, as fingerprints: the in-memory summary of the store's state. */
 export type Held = Map<ResourceName, Map<string, string>>
+
+/** The in-memory summary of rows loaded from the store. */
+export const heldOf = (state: ReadonlyMap<ResourceName, ReadonlyMap<string, string>>): Held => {
+  const out: Held = new Map()
+  for (const [resource, rows] of state) {
+    const prints = new Map<string, string>()
+    for (const [key, json] of rows) prints.set(key, fingerprintOf(json))
+    out.set(resource, prints)
+  }
+  return out
+}
 
 export type CycleOutcome =
   | {
@@ -63,8 +74,12 @@ const canonicalRows = (rows: ReadonlyMap<string, Row>): Map<string, string> => {
   return out
 }
 
-/** The events and row writes of one resource, keys in sorted order so that every run orders them alike. */
+/**
+ * The events and row writes of one resource, keys in sorted order so that every run orders them
+ * alike. Only fingerprints are held in memory: the rows held under changed keys come from the store.
+ */
 const compare = (
+  store: Store,
   resource: Resource,
   rows: ReadonlyMap<string, string>,
   complete: boolean,
@@ -72,27 +87,34 @@ const compare = (
   at: ReadPoint,
   context: DiffContext,
   report: boolean
-): { events: Array<SerializedEvent>; writes: Array<RowWrite> } => {
-  const events: Array<SerializedEvent> = []
-  const writes: Array<RowWrite> = []
-  const keys = [...rows.keys()]
-  if (complete) for (const key of held.keys()) if (!rows.has(key)) keys.push(key)
-  keys.sort()
-  for (const key of keys) {
-    const after = rows.get(key)
-    const before = held.get(key)
-    if (before === after) continue
-    writes.push({ resource: resource.name, key, value: after ?? null })
-    if (!report) continue
-    const beforeRow = parse(before)
-    const afterRow = parse(after)
-    const changes: ReadonlyArray<Change> = resource.diff(beforeRow, afterRow, context)
-    for (const change of changes) {
-      events.push(serialize(makeEvent(resource.name, key, change, at, beforeRow ?? null, afterRow ?? null)))
+) =>
+  Effect.gen(function* () {
+    const writes: Array<RowWrite & { readonly fingerprint: string | null }> = []
+    const keys = [...rows.keys()]
+    if (complete) for (const key of held.keys()) if (!rows.has(key)) keys.push(key)
+    keys.sort()
+    for (const key of keys) {
+      const after = rows.get(key)
+      const print = after === undefined ? null : fingerprintOf(after)
+      if (held.get(key) === (print ?? undefined)) continue
+      writes.push({ resource: resource.name, key, value: after ?? null, fingerprint: print })
     }
-  }
-  return { events, writes }
-}
+    const events: Array<SerializedEvent> = []
+    if (!report || writes.length === 0) return { events, writes }
+    const befores = yield* store.rows(
+      resource.name,
+      writes.filter((w) => held.has(w.key)).map((w) => w.key)
+    )
+    for (const write of writes) {
+      const beforeRow = parse(befores.get(write.key))
+      const afterRow = parse(write.value ?? undefined)
+      const changes: ReadonlyArray<Change> = resource.diff(beforeRow, afterRow, context)
+      for (const change of changes) {
+        events.push(serialize(makeEvent(resource.name, write.key, change, at, beforeRow ?? null, afterRow ?? null)))
+      }
+    }
+    return { events, writes }
+  })
 
 export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, unknown> =>
   Effect.gen(function* () {
@@ -128,11 +150,20 @@ export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, unk
     }
     const report = stored !== undefined || context.initialEvents
     const events: Array<SerializedEvent> = []
-    const writes: Array<RowWrite> = []
+    const writes: Array<RowWrite & { readonly fingerprint: string | null }> = []
     for (const name of resourceNames) {
       for (const { at, complete, resource, rows } of reads) {
         if (resource.name !== name) continue
-        const found = compare(resource, rows, complete, held.get(name) ?? new Map(), at, diffContext, report)
+        const found = yield* compare(
+          store,
+          resource,
+          rows,
+          complete,
+          held.get(name) ?? new Map(),
+          at,
+          diffContext,
+          report
+        )
         events.push(...found.events)
         writes.push(...found.writes)
       }
@@ -141,8 +172,8 @@ export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, unk
     for (const write of writes) {
       let rows = held.get(write.resource)
       if (rows === undefined) held.set(write.resource, (rows = new Map()))
-      if (write.value === null) rows.delete(write.key)
-      else rows.set(write.key, write.value)
+      if (write.fingerprint === null) rows.delete(write.key)
+      else rows.set(write.key, write.fingerprint)
     }
     const kinds = new Map<string, number>()
     for (const event of events) kinds.set(event.kind, (kinds.get(event.kind) ?? 0) + 1)

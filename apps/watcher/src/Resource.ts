@@ -8,6 +8,7 @@
  */
 import type { DataNodeError } from "@vega-effect/http"
 import type * as Effect from "effect/Effect"
+import { createHash } from "node:crypto"
 import type { Change, ResourceName, Row } from "./Event.js"
 
 /** An asset as a diff needs it: to say amounts in the asset's own units. */
@@ -17,7 +18,10 @@ export interface AssetInfo {
 }
 
 export interface ReadContext {
-  /** The rows held after the last cycle, by key, as canonical JSON (see `canonical`). */
+  /**
+   * The rows held after the last cycle, by key, as fingerprints (see `fingerprint`): enough to
+   * tell whether a row read now is the one held, for a fraction of the memory of the rows.
+   */
   readonly previous: ReadonlyMap<string, string>
 }
 
@@ -40,3 +44,8 @@ export interface Resource {
 
 /** The stored form of a row: its JSON, fields in the order they were read (the wire order). */
 export const canonical = (row: Row): string => JSON.stringify(row)
+
+/** A short digest of a row's canonical JSON: equal fingerprints, equal rows. */
+export const fingerprintOf = (json: string): string => createHash("sha256").update(json).digest("base64").slice(0, 24)
+
+export const fingerprint = (row: Row): string => fingerprintOf(canonical(row))

@@ -61,6 +61,8 @@ export interface Service {
   readonly checkpoint: Effect.Effect<Option.Option<Checkpoint>, SqlError>
   /** Every row held, per resource, as canonical JSON. */
   readonly loadState: Effect.Effect<Map<ResourceName, Map<string, string>>, SqlError>
+  /** The rows held under these keys of a resource, as canonical JSON (absent keys are left out). */
+  readonly rows: (resource: ResourceName, keys: ReadonlyArray<string>) => Effect.Effect<Map<string, string>, SqlError>
   /** Writes a cycle in one transaction; fails with `LockLost` (and writes nothing) if the lock is not ours. */
   readonly commit: (cycle: CycleCommit) => Effect.Effect<Checkpoint, SqlError | LockLost>
   /** The last seq a sink delivered; a sink seen for the first time starts at the current end of the outbox. */
@@ -145,6 +147,17 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient>
       return out
     }
   )
+
+  const rowsOf = (resource: ResourceName, keys: ReadonlyArray<string>) =>
+    Effect.gen(function* () {
+      const out = new Map<string, string>()
+      for (const part of chunks(keys, 500)) {
+        const found = yield* sql<{ key: string; value: string }>`SELECT key, value FROM watcher_state
+          WHERE resource = ${resource} AND ${sql.in("key", part)}`
+        for (const row of found) out.set(row.key, row.value)
+      }
+      return out
+    })
 
   const assertOwner = Effect.gen(function* () {
     if (!locked) return
@@ -262,7 +275,7 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient>
       )
     })
 
-  return { checkpoint, loadState, commit, cursor, advance, pending, prune, lock } satisfies Service
+  return { checkpoint, loadState, rows: rowsOf, commit, cursor, advance, pending, prune, lock } satisfies Service
 })
 
 export const layer: Layer.Layer<Store, SqlError | Error, SqlClient.SqlClient> = Layer.effect(Store, make)

@@ -16,7 +16,7 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import type { WatcherConfig } from "./Config.js"
-import { type CycleOutcome, runCycle } from "./Cycle.js"
+import { type CycleOutcome, heldOf, runCycle } from "./Cycle.js"
 import { deliverForever, drained, BATCH } from "./Delivery.js"
 import * as Metrics from "./Metrics.js"
 import * as Operations from "./Operations.js"
@@ -124,7 +124,7 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     const urls = yield* nodesOf(config)
     const client = yield* DataNodeClient.make({ urls })
     const resources = resourcesOf(client, config)
-    const held = yield* store.loadState
+    const held = heldOf(yield* store.loadState)
     let checkpoint = yield* store.checkpoint
     if (Option.isSome(checkpoint)) {
       yield* Effect.logInfo(

@@ -17,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { Watch } from "../Config.js"
 import type { Change, Json, Row } from "../Event.js"
-import { canonical, type Resource } from "../Resource.js"
+import { fingerprint, type Resource } from "../Resource.js"
 
 export type Options = Watch["stake"]
 
@@ -73,7 +73,7 @@ const readParty = (
     ]
     const changed = (linking: StakeLinking.StakeLinking): readonly [string, Row] | undefined => {
       const row: Row = encode(linking)
-      return known && previous.get(linking.id) === canonical(row) ? undefined : [linking.id, row]
+      return known && previous.get(linking.id) === fingerprint(row) ? undefined : [linking.id, row]
     }
     const { edges, pageInfo } = first.stakeLinkings
     for (const edge of edges) {

@@ -6,7 +6,7 @@ import { describe, expect } from "vitest"
 import type { PnlThresholds } from "../../src/Config.js"
 import type { Row } from "../../src/Event.js"
 import { diffPosition, keyOf, make } from "../../src/resources/positions.js"
-import { applied, changesBetween, entries, kindsOf, simulated, stored } from "./support.js"
+import { applied, changesBetween, entries, kindsOf, rowOf, simulated, stored } from "./support.js"
 
 const MARKET = "a".repeat(64)
 const PARTY = "b".repeat(64)
@@ -234,7 +234,7 @@ describe("positions read", () => {
       const incremental = yield* resource.read({ previous: stored(first.rows) })
       expect(incremental.complete).toBe(false)
       const now = applied(stored(first.rows), incremental)
-      const second = { rows: new Map([...now].map(([key, json]) => [key, JSON.parse(json) as Row])) }
+      const second = { rows: new Map([...now].map(([key, print]) => [key, rowOf(print)!])) }
       const found = changesBetween(resource, stored(first.rows), now)
       expect(kindsOf(found)).toContain("position.volume_changed")
 

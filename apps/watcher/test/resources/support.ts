@@ -8,7 +8,7 @@ import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
 import * as Effect from "effect/Effect"
 import type { Change, Row } from "../../src/Event.js"
-import { canonical, type DiffContext, type Resource, type Snapshot } from "../../src/Resource.js"
+import { type DiffContext, fingerprint, type Resource, type Snapshot } from "../../src/Resource.js"
 
 export const noAssets: DiffContext = { asset: () => undefined }
 
@@ -22,16 +22,29 @@ export const simulated = (options: Simulator.Options) =>
     return { sim, client }
   })
 
-/** Rows as the watcher stores them. */
+/** The rows behind the fingerprints these helpers made, so that changes can be worked out from held state. */
+const rowsByFingerprint = new Map<string, Row>()
+
+const remember = (row: Row): string => {
+  const print = fingerprint(row)
+  rowsByFingerprint.set(print, row)
+  return print
+}
+
+/** Rows as the watcher holds them in memory: fingerprints by key. */
 export const stored = (rows: ReadonlyMap<string, Row>): Map<string, string> =>
-  new Map([...rows].map(([key, row]) => [key, canonical(row)]))
+  new Map([...rows].map(([key, row]) => [key, remember(row)]))
 
 /** The state after a snapshot: a complete one replaces it, a partial one overlays it. */
 export const applied = (previous: ReadonlyMap<string, string>, snapshot: Snapshot): Map<string, string> => {
   const next = snapshot.complete ? new Map<string, string>() : new Map(previous)
-  for (const [key, row] of snapshot.rows) next.set(key, canonical(row))
+  for (const [key, row] of snapshot.rows) next.set(key, remember(row))
   return next
 }
+
+/** The row behind a fingerprint made by `stored` or `applied`. */
+export const rowOf = (print: string | undefined): Row | undefined =>
+  print === undefined ? undefined : rowsByFingerprint.get(print)
 
 /** Sorted by key, for comparing states. */
 export const entries = (state: ReadonlyMap<string, string>): Array<[string, string]> =>
@@ -54,8 +67,8 @@ export const changesBetween = (
     const b = before.get(key)
     const a = after.get(key)
     if (a === b) continue
-    const rowBefore = b === undefined ? undefined : (JSON.parse(b) as Row)
-    const rowAfter = a === undefined ? undefined : (JSON.parse(a) as Row)
+    const rowBefore = rowOf(b)
+    const rowAfter = rowOf(a)
     for (const change of resource.diff(rowBefore, rowAfter, noAssets)) {
       found.push({ ...change, key, before: rowBefore, after: rowAfter })
     }
