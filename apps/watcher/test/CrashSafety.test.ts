@@ -118,6 +118,7 @@ it.scopedLive(
           killed.child.kill("SIGKILL")
         })
       )
+      const phases = { "before the commit": 0, "between commit and delivery": 0, "after delivery": 0 }
       const killAt = new Set<number>()
       while (killAt.size < KILLS) killAt.add(1 + Math.floor(random() * BLOCKS))
       const steadyDb = join(dir, "steady.db")
@@ -128,7 +129,20 @@ it.scopedLive(
         const height = yield* sim.height
         if (killAt.has(block)) {
           // somewhere in reading, committing, delivering, or still starting up
-          yield* Effect.sleep(Math.floor(random() * 160))
+          if (random() < 0.5) {
+            yield* Effect.sleep(Math.floor(random() * 400))
+          } else {
+            // right after the commit, while the sinks deliver
+            yield* waitFor("the commit", () => progressOf(killedDb)?.height === height, 30_000)
+          }
+          const at = progressOf(killedDb)
+          phases[
+            at === undefined || at.height < height
+              ? "before the commit"
+              : at.fileCursor < at.nextSeq - 1
+                ? "between commit and delivery"
+                : "after delivery"
+          ]++
           killed.child.kill("SIGKILL")
           yield* Effect.promise(() => killed.exited)
           killed = yield* start()
@@ -182,8 +196,12 @@ it.scopedLive(
       }
       expect([...seen.keys()].sort()).toEqual(expectedLines.map((l) => JSON.parse(l).id as string).sort())
       console.log(
-        `crash test (seed ${seed}): ${runs.length - 1} kills, ${expectedLines.length} events, ${repeats} repeated on stdout`
+        `crash test (seed ${seed}): ${runs.length - 1} kills (${Object.entries(phases)
+          .map(([phase, n]) => `${n} ${phase}`)
+          .join(", ")}), ${expectedLines.length} events, ${repeats} repeated on stdout`
       )
+      // the kills must have caught cycles in flight, or the test proves little
+      expect(phases["before the commit"]).toBeGreaterThan(0)
     }),
   300_000
 )
