@@ -19,7 +19,8 @@ import {
   serialize
 } from "./Event.js"
 import { canonical, type DiffContext, fingerprintOf, type Resource } from "./Resource.js"
-import type { Checkpoint, RowWrite, Service as Store } from "./Store.js"
+import type { SqlError } from "@effect/sql/SqlError"
+import type { Checkpoint, LockLost, RowWrite, Service as Store } from "./Store.js"
 
 /** The rows held per resource, as fingerprints: the in-memory summary of the store's state. */
 export type Held = Map<ResourceName, Map<string, string>>
@@ -116,7 +117,9 @@ const compare = (
     return { events, writes }
   })
 
-export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, unknown> =>
+export const runCycle = (
+  context: CycleContext
+): Effect.Effect<CycleOutcome, DataNodeError.DataNodeError | SqlError | LockLost> =>
   Effect.gen(function* () {
     const { checkpoint, client, held, resources, store } = context
     const stored = Option.getOrUndefined(checkpoint)

@@ -71,10 +71,13 @@ const sinksOf = (config: WatcherConfig) =>
     return out
   })
 
-/** The nodes to watch: the configured ones, or a simulator started here. */
+/**
+ * The nodes to watch: the configured ones, or a simulator started here. The simulator does not
+ * rate-limit, and the watcher is its only client, so requests to it are not paced.
+ */
 const nodesOf = (config: WatcherConfig) =>
   config.nodes.length > 0
-    ? Effect.succeed<ReadonlyArray<string>>(config.nodes)
+    ? Effect.succeed({ urls: config.nodes, paced: true })
     : Effect.gen(function* () {
         const sim = yield* Simulator.make({
           seed: config.simulator.seed,
@@ -82,7 +85,7 @@ const nodesOf = (config: WatcherConfig) =>
           nodes: [{ port: config.simulator.port }]
         })
         yield* Effect.logInfo(`no node configured: watching a simulator started here at ${sim.url}`)
-        return sim.urls
+        return { urls: sim.urls, paced: false }
       })
 
 const logOutcome = (outcome: CycleOutcome, millis: number) => {
@@ -121,8 +124,10 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     const store = yield* Store.Store
     const readiness = yield* Readiness
     yield* store.lock()
-    const urls = yield* nodesOf(config)
-    const client = yield* DataNodeClient.make({ urls })
+    const nodes = yield* nodesOf(config)
+    const client = yield* DataNodeClient.make(
+      nodes.paced ? { urls: nodes.urls } : { urls: nodes.urls, rateLimit: false }
+    )
     const resources = resourcesOf(client, config)
     const held = heldOf(yield* store.loadState)
     let checkpoint = yield* store.checkpoint
@@ -187,11 +192,14 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
       return
     }
     yield* cycle.pipe(
-      Effect.catchAll((error) =>
-        Effect.zipRight(
-          Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1),
-          Effect.logWarning("cycle failed; trying again next interval", error)
-        )
+      // a lost lock is final: another watcher owns the state now
+      Effect.catchIf(
+        (error) => !(error instanceof Store.LockLost),
+        (error) =>
+          Effect.zipRight(
+            Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1),
+            Effect.logWarning("cycle failed; trying again next interval", error)
+          )
       ),
       Effect.repeat(Schedule.spaced(Duration.millis(config.intervalMillis)))
     )
