@@ -10,7 +10,8 @@
  * - Never a blind resend: when a POST may have reached the node (timeout, reset, 5xx), the very
  *   same bytes are offered again, which can never make a second transaction (a node answers
  *   "in cache", "hash already used" or accepts the one transaction); a new transaction, with a
- *   fresh tid and nonce, is built only once the first one provably cannot land.
+ *   fresh tid and nonce, is built only when the node answered the only offer of the first one that
+ *   its block is too old. When the node can no longer tell, the outcome is `OutcomeUnknown`.
  * - Spam-aware: the key's transactions are counted per proof-of-work block height; work spreads
  *   over the heights of the window, newest first; past the per-height allowance it raises the
  *   difficulty when the network allows it and otherwise waits for a new block, so the node never
@@ -380,11 +381,12 @@ export const make = (
     // Sending
     // ---------------------------------------------------------------------------------------------
 
+    // the key's results, for waits and to settle probes the node can no longer answer
+    const watcher = yield* makeResultWatcher(client, partyId)
+
     type Settled =
       | { readonly _tag: "Accepted"; readonly accepted: Accepted }
       | { readonly _tag: "Failed"; readonly error: Errors.SendError }
-      /** The transaction provably cannot land (and was not rejected for a reason of its own): build anew. */
-      | { readonly _tag: "Rebuild"; readonly reason: string }
 
     const accepted = (signed: Signed, answer: Answer & { _tag: "Accepted" }, alreadyKnown: boolean): Settled => ({
       _tag: "Accepted",
@@ -411,13 +413,21 @@ export const make = (
 
     /**
      * Offers the same bytes again after an answer that did not settle the outcome, until one does.
-     * Probes go through `/transaction`, which always waits for the node's check.
+     * Probes go through `/transaction`, which always waits for the node's check. They come often
+     * (at most a second apart), so that an included transaction is still remembered by the node
+     * ("hash already used") when a probe gets through.
+     *
+     * Once the first offer may have reached a node, no answer short of a final one proves that it did
+     * not land: "tid already seen" only says some offer of this tid came since the last block (a probe
+     * whose answer was lost, say), and a height that left the window means the node has forgotten
+     * whether it included the transaction. So probing never builds the transaction anew; it ends
+     * accepted, rejected for good, or `OutcomeUnknown`.
      */
     const probe = (signed: Signed, start: number, last: string): Effect.Effect<Settled> =>
       Effect.gen(function* () {
         let description = last
         for (let i = 0; i < probes; i++) {
-          yield* Effect.sleep(Duration.millis(Math.min(5_000, 200 * 2 ** i)))
+          yield* Effect.sleep(Duration.millis(Math.min(1_000, 100 * 2 ** i)))
           const node = urls[(start + 1 + i) % urls.length]
           const answer = yield* post(http, node, signed, "sync", requestTimeout)
           switch (answer._tag) {
@@ -430,7 +440,21 @@ export const make = (
                 return accepted(signed, { _tag: "Accepted", node, height: 0n, gasWanted: 0n }, true)
               }
               if (answer.code === 89 && answer.message.includes(TID_SEEN)) {
-                return { _tag: "Rebuild", reason: "the first offer reached the node and was rejected" }
+                description = answer.message // cleared at the next block: ask again then
+                break
+              }
+              if (answer.code === 89 && STALE_HEIGHT.some((text) => answer.message.includes(text))) {
+                // the node forgot; the key's results stream may have seen it included
+                if (watcher.seen(signed.txHash)) {
+                  return accepted(signed, { _tag: "Accepted", node, height: 0n, gasWanted: 0n }, true)
+                }
+                return {
+                  _tag: "Failed",
+                  error: new Errors.OutcomeUnknown({
+                    txHash: signed.txHash,
+                    message: `the node no longer knows whether it included the transaction: ${answer.message}`
+                  })
+                }
               }
               return rejected(signed, answer.code, answer.message, node)
             case "Refused":
@@ -480,16 +504,14 @@ export const make = (
 
     const send = (signed: Signed, options?: SubmitOptions): Effect.Effect<Accepted, Errors.SendError> =>
       Effect.flatMap(deliver(signed, options?.mode ?? defaultMode), (settled) =>
-        settled._tag === "Accepted"
-          ? Effect.succeed(settled.accepted)
-          : settled._tag === "Failed"
-            ? Effect.fail(settled.error)
-            : Effect.fail(
-                new Errors.OutcomeUnknown({ txHash: signed.txHash, message: `not delivered: ${settled.reason}` })
-              )
+        settled._tag === "Accepted" ? Effect.succeed(settled.accepted) : Effect.fail(settled.error)
       )
 
-    /** Builds and delivers, building anew (fresh tid, nonce and block) only when the last one provably cannot land. */
+    /**
+     * Builds and delivers, building anew (fresh tid, nonce and block) only when the node answered
+     * the first and only offer of the last one that its block is too old: then it cannot land. After
+     * an ambiguous failure the probe settles the outcome itself and never asks for a new build.
+     */
     const submitWith = (
       command: Commands.Command,
       mode: Mode,
@@ -501,21 +523,17 @@ export const make = (
           yield* onSigned(signed)
           const settled = yield* deliver(signed, mode)
           if (settled._tag === "Accepted") return { accepted: settled.accepted, signed }
+          const error = settled.error
           const retryable =
             attempt < 2 &&
-            (settled._tag === "Rebuild" ||
-              (settled.error._tag === "TransactionRejected" &&
-                settled.error.code === 89 &&
-                STALE_HEIGHT.some((text) => settled.error.message.includes(text))))
-          if (settled._tag === "Failed" && settled.error._tag === "TransactionRejected" && settled.error.code === 89) {
+            error._tag === "TransactionRejected" &&
+            error.code === 89 &&
+            STALE_HEIGHT.some((text) => error.message.includes(text))
+          if (error._tag === "TransactionRejected" && error.code === 89) {
             cached = undefined
             if (syncSpam) yield* Effect.ignore(syncSpamStatistics)
           }
-          if (!retryable) {
-            return yield* settled._tag === "Failed"
-              ? Effect.fail(settled.error)
-              : Effect.fail(new Errors.OutcomeUnknown({ txHash: signed.txHash, message: settled.reason }))
-          }
+          if (!retryable) return yield* Effect.fail(error)
           cached = undefined
           yield* Effect.logInfo("building the transaction again with a fresh proof of work").pipe(
             Effect.annotateLogs({ txHash: signed.txHash })
@@ -526,8 +544,6 @@ export const make = (
     // ---------------------------------------------------------------------------------------------
     // Waiting for results
     // ---------------------------------------------------------------------------------------------
-
-    const watcher = yield* makeResultWatcher(client, partyId)
 
     /**
      * Fails once the transaction can never be included any more: its height left the window with

@@ -17,9 +17,14 @@ export interface ResultWatcher {
   /** Registers interest in a hash; call before sending so that the result cannot slip by. */
   readonly expect: (txHash: string) => Effect.Effect<Deferred.Deferred<TransactionResult.TransactionResult>>
   readonly forget: (txHash: string) => Effect.Effect<void>
+  /** Whether a result for this hash came by (among the last {@link RECENT} results), waited for or not. */
+  readonly seen: (txHash: string) => boolean
   /** Times the subscription was (re)opened. */
   readonly connections: () => number
 }
+
+/** How many of the key's latest result hashes are remembered. */
+export const RECENT = 10_000
 
 export const makeResultWatcher = (
   client: DataNodeClient.Service,
@@ -27,12 +32,17 @@ export const makeResultWatcher = (
 ): Effect.Effect<ResultWatcher, never, Scope.Scope> =>
   Effect.gen(function* () {
     const waiters = new Map<string, Deferred.Deferred<TransactionResult.TransactionResult>>()
+    // insertion-ordered: the oldest hash is the first to go
+    const recent = new Set<string>()
     let connections = 0
     const once = Effect.suspend(() => {
       connections++
       return client.observeTransactionResults({ partyIds: [partyId] }).pipe(
         Stream.runForEach((result) => {
-          const waiter = waiters.get(result.hash.toLowerCase())
+          const hash = result.hash.toLowerCase()
+          recent.add(hash)
+          if (recent.size > RECENT) recent.delete(recent.values().next().value!)
+          const waiter = waiters.get(hash)
           return waiter === undefined ? Effect.void : Deferred.succeed(waiter, result)
         })
       )
@@ -61,6 +71,7 @@ export const makeResultWatcher = (
           return deferred
         }),
       forget: (txHash) => Effect.sync(() => void waiters.delete(txHash.toLowerCase())),
+      seen: (txHash) => recent.has(txHash.toLowerCase()),
       connections: () => connections
     }
   })
