@@ -113,3 +113,42 @@ it.scopedLive("a node behind the checkpoint is refused and nothing is written", 
     expect(Option.getOrThrow(yield* store.checkpoint)).toEqual(before)
   })
 )
+
+it.scopedLive("after a restart, the first cycle reports what changed while the watcher was down", () =>
+  Effect.gen(function* () {
+    const { client, cycle, sim, store } = yield* setup({ initialEvents: false })
+    yield* cycle()
+    const stoppedAt = Option.getOrThrow(yield* store.checkpoint).height
+    const before = new Map([...sim.world.positions.current.values()].map((p) => [`${p.market.id}/${p.party.id}`, p]))
+    const volumes = new Map([...before].map(([key, p]) => [key, String(p.openVolume)]))
+    yield* sim.advance(3) // down for three blocks
+    // a new process: state and checkpoint from the store, nothing in memory
+    const config = Schema.decodeSync(WatcherConfig)({ nodes: [sim.url] })
+    const outcome = yield* runCycle({
+      client,
+      store,
+      resources: resourcesOf(client, config),
+      held: heldOf(yield* store.loadState),
+      checkpoint: yield* store.checkpoint,
+      diffContext: Effect.succeed({ asset: () => undefined }),
+      initialEvents: false
+    })
+    expect(outcome._tag).toBe("Committed")
+    const events = yield* eventsOf(store)
+    const height = yield* sim.height
+    expect(height).toBe(stoppedAt + 3)
+    const moved = [...sim.world.positions.current.values()].filter(
+      (p) => volumes.get(`${p.market.id}/${p.party.id}`) !== String(p.openVolume)
+    )
+    expect(moved.length).toBeGreaterThan(0)
+    for (const p of moved) {
+      const key = `${p.market.id}/${p.party.id}`
+      const event = events.find(
+        (e) => e.key === key && e.kind.startsWith("position.") && e.kind !== "position.status_changed"
+      )!
+      expect(event.height).toBe(height)
+      expect(event.before?.openVolume ?? "0").toBe(volumes.get(key) ?? "0")
+      expect(event.after?.openVolume).toBe(String(p.openVolume))
+    }
+  })
+)
