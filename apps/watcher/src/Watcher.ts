@@ -144,13 +144,10 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     const deliveries = yield* Effect.forEach(sinks, (sink) =>
       Effect.forkScoped(deliverForever(sink, { store, committed, sinkNames }))
     )
-    const assets = new Map<string, { symbol: string; decimals: number }>()
-    const diffContext = Effect.gen(function* () {
-      if (config.watch.rewards.enabled && assets.size === 0) {
-        for (const [id, info] of yield* loadAssets(client)) assets.set(id, info)
-      }
-      return { asset: (id: string) => assets.get(id) }
-    })
+    // assets are few: read them again each cycle, so a new asset is known when its rewards come
+    const diffContext = config.watch.rewards.enabled
+      ? Effect.map(loadAssets(client), (assets) => ({ asset: (id: string) => assets.get(id) }))
+      : Effect.succeed({ asset: () => undefined })
 
     const cycle = Effect.gen(function* () {
       const started = Date.now()
