@@ -1,12 +1,10 @@
-import { FetchHttpClient } from "@effect/platform"
 import { it } from "@effect/vitest"
-import { DataNodeClient } from "@vega-effect/http"
 import { Encoder, PartyProfile } from "@vega-effect/schema"
-import { Simulator } from "@vega-effect/simulator"
 import { Effect, Stream } from "effect"
 import { describe, expect } from "vitest"
 import type { Row } from "../../src/Event.js"
 import { diff, make } from "../../src/resources/profiles.js"
+import { simulated } from "./support.js"
 
 const party = "a1".repeat(32)
 const profile = (alias: string, metadata: ReadonlyArray<readonly [string, string]>): Row => ({
@@ -105,9 +103,8 @@ const encodeProfile = Encoder.encodeSync(PartyProfile.PartyProfile)
 
 const setup = (quirks: "none" | "v0.75" = "none") =>
   Effect.gen(function* () {
-    const sim = yield* Simulator.make({
+    return yield* simulated({
       seed: 5,
-      blockInterval: "manual",
       blocksPerEpoch: 5,
       quirks,
       scale: {
@@ -126,10 +123,6 @@ const setup = (quirks: "none" | "v0.75" = "none") =>
       },
       activity: { profileChanges: 10 }
     })
-    const client = yield* DataNodeClient.make({ urls: sim.url, rateLimit: false }).pipe(
-      Effect.provide(FetchHttpClient.layer)
-    )
-    return { sim, client }
   })
 
 describe("reading profiles from a simulator", () => {

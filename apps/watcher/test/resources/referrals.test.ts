@@ -1,13 +1,11 @@
-import { FetchHttpClient } from "@effect/platform"
 import { it } from "@effect/vitest"
-import { DataNodeClient } from "@vega-effect/http"
 import { Encoder, ReferralSetStats } from "@vega-effect/schema"
-import { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import type { Row } from "../../src/Event.js"
 import { canonical } from "../../src/Resource.js"
 import { diff, epochRow, lastHeldEpoch, make, MAX_CATCH_UP, referralKey } from "../../src/resources/referrals.js"
+import { applied, simulated, stored } from "./support.js"
 
 const set = "5e".repeat(32)
 const [r1, r2, r3] = ["01", "02", "03"].map((b) => b.repeat(32))
@@ -120,9 +118,8 @@ const encodeStats = Encoder.encodeSync(ReferralSetStats.ReferralSetStats)
 
 const setup = (options: { readonly epochs?: number; readonly quirks?: "none" | "v0.75" } = {}) =>
   Effect.gen(function* () {
-    const sim = yield* Simulator.make({
+    return yield* simulated({
       seed: 8,
-      blockInterval: "manual",
       blocksPerEpoch: 5,
       quirks: options.quirks ?? "none",
       scale: {
@@ -139,14 +136,7 @@ const setup = (options: { readonly epochs?: number; readonly quirks?: "none" | "
         epochs: options.epochs ?? 4
       }
     })
-    const client = yield* DataNodeClient.make({ urls: sim.url, rateLimit: false }).pipe(
-      Effect.provide(FetchHttpClient.layer)
-    )
-    return { sim, client }
   })
-
-const held = (rows: ReadonlyMap<string, Row>): Map<string, string> =>
-  new Map([...rows].map(([key, r]) => [key, canonical(r)]))
 
 describe("reading referral statistics from a simulator", () => {
   it.scopedLive("without sets: the latest epoch of all sets in one row", () =>
@@ -189,15 +179,14 @@ describe("reading referral statistics from a simulator", () => {
       const sets = sim.world.referralSets.sets.map((s) => s.id)
       const resource = make(client, { enabled: true, sets })
       const first = yield* resource.read({ previous: new Map() })
-      const previous = held(first.rows)
+      const previous = stored(first.rows)
       const before = sim.world.referralSets.latestEpoch(sim.world.height)!
       yield* sim.advance(5 * 3)
       const after = sim.world.referralSets.latestEpoch(sim.world.height)!
       expect(after).toBe(before + 3)
       const next = yield* resource.read({ previous })
       const expectedKeys = sets.flatMap((s) => [before, before + 1, before + 2, before + 3].map((e) => `${s}/${e}`))
-      const merged = new Map(previous)
-      for (const [key, r] of next.rows) merged.set(key, canonical(r))
+      const merged = applied(previous, next)
       expect([...merged.keys()].sort()).toEqual(expectedKeys.sort())
       // each epoch caught up equals what the node serves for it
       for (const s of sets) {

@@ -1,13 +1,11 @@
-import { FetchHttpClient } from "@effect/platform"
 import { it } from "@effect/vitest"
-import { DataNodeClient } from "@vega-effect/http"
-import { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import type { Row } from "../../src/Event.js"
 import type { AssetInfo, DiffContext } from "../../src/Resource.js"
 import { loadAssets } from "../../src/resources/assets.js"
 import { diff, humanAmount, make, requestsFor } from "../../src/resources/rewards.js"
+import { simulated } from "./support.js"
 
 const party = "b2".repeat(32)
 const vega = "0e".repeat(32)
@@ -151,9 +149,8 @@ describe("reward changes", () => {
 })
 
 const setup = Effect.gen(function* () {
-  const sim = yield* Simulator.make({
+  return yield* simulated({
     seed: 21,
-    blockInterval: "manual",
     blocksPerEpoch: 5,
     scale: {
       parties: 40,
@@ -170,10 +167,6 @@ const setup = Effect.gen(function* () {
     },
     activity: { rewardShare: 0.5 }
   })
-  const client = yield* DataNodeClient.make({ urls: sim.url, rateLimit: false }).pipe(
-    Effect.provide(FetchHttpClient.layer)
-  )
-  return { sim, client }
 })
 
 const sumOf = (rows: Iterable<Row>): bigint => {

@@ -1,13 +1,10 @@
-import { FetchHttpClient } from "@effect/platform"
 import { it } from "@effect/vitest"
-import { DataNodeClient } from "@vega-effect/http"
 import { Encoder, SignerBundle } from "@vega-effect/schema"
-import { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import type { Row } from "../../src/Event.js"
-import { canonical } from "../../src/Resource.js"
 import { bundleKey, diff, make, signatureCount } from "../../src/resources/signerBundles.js"
+import { applied, simulated, stored } from "./support.js"
 
 const signature = (byte: string) => byte.repeat(65)
 const bundle = (overrides: Partial<Record<string, string>> = {}): Row => ({
@@ -101,9 +98,8 @@ describe("signer bundle changes", () => {
 const encodeBundle = Encoder.encodeSync(SignerBundle.SignerAddedBundle)
 
 const setup = Effect.gen(function* () {
-  const sim = yield* Simulator.make({
+  return yield* simulated({
     seed: 11,
-    blockInterval: "manual",
     blocksPerEpoch: 5,
     scale: {
       parties: 20,
@@ -120,14 +116,7 @@ const setup = Effect.gen(function* () {
     },
     activity: { bundleEveryEpochs: 1 }
   })
-  const client = yield* DataNodeClient.make({ urls: sim.url, rateLimit: false }).pipe(
-    Effect.provide(FetchHttpClient.layer)
-  )
-  return { sim, client }
 })
-
-const held = (rows: ReadonlyMap<string, Row>): Map<string, string> =>
-  new Map([...rows].map(([key, row]) => [key, canonical(row)]))
 
 describe("reading signer bundles from a simulator", () => {
   it.scopedLive("a first read holds every bundle the node serves, with the node unknown", () =>
@@ -151,7 +140,7 @@ describe("reading signer bundles from a simulator", () => {
       const { client, sim } = yield* setup
       const resource = make(client, { enabled: true })
       const first = yield* resource.read({ previous: new Map() })
-      const previous = held(first.rows)
+      const previous = stored(first.rows)
       yield* sim.advance(5 * 4)
       const incremental = yield* resource.read({ previous })
       const full = yield* resource.read({ previous: new Map() })
@@ -160,9 +149,8 @@ describe("reading signer bundles from a simulator", () => {
       // the new bundles plus the newest held one, which shows late signatures; nothing older
       expect(incremental.rows.size).toBe(added.length + 1)
       expect(incremental.rows.size).toBeLessThan(full.rows.size)
-      const merged = new Map(previous)
-      for (const [key, row] of incremental.rows) merged.set(key, canonical(row))
-      expect(merged).toEqual(held(full.rows))
+      const merged = applied(previous, incremental)
+      expect(merged).toEqual(stored(full.rows))
       // the boundary bundle is unchanged: no event for it, one `added` per new bundle
       const events = [...incremental.rows].flatMap(([key, row]) =>
         resource.diff(first.rows.get(key), row, { asset: () => undefined })
