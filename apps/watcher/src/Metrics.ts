@@ -52,3 +52,27 @@ export const skippedCyclesTotal = Metric.counter("vega_watcher_skipped_cycles_to
   description: "poll cycles skipped, by reason",
   incremental: true
 })
+
+/** Delivery attempts (requests sent); tag `sink`. */
+export const sinkAttemptsTotal = Metric.counter("vega_watcher_sink_attempts_total", {
+  description: "delivery attempts, by sink",
+  incremental: true
+})
+
+/** Attempts that failed and will be retried; tags `sink`, `reason` (`network`, `timeout`, `http_503`...). */
+export const sinkFailuresTotal = Metric.counter("vega_watcher_sink_failures_total", {
+  description: "failed delivery attempts that are retried, by sink and reason",
+  incremental: true
+})
+
+/** Retries that waited what the receiver's `Retry-After` asked; tag `sink`. */
+export const sinkRetryAfterTotal = Metric.counter("vega_watcher_sink_retry_after_total", {
+  description: "retries timed by the receiver's Retry-After, by sink",
+  incremental: true
+})
+
+/** Events the receiver refused for good and that were skipped; tags `sink`, `status`. */
+export const sinkRejectedTotal = Metric.counter("vega_watcher_sink_rejected_total", {
+  description: "events refused by the receiver (4xx) and skipped, by sink and status",
+  incremental: true
+})

@@ -28,33 +28,10 @@ import * as Random from "effect/Random"
 import * as Redacted from "effect/Redacted"
 import type { Webhook } from "../Config.js"
 import { toJsonLine, type WatchEvent } from "../Event.js"
+import * as Metrics from "../Metrics.js"
 import type { PendingEvent, Sink } from "../Sink.js"
 
 const NAME = "webhook"
-
-/** Delivery attempts (requests sent); tag `sink`. */
-export const attemptsTotal = Metric.counter("vega_watcher_sink_attempts_total", {
-  description: "delivery attempts, by sink",
-  incremental: true
-})
-
-/** Attempts that failed and will be retried; tags `sink`, `reason` (`network`, `timeout`, `http_503`...). */
-export const failuresTotal = Metric.counter("vega_watcher_sink_failures_total", {
-  description: "failed delivery attempts that are retried, by sink and reason",
-  incremental: true
-})
-
-/** Retries that waited what the receiver's `Retry-After` asked; tag `sink`. */
-export const retryAfterTotal = Metric.counter("vega_watcher_sink_retry_after_total", {
-  description: "retries timed by the receiver's Retry-After, by sink",
-  incremental: true
-})
-
-/** Events the receiver refused for good and that were skipped; tags `sink`, `status`. */
-export const rejectedTotal = Metric.counter("vega_watcher_sink_rejected_total", {
-  description: "events refused by the receiver (4xx) and skipped, by sink and status",
-  incremental: true
-})
 
 const MAX_RETRY_AFTER_MILLIS = 10 * 60 * 1000
 const BODY_START = 200
@@ -102,10 +79,10 @@ export const make = (config: Webhook): Effect.Effect<Sink, never, HttpClient.Htt
     const headerNames = Object.keys(config.headers).map((name) => name.toLowerCase())
     const intervalMillis = 1000 / config.rate
     const timeout = Duration.millis(config.timeoutMillis)
-    const attempts = attemptsTotal.pipe(Metric.tagged("sink", NAME))
-    const failures = failuresTotal.pipe(Metric.tagged("sink", NAME))
-    const retryAfters = retryAfterTotal.pipe(Metric.tagged("sink", NAME))
-    const rejected = rejectedTotal.pipe(Metric.tagged("sink", NAME))
+    const attempts = Metrics.sinkAttemptsTotal.pipe(Metric.tagged("sink", NAME))
+    const failures = Metrics.sinkFailuresTotal.pipe(Metric.tagged("sink", NAME))
+    const retryAfters = Metrics.sinkRetryAfterTotal.pipe(Metric.tagged("sink", NAME))
+    const rejected = Metrics.sinkRejectedTotal.pipe(Metric.tagged("sink", NAME))
     let nextStart = 0
 
     /** Hides every configured secret in text that came back from the receiver. */

@@ -12,6 +12,7 @@ import type * as Scope from "effect/Scope"
 import { describe, expect } from "vitest"
 import { Webhook } from "../../src/Config.js"
 import { toJsonLine } from "../../src/Event.js"
+import * as Metrics from "../../src/Metrics.js"
 import * as WebhookSink from "../../src/sinks/WebhookSink.js"
 import { pendingEvents } from "./events.js"
 
@@ -135,9 +136,9 @@ describe("WebhookSink", () => {
           random() < 0.3 ? failures[Math.floor(random() * failures.length)] : ok
         )
         const events = pendingEvents(50)
-        const sentBefore = yield* counter(WebhookSink.attemptsTotal)
+        const sentBefore = yield* counter(Metrics.sinkAttemptsTotal)
         const failedBefore = yield* Effect.forEach(["http_500", "http_503", "http_429", "network"], (reason) =>
-          counter(WebhookSink.failuresTotal, { reason })
+          counter(Metrics.sinkFailuresTotal, { reason })
         )
         const sink = yield* WebhookSink.make(
           webhook({ url, rate: 1000, minBackoffMillis: 5, maxBackoffMillis: 50, timeoutMillis: 2000 })
@@ -175,9 +176,9 @@ describe("WebhookSink", () => {
         expect(warnings).toHaveLength(failed.length)
         expect(warnings.some(({ text }) => text.includes("HTTP 503") && text.includes('"attempt":1'))).toBe(true)
         expect(logs.lines.filter(({ level }) => level === "ERROR")).toEqual([])
-        expect((yield* counter(WebhookSink.attemptsTotal)) - sentBefore).toBe(attempts.length)
+        expect((yield* counter(Metrics.sinkAttemptsTotal)) - sentBefore).toBe(attempts.length)
         const failedAfter = yield* Effect.forEach(["http_500", "http_503", "http_429", "network"], (reason) =>
-          counter(WebhookSink.failuresTotal, { reason })
+          counter(Metrics.sinkFailuresTotal, { reason })
         )
         const failedByReason = failedAfter.map((after, index) => after - failedBefore[index])
         const statusOf = (answer: Answer) => (typeof answer === "object" ? answer.status : 0)
@@ -199,12 +200,12 @@ describe("WebhookSink", () => {
         const { attempts, url } = yield* receiver((_key, index) =>
           index === 0 ? { status: 429, headers: { "retry-after": "1" } } : ok
         )
-        const before = yield* counter(WebhookSink.retryAfterTotal)
+        const before = yield* counter(Metrics.sinkRetryAfterTotal)
         const sink = yield* WebhookSink.make(webhook({ url, minBackoffMillis: 5, maxBackoffMillis: 50 }))
         yield* sink.deliver(pendingEvents(1))
         expect(attempts).toHaveLength(2)
         expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(900)
-        expect((yield* counter(WebhookSink.retryAfterTotal)) - before).toBe(1)
+        expect((yield* counter(Metrics.sinkRetryAfterTotal)) - before).toBe(1)
       }).pipe(withClient()),
     10_000
   )
@@ -245,7 +246,7 @@ describe("WebhookSink", () => {
         const { attempts, url } = yield* receiver((key) =>
           key === refused ? { status: 422, body: "unknown kind\nsee the docs" } : ok
         )
-        const before = yield* counter(WebhookSink.rejectedTotal, { status: "422" })
+        const before = yield* counter(Metrics.sinkRejectedTotal, { status: "422" })
         const sink = yield* WebhookSink.make(webhook({ url, minBackoffMillis: 5, maxBackoffMillis: 50 }))
         yield* sink.deliver(events)
         expect(attempts.map(({ key }) => key)).toEqual(events.map(({ event }) => event.id))
@@ -253,7 +254,7 @@ describe("WebhookSink", () => {
         expect(errors).toHaveLength(1)
         expect(errors[0].text).toContain("HTTP 422")
         expect(errors[0].text).toContain("unknown kind see the docs")
-        expect((yield* counter(WebhookSink.rejectedTotal, { status: "422" })) - before).toBe(1)
+        expect((yield* counter(Metrics.sinkRejectedTotal, { status: "422" })) - before).toBe(1)
       }).pipe(withClient(logs))
     },
     10_000
@@ -264,7 +265,7 @@ describe("WebhookSink", () => {
     () =>
       Effect.gen(function* () {
         const { attempts, url } = yield* receiver((_key, index) => (index === 0 ? "hang" : ok))
-        const before = yield* counter(WebhookSink.failuresTotal, { reason: "timeout" })
+        const before = yield* counter(Metrics.sinkFailuresTotal, { reason: "timeout" })
         const sink = yield* WebhookSink.make(
           webhook({ url, timeoutMillis: 200, minBackoffMillis: 5, maxBackoffMillis: 50 })
         )
@@ -272,7 +273,7 @@ describe("WebhookSink", () => {
         expect(attempts.map(({ key }) => key)).toEqual(
           pendingEvents(2).flatMap(({ event }, i) => (i === 0 ? [event.id, event.id] : [event.id]))
         )
-        expect((yield* counter(WebhookSink.failuresTotal, { reason: "timeout" })) - before).toBe(1)
+        expect((yield* counter(Metrics.sinkFailuresTotal, { reason: "timeout" })) - before).toBe(1)
       }).pipe(withClient()),
     10_000
   )
