@@ -105,8 +105,9 @@ export interface SerializedEvent {
   readonly json: string
 }
 
+/** The outbox keeps the event as its JSON line: one field order for the outbox and every sink. */
 export const serialize = (event: WatchEvent): SerializedEvent => ({
   id: event.id,
   kind: event.kind,
-  json: JSON.stringify(event)
+  json: toJsonLine(event)
 })
