@@ -5,7 +5,9 @@ const sourceCondition = "@vega-effect/source"
 
 export default defineConfig({
   resolve: { conditions: [sourceCondition, "import", "module", "node", "default"] },
-  ssr: { resolve: { conditions: [sourceCondition, "import", "module", "node", "default"] } },
+  // Vite adds import/require/default itself; vitest passes these to Node as --conditions, where
+  // "import" would make require() of a dual package (pg-pool) load its ESM build
+  ssr: { resolve: { conditions: [sourceCondition, "module", "node"] } },
   test: {
     include: ["test/**/*.test.ts"],
     setupFiles: [new URL("./vitest.setup.ts", import.meta.url).pathname],

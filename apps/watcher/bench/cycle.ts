@@ -13,18 +13,19 @@
 import { NodeHttpClient } from "@effect/platform-node"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { DataNodeClient } from "@vega-effect/http"
-import { Context, Effect, Layer, Option, Schema, Stream, SubscriptionRef } from "effect"
+import { Context, Effect, Layer, Schema, Stream, SubscriptionRef } from "effect"
 import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { WatcherConfig } from "../src/Config.js"
-import { heldOf, runCycle } from "../src/Cycle.js"
+import { runCycle, totals } from "../src/Cycle.js"
 import { BATCH, deliverForever, drained } from "../src/Delivery.js"
 import * as FileSink from "../src/sinks/FileSink.js"
 import * as Store from "../src/Store.js"
-import { resourcesOf } from "../src/Watcher.js"
+import * as Leases from "../src/Leases.js"
+import { slicesOf, takeAll } from "../src/Work.js"
 
 const POSITIONS = 100_000
 const STAKE = 100_000
@@ -74,7 +75,10 @@ const watcherOn = (client: DataNodeClient.Service, url: string, initialEvents: b
     const dir = mkdtempSync(join(tmpdir(), "watcher-bench-"))
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
     const context = yield* Layer.build(
-      Store.layer.pipe(Layer.provide(SqliteClient.layer({ filename: join(dir, "state.db") })))
+      Store.layer.pipe(
+        Layer.provideMerge(Leases.layer()),
+        Layer.provide(SqliteClient.layer({ filename: join(dir, "state.db") }))
+      )
     )
     const store = Context.get(context, Store.Store)
     const config = Schema.decodeSync(WatcherConfig)({
@@ -88,27 +92,21 @@ const watcherOn = (client: DataNodeClient.Service, url: string, initialEvents: b
         referrals: { enabled: false }
       }
     })
-    const resources = resourcesOf(client, config)
-    const held = heldOf(yield* store.loadState)
+    const works = yield* takeAll(Context.get(context, Leases.Leases), store, yield* slicesOf(client, config))
     const file = yield* FileSink.make(join(dir, "events.jsonl"), { maxBatch: BATCH })
     yield* store.cursor(file.name) // the sink exists before the first event, as in the watcher
     const committed = yield* SubscriptionRef.make(0)
     yield* Effect.forkScoped(deliverForever(file, { store, committed, sinkNames: [file.name] }))
-    let checkpoint = yield* store.checkpoint
     /** One cycle, then the time until the file sink has its events. */
     const cycle = Effect.gen(function* () {
-      const [outcome, millis] = yield* timed(
-        runCycle({ client, store, resources, held, checkpoint, diffContext: noAssets, initialEvents })
-      )
-      if (outcome._tag !== "Committed") return yield* Effect.dieMessage(`cycle not committed: ${outcome._tag}`)
-      checkpoint = Option.some(outcome.checkpoint)
+      const [outcome, millis] = yield* timed(runCycle({ client, store, works, diffContext: noAssets, initialEvents }))
+      const { committed: slices, events, lastSeq, writes } = totals(outcome)
+      if (slices !== works.length) return yield* Effect.dieMessage(`${works.length - slices} slice(s) not committed`)
+      const last = lastSeq ?? (yield* store.lastSeq)
       const [, delivery] = yield* timed(
-        Effect.zipRight(
-          SubscriptionRef.set(committed, outcome.checkpoint.nextSeq - 1),
-          drained(store, [file.name], outcome.checkpoint.nextSeq - 1)
-        )
+        Effect.zipRight(SubscriptionRef.set(committed, last), drained(store, [file.name], last))
       )
-      return { ...outcome, millis, delivery }
+      return { events, writes, millis, delivery }
     })
     return { cycle }
   })

@@ -85,9 +85,17 @@ export const WatcherConfig = Schema.Struct({
   nodes: Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/))), {
     default: () => []
   }),
-  /** SQLite database file holding the state and the outbox. */
+  /**
+   * Where the state and the outbox live: a SQLite file, or a `postgres://` URL for PostgreSQL,
+   * which several watchers (on several machines) can share, dividing the work between them.
+   */
   database: Schema.optionalWith(Schema.String, { default: () => "vega-watcher.db" }),
   intervalMillis: Schema.optionalWith(Millis, { default: () => 2000 }),
+  /**
+   * How long a watcher's hold on a slice of the work lasts without renewal (renewed every third of
+   * it): a watcher that stops is replaced after at most this long (at once on the same host).
+   */
+  leaseMillis: Schema.optionalWith(Millis, { default: () => 15_000 }),
   /** Report every row found by the first sync of an empty state (by default they are only recorded). */
   initialEvents: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Operations endpoint (/health, /ready, /metrics); 0 disables it. */

@@ -1,45 +1,41 @@
 /**
- * One cycle: read every watched resource, compare with the rows held, turn each difference into
- * events, and commit rows, events and checkpoint together.
+ * One cycle: read the slices this watcher holds, compare each with the rows held, turn each
+ * difference into events, and commit each slice's rows, events and checkpoint together.
  *
- * A cycle is refused, and nothing is written, when a node answers from below the checkpoint: the
- * watcher never goes backwards. It is also skipped while the chain has not moved.
+ * Slices are read a few at a time but committed one by one in their order, so one watcher always
+ * writes the outbox in the same order, and only the slices in flight are held in memory. A slice's
+ * cycle is refused, and nothing written, when a node answers from below its checkpoint: the
+ * watcher never goes backwards. A slice is skipped while the chain has not moved past it.
  */
 import { type DataNodeClient, type DataNodeError, ReadTracking } from "@vega-effect/http"
+import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import {
-  type Change,
-  makeEvent,
-  type ReadPoint,
-  type ResourceName,
-  resourceNames,
-  type Row,
-  type SerializedEvent,
-  serialize
-} from "./Event.js"
+import * as Stream from "effect/Stream"
+import { type Change, makeEvent, type ReadPoint, type Row, type SerializedEvent, serialize } from "./Event.js"
 import { canonical, type DiffContext, fingerprintOf, type Resource } from "./Resource.js"
-import type { SqlError } from "@effect/sql/SqlError"
-import type { Checkpoint, LockLost, RowWrite, Service as Store } from "./Store.js"
+import { type Checkpoint, LeaseLost, type RowWrite, type Service as Store, type SliceState } from "./Store.js"
 
-/** The rows held per resource, as fingerprints: the in-memory summary of the store's state. */
-export type Held = Map<ResourceName, Map<string, string>>
-
-/** The in-memory summary of rows loaded from the store. */
-export const heldOf = (state: ReadonlyMap<ResourceName, ReadonlyMap<string, string>>): Held => {
-  const out: Held = new Map()
-  for (const [resource, rows] of state) {
-    const prints = new Map<string, string>()
-    for (const [key, json] of rows) prints.set(key, fingerprintOf(json))
-    out.set(resource, prints)
-  }
-  return out
+/** A slice as its holder works it: the resource reading it, and what the store holds of it. */
+export interface SliceWork {
+  readonly slice: string
+  readonly resource: Resource
+  /** The rows held, as fingerprints: the in-memory summary of the store's rows. */
+  readonly held: Map<string, string>
+  checkpoint: Option.Option<Checkpoint>
 }
 
-export type CycleOutcome =
+export const workOf = (slice: string, resource: Resource, state: SliceState): SliceWork => {
+  const held = new Map<string, string>()
+  for (const [key, json] of state.rows) held.set(key, fingerprintOf(json))
+  return { slice, resource, held, checkpoint: state.checkpoint }
+}
+
+export type SliceOutcome =
   | {
       readonly _tag: "Committed"
       readonly checkpoint: Checkpoint
+      readonly lastSeq: number | undefined
       readonly events: number
       readonly writes: number
       /** Events per kind. */
@@ -48,15 +44,24 @@ export type CycleOutcome =
   | { readonly _tag: "Unchanged"; readonly height: number }
   | { readonly _tag: "Behind"; readonly height: number; readonly node: string; readonly checkpoint: number }
 
+/** A cycle over every slice held. */
+export interface CycleOutcome {
+  /** Where the chain's head was read. */
+  readonly head: ReadPoint
+  readonly slices: ReadonlyMap<string, SliceOutcome>
+  /** Slices whose lease another watcher holds now: nothing was written for them. */
+  readonly lost: ReadonlyArray<LeaseLost>
+}
+
 export interface CycleContext {
   readonly client: DataNodeClient.Service
   readonly store: Store
-  readonly resources: ReadonlyArray<Resource>
-  readonly held: Held
-  readonly checkpoint: Option.Option<Checkpoint>
+  readonly works: ReadonlyArray<SliceWork>
   readonly diffContext: Effect.Effect<DiffContext, DataNodeError.DataNodeError>
-  /** Whether the first sync of an empty state reports every row it finds (by default it only records them). */
+  /** Whether the first sync of an empty slice reports every row it finds (by default it only records them). */
   readonly initialEvents: boolean
+  /** Slices read at the same time; default 4. */
+  readonly concurrency?: number
 }
 
 const pointOf = (read: ReadTracking.ReadAt): ReadPoint => ({
@@ -117,68 +122,122 @@ const compare = (
     return { events, writes }
   })
 
-export const runCycle = (
-  context: CycleContext
-): Effect.Effect<CycleOutcome, DataNodeError.DataNodeError | SqlError | LockLost> =>
+/** The chain's head, as the client's nodes report it. */
+export const readHead = (client: DataNodeClient.Service): Effect.Effect<ReadPoint, DataNodeError.DataNodeError> =>
+  Effect.map(ReadTracking.track(client.lastBlockHeight), ([head, read]) =>
+    read.lowest !== undefined
+      ? pointOf(read.lowest)
+      : { height: Number(head.height), time: "", node: read.nodes[0] ?? "" }
+  )
+
+type Prepared =
+  | { readonly _tag: "Done"; readonly outcome: SliceOutcome }
+  | {
+      readonly _tag: "Ready"
+      readonly at: ReadPoint
+      readonly events: ReadonlyArray<SerializedEvent>
+      readonly writes: ReadonlyArray<RowWrite & { readonly fingerprint: string | null }>
+    }
+
+/** Reads a slice and works out its writes and events; nothing is written yet. */
+const prepare = (
+  store: Store,
+  work: SliceWork,
+  head: ReadPoint,
+  diffContext: DiffContext,
+  initialEvents: boolean
+): Effect.Effect<Prepared, DataNodeError.DataNodeError | SqlError> =>
   Effect.gen(function* () {
-    const { checkpoint, client, held, resources, store } = context
-    const stored = Option.getOrUndefined(checkpoint)
-    const [head, headRead] = yield* ReadTracking.track(client.lastBlockHeight)
-    const headPoint: ReadPoint =
-      headRead.lowest !== undefined
-        ? pointOf(headRead.lowest)
-        : { height: Number(head.height), time: "", node: headRead.nodes[0] ?? "" }
-    if (stored !== undefined && headPoint.height <= stored.height) {
-      return headPoint.height < stored.height
-        ? ({ _tag: "Behind", height: headPoint.height, node: headPoint.node, checkpoint: stored.height } as const)
-        : ({ _tag: "Unchanged", height: headPoint.height } as const)
+    const stored = Option.getOrUndefined(work.checkpoint)
+    if (stored !== undefined && head.height <= stored.height) {
+      const outcome: SliceOutcome =
+        head.height < stored.height
+          ? { _tag: "Behind", height: head.height, node: head.node, checkpoint: stored.height }
+          : { _tag: "Unchanged", height: head.height }
+      return { _tag: "Done", outcome } as const
     }
-    const diffContext = yield* context.diffContext
-    const reads = yield* Effect.forEach(
-      resources,
-      (resource) =>
-        ReadTracking.track(resource.read({ previous: held.get(resource.name) ?? new Map() })).pipe(
-          Effect.map(([snapshot, read]) => ({
-            resource,
-            rows: canonicalRows(snapshot.rows),
-            complete: snapshot.complete,
-            at: read.lowest ? pointOf(read.lowest) : headPoint
-          }))
-        ),
-      { concurrency: 4 }
+    const [snapshot, read] = yield* ReadTracking.track(work.resource.read({ previous: work.held }))
+    const at = read.lowest ? pointOf(read.lowest) : head
+    if (stored !== undefined && at.height < stored.height) {
+      const outcome: SliceOutcome = { _tag: "Behind", height: at.height, node: at.node, checkpoint: stored.height }
+      return { _tag: "Done", outcome } as const
+    }
+    const found = yield* compare(
+      store,
+      work.resource,
+      canonicalRows(snapshot.rows),
+      snapshot.complete,
+      work.held,
+      at,
+      diffContext,
+      stored !== undefined || initialEvents
     )
-    const lowest = reads.reduce((low, r) => (r.at.height < low.height ? r.at : low), headPoint)
-    if (stored !== undefined && lowest.height < stored.height) {
-      return { _tag: "Behind", height: lowest.height, node: lowest.node, checkpoint: stored.height } as const
-    }
-    const report = stored !== undefined || context.initialEvents
-    const events: Array<SerializedEvent> = []
-    const writes: Array<RowWrite & { readonly fingerprint: string | null }> = []
-    for (const name of resourceNames) {
-      for (const { at, complete, resource, rows } of reads) {
-        if (resource.name !== name) continue
-        const found = yield* compare(
-          store,
-          resource,
-          rows,
-          complete,
-          held.get(name) ?? new Map(),
-          at,
-          diffContext,
-          report
-        )
-        events.push(...found.events)
-        writes.push(...found.writes)
-      }
-    }
-    const committed = yield* store.commit({ point: lowest, writes, events })
+    return { _tag: "Ready", at, ...found } as const
+  })
+
+const commitSlice = (store: Store, work: SliceWork, prepared: Prepared) =>
+  Effect.gen(function* () {
+    if (prepared._tag === "Done") return prepared.outcome
+    const { at, events, writes } = prepared
+    const committed = yield* store.commit({ slice: work.slice, point: at, writes, events })
     for (const write of writes) {
-      let rows = held.get(write.resource)
-      if (rows === undefined) held.set(write.resource, (rows = new Map()))
-      if (write.fingerprint === null) rows.delete(write.key)
-      else rows.set(write.key, write.fingerprint)
+      if (write.fingerprint === null) work.held.delete(write.key)
+      else work.held.set(write.key, write.fingerprint)
     }
+    work.checkpoint = Option.some(committed.checkpoint)
     const kinds = new Map<string, number>()
     for (const event of events) kinds.set(event.kind, (kinds.get(event.kind) ?? 0) + 1)
-    return { _tag: "Committed", checkpoint: committed, events: events.length, writes: writes.length, kinds } as const
+    return {
+      _tag: "Committed",
+      checkpoint: committed.checkpoint,
+      lastSeq: committed.lastSeq,
+      events: events.length,
+      writes: writes.length,
+      kinds
+    } satisfies SliceOutcome
   })
+
+export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, DataNodeError.DataNodeError | SqlError> =>
+  Effect.gen(function* () {
+    const { client, store, works } = context
+    const head = yield* readHead(client)
+    const diffContext = yield* context.diffContext
+    const slices = new Map<string, SliceOutcome>()
+    const lost: Array<LeaseLost> = []
+    yield* Stream.fromIterable(works).pipe(
+      Stream.mapEffect(
+        (work) => Effect.map(prepare(store, work, head, diffContext, context.initialEvents), (p) => [work, p] as const),
+        { concurrency: context.concurrency ?? 4 }
+      ),
+      Stream.runForEach(([work, prepared]) =>
+        commitSlice(store, work, prepared).pipe(
+          Effect.map((outcome) => void slices.set(work.slice, outcome)),
+          Effect.catchIf(
+            (error): error is LeaseLost => error instanceof LeaseLost,
+            (error) => Effect.sync(() => void lost.push(error))
+          )
+        )
+      )
+    )
+    return { head, slices, lost }
+  })
+
+/** A cycle's totals over its slices. */
+export const totals = (outcome: CycleOutcome) => {
+  let events = 0
+  let writes = 0
+  let committed = 0
+  let lastSeq: number | undefined
+  const kinds = new Map<string, number>()
+  const behind: Array<SliceOutcome & { readonly _tag: "Behind" }> = []
+  for (const slice of outcome.slices.values()) {
+    if (slice._tag === "Behind") behind.push(slice)
+    if (slice._tag !== "Committed") continue
+    committed++
+    events += slice.events
+    writes += slice.writes
+    if (slice.lastSeq !== undefined) lastSeq = Math.max(lastSeq ?? 0, slice.lastSeq)
+    for (const [kind, count] of slice.kinds) kinds.set(kind, (kinds.get(kind) ?? 0) + count)
+  }
+  return { committed, events, writes, kinds, lastSeq, behind }
+}

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
-import * as SubscriptionRef from "effect/SubscriptionRef"
+import type * as SubscriptionRef from "effect/SubscriptionRef"
 import * as Metrics from "./Metrics.js"
 import type { Sink } from "./Sink.js"
 import type { Service as Store } from "./Store.js"
@@ -22,14 +22,22 @@ export interface DeliveryContext {
   readonly committed: SubscriptionRef.SubscriptionRef<number>
   /** Every configured sink's name: the outbox keeps an event until all of them have it. */
   readonly sinkNames: ReadonlyArray<string>
+  /** How often to look for events other watchers committed; never when absent (this watcher is the only one). */
+  readonly poll?: Duration.DurationInput
 }
 
-/** Waits until the outbox holds something after `seq`. */
-const awaitAfter = (committed: SubscriptionRef.SubscriptionRef<number>, seq: number) =>
-  committed.changes.pipe(
+/** Waits until the outbox holds something after `seq`: committed here, or seen there by polling. */
+const awaitAfter = (context: DeliveryContext, seq: number) => {
+  const here = context.committed.changes.pipe(
     Stream.filter((last) => last > seq),
     Stream.runHead
   )
+  if (context.poll === undefined) return here
+  const there = context.store.lastSeq.pipe(
+    Effect.repeat({ until: (last) => last > seq, schedule: Schedule.spaced(context.poll) })
+  )
+  return Effect.race(here, there)
+}
 
 const retrying = Schedule.exponential("200 millis", 2).pipe(
   Schedule.union(Schedule.spaced("30 seconds")),
@@ -39,7 +47,7 @@ const retrying = Schedule.exponential("200 millis", 2).pipe(
 /** Delivers forever (until interrupted). */
 export const deliverForever = (sink: Sink, context: DeliveryContext): Effect.Effect<never, unknown> =>
   Effect.gen(function* () {
-    const { committed, store } = context
+    const { store } = context
     let cursor = yield* store.cursor(sink.name)
     const inFlight = yield* store.pending(cursor, BATCH)
     const already = yield* sink.recover(inFlight).pipe(Effect.retry(retrying))
@@ -53,7 +61,7 @@ export const deliverForever = (sink: Sink, context: DeliveryContext): Effect.Eff
         const batch = yield* store.pending(cursor, BATCH)
         if (batch.length === 0) {
           yield* Metric.set(Metrics.outboxDepth.pipe(Metric.tagged("sink", sink.name)), 0)
-          return yield* awaitAfter(committed, cursor)
+          return yield* awaitAfter(context, cursor)
         }
         yield* sink.deliver(batch).pipe(
           Effect.tapError((error) => Effect.logWarning(`${sink.name}: delivery failed, retrying`, error)),
@@ -62,7 +70,7 @@ export const deliverForever = (sink: Sink, context: DeliveryContext): Effect.Eff
         cursor = batch[batch.length - 1].seq
         yield* store.advance(sink.name, cursor)
         yield* store.prune(context.sinkNames)
-        const last = yield* SubscriptionRef.get(committed)
+        const last = yield* store.lastSeq
         yield* Metric.set(Metrics.outboxDepth.pipe(Metric.tagged("sink", sink.name)), Math.max(0, last - cursor))
       })
     )

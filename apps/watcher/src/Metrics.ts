@@ -76,3 +76,36 @@ export const sinkRejectedTotal = Metric.counter("vega_watcher_sink_rejected_tota
   description: "events refused by the receiver (4xx) and skipped, by sink and status",
   incremental: true
 })
+
+/** Slices this watcher holds the lease of (resource shards and sink deliveries). */
+export const slicesHeld = Metric.gauge("vega_watcher_slices_held", {
+  description: "slices this watcher holds the lease of"
+})
+
+/** 1 for each slice this watcher holds, 0 for one it held before; tag `slice` (`positions:3`, `sink:file`...). */
+export const sliceHeld = Metric.gauge("vega_watcher_slice_held", {
+  description: "1 while this watcher holds the slice's lease"
+})
+
+/** Watchers sharing the state, this one included, as last seen. */
+export const members = Metric.gauge("vega_watcher_members", {
+  description: "watchers sharing the state, as last seen"
+})
+
+/** Slices taken over from a watcher whose lease expired (or whose process on this host is gone). */
+export const leaseTakeoversTotal = Metric.counter("vega_watcher_lease_takeovers_total", {
+  description: "slices taken over from a watcher that was gone",
+  incremental: true
+})
+
+/** Slices this watcher lost to another (its lease expired before it renewed it). */
+export const leaseLostTotal = Metric.counter("vega_watcher_lease_lost_total", {
+  description: "slices whose lease this watcher lost to another",
+  incremental: true
+})
+
+/** Slices this watcher gave up so that a watcher that joined gets its share. */
+export const leaseReleasedTotal = Metric.counter("vega_watcher_lease_released_total", {
+  description: "slices given up to rebalance",
+  incremental: true
+})

@@ -1,15 +1,20 @@
 /**
- * The watcher's tables, one migration per change, for every engine `@effect/sql` speaks. SQL is
- * kept to what SQLite and PostgreSQL share; where they differ (`BIGINT` vs `INTEGER`) the dialect
- * decides.
+ * The watcher's tables, one migration per change, for SQLite and PostgreSQL. SQL is kept to what
+ * both share; where they differ (`BIGINT` vs `INTEGER`) the dialect decides.
  */
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import { resourceNames, type ResourceName, type Row } from "./Event.js"
+import { resourceSlices, shardCounts, sliceOfRow } from "./Slice.js"
+
+const bigintType = (sql: SqlClient.SqlClient) =>
+  sql.onDialectOrElse({ pg: () => sql.literal("BIGINT"), orElse: () => sql.literal("INTEGER") })
 
 const init = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
-  const bigint = sql.onDialectOrElse({ pg: () => sql.literal("BIGINT"), orElse: () => sql.literal("INTEGER") })
+  const bigint = bigintType(sql)
   // the rows held per resource, as canonical JSON
   yield* sql`CREATE TABLE watcher_state (
     resource TEXT NOT NULL,
@@ -48,8 +53,101 @@ const init = Effect.gen(function* () {
   )`
 })
 
-/** Brings the database to the current schema; safe to run at every start. */
-export const migrate = Migrator.make({})({
-  loader: Migrator.fromRecord({ "1_init": init }),
-  table: "watcher_migrations"
+/** Rows whose slice is worked out per row, moved per chunk of keys. */
+const SLICE_CHUNK = 500
+
+/**
+ * Slices: each state row records the slice that wrote it, each slice has its own checkpoint, the
+ * outbox seq gets a table of its own, and the single-instance lock gives way to members and leases.
+ * A state written before keeps its rows and events: every slice starts from the old checkpoint.
+ */
+const slices = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  const bigint = bigintType(sql)
+  yield* sql`ALTER TABLE watcher_state ADD COLUMN slice TEXT NOT NULL DEFAULT ''`
+  const sharded = resourceNames.filter((r) => shardCounts[r] > 1)
+  yield* sql`UPDATE watcher_state SET slice = resource WHERE ${sql.in(
+    "resource",
+    resourceNames.filter((r) => shardCounts[r] === 1)
+  )}`
+  for (const resource of sharded) {
+    const rows = yield* sql<{ key: string; value: string }>`SELECT key, value FROM watcher_state
+      WHERE resource = ${resource}`
+    const bySlice = new Map<string, Array<string>>()
+    for (const row of rows) {
+      const slice = sliceOfRow(resource as ResourceName, row.key, JSON.parse(row.value) as Row)
+      const keys = bySlice.get(slice) ?? []
+      bySlice.set(slice, keys)
+      keys.push(row.key)
+    }
+    for (const [slice, keys] of bySlice) {
+      for (let i = 0; i < keys.length; i += SLICE_CHUNK) {
+        yield* sql`UPDATE watcher_state SET slice = ${slice}
+          WHERE resource = ${resource} AND ${sql.in("key", keys.slice(i, i + SLICE_CHUNK))}`
+      }
+    }
+  }
+  yield* sql`CREATE INDEX watcher_state_slice ON watcher_state (slice)`
+  // the last committed cycle of each slice
+  yield* sql`CREATE TABLE watcher_slice (
+    slice TEXT PRIMARY KEY,
+    height ${bigint} NOT NULL,
+    time TEXT NOT NULL,
+    node TEXT NOT NULL,
+    cycles ${bigint} NOT NULL
+  )`
+  // the seq the next committed event gets; its row lock orders concurrent commits
+  yield* sql`CREATE TABLE watcher_sequence (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    next_seq ${bigint} NOT NULL
+  )`
+  const old = yield* sql<{
+    height: number | string
+    time: string
+    node: string
+    next_seq: number | string
+    cycles: number | string
+  }>`SELECT height, time, node, next_seq, cycles FROM watcher_checkpoint WHERE id = 1`
+  const nextSeq = old.length > 0 ? Number(old[0].next_seq) : 1
+  yield* sql`INSERT INTO watcher_sequence ${sql.insert({ id: 1, next_seq: nextSeq })}`
+  if (old.length > 0) {
+    const { cycles, height, node, time } = old[0]
+    yield* sql`INSERT INTO watcher_slice ${sql.insert(
+      resourceSlices(resourceNames).map((slice) => ({
+        slice,
+        height: Number(height),
+        time,
+        node,
+        cycles: Number(cycles)
+      }))
+    )}`
+  }
+  yield* sql`DROP TABLE watcher_checkpoint`
+  yield* sql`DROP TABLE watcher_lock`
+  // the watchers sharing this state, each seen at its last heartbeat (milliseconds, database clock)
+  yield* sql`CREATE TABLE watcher_member (
+    owner TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    pid INTEGER NOT NULL,
+    heartbeat ${bigint} NOT NULL
+  )`
+  // who works each slice, until when, and how often it was taken from a watcher that was gone
+  yield* sql`CREATE TABLE watcher_lease (
+    slice TEXT PRIMARY KEY,
+    owner TEXT,
+    expires ${bigint} NOT NULL,
+    takeovers ${bigint} NOT NULL
+  )`
 })
+
+/** Every migration, by id: a test builds an older schema from the first ones. */
+export const migrations = { "1_init": init, "2_slices": slices }
+
+/**
+ * Brings the database to the current schema; safe to run at every start, and by several watchers
+ * starting together (PostgreSQL can refuse a concurrent `CREATE TABLE IF NOT EXISTS`: try again).
+ */
+export const migrate = Migrator.make({})({
+  loader: Migrator.fromRecord(migrations),
+  table: "watcher_migrations"
+}).pipe(Effect.retry({ times: 5, schedule: Schedule.spaced("200 millis") }))

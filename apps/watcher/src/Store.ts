@@ -1,30 +1,34 @@
 /**
- * The watcher's durable state, written against `@effect/sql`'s abstract client: the rows held per
- * resource, the outbox of events, each sink's delivery cursor, the checkpoint of the last cycle,
- * and the lock that keeps two instances off one state.
+ * The watcher's durable state, written against `@effect/sql`'s abstract client (SQLite or
+ * PostgreSQL): the rows held per slice, each slice's checkpoint, the outbox of events and each
+ * sink's delivery cursor.
  *
- * A cycle's rows, events and checkpoint are written in one transaction, so after a crash the state
- * and the outbox always agree: either the whole cycle is there or none of it.
+ * A slice's cycle (its rows, its events and its checkpoint) is written in one transaction, and only
+ * while the slice's lease is this watcher's: after a crash, or a takeover, the state and the
+ * outbox always agree. Outbox seqs are handed out under a row lock that commits hold to their end,
+ * so seqs become visible in order and a sink reading the outbox never steps over one still to come.
  */
 import type { SqlError } from "@effect/sql/SqlError"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
-import type * as Scope from "effect/Scope"
-import { hostname } from "node:os"
 import type { ReadPoint, ResourceName, SerializedEvent, WatchEvent } from "./Event.js"
+import { Leases } from "./Leases.js"
 import { migrate } from "./Migrations.js"
 import type { PendingEvent } from "./Sink.js"
 
 export interface Checkpoint extends ReadPoint {
-  /** The seq the next committed event gets. */
-  readonly nextSeq: number
+  /** Cycles committed for the slice. */
   readonly cycles: number
+}
+
+/** What the store holds of a slice: its checkpoint and its rows (canonical JSON by key). */
+export interface SliceState {
+  readonly checkpoint: Option.Option<Checkpoint>
+  readonly rows: Map<string, string>
 }
 
 /** One row to write: a new value, or `null` to forget the key. */
@@ -35,36 +39,37 @@ export interface RowWrite {
 }
 
 export interface CycleCommit {
+  readonly slice: string
   readonly point: ReadPoint
   readonly writes: ReadonlyArray<RowWrite>
   readonly events: ReadonlyArray<SerializedEvent>
 }
 
-export class StateLocked extends Schema.TaggedError<StateLocked>()("StateLocked", {
-  owner: Schema.String,
-  host: Schema.String,
-  pid: Schema.Number,
-  heartbeatAgeMillis: Schema.Number
-}) {
-  override get message(): string {
-    return `the state is in use by another watcher (${this.owner}, pid ${this.pid} on ${this.host}, seen ${Math.round(this.heartbeatAgeMillis / 1000)} s ago)`
-  }
+export interface Committed {
+  readonly checkpoint: Checkpoint
+  /** The seq of the cycle's last event; absent when it had none. */
+  readonly lastSeq: number | undefined
 }
 
-export class LockLost extends Schema.TaggedError<LockLost>()("LockLost", { owner: Schema.String }) {
+export class LeaseLost extends Schema.TaggedError<LeaseLost>()("LeaseLost", {
+  slice: Schema.String,
+  owner: Schema.NullOr(Schema.String)
+}) {
   override get message(): string {
-    return `another watcher (${this.owner}) took over this state; stopping`
+    return `the lease on ${this.slice} is no longer this watcher's (${this.owner ?? "free"}): nothing written`
   }
 }
 
 export interface Service {
-  readonly checkpoint: Effect.Effect<Option.Option<Checkpoint>, SqlError>
-  /** Every row held, per resource, as canonical JSON. */
-  readonly loadState: Effect.Effect<Map<ResourceName, Map<string, string>>, SqlError>
+  readonly load: (slice: string) => Effect.Effect<SliceState, SqlError>
+  /** Every slice's checkpoint. */
+  readonly checkpoints: Effect.Effect<ReadonlyMap<string, Checkpoint>, SqlError>
   /** The rows held under these keys of a resource, as canonical JSON (absent keys are left out). */
   readonly rows: (resource: ResourceName, keys: ReadonlyArray<string>) => Effect.Effect<Map<string, string>, SqlError>
-  /** Writes a cycle in one transaction; fails with `LockLost` (and writes nothing) if the lock is not ours. */
-  readonly commit: (cycle: CycleCommit) => Effect.Effect<Checkpoint, SqlError | LockLost>
+  /** Writes a slice's cycle in one transaction; fails with `LeaseLost` (and writes nothing) if the lease is not ours. */
+  readonly commit: (cycle: CycleCommit) => Effect.Effect<Committed, SqlError | LeaseLost>
+  /** The seq of the last committed event (0 before the first). */
+  readonly lastSeq: Effect.Effect<number, SqlError>
   /** The last seq a sink delivered; a sink seen for the first time starts at the current end of the outbox. */
   readonly cursor: (sink: string) => Effect.Effect<number, SqlError>
   readonly advance: (sink: string, seq: number) => Effect.Effect<void, SqlError>
@@ -72,13 +77,6 @@ export interface Service {
   readonly pending: (afterSeq: number, limit: number) => Effect.Effect<ReadonlyArray<PendingEvent>, SqlError>
   /** Forgets the events every listed sink has delivered. */
   readonly prune: (sinks: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
-  /**
-   * Takes the lock for the life of the scope, renewing it; a lock whose holder is gone (its process
-   * on this host is dead, or its heartbeat is older than `staleAfter`) is taken over.
-   */
-  readonly lock: (options?: {
-    readonly staleAfter?: Duration.DurationInput
-  }) => Effect.Effect<void, SqlError | StateLocked, Scope.Scope>
 }
 
 export class Store extends Context.Tag("@vega-effect/watcher/Store")<Store, Service>() {}
@@ -92,60 +90,41 @@ const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A
   return out
 }
 
-const processAlive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else
-    return (error as NodeJS.ErrnoException).code === "EPERM"
-  }
+interface CheckpointRow {
+  readonly slice: string
+  readonly height: number | string
+  readonly time: string
+  readonly node: string
+  readonly cycles: number | string
 }
 
-interface LockRow {
-  readonly owner: string
-  readonly host: string
-  readonly pid: number
-  readonly heartbeat: number | string
-}
+const checkpointOf = (row: CheckpointRow): Checkpoint => ({
+  height: Number(row.height),
+  time: row.time,
+  node: row.node,
+  cycles: Number(row.cycles)
+})
 
-export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient> = Effect.gen(function* () {
+export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient | Leases> = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
+  const leases = yield* Leases
   yield* migrate
-  const owner = `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`
-  let locked = false
+  const forUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
 
-  const checkpoint = Effect.map(
-    sql<{
-      height: number | string
-      time: string
-      node: string
-      next_seq: number | string
-      cycles: number | string
-    }>`SELECT height, time, node, next_seq, cycles FROM watcher_checkpoint WHERE id = 1`,
-    (rows): Option.Option<Checkpoint> =>
-      rows.length === 0
-        ? Option.none()
-        : Option.some({
-            height: Number(rows[0].height),
-            time: rows[0].time,
-            node: rows[0].node,
-            nextSeq: Number(rows[0].next_seq),
-            cycles: Number(rows[0].cycles)
-          })
-  )
+  const load = (slice: string) =>
+    Effect.gen(function* () {
+      const found = yield* sql<CheckpointRow>`SELECT slice, height, time, node, cycles FROM watcher_slice
+        WHERE slice = ${slice}`
+      const rows = new Map<string, string>()
+      for (const row of yield* sql<{ key: string; value: string }>`SELECT key, value FROM watcher_state
+        WHERE slice = ${slice}`)
+        rows.set(row.key, row.value)
+      return { checkpoint: found.length === 0 ? Option.none() : Option.some(checkpointOf(found[0])), rows }
+    })
 
-  const loadState = Effect.map(
-    sql<{ resource: ResourceName; key: string; value: string }>`SELECT resource, key, value FROM watcher_state`,
-    (rows) => {
-      const out = new Map<ResourceName, Map<string, string>>()
-      for (const row of rows) {
-        let held = out.get(row.resource)
-        if (held === undefined) out.set(row.resource, (held = new Map()))
-        held.set(row.key, row.value)
-      }
-      return out
-    }
+  const checkpoints = Effect.map(
+    sql<CheckpointRow>`SELECT slice, height, time, node, cycles FROM watcher_slice`,
+    (rows) => new Map(rows.map((row) => [row.slice, checkpointOf(row)] as const))
   )
 
   const rowsOf = (resource: ResourceName, keys: ReadonlyArray<string>) =>
@@ -159,58 +138,62 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient>
       return out
     })
 
-  const assertOwner = Effect.gen(function* () {
-    if (!locked) return
-    const rows = yield* sql<{ owner: string }>`SELECT owner FROM watcher_lock WHERE id = 1`
-    if (rows[0]?.owner !== owner) return yield* new LockLost({ owner: rows[0]?.owner ?? "nobody" })
-  })
-
   const commit = (cycle: CycleCommit) =>
     sql.withTransaction(
       Effect.gen(function* () {
-        yield* assertOwner
-        const previous = yield* checkpoint
-        const firstSeq = Option.match(previous, { onNone: () => 1, onSome: (c) => c.nextSeq })
+        // the lease row stays locked to the end: nobody takes the slice while its cycle is written
+        const lease = yield* sql<{ owner: string | null }>`SELECT owner FROM watcher_lease
+          WHERE slice = ${cycle.slice} ${forUpdate}`
+        const owner = lease[0]?.owner ?? null
+        if (owner !== leases.owner) return yield* new LeaseLost({ slice: cycle.slice, owner })
         const upserts = cycle.writes.filter((w) => w.value !== null)
         const deletes = cycle.writes.filter((w) => w.value === null)
         for (const part of chunks(upserts, CHUNK)) {
           yield* sql`INSERT INTO watcher_state ${sql.insert(
-            part.map((w) => ({ resource: w.resource, key: w.key, value: w.value! }))
-          )} ON CONFLICT (resource, key) DO UPDATE SET value = excluded.value`
+            part.map((w) => ({ resource: w.resource, key: w.key, value: w.value!, slice: cycle.slice }))
+          )} ON CONFLICT (resource, key) DO UPDATE SET value = excluded.value, slice = excluded.slice`
         }
         for (const w of deletes) yield* sql`DELETE FROM watcher_state WHERE resource = ${w.resource} AND key = ${w.key}`
-        const events = cycle.events.map((event, i) => ({
-          seq: firstSeq + i,
-          id: event.id,
-          kind: event.kind,
-          event: event.json
-        }))
-        for (const part of chunks(events, CHUNK)) yield* sql`INSERT INTO watcher_outbox ${sql.insert(part)}`
-        const next: Checkpoint = {
-          ...cycle.point,
-          nextSeq: firstSeq + events.length,
-          cycles: Option.match(previous, { onNone: () => 1, onSome: (c) => c.cycles + 1 })
+        let lastSeq: number | undefined
+        if (cycle.events.length > 0) {
+          // taken last, so the lock that orders commits is held for the shortest time
+          const [sequence] = yield* sql<{ next_seq: number | string }>`UPDATE watcher_sequence
+            SET next_seq = next_seq + ${cycle.events.length} WHERE id = 1 RETURNING next_seq`
+          const firstSeq = Number(sequence.next_seq) - cycle.events.length
+          const events = cycle.events.map((event, i) => ({
+            seq: firstSeq + i,
+            id: event.id,
+            kind: event.kind,
+            event: event.json
+          }))
+          for (const part of chunks(events, CHUNK)) yield* sql`INSERT INTO watcher_outbox ${sql.insert(part)}`
+          lastSeq = firstSeq + events.length - 1
         }
-        yield* sql`INSERT INTO watcher_checkpoint ${sql.insert({
-          id: 1,
-          height: next.height,
-          time: next.time,
-          node: next.node,
-          next_seq: next.nextSeq,
-          cycles: next.cycles
-        })} ON CONFLICT (id) DO UPDATE SET height = excluded.height, time = excluded.time, node = excluded.node,
-          next_seq = excluded.next_seq, cycles = excluded.cycles`
-        return next
+        const [saved] = yield* sql<CheckpointRow>`INSERT INTO watcher_slice ${sql.insert({
+          slice: cycle.slice,
+          height: cycle.point.height,
+          time: cycle.point.time,
+          node: cycle.point.node,
+          cycles: 1
+        })} ON CONFLICT (slice) DO UPDATE SET height = excluded.height, time = excluded.time, node = excluded.node,
+          cycles = watcher_slice.cycles + 1 RETURNING slice, height, time, node, cycles`
+        return { checkpoint: checkpointOf(saved), lastSeq }
       })
     )
+
+  const lastSeq = Effect.map(
+    sql<{ next_seq: number | string }>`SELECT next_seq FROM watcher_sequence WHERE id = 1`,
+    (rows) => (rows.length === 0 ? 0 : Number(rows[0].next_seq) - 1)
+  )
 
   const cursor = (sink: string) =>
     Effect.gen(function* () {
       const rows = yield* sql<{ seq: number | string }>`SELECT seq FROM watcher_cursor WHERE sink = ${sink}`
       if (rows.length > 0) return Number(rows[0].seq)
-      const start = Option.match(yield* checkpoint, { onNone: () => 0, onSome: (c) => c.nextSeq - 1 })
-      yield* sql`INSERT INTO watcher_cursor ${sql.insert({ sink, seq: start })}`
-      return start
+      yield* sql`INSERT INTO watcher_cursor (sink, seq) SELECT ${sink}, next_seq - 1 FROM watcher_sequence
+        WHERE id = 1 ON CONFLICT (sink) DO NOTHING`
+      const created = yield* sql<{ seq: number | string }>`SELECT seq FROM watcher_cursor WHERE sink = ${sink}`
+      return Number(created[0].seq)
     })
 
   const advance = (sink: string, seq: number) =>
@@ -234,48 +217,7 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient>
           sinks
         )})`.pipe(Effect.asVoid)
 
-  const lock = (options?: { readonly staleAfter?: Duration.DurationInput }) =>
-    Effect.gen(function* () {
-      const staleAfter = Duration.toMillis(options?.staleAfter ?? "30 seconds")
-      const host = hostname()
-      yield* sql.withTransaction(
-        Effect.gen(function* () {
-          const now = Date.now()
-          const rows = yield* sql<LockRow>`SELECT owner, host, pid, heartbeat FROM watcher_lock WHERE id = 1`
-          const held = rows[0]
-          if (held !== undefined && held.owner !== owner) {
-            const age = now - Number(held.heartbeat)
-            const holderGone = (held.host === host && !processAlive(Number(held.pid))) || age > staleAfter
-            if (!holderGone) {
-              return yield* new StateLocked({
-                owner: held.owner,
-                host: held.host,
-                pid: Number(held.pid),
-                heartbeatAgeMillis: age
-              })
-            }
-            yield* Effect.logWarning(`taking over the state from ${held.owner}: it is gone`)
-          }
-          yield* sql`INSERT INTO watcher_lock ${sql.insert({ id: 1, owner, host, pid: process.pid, heartbeat: now })}
-            ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, host = excluded.host, pid = excluded.pid,
-            heartbeat = excluded.heartbeat`
-        })
-      )
-      locked = true
-      yield* Effect.forkScoped(
-        Effect.suspend(
-          () => sql`UPDATE watcher_lock SET heartbeat = ${Date.now()} WHERE id = 1 AND owner = ${owner}`
-        ).pipe(
-          Effect.catchAll((error) => Effect.logWarning("could not renew the state lock", error)),
-          Effect.repeat(Schedule.spaced(Duration.millis(Math.max(100, staleAfter / 4))))
-        )
-      )
-      yield* Effect.addFinalizer(() =>
-        sql`DELETE FROM watcher_lock WHERE id = 1 AND owner = ${owner}`.pipe(Effect.ignore)
-      )
-    })
-
-  return { checkpoint, loadState, rows: rowsOf, commit, cursor, advance, pending, prune, lock } satisfies Service
+  return { load, checkpoints, rows: rowsOf, commit, lastSeq, cursor, advance, pending, prune } satisfies Service
 })
 
-export const layer: Layer.Layer<Store, SqlError | Error, SqlClient.SqlClient> = Layer.effect(Store, make)
+export const layer: Layer.Layer<Store, SqlError | Error, SqlClient.SqlClient | Leases> = Layer.effect(Store, make)

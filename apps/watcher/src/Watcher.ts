@@ -4,58 +4,40 @@
  * same process and watches that.
  */
 import { NodeHttpClient } from "@effect/platform-node"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Fiber from "effect/Fiber"
+import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import type { WatcherConfig } from "./Config.js"
-import { type CycleOutcome, heldOf, runCycle } from "./Cycle.js"
-import { deliverForever, drained, BATCH } from "./Delivery.js"
+import * as Coordinator from "./Coordinator.js"
+import { type CycleOutcome, runCycle, type SliceWork, totals, workOf } from "./Cycle.js"
+import * as Database from "./Database.js"
+import { BATCH, deliverForever, drained } from "./Delivery.js"
+import * as Leases from "./Leases.js"
 import * as Metrics from "./Metrics.js"
 import * as Operations from "./Operations.js"
 import { Readiness } from "./Readiness.js"
-import type { Resource } from "./Resource.js"
 import { loadAssets } from "./resources/assets.js"
-import * as Liquidity from "./resources/liquidity.js"
-import * as Positions from "./resources/positions.js"
-import * as Profiles from "./resources/profiles.js"
-import * as Referrals from "./resources/referrals.js"
-import * as Rewards from "./resources/rewards.js"
-import * as SignerBundles from "./resources/signerBundles.js"
-import * as Stake from "./resources/stake.js"
+import { sinkSlice } from "./Slice.js"
 import type { Sink } from "./Sink.js"
 import * as ConsoleSink from "./sinks/ConsoleSink.js"
 import * as FileSink from "./sinks/FileSink.js"
 import * as JsonLinesSink from "./sinks/JsonLinesSink.js"
 import * as WebhookSink from "./sinks/WebhookSink.js"
 import * as Store from "./Store.js"
+import { cacheDuration, slicesOf } from "./Work.js"
 
 export interface RunOptions {
   /** One cycle, wait for every sink, then return. */
   readonly once: boolean
   /** Sinks beyond those the configuration names (an embedding program's own, say). */
   readonly sinks?: ReadonlyArray<Sink>
-}
-
-/** The resources the configuration enables, in the order events are reported. */
-export const resourcesOf = (client: DataNodeClient.Service, config: WatcherConfig): ReadonlyArray<Resource> => {
-  const { watch } = config
-  const out: Array<Resource> = []
-  if (watch.positions.enabled) out.push(Positions.make(client, watch.positions))
-  if (watch.stake.enabled) out.push(Stake.make(client, watch.stake))
-  if (watch.liquidity.enabled) out.push(Liquidity.make(client, watch.liquidity))
-  if (watch.signerBundles.enabled) out.push(SignerBundles.make(client, watch.signerBundles))
-  if (watch.profiles.enabled) out.push(Profiles.make(client, watch.profiles))
-  if (watch.rewards.enabled) out.push(Rewards.make(client, watch.rewards))
-  if (watch.referrals.enabled) out.push(Referrals.make(client, watch.referrals))
-  return out
 }
 
 /** The sinks the configuration names; JSON Lines on stdout when none is named. */
@@ -88,21 +70,6 @@ const nodesOf = (config: WatcherConfig) =>
         return { urls: sim.urls, paced: false }
       })
 
-const logOutcome = (outcome: CycleOutcome, millis: number) => {
-  switch (outcome._tag) {
-    case "Committed":
-      return Effect.logDebug(
-        `cycle at height ${outcome.checkpoint.height}: ${outcome.events} event(s), ${outcome.writes} row(s) in ${millis} ms`
-      )
-    case "Unchanged":
-      return Effect.void
-    case "Behind":
-      return Effect.logWarning(
-        `${outcome.node} answered from height ${outcome.height}, below the checkpoint ${outcome.checkpoint}: cycle skipped`
-      )
-  }
-}
-
 /** Node heights and lag for /metrics, from what the client knows of each node. */
 const recordNodes = (client: DataNodeClient.Service) =>
   Effect.gen(function* () {
@@ -118,87 +85,130 @@ const recordNodes = (client: DataNodeClient.Service) =>
     )
   })
 
+/** How often an idle sink looks for events committed by another watcher. */
+const OUTBOX_POLL = Duration.millis(500)
+
 /** Runs the watcher until interrupted (or for one cycle with `once`). */
 export const watch = (config: WatcherConfig, options: RunOptions) =>
   Effect.gen(function* () {
     const store = yield* Store.Store
+    const leases = yield* Leases.Leases
     const readiness = yield* Readiness
-    yield* store.lock()
     const nodes = yield* nodesOf(config)
     const client = yield* DataNodeClient.make(
       nodes.paced ? { urls: nodes.urls } : { urls: nodes.urls, rateLimit: false }
     )
-    const resources = resourcesOf(client, config)
-    const held = heldOf(yield* store.loadState)
-    let checkpoint = yield* store.checkpoint
-    if (Option.isSome(checkpoint)) {
-      yield* Effect.logInfo(
-        `resuming from height ${checkpoint.value.height} (${checkpoint.value.time}); changes since are reported`
-      )
-    }
+    const specs = yield* slicesOf(client, config, cacheDuration(config.intervalMillis))
     const sinks = [...(yield* sinksOf(config)), ...(options.sinks ?? [])]
     const sinkNames = sinks.map((s) => s.name)
-    const committed = yield* SubscriptionRef.make(
-      Option.match(checkpoint, { onNone: () => 0, onSome: (c) => c.nextSeq - 1 })
-    )
-    const deliveries = yield* Effect.forEach(sinks, (sink) =>
-      Effect.forkScoped(deliverForever(sink, { store, committed, sinkNames }))
-    )
+    const sinkOfSlice = new Map(sinks.map((sink) => [sinkSlice(sink.name), sink] as const))
+    const specOfSlice = new Map(specs.map((spec) => [spec.slice, spec] as const))
+    const committed = yield* SubscriptionRef.make(yield* store.lastSeq)
+    const deliveries = yield* FiberMap.make<string>()
+    const works = new Map<string, SliceWork>()
+
+    const coordinator = yield* Coordinator.make(leases, {
+      slices: [...specs.map((spec) => spec.slice), ...sinkOfSlice.keys()],
+      onLost: (lost) => Effect.forEach(lost, (slice) => FiberMap.remove(deliveries, slice), { discard: true })
+    })
+
+    /** Takes up the slices gained and lets go of those given up or lost. */
+    const rebalance = Effect.gen(function* () {
+      const { acquired, dropped } = yield* coordinator.balance
+      for (const slice of dropped) {
+        works.delete(slice)
+        yield* FiberMap.remove(deliveries, slice)
+      }
+      for (const slice of acquired) {
+        const spec = specOfSlice.get(slice)
+        if (spec !== undefined) {
+          const work = workOf(slice, spec.make(), yield* store.load(slice))
+          works.set(slice, work)
+          if (Option.isSome(work.checkpoint)) {
+            yield* Effect.logInfo(`${slice}: resuming from height ${work.checkpoint.value.height}`)
+          }
+        }
+        const sink = sinkOfSlice.get(slice)
+        if (sink !== undefined) {
+          yield* FiberMap.run(
+            deliveries,
+            slice,
+            deliverForever(sink, { store, committed, sinkNames, poll: OUTBOX_POLL })
+          )
+        }
+      }
+    })
+
     // assets are few: read them again each cycle, so a new asset is known when its rewards come
     const diffContext = config.watch.rewards.enabled
       ? Effect.map(loadAssets(client), (assets) => ({ asset: (id: string) => assets.get(id) }))
       : Effect.succeed({ asset: () => undefined })
 
     const cycle = Effect.gen(function* () {
+      yield* rebalance
       const started = Date.now()
       const outcome = yield* runCycle({
         client,
         store,
-        resources,
-        held,
-        checkpoint,
+        // in slice order, so one watcher always writes the outbox in the same order
+        works: specs.flatMap((spec) => works.get(spec.slice) ?? []),
         diffContext,
         initialEvents: config.initialEvents
       })
       const millis = Date.now() - started
-      yield* logOutcome(outcome, millis)
-      yield* recordNodes(client)
-      if (outcome._tag === "Committed") {
-        checkpoint = Option.some(outcome.checkpoint)
-        yield* SubscriptionRef.set(committed, outcome.checkpoint.nextSeq - 1)
-        yield* Metric.update(Metrics.cycleDuration, millis)
-        yield* Metric.set(Metrics.lastCycleHeight, outcome.checkpoint.height)
-        for (const [kind, count] of outcome.kinds)
-          yield* Metric.update(Metrics.eventsTotal.pipe(Metric.tagged("kind", kind)), count)
-        yield* readiness.markCycle(outcome.checkpoint.height, new Date())
-        yield* readiness.markSynced
-      } else if (outcome._tag === "Unchanged") {
-        yield* readiness.markCycle(outcome.height, new Date())
-        if (Option.isSome(checkpoint)) yield* readiness.markSynced
-      } else {
-        yield* Metric.update(Metrics.skippedCyclesTotal.pipe(Metric.tagged("reason", "behind")), 1)
+      for (const lost of outcome.lost) {
+        yield* Effect.logWarning(lost.message)
+        works.delete(lost.slice)
+        yield* coordinator.lose(lost.slice)
       }
-      yield* Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", outcome._tag)), 1)
+      yield* recordOutcome(outcome, millis)
+      yield* recordNodes(client)
+      if (outcome.slices.size === 0) return outcome
+      const { lastSeq } = totals(outcome)
+      if (lastSeq !== undefined) yield* SubscriptionRef.update(committed, (last) => Math.max(last, lastSeq))
+      yield* readiness.markCycle(outcome.head.height, new Date())
+      if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
       return outcome
     })
 
     if (options.once) {
       yield* cycle
-      yield* drained(store, sinkNames, yield* SubscriptionRef.get(committed))
-      yield* Effect.forEach(deliveries, Fiber.interrupt)
+      const held = yield* coordinator.held
+      const delivering = sinkNames.filter((name) => held.has(sinkSlice(name)))
+      yield* drained(store, delivering, yield* SubscriptionRef.get(committed))
+      yield* FiberMap.clear(deliveries)
       return
     }
     yield* cycle.pipe(
-      // a lost lock is final: another watcher owns the state now
-      Effect.catchIf(
-        (error) => !(error instanceof Store.LockLost),
-        (error) =>
-          Effect.zipRight(
-            Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1),
-            Effect.logWarning("cycle failed; trying again next interval", error)
-          )
+      Effect.catchAll((error) =>
+        Effect.zipRight(
+          Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1),
+          Effect.logWarning("cycle failed; trying again next interval", error)
+        )
       ),
       Effect.repeat(Schedule.spaced(Duration.millis(config.intervalMillis)))
+    )
+  })
+
+/** Cycle metrics and logs. */
+const recordOutcome = (outcome: CycleOutcome, millis: number) =>
+  Effect.gen(function* () {
+    const { behind, committed, events, kinds, writes } = totals(outcome)
+    const tag = committed > 0 ? "Committed" : behind.length > 0 ? "Behind" : "Unchanged"
+    yield* Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", tag)), 1)
+    for (const slice of behind) {
+      yield* Metric.update(Metrics.skippedCyclesTotal.pipe(Metric.tagged("reason", "behind")), 1)
+      yield* Effect.logWarning(
+        `${slice.node} answered from height ${slice.height}, below the checkpoint ${slice.checkpoint}: slice skipped`
+      )
+    }
+    if (committed === 0) return
+    yield* Metric.update(Metrics.cycleDuration, millis)
+    yield* Metric.set(Metrics.lastCycleHeight, outcome.head.height)
+    for (const [kind, count] of kinds)
+      yield* Metric.update(Metrics.eventsTotal.pipe(Metric.tagged("kind", kind)), count)
+    yield* Effect.logDebug(
+      `cycle at height ${outcome.head.height}: ${committed} slice(s), ${events} event(s), ${writes} row(s) in ${millis} ms`
     )
   })
 
@@ -208,7 +218,10 @@ export const run = (config: WatcherConfig, options: RunOptions): Effect.Effect<v
     Effect.scoped,
     Effect.provide(
       Layer.mergeAll(
-        Store.layer.pipe(Layer.provide(SqliteClient.layer({ filename: config.database }))),
+        Store.layer.pipe(
+          Layer.provideMerge(Leases.layer({ ttl: Duration.millis(config.leaseMillis) })),
+          Layer.provide(Database.layer(config.database))
+        ),
         Operations.layer({
           host: config.host,
           port: config.port,

@@ -1,24 +1,30 @@
 import { FetchHttpClient } from "@effect/platform"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { it } from "@effect/vitest"
 import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
-import { Context, Effect, Layer, Option, Schema } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { Effect, Option, Schema } from "effect"
 import { expect } from "vitest"
 import { WatcherConfig } from "../src/Config.js"
-import { heldOf, runCycle } from "../src/Cycle.js"
-import type { WatchEvent } from "../src/Event.js"
+import { type CycleOutcome, runCycle, type SliceWork, totals } from "../src/Cycle.js"
+import type { ResourceName, WatchEvent } from "../src/Event.js"
 import { fingerprint } from "../src/Resource.js"
-import * as Store from "../src/Store.js"
-import { resourcesOf } from "../src/Watcher.js"
+import type * as Store from "../src/Store.js"
+import { slicesOf, takeAll } from "../src/Work.js"
+import { freshSqlite, stateAt } from "./support/database.js"
+
+/** Every slice of the configured resources, taken and loaded from the store as a watcher does. */
+const worksOf = (
+  client: DataNodeClient.Service,
+  state: Effect.Effect.Success<ReturnType<typeof stateAt>>,
+  config: WatcherConfig
+) => Effect.flatMap(slicesOf(client, config), (specs) => takeAll(state.leases, state.store, specs))
+
+/** The rows held of a resource, over its slices. */
+const heldOf = (works: ReadonlyArray<SliceWork>, resource: ResourceName): Map<string, string> =>
+  new Map(works.filter((w) => w.resource.name === resource).flatMap((w) => [...w.held]))
 
 const setup = (options: { readonly initialEvents: boolean; readonly lag?: number }) =>
   Effect.gen(function* () {
-    const dir = mkdtempSync(join(tmpdir(), "watcher-cycle-"))
-    yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
     const sim = yield* Simulator.make({
       seed: 4,
       blockInterval: "manual",
@@ -29,32 +35,21 @@ const setup = (options: { readonly initialEvents: boolean; readonly lag?: number
     const client = yield* DataNodeClient.make({ urls: sim.urls[0], rateLimit: false }).pipe(
       Effect.provide(FetchHttpClient.layer)
     )
-    const store = Context.get(
-      yield* Layer.build(Store.layer.pipe(Layer.provide(SqliteClient.layer({ filename: join(dir, "state.db") })))),
-      Store.Store
-    )
+    const state = yield* stateAt(yield* freshSqlite)
     const config = Schema.decodeSync(WatcherConfig)({ nodes: [sim.url], initialEvents: options.initialEvents })
-    const resources = resourcesOf(client, config)
-    const held = heldOf(yield* store.loadState)
-    let checkpoint = yield* store.checkpoint
+    const works = yield* worksOf(client, state, config)
     const cycle = (over: DataNodeClient.Service = client) =>
       runCycle({
         client: over,
-        store,
-        resources: over === client ? resources : resourcesOf(over, config),
-        held,
-        checkpoint,
+        store: state.store,
+        works,
         diffContext: Effect.succeed({ asset: () => undefined }),
         initialEvents: options.initialEvents
-      }).pipe(
-        Effect.tap((outcome) =>
-          Effect.sync(() => {
-            if (outcome._tag === "Committed") checkpoint = Option.some(outcome.checkpoint)
-          })
-        )
-      )
-    return { sim, client, store, held, cycle }
+      })
+    return { sim, client, config, state, store: state.store, works, cycle }
   })
+
+const tags = (outcome: CycleOutcome) => new Set([...outcome.slices.values()].map((s) => s._tag))
 
 const eventsOf = (store: Store.Service) =>
   Effect.map(store.pending(0, 100_000), (pending) => pending.map((p) => p.event as WatchEvent))
@@ -63,15 +58,18 @@ it.scopedLive(
   "the first sync records silently; a block later, each change is an event with the held row as before",
   () =>
     Effect.gen(function* () {
-      const { cycle, held, sim, store } = yield* setup({ initialEvents: false })
+      const { cycle, sim, store, works } = yield* setup({ initialEvents: false })
       const first = yield* cycle()
-      expect(first).toMatchObject({ _tag: "Committed", events: 0 })
-      expect(held.get("positions")?.size).toBe(sim.world.positions.current.size)
-      expect(yield* cycle()).toMatchObject({ _tag: "Unchanged" }) // no new block: nothing read
+      expect(tags(first)).toEqual(new Set(["Committed"]))
+      expect(totals(first).events).toBe(0)
+      expect(heldOf(works, "positions").size).toBe(sim.world.positions.current.size)
+      // positions and stake are cut into slices, each with rows of its own
+      expect(works.filter((w) => w.resource.name === "positions" && w.held.size > 0).length).toBeGreaterThan(1)
+      expect(tags(yield* cycle())).toEqual(new Set(["Unchanged"])) // no new block: nothing read
 
       yield* sim.advance(1)
       const second = yield* cycle()
-      expect(second._tag).toBe("Committed")
+      expect(totals(second).committed).toBe(works.length)
       const events = yield* eventsOf(store)
       expect(events.length).toBeGreaterThan(0)
       const height = yield* sim.height
@@ -79,7 +77,7 @@ it.scopedLive(
         expect(event).toMatchObject({ height, node: sim.urls[0] })
         expect(event.time).toMatch(/^2024-\d\d-\d\dT/)
         // the "after" row is what is held now; a "before" row was held before
-        if (event.after !== null) expect(held.get(event.resource)?.get(event.key)).toBe(fingerprint(event.after))
+        if (event.after !== null) expect(heldOf(works, event.resource).get(event.key)).toBe(fingerprint(event.after))
       }
       const volumeChanged = events.find((e) => e.kind === "position.volume_changed")!
       expect(volumeChanged.before!.openVolume).not.toBe(volumeChanged.after!.openVolume)
@@ -103,37 +101,38 @@ it.scopedLive("a node behind the checkpoint is refused and nothing is written", 
   Effect.gen(function* () {
     const { cycle, sim, store } = yield* setup({ initialEvents: false, lag: 2 })
     yield* cycle()
-    const before = Option.getOrThrow(yield* store.checkpoint)
+    const before = yield* store.checkpoints
+    const height = [...before.values()][0].height
     const lagging = yield* DataNodeClient.make({ urls: sim.urls[1], rateLimit: false }).pipe(
       Effect.provide(FetchHttpClient.layer)
     )
     yield* sim.advance(1)
     const outcome = yield* cycle(lagging)
-    expect(outcome).toMatchObject({ _tag: "Behind", node: sim.urls[1], checkpoint: before.height })
-    expect(Option.getOrThrow(yield* store.checkpoint)).toEqual(before)
+    expect(outcome.slices.size).toBe(before.size)
+    for (const slice of outcome.slices.values()) {
+      expect(slice).toMatchObject({ _tag: "Behind", node: sim.urls[1], checkpoint: height })
+    }
+    expect(yield* store.checkpoints).toEqual(before)
   })
 )
 
 it.scopedLive("after a restart, the first cycle reports what changed while the watcher was down", () =>
   Effect.gen(function* () {
-    const { client, cycle, sim, store } = yield* setup({ initialEvents: false })
+    const { client, config, cycle, sim, state, store } = yield* setup({ initialEvents: false })
     yield* cycle()
-    const stoppedAt = Option.getOrThrow(yield* store.checkpoint).height
+    const stoppedAt = (yield* store.load("positions:0")).checkpoint.pipe(Option.getOrThrow).height
     const before = new Map([...sim.world.positions.current.values()].map((p) => [`${p.market.id}/${p.party.id}`, p]))
     const volumes = new Map([...before].map(([key, p]) => [key, String(p.openVolume)]))
     yield* sim.advance(3) // down for three blocks
     // a new process: state and checkpoint from the store, nothing in memory
-    const config = Schema.decodeSync(WatcherConfig)({ nodes: [sim.url] })
     const outcome = yield* runCycle({
       client,
       store,
-      resources: resourcesOf(client, config),
-      held: heldOf(yield* store.loadState),
-      checkpoint: yield* store.checkpoint,
+      works: yield* worksOf(client, state, config),
       diffContext: Effect.succeed({ asset: () => undefined }),
       initialEvents: false
     })
-    expect(outcome._tag).toBe("Committed")
+    expect(tags(outcome)).toEqual(new Set(["Committed"]))
     const events = yield* eventsOf(store)
     const height = yield* sim.height
     expect(height).toBe(stoppedAt + 3)

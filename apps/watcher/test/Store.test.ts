@@ -1,29 +1,15 @@
 import * as SqlClient from "@effect/sql/SqlClient"
-import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
+import * as Migrator from "@effect/sql/Migrator"
 import { describe, it } from "@effect/vitest"
-import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { afterAll, expect } from "vitest"
+import { Effect, Exit, Option, Scope } from "effect"
+import { expect } from "vitest"
+import * as Database from "../src/Database.js"
 import { makeEvent, type ReadPoint, serialize } from "../src/Event.js"
+import type * as Leases from "../src/Leases.js"
+import { migrations } from "../src/Migrations.js"
+import { resourceSlices, sliceOfRow } from "../src/Slice.js"
 import * as Store from "../src/Store.js"
-
-const dir = mkdtempSync(join(tmpdir(), "watcher-store-"))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-let files = 0
-const freshFile = () => join(dir, `state-${++files}.db`)
-
-/** A store over its own connection to `file`, as a second process would have. */
-const storeAt = (file: string) =>
-  Effect.gen(function* () {
-    const scope = yield* Scope.make()
-    const context = yield* Layer.buildWithScope(
-      Store.layer.pipe(Layer.provideMerge(SqliteClient.layer({ filename: file }))),
-      scope
-    )
-    return { store: Layer.succeedContext(context), scope, service: Context.get(context, Store.Store) }
-  })
+import { engines, stateAt as watcherAt } from "./support/database.js"
 
 const at = (height: number): ReadPoint => ({
   height,
@@ -34,123 +20,274 @@ const found = (key: string, height: number) =>
   makeEvent("positions", key, { kind: "position.opened" }, at(height), null, { openVolume: "1" })
 const event = (key: string, height: number) => serialize(found(key, height))
 
-describe("Store (SQLite)", () => {
-  it.scoped("commits rows, events and the checkpoint together; seqs follow each other across cycles", () =>
-    Effect.gen(function* () {
-      const { service: store } = yield* storeAt(freshFile())
-      expect(Option.isNone(yield* store.checkpoint)).toBe(true)
-      const first = yield* store.commit({
-        point: at(5),
-        writes: [
-          { resource: "positions", key: "a", value: '{"v":1}' },
-          { resource: "stake", key: "b", value: '{"v":2}' }
-        ],
-        events: [event("a", 5), event("b", 5)]
-      })
-      expect(first).toMatchObject({ height: 5, nextSeq: 3, cycles: 1 })
-      const second = yield* store.commit({
-        point: at(6),
-        writes: [
-          { resource: "positions", key: "a", value: null },
-          { resource: "stake", key: "b", value: '{"v":3}' }
-        ],
-        events: [event("c", 6)]
-      })
-      expect(second).toMatchObject({ height: 6, nextSeq: 4, cycles: 2 })
-      const state = yield* store.loadState
-      expect(state.get("positions")?.size ?? 0).toBe(0)
-      expect([...state.get("stake")!]).toEqual([["b", '{"v":3}']])
-      const pending = yield* store.pending(0, 10)
-      expect(pending.map((p) => [p.seq, p.event.key])).toEqual([
-        [1, "a"],
-        [2, "b"],
-        [3, "c"]
-      ])
-      expect(pending[2].event).toEqual(found("c", 6))
-    })
-  )
+/** Joins and takes the slices, as a watcher does before working them. */
+const holding = (leases: Leases.Service, slices: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    yield* leases.join(slices)
+    for (const slice of slices) expect(yield* leases.acquire(slice)).toEqual({ slice })
+  })
 
-  it.scoped("a cycle that fails half-way leaves nothing behind", () =>
-    Effect.gen(function* () {
-      const { service: store } = yield* storeAt(freshFile())
-      yield* store.commit({ point: at(1), writes: [{ resource: "profiles", key: "p", value: "1" }], events: [] })
-      // the second event has no body, which the table refuses (NOT NULL) after the rows were written
-      const broken = { ...event("x", 2), json: null as unknown as string }
-      const exit = yield* Effect.exit(
-        store.commit({
-          point: at(2),
-          writes: [{ resource: "profiles", key: "p", value: "2" }],
-          events: [event("ok", 2), broken]
-        })
-      )
-      expect(Exit.isFailure(exit)).toBe(true)
-      expect(Option.getOrThrow(yield* store.checkpoint)).toMatchObject({ height: 1, nextSeq: 1, cycles: 1 })
-      expect([...(yield* store.loadState).get("profiles")!]).toEqual([["p", "1"]])
-      expect(yield* store.pending(0, 10)).toEqual([])
-    })
-  )
-
-  it.scoped(
-    "sink cursors: a new sink starts at the end, cursors only move forward, pruning keeps what a sink lacks",
-    () =>
+for (const engine of engines) {
+  describe.skipIf(!engine.available)(`Store and leases (${engine.name})`, () => {
+    it.scoped("commits a slice's rows, events and checkpoint together; seqs follow each other across slices", () =>
       Effect.gen(function* () {
-        const { service: store } = yield* storeAt(freshFile())
-        expect(yield* store.cursor("file")).toBe(0)
-        yield* store.commit({ point: at(1), writes: [], events: [event("a", 1), event("b", 1), event("c", 1)] })
-        expect(yield* store.cursor("file")).toBe(0)
-        expect(yield* store.cursor("late")).toBe(3) // added after three events: only new ones
-        yield* store.advance("file", 2)
-        yield* store.advance("file", 1) // never backwards
-        expect(yield* store.cursor("file")).toBe(2)
-        yield* store.prune(["file", "late"])
-        expect((yield* store.pending(0, 10)).map((p) => p.seq)).toEqual([3])
-        yield* store.prune(["file"]) // a sink no longer configured does not hold events back
-        expect((yield* store.pending(0, 10)).map((p) => p.seq)).toEqual([3])
-        yield* store.advance("file", 3)
-        yield* store.prune(["file"])
+        const { leases, store } = yield* watcherAt(yield* engine.fresh)
+        yield* holding(leases, ["positions:1", "stake:2"])
+        expect(yield* store.lastSeq).toBe(0)
+        expect(Option.isNone((yield* store.load("positions:1")).checkpoint)).toBe(true)
+        const first = yield* store.commit({
+          slice: "positions:1",
+          point: at(5),
+          writes: [
+            { resource: "positions", key: "a", value: '{"v":1}' },
+            { resource: "positions", key: "b", value: '{"v":2}' }
+          ],
+          events: [event("a", 5), event("b", 5)]
+        })
+        expect(first).toEqual({ checkpoint: { ...at(5), cycles: 1 }, lastSeq: 2 })
+        const other = yield* store.commit({
+          slice: "stake:2",
+          point: at(5),
+          writes: [{ resource: "stake", key: "s", value: '{"v":9}' }],
+          events: [event("s", 5)]
+        })
+        expect(other.lastSeq).toBe(3)
+        const second = yield* store.commit({
+          slice: "positions:1",
+          point: at(6),
+          writes: [
+            { resource: "positions", key: "a", value: null },
+            { resource: "positions", key: "b", value: '{"v":3}' }
+          ],
+          events: []
+        })
+        expect(second).toEqual({ checkpoint: { ...at(6), cycles: 2 }, lastSeq: undefined })
+        const slice = yield* store.load("positions:1")
+        expect(slice.checkpoint).toEqual(Option.some({ ...at(6), cycles: 2 }))
+        expect([...slice.rows]).toEqual([["b", '{"v":3}']])
+        expect([...(yield* store.load("stake:2")).rows]).toEqual([["s", '{"v":9}']])
+        expect(yield* store.rows("positions", ["a", "b", "zz"])).toEqual(new Map([["b", '{"v":3}']]))
+        expect([...(yield* store.checkpoints).keys()].sort()).toEqual(["positions:1", "stake:2"])
+        const pending = yield* store.pending(0, 10)
+        expect(pending.map((p) => [p.seq, p.event.key])).toEqual([
+          [1, "a"],
+          [2, "b"],
+          [3, "s"]
+        ])
+        expect(pending[0].event).toEqual(found("a", 5))
+        expect(yield* store.lastSeq).toBe(3)
+      })
+    )
+
+    it.scoped("a cycle that fails half-way leaves nothing behind", () =>
+      Effect.gen(function* () {
+        const { leases, store } = yield* watcherAt(yield* engine.fresh)
+        yield* holding(leases, ["profiles"])
+        const write = (value: string) => [{ resource: "profiles" as const, key: "p", value }]
+        yield* store.commit({ slice: "profiles", point: at(1), writes: write("1"), events: [] })
+        // the second event has no body, which the table refuses (NOT NULL) after the rows were written
+        const broken = { ...event("x", 2), json: null as unknown as string }
+        const exit = yield* Effect.exit(
+          store.commit({ slice: "profiles", point: at(2), writes: write("2"), events: [event("ok", 2), broken] })
+        )
+        expect(Exit.isFailure(exit)).toBe(true)
+        const slice = yield* store.load("profiles")
+        expect(slice.checkpoint).toEqual(Option.some({ ...at(1), cycles: 1 }))
+        expect([...slice.rows]).toEqual([["p", "1"]])
         expect(yield* store.pending(0, 10)).toEqual([])
-        // seqs continue after pruning
-        const next = yield* store.commit({ point: at(2), writes: [], events: [event("d", 2)] })
-        expect(next.nextSeq).toBe(5)
+        expect(yield* store.lastSeq).toBe(0)
       })
-  )
+    )
 
-  it.live("the lock keeps a second watcher off the state, and is free again when the first stops", () =>
-    Effect.gen(function* () {
-      const file = freshFile()
-      const a = yield* storeAt(file)
-      const b = yield* storeAt(file)
-      const held = yield* Scope.make()
-      yield* a.service.lock().pipe(Scope.extend(held))
-      const refused = yield* Effect.flip(b.service.lock().pipe(Effect.scoped))
-      expect(refused._tag).toBe("StateLocked")
-      expect(refused.message).toContain(`pid ${process.pid}`)
-      yield* Scope.close(held, Exit.void)
-      yield* b.service.lock().pipe(Effect.scoped)
-      yield* Scope.close(a.scope, Exit.void)
-      yield* Scope.close(b.scope, Exit.void)
-    })
-  )
+    it.scoped(
+      "sink cursors: a new sink starts at the end, cursors only move forward, pruning keeps what a sink lacks",
+      () =>
+        Effect.gen(function* () {
+          const { leases, store } = yield* watcherAt(yield* engine.fresh)
+          yield* holding(leases, ["rewards"])
+          const commit = (height: number, keys: ReadonlyArray<string>) =>
+            store.commit({ slice: "rewards", point: at(height), writes: [], events: keys.map((k) => event(k, height)) })
+          expect(yield* store.cursor("file")).toBe(0)
+          yield* commit(1, ["a", "b", "c"])
+          expect(yield* store.cursor("file")).toBe(0)
+          expect(yield* store.cursor("late")).toBe(3) // added after three events: only new ones
+          yield* store.advance("file", 2)
+          yield* store.advance("file", 1) // never backwards
+          expect(yield* store.cursor("file")).toBe(2)
+          yield* store.prune(["file", "late"])
+          expect((yield* store.pending(0, 10)).map((p) => p.seq)).toEqual([3])
+          yield* store.prune(["file"]) // a sink no longer configured does not hold events back
+          expect((yield* store.pending(0, 10)).map((p) => p.seq)).toEqual([3])
+          yield* store.advance("file", 3)
+          yield* store.prune(["file"])
+          expect(yield* store.pending(0, 10)).toEqual([])
+          // seqs continue after pruning
+          expect((yield* commit(2, ["d"])).lastSeq).toBe(4)
+        })
+    )
 
-  it.live("a lock left by a dead process is taken over; the old holder can no longer commit", () =>
-    Effect.gen(function* () {
-      const file = freshFile()
-      const a = yield* storeAt(file)
-      const b = yield* storeAt(file)
-      yield* a.service.lock().pipe(Scope.extend(a.scope))
-      // pretend the holder was a process that died (pid 2^22 + 1 is above Linux's pid_max default)
-      yield* Effect.gen(function* () {
-        const sql = yield* SqlClient.SqlClient
-        yield* sql`UPDATE watcher_lock SET pid = 4194305`
-      }).pipe(Effect.provide(a.store))
-      yield* b.service.lock().pipe(Scope.extend(b.scope))
-      const lost = yield* Effect.flip(a.service.commit({ point: at(1), writes: [], events: [event("a", 1)] }))
-      expect(lost._tag).toBe("LockLost")
-      expect(yield* b.service.commit({ point: at(1), writes: [], events: [event("a", 1)] })).toMatchObject({
-        nextSeq: 2
+    it.scoped(
+      "a slice is worked by one watcher: others wait, a freed slice is taken, the old holder writes nothing",
+      () =>
+        Effect.gen(function* () {
+          const database = yield* engine.fresh
+          const a = yield* watcherAt(database)
+          const b = yield* watcherAt(database)
+          yield* a.leases.join(["liquidity", "profiles"])
+          yield* b.leases.join(["liquidity", "profiles"])
+          expect(yield* a.leases.acquire("liquidity")).toEqual({ slice: "liquidity" })
+          expect(yield* b.leases.acquire("liquidity")).toBeUndefined()
+          expect(yield* b.leases.acquire("profiles")).toEqual({ slice: "profiles" })
+          expect((yield* a.leases.members).map((m) => m.owner)).toEqual([a.leases.owner, b.leases.owner].sort())
+          expect(yield* a.leases.holders).toEqual(
+            new Map([
+              ["liquidity", a.leases.owner],
+              ["profiles", b.leases.owner]
+            ])
+          )
+          // without the lease nothing is written
+          const refused = yield* Effect.flip(
+            a.store.commit({ slice: "profiles", point: at(1), writes: [], events: [event("x", 1)] })
+          )
+          expect(refused).toEqual(new Store.LeaseLost({ slice: "profiles", owner: b.leases.owner }))
+          expect(yield* a.store.lastSeq).toBe(0)
+          yield* a.leases.release(["liquidity"])
+          expect(yield* b.leases.acquire("liquidity")).toEqual({ slice: "liquidity" })
+          expect(yield* b.leases.renew).toEqual(new Set(["liquidity", "profiles"]))
+          expect(yield* a.leases.renew).toEqual(new Set())
+          const late = yield* Effect.flip(a.store.commit({ slice: "liquidity", point: at(2), writes: [], events: [] }))
+          expect(late._tag).toBe("LeaseLost")
+          yield* a.leases.leave
+          expect((yield* b.leases.members).map((m) => m.owner)).toEqual([b.leases.owner])
+          yield* Scope.close(a.scope, Exit.void)
+          yield* Scope.close(b.scope, Exit.void)
+        })
+    )
+
+    it.scopedLive("an expired lease is taken over, counted as a takeover; a renewed one is not", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const a = yield* watcherAt(database, "300 millis")
+        const b = yield* watcherAt(database, "300 millis")
+        yield* holding(a.leases, ["referrals", "rewards"])
+        yield* b.leases.join(["referrals", "rewards"])
+        yield* Effect.sleep("200 millis")
+        yield* a.leases.renew // only what a renews in time stays its own... both, here
+        yield* Effect.sleep("200 millis")
+        expect(yield* b.leases.acquire("rewards")).toBeUndefined()
+        yield* Effect.sleep("300 millis") // a stopped renewing: both expire
+        expect(yield* b.leases.acquire("rewards")).toEqual({ slice: "rewards", from: a.leases.owner })
+        // an expired lease nobody took is still a's: renewing keeps it
+        expect(yield* a.leases.renew).toEqual(new Set(["referrals"]))
+        // the state a taker resumes from is what the last holder committed
+        const committed = yield* Effect.exit(
+          a.store.commit({ slice: "rewards", point: at(3), writes: [], events: [event("r", 3)] })
+        )
+        expect(Exit.isFailure(committed)).toBe(true)
+        const takeovers = yield* b.sql<{ takeovers: number | string }>`SELECT takeovers FROM watcher_lease
+          WHERE slice = 'rewards'`
+        expect(Number(takeovers[0].takeovers)).toBe(1)
+        yield* Scope.close(a.scope, Exit.void)
+        yield* Scope.close(b.scope, Exit.void)
       })
-      yield* Scope.close(a.scope, Exit.void)
-      yield* Scope.close(b.scope, Exit.void)
-    })
-  )
-})
+    )
+
+    it.scoped("the leases of a member whose process on this host is gone expire at once", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const a = yield* watcherAt(database)
+        const b = yield* watcherAt(database)
+        yield* holding(a.leases, ["profiles"])
+        // pretend a was a process that died (pid 2^22 + 1 is above Linux's pid_max default)
+        yield* a.sql`UPDATE watcher_member SET pid = 4194305 WHERE owner = ${a.leases.owner}`
+        yield* b.leases.join(["profiles"])
+        expect(yield* b.leases.acquire("profiles")).toBeUndefined()
+        expect((yield* b.leases.reapDead).map((m) => m.owner)).toEqual([a.leases.owner])
+        expect(yield* b.leases.acquire("profiles")).toEqual({ slice: "profiles", from: a.leases.owner })
+        yield* Scope.close(a.scope, Exit.void)
+        yield* Scope.close(b.scope, Exit.void)
+      })
+    )
+
+    it.scoped("watchers committing at once get seqs in commit order, without gaps", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const watchers = [yield* watcherAt(database), yield* watcherAt(database), yield* watcherAt(database)]
+        yield* Effect.forEach(watchers, (w, i) => holding(w.leases, [`positions:${i}`]))
+        yield* Effect.forEach(
+          watchers,
+          (w, i) =>
+            Effect.forEach(
+              Array.from({ length: 15 }, (_, n) => n),
+              (n) =>
+                w.store.commit({
+                  slice: `positions:${i}`,
+                  point: at(n + 1),
+                  writes: [{ resource: "positions", key: `${i}/${n}`, value: "{}" }],
+                  events: [event(`${i}/${n}/a`, n + 1), event(`${i}/${n}/b`, n + 1)]
+                }),
+              { discard: true }
+            ),
+          { concurrency: "unbounded", discard: true }
+        )
+        const pending = yield* watchers[0].store.pending(0, 1000)
+        expect(pending.map((p) => p.seq)).toEqual(Array.from({ length: 90 }, (_, i) => i + 1))
+        // each cycle's events are contiguous, and each watcher's cycles keep their order
+        for (let i = 0; i < 90; i += 2) expect(pending[i + 1].event.key).toBe(pending[i].event.key.replace(/a$/, "b"))
+        for (const i of [0, 1, 2]) {
+          const mine = pending.filter((p) => p.event.key.startsWith(`${i}/`) && p.event.key.endsWith("a"))
+          expect(mine.map((p) => p.event.key)).toEqual(Array.from({ length: 15 }, (_, n) => `${i}/${n}/a`))
+        }
+        for (const w of watchers) yield* Scope.close(w.scope, Exit.void)
+      })
+    )
+
+    it.scoped("a state written before slices keeps its rows, checkpoint and seqs", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const market = "a".repeat(64)
+        const party = "b".repeat(64)
+        // the schema and rows of a watcher from before slices
+        yield* Effect.gen(function* () {
+          const sql = yield* SqlClient.SqlClient
+          yield* Migrator.make({})({
+            loader: Migrator.fromRecord({ "1_init": migrations["1_init"] }),
+            table: "watcher_migrations"
+          })
+          yield* sql`INSERT INTO watcher_state ${sql.insert([
+            { resource: "positions", key: `${market}/${party}`, value: '{"openVolume":"1"}' },
+            { resource: "stake", key: "l1", value: `{"party":"${party}","amount":"5"}` },
+            { resource: "stake", key: `available/${party}`, value: `{"partyId":"${party}"}` },
+            { resource: "profiles", key: party, value: "{}" }
+          ])}`
+          yield* sql`INSERT INTO watcher_outbox ${sql.insert({ seq: 7, id: "x", kind: "k", event: "{}" })}`
+          yield* sql`INSERT INTO watcher_checkpoint ${sql.insert({
+            id: 1,
+            height: 42,
+            time: "2024-04-01T00:00:42Z",
+            node: "http://n",
+            next_seq: 8,
+            cycles: 3
+          })}`
+        }).pipe(Effect.provide(Database.layer(database)), Effect.scoped)
+        const { leases, store } = yield* watcherAt(database)
+        const checkpoints = yield* store.checkpoints
+        expect(checkpoints.size).toBe(
+          resourceSlices(["positions", "stake", "liquidity", "signerBundles", "profiles", "rewards", "referrals"])
+            .length
+        )
+        for (const checkpoint of checkpoints.values()) expect(checkpoint).toEqual({ ...at(42), cycles: 3 })
+        const positions = sliceOfRow("positions", `${market}/${party}`, {})
+        expect([...(yield* store.load(positions)).rows.keys()]).toEqual([`${market}/${party}`])
+        const stake = sliceOfRow("stake", "l1", { party })
+        expect([...(yield* store.load(stake)).rows.keys()].sort()).toEqual([`available/${party}`, "l1"])
+        expect([...(yield* store.load("profiles")).rows.keys()]).toEqual([party])
+        expect(yield* store.lastSeq).toBe(7)
+        yield* holding(leases, ["profiles"])
+        expect(
+          (yield* store.commit({ slice: "profiles", point: at(43), writes: [], events: [event("p", 43)] })).lastSeq
+        ).toBe(8)
+      })
+    )
+  })
+}

@@ -4,13 +4,15 @@
  * closed, distressed, closed out and back) and a PnL crossing a configured threshold are events;
  * other fields (update time, fees, entry price alone) are stored but mean nothing on their own.
  */
-import { type DataNodeClient, ReadTracking } from "@vega-effect/http"
+import { type DataNodeClient, type DataNodeError, ReadTracking } from "@vega-effect/http"
 import { Encoder, Position } from "@vega-effect/schema"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { PnlThresholds, Watch } from "../Config.js"
 import type { Change, Json, Row } from "../Event.js"
 import type { Resource } from "../Resource.js"
+import { inShard, type Shard, whole } from "../Slice.js"
 
 export type Options = Watch["positions"]
 
@@ -115,6 +117,30 @@ const readAll = (client: DataNodeClient.Service, options: Options, previous: Rea
     return rows
   })
 
+/** Which shard of the positions to read, and the node's market list to cut it from. */
+export interface Slice {
+  readonly shard: Shard
+  readonly markets: Effect.Effect<ReadonlyArray<string>, DataNodeError.DataNodeError>
+}
+
+/**
+ * The options narrowed to the slice's markets: the configured ones, or the node's, with those of
+ * the rows held (a market the list missed must not make its positions look gone); `undefined`
+ * when the slice has no market.
+ */
+const scopeOf = (options: Options, slice: Slice, previous: ReadonlyMap<string, string>) =>
+  Effect.gen(function* () {
+    if (slice.shard.count === 1) return options
+    const markets = new Set(
+      options.markets !== undefined && options.markets.length > 0 ? options.markets : yield* slice.markets
+    )
+    if (options.markets === undefined || options.markets.length === 0) {
+      for (const key of previous.keys()) markets.add(splitKey(key).marketId)
+    }
+    const mine = [...markets].filter((id) => inShard(slice.shard, id)).sort()
+    return mine.length === 0 ? undefined : { ...options, markets: mine }
+  })
+
 /**
  * Every row held was read at a height at or above the lowest height of the last read, so a row
  * written at or below that height's block time is held as it is now: the next read can stop there.
@@ -125,13 +151,15 @@ const readAll = (client: DataNodeClient.Service, options: Options, previous: Rea
  * old watermark again (or is complete again). The watermark lives in memory; after a restart the
  * first read is complete.
  */
-const read = (client: DataNodeClient.Service, options: Options): Resource["read"] => {
+const read = (client: DataNodeClient.Service, options: Options, slice: Slice): Resource["read"] => {
   let watermark: bigint | undefined
   return (context) =>
     Effect.gen(function* () {
+      const scope = yield* scopeOf(options, slice, context.previous)
+      if (scope === undefined) return { rows: new Map(), complete: true }
       const from = context.previous.size > 0 ? watermark : undefined
       const [rows, reads] = yield* ReadTracking.track(
-        from !== undefined ? readNewer(client, options, from) : readAll(client, options, context.previous)
+        from !== undefined ? readNewer(client, scope, from) : readAll(client, scope, context.previous)
       )
       const consistent = reads.lowest !== undefined && reads.lowest.height === reads.highest?.height
       const time = reads.lowest?.blockTimestamp
@@ -219,8 +247,20 @@ export const diffPosition = (
   return changes
 }
 
-export const make = (client: DataNodeClient.Service, options: Options): Resource => ({
+/** Every market id the node lists. */
+export const marketIds = (client: DataNodeClient.Service) =>
+  client.markets({}, { pageSize: 1000 }).pipe(
+    Stream.map((item) => item.node.id as string),
+    Stream.runCollect,
+    Effect.map((ids) => Chunk.toReadonlyArray(ids))
+  )
+
+export const make = (
+  client: DataNodeClient.Service,
+  options: Options,
+  slice: Slice = { shard: whole, markets: Effect.suspend(() => marketIds(client)) }
+): Resource => ({
   name: "positions",
-  read: read(client, options),
+  read: read(client, options, slice),
   diff: (before, after) => diffPosition(before, after, options.pnlThresholds)
 })

@@ -18,6 +18,7 @@ import * as Stream from "effect/Stream"
 import type { Watch } from "../Config.js"
 import type { Change, Json, Row } from "../Event.js"
 import { fingerprint, type Resource } from "../Resource.js"
+import { inShard, type Shard, whole } from "../Slice.js"
 
 export type Options = Watch["stake"]
 
@@ -41,7 +42,7 @@ const encode = Encoder.encodeSync(StakeLinking.StakeLinking)
 export const availableKey = (partyId: string): string => `available/${partyId}`
 
 /** The parties to read: the configured ones, or every party with a profile. */
-const partiesOf = (
+export const partiesOf = (
   client: DataNodeClient.Service,
   options: Options
 ): Effect.Effect<ReadonlyArray<string>, DataNodeError.DataNodeError> =>
@@ -94,11 +95,17 @@ const readParty = (
     return out
   })
 
+/** Which shard of the parties to read, and the party list to cut it from. */
+export interface Slice {
+  readonly shard: Shard
+  readonly parties: Effect.Effect<ReadonlyArray<string>, DataNodeError.DataNodeError>
+}
+
 const read =
-  (client: DataNodeClient.Service, options: Options, paging: Required<Paging>): Resource["read"] =>
+  (client: DataNodeClient.Service, paging: Required<Paging>, slice: Slice): Resource["read"] =>
   (context) =>
     Effect.gen(function* () {
-      const parties = yield* partiesOf(client, options)
+      const parties = (yield* slice.parties).filter((party) => inShard(slice.shard, party))
       const perParty = yield* Effect.forEach(
         parties,
         (partyId) => readParty(client, partyId, context.previous, paging),
@@ -156,11 +163,17 @@ export const diffStake = (before: Row | undefined, after: Row | undefined): Read
   return "currentStakeAvailable" in after ? diffAvailable(before, after) : diffLinking(before, after)
 }
 
-export const make = (client: DataNodeClient.Service, options: Options, paging: Paging = {}): Resource => ({
+export const make = (
+  client: DataNodeClient.Service,
+  options: Options,
+  paging: Paging = {},
+  slice: Slice = { shard: whole, parties: Effect.suspend(() => partiesOf(client, options)) }
+): Resource => ({
   name: "stake",
-  read: read(client, options, {
-    pageSize: paging.pageSize ?? PAGE_SIZE,
-    knownFirstPage: paging.knownFirstPage ?? KNOWN_PARTY_FIRST_PAGE
-  }),
+  read: read(
+    client,
+    { pageSize: paging.pageSize ?? PAGE_SIZE, knownFirstPage: paging.knownFirstPage ?? KNOWN_PARTY_FIRST_PAGE },
+    slice
+  ),
   diff: (before, after) => diffStake(before, after)
 })

@@ -5,7 +5,8 @@ import * as Stream from "effect/Stream"
 import { describe, expect } from "vitest"
 import type { PnlThresholds } from "../../src/Config.js"
 import type { Row } from "../../src/Event.js"
-import { diffPosition, keyOf, make } from "../../src/resources/positions.js"
+import { diffPosition, keyOf, make, marketIds } from "../../src/resources/positions.js"
+import { shardOf } from "../../src/Slice.js"
 import { applied, changesBetween, entries, kindsOf, rowOf, simulated, stored } from "./support.js"
 
 const MARKET = "a".repeat(64)
@@ -193,6 +194,38 @@ const scale = {
 }
 
 describe("positions read", () => {
+  it.scopedLive("shards by market: the shards' reads split the positions, and each follows its own changes", () =>
+    Effect.gen(function* () {
+      const { client, sim } = yield* simulated({
+        seed: 6,
+        scale: { ...scale, markets: 12, positions: 120 },
+        activity: { positionTrades: 10 }
+      })
+      const count = 4
+      const shards = Array.from({ length: count }, (_, index) =>
+        make(client, { enabled: true }, { shard: { index, count }, markets: marketIds(client) })
+      )
+      const whole = make(client, { enabled: true })
+      let held = yield* Effect.forEach(shards, (shard) =>
+        Effect.map(shard.read({ previous: new Map() }), (snapshot) => stored(snapshot.rows))
+      )
+      for (let round = 0; round < 3; round++) {
+        const all = stored((yield* whole.read({ previous: new Map() })).rows)
+        // disjoint, each in its shard, and together every position
+        held.forEach((rows, index) => {
+          for (const key of rows.keys()) expect(shardOf(key.slice(0, key.indexOf("/")), count)).toBe(index)
+        })
+        expect(held.reduce((n, rows) => n + rows.size, 0)).toBe(all.size)
+        expect(entries(new Map(held.flatMap((rows) => [...rows])))).toEqual(entries(all))
+        expect(held.filter((rows) => rows.size > 0).length).toBeGreaterThan(1)
+        yield* sim.advance(2)
+        held = yield* Effect.forEach(shards, (shard, index) =>
+          Effect.map(shard.read({ previous: held[index] }), (snapshot) => applied(held[index], snapshot))
+        )
+      }
+    })
+  )
+
   it.scopedLive("after the first read, only positions written since are read; applied, they equal a fresh read", () =>
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 5, scale, activity: { positionTrades: 8 } })

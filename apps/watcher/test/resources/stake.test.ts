@@ -2,8 +2,9 @@ import { it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { describe, expect } from "vitest"
 import type { Row } from "../../src/Event.js"
-import { availableKey, diffStake, make, type Paging } from "../../src/resources/stake.js"
-import { applied, changesBetween, entries, type Found, kindsOf, simulated, stored } from "./support.js"
+import { availableKey, diffStake, make, type Paging, partiesOf } from "../../src/resources/stake.js"
+import { shardOf } from "../../src/Slice.js"
+import { applied, changesBetween, entries, type Found, kindsOf, rowOf, simulated, stored } from "./support.js"
 
 const PARTY = "b".repeat(64)
 
@@ -148,6 +149,35 @@ const linkingKeys = (state: ReadonlyMap<string, unknown>) =>
   [...state.keys()].filter((k) => !k.startsWith("available/"))
 
 describe("stake read", () => {
+  it.scopedLive("shards by party: the shards' reads split the parties, and follow their own changes", () =>
+    Effect.gen(function* () {
+      const { client, sim } = yield* simulated({ seed: 23, scale, activity })
+      const count = 3
+      const parties = partiesOf(client, { enabled: true })
+      const shards = Array.from({ length: count }, (_, index) =>
+        make(client, { enabled: true }, {}, { shard: { index, count }, parties })
+      )
+      const whole = make(client, { enabled: true })
+      let held = yield* Effect.forEach(shards, (shard) =>
+        Effect.map(shard.read({ previous: new Map() }), (snapshot) => stored(snapshot.rows))
+      )
+      let reference = stored((yield* whole.read({ previous: new Map() })).rows)
+      for (let round = 0; round < 3; round++) {
+        held.forEach((rows, index) => {
+          for (const [key, print] of rows)
+            expect(shardOf(String(rowOf(print)!.partyId ?? rowOf(print)!.party), count), key).toBe(index)
+        })
+        expect(entries(new Map(held.flatMap((rows) => [...rows])))).toEqual(entries(reference))
+        expect(held.every((rows) => rows.size > 0)).toBe(true)
+        yield* sim.advance(3)
+        held = yield* Effect.forEach(shards, (shard, index) =>
+          Effect.map(shard.read({ previous: held[index] }), (snapshot) => applied(held[index], snapshot))
+        )
+        reference = applied(reference, yield* whole.read({ previous: reference }))
+      }
+    })
+  )
+
   it.scopedLive("a first read gives every party's linkings and available stake, as the simulator has them", () =>
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 21, scale, activity })
