@@ -63,6 +63,44 @@ export const Webhook = Schema.Struct({
 })
 export type Webhook = typeof Webhook.Type
 
+/** `nats://host:port` (the port may be left out: 4222); no credentials, since server URLs are logged. */
+const ServerUrl = Schema.String.pipe(
+  Schema.pattern(/^nats:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, {
+    message: () => "a nats://host:port URL, without credentials (use user, password or token)"
+  })
+)
+
+/** A stream name: no spaces, dots, wildcards or path separators. */
+const StreamName = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z0-9_-]+$/, { message: () => "a stream name: letters, digits, _ and - only" })
+)
+
+/** Subject tokens separated by dots, without wildcards. */
+const SubjectPrefix = Schema.String.pipe(
+  Schema.pattern(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, {
+    message: () => "a subject prefix: dot-separated tokens of letters, digits, _ and -, without wildcards"
+  })
+)
+
+export const JetStream = Schema.Struct({
+  /** The NATS servers to connect to (one is enough; the cluster tells the client about the others). */
+  servers: Schema.optionalWith(Schema.NonEmptyArray(ServerUrl), { default: () => ["nats://127.0.0.1:4222"] }),
+  /** The stream the events go to; created when missing. */
+  stream: Schema.optionalWith(StreamName, { default: () => "VEGA_WATCHER" }),
+  /** Events are published on `<subjectPrefix>.<kind>`; the stream takes `<subjectPrefix>.>`. */
+  subjectPrefix: Schema.optionalWith(SubjectPrefix, { default: () => "vega.watcher" }),
+  user: Schema.optional(Schema.String),
+  /** With `user`. A secret: never logged. */
+  password: Schema.optional(Schema.Redacted(Schema.String)),
+  /** Token authentication, instead of `user` and `password`. A secret: never logged. */
+  token: Schema.optional(Schema.Redacted(Schema.String)),
+  /** The stream's duplicate window: how long JetStream remembers event ids to drop repeats. Default 2 minutes. */
+  duplicateWindowMillis: Schema.optionalWith(Millis, { default: () => 120_000 }),
+  /** How long to wait for a publish acknowledgement (and for the server's handshake at start). */
+  timeoutMillis: Schema.optionalWith(Millis, { default: () => 10_000 })
+})
+export type JetStream = typeof JetStream.Type
+
 export const Sinks = Schema.Struct({
   /** JSON Lines on stdout. On unless another sink is configured. */
   stdout: Schema.optional(Schema.Boolean),
@@ -70,7 +108,9 @@ export const Sinks = Schema.Struct({
   console: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** JSON Lines appended to this file, exactly once across crashes. */
   file: Schema.optional(Schema.String),
-  webhook: Schema.optional(Webhook)
+  webhook: Schema.optional(Webhook),
+  /** NATS JetStream: one stream, a subject per event kind, the event id as message id. */
+  jetstream: Schema.optional(JetStream)
 })
 export type Sinks = typeof Sinks.Type
 
@@ -106,3 +146,10 @@ export const WatcherConfig = Schema.Struct({
   simulator: Schema.optionalWith(Simulated, { default: () => Schema.decodeSync(Simulated)({}) })
 })
 export type WatcherConfig = typeof WatcherConfig.Type
+
+/** Whether `database` names a PostgreSQL database (else it is a SQLite file). */
+export const isPostgres = (database: string): boolean => /^postgres(ql)?:\/\//i.test(database)
+
+/** The database setting without the password a PostgreSQL URL may carry, for logs and `--check`. */
+export const databaseForDisplay = (database: string): string =>
+  isPostgres(database) ? database.replace(/^(\w+:\/\/[^:/@]*):[^@]*@/, "$1:<redacted>@") : database

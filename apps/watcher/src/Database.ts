@@ -13,12 +13,7 @@ import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import type * as ConfigError from "effect/ConfigError"
 import type * as Layer from "effect/Layer"
 import * as Redacted from "effect/Redacted"
-
-export const isPostgres = (database: string): boolean => /^postgres(ql)?:\/\//i.test(database)
-
-/** The database without its password, for logs. */
-export const describe = (database: string): string =>
-  isPostgres(database) ? database.replace(/^(\w+:\/\/[^:/@]+):[^@]*@/, "$1:***@") : database
+import { isPostgres } from "./Config.js"
 
 export const layer = (database: string): Layer.Layer<SqlClient.SqlClient, SqlError | ConfigError.ConfigError> =>
   isPostgres(database) ? PgClient.layer({ url: Redacted.make(database) }) : SqliteClient.layer({ filename: database })

@@ -1,7 +1,9 @@
 /**
- * The watcher: a loop of cycles over the configured resources, sinks delivering from the outbox
- * beside it, and the operations endpoint. With no node configured it starts a simulator in the
- * same process and watches that.
+ * The watcher: a loop of cycles over the slices of the configured resources it holds, the sinks
+ * whose delivery it holds feeding from the outbox beside it, and the operations endpoint. Alone on
+ * its state it holds every slice; sharing one (PostgreSQL) with others, its share (see
+ * `Coordinator.ts`). With no node configured it starts a simulator in the same process and watches
+ * that.
  */
 import { NodeHttpClient } from "@effect/platform-node"
 import { DataNodeClient } from "@vega-effect/http"
@@ -28,6 +30,7 @@ import { sinkSlice } from "./Slice.js"
 import type { Sink } from "./Sink.js"
 import * as ConsoleSink from "./sinks/ConsoleSink.js"
 import * as FileSink from "./sinks/FileSink.js"
+import * as JetStreamSink from "./sinks/JetStreamSink.js"
 import * as JsonLinesSink from "./sinks/JsonLinesSink.js"
 import * as WebhookSink from "./sinks/WebhookSink.js"
 import * as Store from "./Store.js"
@@ -45,11 +48,13 @@ const sinksOf = (config: WatcherConfig) =>
   Effect.gen(function* () {
     const { sinks } = config
     const out: Array<Sink> = []
-    const others = sinks.console || sinks.file !== undefined || sinks.webhook !== undefined
+    const others =
+      sinks.console || sinks.file !== undefined || sinks.webhook !== undefined || sinks.jetstream !== undefined
     if (sinks.stdout ?? !others) out.push(JsonLinesSink.stdout)
     if (sinks.console) out.push(ConsoleSink.make({ colors: process.stdout.isTTY === true }))
     if (sinks.file !== undefined) out.push(yield* FileSink.make(sinks.file, { maxBatch: BATCH }))
     if (sinks.webhook !== undefined) out.push(yield* WebhookSink.make(sinks.webhook))
+    if (sinks.jetstream !== undefined) out.push(yield* JetStreamSink.make(sinks.jetstream))
     return out
   })
 

@@ -18,7 +18,7 @@ import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { WatcherConfig } from "./Config.js"
+import { databaseForDisplay, WatcherConfig } from "./Config.js"
 import { type ResourceName, resourceNames } from "./Event.js"
 
 /** Everything wrong with a configuration, one line per problem. */
@@ -41,6 +41,10 @@ export interface Flags {
   readonly initialEvents?: boolean | undefined
   readonly file?: string | undefined
   readonly webhook?: string | undefined
+  /** NATS servers for the JetStream sink. */
+  readonly nats?: ReadonlyArray<string> | undefined
+  /** How long a hold on a slice lasts without renewal, a duration like `interval`. */
+  readonly lease?: string | undefined
   /** Applied to every resource that filters by party. */
   readonly parties?: ReadonlyArray<string> | undefined
   /** Applied to every resource that filters by market. */
@@ -68,7 +72,9 @@ export const env = {
   port: "VEGA_WATCHER_PORT",
   file: "VEGA_WATCHER_FILE",
   webhookUrl: "VEGA_WATCHER_WEBHOOK_URL",
-  webhookToken: "VEGA_WATCHER_WEBHOOK_TOKEN"
+  webhookToken: "VEGA_WATCHER_WEBHOOK_TOKEN",
+  nats: "VEGA_WATCHER_NATS",
+  lease: "VEGA_WATCHER_LEASE"
 } as const
 
 const partyFiltered = [
@@ -233,6 +239,17 @@ const fromEnvironment = (c: Collector, variables: ConfigInput["env"]): Source =>
   const interval = variable(env.interval)
   const intervalMillis = interval === undefined ? undefined : durationOf(c, interval, env.interval)
   if (intervalMillis !== undefined) source.set(["intervalMillis"], intervalMillis, env.interval)
+  const lease = variable(env.lease)
+  const leaseMillis = lease === undefined ? undefined : durationOf(c, lease, env.lease)
+  if (leaseMillis !== undefined) source.set(["leaseMillis"], leaseMillis, env.lease)
+  const nats = variable(env.nats)
+  if (nats !== undefined) {
+    const servers = nats
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "")
+    source.set(["sinks", "jetstream", "servers"], servers, env.nats)
+  }
   const port = variable(env.port)
   if (port !== undefined) {
     if (/^\d+$/.test(port)) source.set(["port"], Number(port), env.port)
@@ -264,6 +281,9 @@ const fromFlags = (c: Collector, flags: Flags): Source => {
   if (flags.initialEvents !== undefined) source.set(["initialEvents"], flags.initialEvents, "--initial-events")
   if (flags.file !== undefined) source.set(["sinks", "file"], flags.file, "--file")
   if (flags.webhook !== undefined) source.set(["sinks", "webhook", "url"], flags.webhook, "--webhook")
+  if (flags.nats !== undefined) source.set(["sinks", "jetstream", "servers"], flags.nats, "--nats")
+  const leaseMillis = flags.lease === undefined ? undefined : durationOf(c, flags.lease, "--lease")
+  if (leaseMillis !== undefined) source.set(["leaseMillis"], leaseMillis, "--lease")
   // an id is checked here, once, rather than as the path of each resource it is copied to
   const ids = (values: ReadonlyArray<string>, flag: string): ReadonlyArray<string> | undefined => {
     const bad = values.filter((id) => !hexId.test(id))
@@ -365,7 +385,11 @@ const describeJsonError = (text: string, error: unknown): string => {
 
 /** The configuration as JSON, secrets shown as `<redacted>`. */
 export const renderConfig = (config: WatcherConfig): string =>
-  JSON.stringify(config, (_key, value: unknown) => (Redacted.isRedacted(value) ? "<redacted>" : value), 2)
+  JSON.stringify(
+    { ...config, database: databaseForDisplay(config.database) },
+    (_key, value: unknown) => (Redacted.isRedacted(value) ? "<redacted>" : value),
+    2
+  )
 
 const repeatedText = (name: string, pseudo: string, description: string) =>
   Options.text(name).pipe(Options.withPseudoName(pseudo), Options.repeated, Options.withDescription(description))
@@ -392,7 +416,16 @@ const options = {
     Options.optional
   ),
   nodes: repeatedText("node", "url", `data-node URL, repeatable (env ${env.nodes}, comma-separated)`),
-  database: optionalText("database", "path", `SQLite file holding state and outbox (env ${env.database})`),
+  database: optionalText(
+    "database",
+    "path|url",
+    `SQLite file, or postgres:// URL shared by several watchers, holding state and outbox (env ${env.database})`
+  ),
+  lease: optionalText(
+    "lease",
+    "duration",
+    `how long a watcher's hold on a slice of the work lasts unrenewed, e.g. 15s (env ${env.lease})`
+  ),
   interval: optionalText("interval", "duration", `time between polls, e.g. 2s or 500ms (env ${env.interval})`),
   port: Options.integer("port").pipe(
     Options.withDescription(`operations endpoint port, 0 disables it (env ${env.port})`),
@@ -406,6 +439,11 @@ const options = {
     "webhook",
     "url",
     `POST events to this URL (env ${env.webhookUrl}; ${env.webhookToken} adds a bearer token)`
+  ),
+  nats: repeatedText(
+    "nats",
+    "url",
+    `publish events to NATS JetStream at this server, repeatable (env ${env.nats}, comma-separated)`
   ),
   parties: repeatedText("party", "id", "watch only this party, repeatable (every resource filtered by party)"),
   markets: repeatedText("market", "id", "watch only this market, repeatable (every resource filtered by market)"),
@@ -444,6 +482,8 @@ export const toFlags = (parsed: Parsed): Flags => ({
   initialEvents: parsed.initialEvents ? true : undefined,
   file: Option.getOrUndefined(parsed.file),
   webhook: Option.getOrUndefined(parsed.webhook),
+  nats: nonEmpty(parsed.nats),
+  lease: Option.getOrUndefined(parsed.lease),
   parties: nonEmpty(parsed.parties),
   markets: nonEmpty(parsed.markets),
   only: nonEmpty(parsed.only),

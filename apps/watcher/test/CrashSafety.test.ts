@@ -7,20 +7,18 @@
 import { it } from "@effect/vitest"
 import { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
-import { createRequire } from "node:module"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect } from "vitest"
+import { resourceNames } from "../src/Event.js"
+import { resourceSlices } from "../src/Slice.js"
 import { startWatcher, type WatcherProcess } from "./support/process.js"
-
-const require = createRequire(import.meta.url)
-const Sqlite = createRequire(require.resolve("@effect/sql-sqlite-node"))("better-sqlite3") as new (
-  file: string,
-  options: { readonly: boolean; fileMustExist: boolean }
-) => { prepare: (sql: string) => { get: () => unknown }; close: () => void }
+import * as Progress from "./support/sqlite.js"
 
 const KILLS = 22
+/** Every slice of the watched resources. */
+const SLICES = resourceSlices(resourceNames).length
 const BLOCKS = 36
 
 /** A small seeded generator, so a failing run can be replayed. */
@@ -31,28 +29,9 @@ const mulberry32 = (seed: number) => () => {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296
 }
 
-interface Progress {
-  readonly height: number
-  readonly nextSeq: number
-  readonly fileCursor: number
-}
-
-const progressOf = (database: string): Progress | undefined => {
-  if (!existsSync(database)) return undefined
-  try {
-    const db = new Sqlite(database, { readonly: true, fileMustExist: true })
-    try {
-      const cp = db.prepare("SELECT height, next_seq FROM watcher_checkpoint WHERE id = 1").get() as
-        { height: number; next_seq: number } | undefined
-      const cursor = db.prepare("SELECT seq FROM watcher_cursor WHERE sink = 'file'").get() as
-        { seq: number } | undefined
-      return cp && { height: cp.height, nextSeq: cp.next_seq, fileCursor: cursor?.seq ?? 0 }
-    } finally {
-      db.close()
-    }
-  } catch {
-    return undefined // not created yet, or mid-migration
-  }
+const progressOf = (database: string) => {
+  const progress = Progress.progressOf(database, SLICES, "file")
+  return progress && { height: progress.height, nextSeq: progress.nextSeq, fileCursor: progress.cursor }
 }
 
 const waitFor = (what: string, done: () => boolean, timeoutMillis = 60_000) =>

@@ -28,6 +28,8 @@ export const bundle = (): Promise<string> =>
       target: "node20",
       conditions: ["@vega-effect/source"],
       logLevel: "error",
+      // optional parts of pg that the watcher never loads
+      external: ["pg-native", "cloudflare:sockets"],
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
       plugins: [
         {
