@@ -1,8 +1,10 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, it } from "@effect/vitest"
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, Metric, Scope } from "effect"
 import { expect } from "vitest"
 import * as Coordinator from "../src/Coordinator.js"
+import * as Metrics from "../src/Metrics.js"
+import * as Prometheus from "../src/Prometheus.js"
 import { engines, stateAt } from "./support/database.js"
 
 const slices = Array.from({ length: 37 }, (_, i) => `slice:${String(i).padStart(2, "0")}`)
@@ -93,8 +95,15 @@ for (const engine of engines) {
         // a stalls: its leases expire and b takes them over
         yield* a.stall(true)
         yield* Effect.sleep("600 millis")
+        const before = (yield* Metric.value(Metrics.leaseTakeoversTotal)).count
         const { acquired: taken } = yield* b.balance
         expect([...taken].sort()).toEqual(aHeld)
+        // /metrics shows the takeovers and the slices held
+        expect((yield* Metric.value(Metrics.leaseTakeoversTotal)).count - before).toBe(aHeld.length)
+        const scraped = yield* Prometheus.scrape
+        expect(scraped).toContain("vega_watcher_slices_held 37")
+        expect(scraped).toContain(`vega_watcher_slice_held{slice="${aHeld[0]}"} 1`)
+        expect(scraped).toContain("vega_watcher_members 1") // a stalled: no heartbeat either
         const takeovers = yield* b.state.sql<{ n: number | string }>`SELECT SUM(takeovers) AS n FROM watcher_lease`
         expect(Number(takeovers[0].n)).toBe(aHeld.length)
         // a's renewal gets through again, finds them gone and says so at once

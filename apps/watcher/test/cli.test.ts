@@ -165,6 +165,36 @@ describe("resolveConfig", () => {
     })
   )
 
+  it.effect("maps the shared-state settings: a PostgreSQL database, the lease, the JetStream servers", () =>
+    Effect.gen(function* () {
+      const config = yield* resolveConfig({
+        file: { sinks: { jetstream: { stream: "EVENTS", password: "nats-secret", user: "w" } } },
+        env: {
+          VEGA_WATCHER_DATABASE: "postgres://watcher:pg-secret@db.example:5432/vega",
+          VEGA_WATCHER_LEASE: "20s",
+          VEGA_WATCHER_NATS: "nats://a:4222, nats://b:4222"
+        },
+        flags: { lease: "5s" }
+      })
+      expect(config.leaseMillis).toBe(5000)
+      expect(config.sinks.jetstream?.servers).toEqual(["nats://a:4222", "nats://b:4222"])
+      expect(config.sinks.jetstream?.stream).toBe("EVENTS")
+      expect(config.sinks.jetstream?.subjectPrefix).toBe("vega.watcher")
+      const flagged = yield* resolveConfig({ env: {}, flags: { nats: ["nats://c:4222"] } })
+      expect(flagged.sinks.jetstream?.servers).toEqual(["nats://c:4222"])
+      expect(flagged.leaseMillis).toBe(15_000)
+      // --check shows neither password
+      const rendered = renderConfig(config)
+      expect(rendered).not.toContain("pg-secret")
+      expect(rendered).not.toContain("nats-secret")
+      expect(JSON.parse(rendered).database).toBe("postgres://watcher:<redacted>@db.example:5432/vega")
+      expect(yield* problemsOf({ env: {}, flags: { nats: ["http://x"], lease: "soon" } })).toEqual([
+        '--lease: expected a duration such as 2s, 500ms or 1m, got "soon"',
+        "sinks.jetstream.servers[0]: a nats://host:port URL, without credentials (use user, password or token) (set by --nats)"
+      ])
+    })
+  )
+
   it.effect("names the field of each bad input", () =>
     Effect.gen(function* () {
       expect(yield* problemsOf({ env: {}, flags: { webhook: "notaurl" } })).toEqual([
