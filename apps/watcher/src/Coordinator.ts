@@ -101,11 +101,12 @@ export const make = (leases: Leases, options: Options): Effect.Effect<Coordinato
           yield* Effect.logInfo(`gave up ${surplus.length} slice(s) for ${owners.length} watchers to share`)
         }
         const acquired: Array<string> = []
+        const available = held.size < share ? yield* leases.available : new Set<string>()
         // each member starts looking at its own part of the list, so they rarely race for a slice
         const start = Math.floor((index * slices.length) / owners.length)
         for (let i = 0; i < slices.length && held.size < share; i++) {
           const slice = slices[(start + i) % slices.length]
-          if (held.has(slice)) continue
+          if (held.has(slice) || !available.has(slice)) continue
           const got = yield* leases.acquire(slice)
           if (got === undefined) continue
           held.add(slice)

@@ -48,6 +48,8 @@ export interface Service {
   readonly members: Effect.Effect<ReadonlyArray<Member>, SqlError>
   /** Heartbeat, and every lease of this watcher extended; returns the slices still its own. */
   readonly renew: Effect.Effect<ReadonlySet<string>, SqlError>
+  /** The slices free, or whose lease expired: those `acquire` may get. */
+  readonly available: Effect.Effect<ReadonlySet<string>, SqlError>
   /** Takes the slice if it is free or its lease expired; `undefined` when another member holds it. */
   readonly acquire: (slice: string) => Effect.Effect<Acquired | undefined, SqlError>
   /** Gives slices up at once, for another member to take. */
@@ -126,6 +128,11 @@ export const make = (options: Options = {}): Effect.Effect<Service, SqlError | E
       return new Set(rows.map((row) => row.slice))
     })
 
+    const available = Effect.map(
+      sql<{ slice: string }>`SELECT slice FROM watcher_lease WHERE owner IS NULL OR expires < ${now}`,
+      (rows) => new Set(rows.map((row) => row.slice))
+    )
+
     const acquire = (slice: string) =>
       Effect.gen(function* () {
         const rows = yield* sql<{ owner: string | null; expired: number | boolean }>`SELECT owner,
@@ -178,6 +185,7 @@ export const make = (options: Options = {}): Effect.Effect<Service, SqlError | E
       leave,
       members,
       renew,
+      available,
       acquire,
       release,
       reapDead,

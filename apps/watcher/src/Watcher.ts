@@ -117,6 +117,9 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
       onLost: (lost) => Effect.forEach(lost, (slice) => FiberMap.remove(deliveries, slice), { discard: true })
     })
 
+    // on the way out, deliveries stop before the leases are given up, so no two watchers feed a sink
+    yield* Effect.addFinalizer(() => FiberMap.clear(deliveries))
+
     /** Takes up the slices gained and lets go of those given up or lost. */
     const rebalance = Effect.gen(function* () {
       const { acquired, dropped } = yield* coordinator.balance

@@ -220,6 +220,13 @@ const durationOf = (c: Collector, text: string, origin: string): number | undefi
   return undefined
 }
 
+/** "a, b,,c" as ["a", "b", "c"]. */
+const commaList = (text: string): Array<string> =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+
 const fromEnvironment = (c: Collector, variables: ConfigInput["env"]): Source => {
   const source = new Source(c.origins)
   const variable = (name: string): string | undefined => {
@@ -227,13 +234,7 @@ const fromEnvironment = (c: Collector, variables: ConfigInput["env"]): Source =>
     return value === undefined || value.trim() === "" ? undefined : value.trim()
   }
   const nodes = variable(env.nodes)
-  if (nodes !== undefined) {
-    const urls = nodes
-      .split(",")
-      .map((s) => s.trim())
-      .filter((s) => s !== "")
-    source.set(["nodes"], urls, env.nodes)
-  }
+  if (nodes !== undefined) source.set(["nodes"], commaList(nodes), env.nodes)
   const database = variable(env.database)
   if (database !== undefined) source.set(["database"], database, env.database)
   const interval = variable(env.interval)
@@ -243,13 +244,7 @@ const fromEnvironment = (c: Collector, variables: ConfigInput["env"]): Source =>
   const leaseMillis = lease === undefined ? undefined : durationOf(c, lease, env.lease)
   if (leaseMillis !== undefined) source.set(["leaseMillis"], leaseMillis, env.lease)
   const nats = variable(env.nats)
-  if (nats !== undefined) {
-    const servers = nats
-      .split(",")
-      .map((s) => s.trim())
-      .filter((s) => s !== "")
-    source.set(["sinks", "jetstream", "servers"], servers, env.nats)
-  }
+  if (nats !== undefined) source.set(["sinks", "jetstream", "servers"], commaList(nats), env.nats)
   const port = variable(env.port)
   if (port !== undefined) {
     if (/^\d+$/.test(port)) source.set(["port"], Number(port), env.port)

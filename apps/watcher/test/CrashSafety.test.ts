@@ -5,7 +5,6 @@
  * events of the other, byte for byte; stdout may repeat, but only events in flight at a kill.
  */
 import { it } from "@effect/vitest"
-import { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -15,6 +14,7 @@ import { resourceNames } from "../src/Event.js"
 import { resourceSlices } from "../src/Slice.js"
 import { startWatcher, type WatcherProcess } from "./support/process.js"
 import * as Progress from "./support/sqlite.js"
+import { processTestWorld } from "./support/world.js"
 
 const KILLS = 22
 /** Every slice of the watched resources. */
@@ -57,23 +57,7 @@ it.scopedLive(
       const random = mulberry32(seed)
       const dir = mkdtempSync(join(tmpdir(), "watcher-crash-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-      const sim = yield* Simulator.make({
-        seed: 11,
-        blockInterval: "manual",
-        blocksPerEpoch: 5,
-        scale: {
-          parties: 40,
-          markets: 4,
-          positions: 120,
-          stakeLinkings: 150,
-          liquidityProvisions: 12,
-          referralSets: 2,
-          refereesPerSet: 3,
-          signerBundles: 3,
-          epochs: 3
-        },
-        activity: { positionTrades: 6, stakeEvents: 2, liquidityChanges: 1, profileChanges: 1, bundleEveryEpochs: 1 }
-      })
+      const sim = yield* processTestWorld({ seed: 11, markets: 4, positions: 120 })
       const argsFor = (name: string, extra: ReadonlyArray<string>) => [
         "--node",
         sim.url,

@@ -10,7 +10,6 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { it } from "@effect/vitest"
 import { jetstreamManager } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
-import { Simulator } from "@vega-effect/simulator"
 import { Context, Effect, Exit, Layer, Redacted } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -21,6 +20,7 @@ import { resourceSlices } from "../src/Slice.js"
 import { freshPostgres, postgresAvailable, reachable } from "./support/database.js"
 import { startWatcher, type WatcherProcess } from "./support/process.js"
 import { progressOf } from "./support/sqlite.js"
+import { processTestWorld } from "./support/world.js"
 
 const NATS = "nats://127.0.0.1:4222"
 const natsAvailable = await reachable(NATS, 4222).then((ok) => {
@@ -49,23 +49,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable)("three watchers sharing Po
       Effect.gen(function* () {
         const dir = mkdtempSync(join(tmpdir(), "watcher-shared-"))
         yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
-        const sim = yield* Simulator.make({
-          seed: 12,
-          blockInterval: "manual",
-          blocksPerEpoch: 5,
-          scale: {
-            parties: 40,
-            markets: 12,
-            positions: 160,
-            stakeLinkings: 150,
-            liquidityProvisions: 12,
-            referralSets: 2,
-            refereesPerSet: 3,
-            signerBundles: 3,
-            epochs: 3
-          },
-          activity: { positionTrades: 6, stakeEvents: 2, liquidityChanges: 1, profileChanges: 1, bundleEveryEpochs: 1 }
-        })
+        const sim = yield* processTestWorld({ seed: 12, markets: 12, positions: 160 })
         const database = yield* freshPostgres
         const stream = `WATCHER_TEST_${process.pid}_${Date.now() % 100_000}`
         const subjectPrefix = `test.${stream.toLowerCase()}`

@@ -4,7 +4,6 @@ import { it } from "@effect/vitest"
 import { jetstreamManager, type JetStreamManager, StorageType } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Metric from "effect/Metric"
@@ -18,6 +17,7 @@ import type { PendingEvent, Sink } from "../../src/Sink.js"
 import * as JetStreamSink from "../../src/sinks/JetStreamSink.js"
 import { JetStream } from "../../src/Config.js"
 import { market, party, pendingEvents } from "./events.js"
+import { captureLogs } from "../support/logs.js"
 
 const HOST = "127.0.0.1"
 const PORT = 4222
@@ -87,22 +87,6 @@ const messagesOf = (jsm: JetStreamManager, stream: string) =>
   })
 
 const streamInfo = (jsm: JetStreamManager, stream: string) => Effect.promise(() => jsm.streams.info(stream))
-
-/** Log lines as text (message, annotations, cause), for assertions. */
-const captureLogs = () => {
-  const lines: Array<{ readonly level: string; readonly text: string }> = []
-  const logger = Logger.make(({ annotations, cause, logLevel, message }) => {
-    lines.push({
-      level: logLevel.label,
-      text: JSON.stringify({
-        message,
-        annotations: Object.fromEntries(HashMap.toEntries(annotations)),
-        cause: String(cause)
-      })
-    })
-  })
-  return { lines, layer: Logger.replace(Logger.defaultLogger, logger) }
-}
 
 const counter$ = (metric: Metric.Metric.Counter<number>, tags: Record<string, string> = {}) =>
   Metric.value(

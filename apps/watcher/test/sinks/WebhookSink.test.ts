@@ -3,9 +3,7 @@ import type { AddressInfo } from "node:net"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as HashMap from "effect/HashMap"
 import * as Layer from "effect/Layer"
-import * as Logger from "effect/Logger"
 import * as Metric from "effect/Metric"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
@@ -15,6 +13,7 @@ import { toJsonLine } from "../../src/Event.js"
 import * as Metrics from "../../src/Metrics.js"
 import * as WebhookSink from "../../src/sinks/WebhookSink.js"
 import { pendingEvents } from "./events.js"
+import { captureLogs } from "../support/logs.js"
 
 /** What the receiver does with one request. */
 type Answer =
@@ -79,22 +78,6 @@ const receiver = (
   )
 
 const webhook = (fields: Record<string, unknown>) => Schema.decodeUnknownSync(Webhook)(fields)
-
-/** Log lines as text (message, annotations, cause), for assertions. */
-const captureLogs = () => {
-  const lines: Array<{ readonly level: string; readonly text: string }> = []
-  const logger = Logger.make(({ annotations, cause, logLevel, message }) => {
-    lines.push({
-      level: logLevel.label,
-      text: JSON.stringify({
-        message,
-        annotations: Object.fromEntries(HashMap.toEntries(annotations)),
-        cause: String(cause)
-      })
-    })
-  })
-  return { lines, layer: Logger.replace(Logger.defaultLogger, logger) }
-}
 
 const counter = (metric: Metric.Metric.Counter<number>, tags: Record<string, string> = {}) =>
   Metric.value(
