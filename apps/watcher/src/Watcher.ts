@@ -127,14 +127,13 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
         works.delete(slice)
         yield* FiberMap.remove(deliveries, slice)
       }
+      const resumed: Array<number> = []
       for (const slice of acquired) {
         const spec = specOfSlice.get(slice)
         if (spec !== undefined) {
           const work = workOf(slice, spec.make(), yield* store.load(slice))
           works.set(slice, work)
-          if (Option.isSome(work.checkpoint)) {
-            yield* Effect.logInfo(`${slice}: resuming from height ${work.checkpoint.value.height}`)
-          }
+          if (Option.isSome(work.checkpoint)) resumed.push(work.checkpoint.value.height)
         }
         const sink = sinkOfSlice.get(slice)
         if (sink !== undefined) {
@@ -144,6 +143,13 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
             deliverForever(sink, { store, committed, sinkNames, poll: OUTBOX_POLL })
           )
         }
+      }
+      if (acquired.length > 0) {
+        const from =
+          resumed.length === 0
+            ? ""
+            : `; ${resumed.length} resume from height ${Math.min(...resumed)}${Math.max(...resumed) > Math.min(...resumed) ? `–${Math.max(...resumed)}` : ""}`
+        yield* Effect.logInfo(`took ${acquired.length} slice(s)${from}`)
       }
     })
 
@@ -171,10 +177,12 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
       }
       yield* recordOutcome(outcome, millis)
       yield* recordNodes(client)
-      if (outcome.slices.size === 0) return outcome
-      const { lastSeq } = totals(outcome)
+      const { behind, lastSeq } = totals(outcome)
       if (lastSeq !== undefined) yield* SubscriptionRef.update(committed, (last) => Math.max(last, lastSeq))
-      yield* readiness.markCycle(outcome.head.height, new Date())
+      // a cycle counts unless every slice was refused (a node behind); holding no slice is fine
+      if (outcome.slices.size === 0 || behind.length < outcome.slices.size) {
+        yield* readiness.markCycle(outcome.head.height, new Date())
+      }
       if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
       return outcome
     })
