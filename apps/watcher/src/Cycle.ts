@@ -23,12 +23,14 @@ export interface SliceWork {
   /** The rows held, as fingerprints: the in-memory summary of the store's rows. */
   readonly held: Map<string, string>
   checkpoint: Option.Option<Checkpoint>
+  /** Where the next read may start, as last committed. */
+  resume: string | undefined
 }
 
 export const workOf = (slice: string, resource: Resource, state: SliceState): SliceWork => {
   const held = new Map<string, string>()
   for (const [key, json] of state.rows) held.set(key, fingerprintOf(json))
-  return { slice, resource, held, checkpoint: state.checkpoint }
+  return { slice, resource, held, checkpoint: state.checkpoint, resume: state.resume }
 }
 
 export type SliceOutcome =
@@ -135,6 +137,7 @@ type Prepared =
   | {
       readonly _tag: "Ready"
       readonly at: ReadPoint
+      readonly resume: string | undefined
       readonly events: ReadonlyArray<SerializedEvent>
       readonly writes: ReadonlyArray<RowWrite & { readonly fingerprint: string | null }>
     }
@@ -156,7 +159,7 @@ const prepare = (
           : { _tag: "Unchanged", height: head.height }
       return { _tag: "Done", outcome } as const
     }
-    const [snapshot, read] = yield* ReadTracking.track(work.resource.read({ previous: work.held }))
+    const [snapshot, read] = yield* ReadTracking.track(work.resource.read({ previous: work.held, resume: work.resume }))
     const at = read.lowest ? pointOf(read.lowest) : head
     if (stored !== undefined && at.height < stored.height) {
       const outcome: SliceOutcome = { _tag: "Behind", height: at.height, node: at.node, checkpoint: stored.height }
@@ -172,19 +175,20 @@ const prepare = (
       diffContext,
       stored !== undefined || initialEvents
     )
-    return { _tag: "Ready", at, ...found } as const
+    return { _tag: "Ready", at, resume: snapshot.resume, ...found } as const
   })
 
 const commitSlice = (store: Store, work: SliceWork, prepared: Prepared) =>
   Effect.gen(function* () {
     if (prepared._tag === "Done") return prepared.outcome
-    const { at, events, writes } = prepared
-    const committed = yield* store.commit({ slice: work.slice, point: at, writes, events })
+    const { at, events, resume, writes } = prepared
+    const committed = yield* store.commit({ slice: work.slice, point: at, resume, writes, events })
     for (const write of writes) {
       if (write.fingerprint === null) work.held.delete(write.key)
       else work.held.set(write.key, write.fingerprint)
     }
     work.checkpoint = Option.some(committed.checkpoint)
+    work.resume = resume
     const kinds = new Map<string, number>()
     for (const event of events) kinds.set(event.kind, (kinds.get(event.kind) ?? 0) + 1)
     return {

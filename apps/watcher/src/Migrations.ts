@@ -94,7 +94,8 @@ const slices = Effect.gen(function* () {
     height ${bigint} NOT NULL,
     time TEXT NOT NULL,
     node TEXT NOT NULL,
-    cycles ${bigint} NOT NULL
+    cycles ${bigint} NOT NULL,
+    resume TEXT
   )`
   // the seq the next committed event gets; its row lock orders concurrent commits
   yield* sql`CREATE TABLE watcher_sequence (

@@ -23,6 +23,8 @@ export interface ReadContext {
    * tell whether a row read now is the one held, for a fraction of the memory of the rows.
    */
   readonly previous: ReadonlyMap<string, string>
+  /** What the last read left for this one (`Snapshot.resume`), committed with the rows held. */
+  readonly resume?: string | undefined
 }
 
 export interface DiffContext {
@@ -33,6 +35,12 @@ export interface Snapshot {
   readonly rows: ReadonlyMap<string, Row>
   /** `true`: every row there is (a held key missing here is gone); `false`: only rows that may have changed. */
   readonly complete: boolean
+  /**
+   * Where the next read may start (the positions' watermark, say), committed with the rows in the
+   * same transaction, so that whoever reads the slice next, after a restart or a takeover, can
+   * start there too. Absent: the next read starts over.
+   */
+  readonly resume?: string | undefined
 }
 
 export interface Resource {

@@ -25,10 +25,11 @@ export interface Checkpoint extends ReadPoint {
   readonly cycles: number
 }
 
-/** What the store holds of a slice: its checkpoint and its rows (canonical JSON by key). */
+/** What the store holds of a slice: its checkpoint, its rows (canonical JSON by key) and where its next read may start. */
 export interface SliceState {
   readonly checkpoint: Option.Option<Checkpoint>
   readonly rows: Map<string, string>
+  readonly resume: string | undefined
 }
 
 /** One row to write: a new value, or `null` to forget the key. */
@@ -41,6 +42,8 @@ export interface RowWrite {
 export interface CycleCommit {
   readonly slice: string
   readonly point: ReadPoint
+  /** Where the slice's next read may start (see `Snapshot.resume`). */
+  readonly resume?: string | undefined
   readonly writes: ReadonlyArray<RowWrite>
   readonly events: ReadonlyArray<SerializedEvent>
 }
@@ -92,6 +95,7 @@ const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A
 
 interface CheckpointRow {
   readonly slice: string
+  readonly resume: string | null
   readonly height: number | string
   readonly time: string
   readonly node: string
@@ -113,17 +117,21 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient 
 
   const load = (slice: string) =>
     Effect.gen(function* () {
-      const found = yield* sql<CheckpointRow>`SELECT slice, height, time, node, cycles FROM watcher_slice
+      const found = yield* sql<CheckpointRow>`SELECT slice, height, time, node, cycles, resume FROM watcher_slice
         WHERE slice = ${slice}`
       const rows = new Map<string, string>()
       for (const row of yield* sql<{ key: string; value: string }>`SELECT key, value FROM watcher_state
         WHERE slice = ${slice}`)
         rows.set(row.key, row.value)
-      return { checkpoint: found.length === 0 ? Option.none() : Option.some(checkpointOf(found[0])), rows }
+      return {
+        checkpoint: found.length === 0 ? Option.none() : Option.some(checkpointOf(found[0])),
+        rows,
+        resume: found[0]?.resume ?? undefined
+      }
     })
 
   const checkpoints = Effect.map(
-    sql<CheckpointRow>`SELECT slice, height, time, node, cycles FROM watcher_slice`,
+    sql<CheckpointRow>`SELECT slice, height, time, node, cycles, resume FROM watcher_slice`,
     (rows) => new Map(rows.map((row) => [row.slice, checkpointOf(row)] as const))
   )
 
@@ -174,9 +182,11 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient 
           height: cycle.point.height,
           time: cycle.point.time,
           node: cycle.point.node,
-          cycles: 1
+          cycles: 1,
+          resume: cycle.resume ?? null
         })} ON CONFLICT (slice) DO UPDATE SET height = excluded.height, time = excluded.time, node = excluded.node,
-          cycles = watcher_slice.cycles + 1 RETURNING slice, height, time, node, cycles`
+          cycles = watcher_slice.cycles + 1, resume = excluded.resume
+          RETURNING slice, height, time, node, cycles, resume`
         return { checkpoint: checkpointOf(saved), lastSeq }
       })
     )

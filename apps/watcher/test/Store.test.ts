@@ -52,9 +52,11 @@ for (const engine of engines) {
           events: [event("s", 5)]
         })
         expect(other.lastSeq).toBe(3)
+        expect((yield* store.load("positions:1")).resume).toBeUndefined()
         const second = yield* store.commit({
           slice: "positions:1",
           point: at(6),
+          resume: "1711929600000000000",
           writes: [
             { resource: "positions", key: "a", value: null },
             { resource: "positions", key: "b", value: '{"v":3}' }
@@ -64,6 +66,7 @@ for (const engine of engines) {
         expect(second).toEqual({ checkpoint: { ...at(6), cycles: 2 }, lastSeq: undefined })
         const slice = yield* store.load("positions:1")
         expect(slice.checkpoint).toEqual(Option.some({ ...at(6), cycles: 2 }))
+        expect(slice.resume).toBe("1711929600000000000") // committed with the rows
         expect([...slice.rows]).toEqual([["b", '{"v":3}']])
         expect([...(yield* store.load("stake:2")).rows]).toEqual([["s", '{"v":9}']])
         expect(yield* store.rows("positions", ["a", "b", "zz"])).toEqual(new Map([["b", '{"v":3}']]))

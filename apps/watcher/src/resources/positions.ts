@@ -71,25 +71,39 @@ const readInto = (
     )
   )
 
+type PositionItem = Stream.Stream.Success<ReturnType<DataNodeClient.Service["positions"]>>
+
+/** The first page of an incremental read: a cycle after a block usually finds a few changed positions. */
+const NEWER_FIRST_PAGE = 200
+
 /**
  * Reads only the positions written after `watermark` (unix nanoseconds), newest first. The node
  * orders positions by the block that wrote them (`vega_time`, emitted as `updatedAt`) and never
  * deletes one, so once a row at or below the watermark comes, every row after it is older still.
+ * A small first page finds the usual few; only when all of it is newer do full pages follow.
  */
 const readNewer = (client: DataNodeClient.Service, options: Options, watermark: bigint) =>
   Effect.gen(function* () {
     const rows = new Map<string, Row>()
+    const keep = (item: PositionItem) => {
+      const key = keyOf(item.node.marketId, item.node.partyId)
+      // newest first: a position met twice (it moved up while paging) keeps its newer version
+      if (!rows.has(key)) rows.set(key, encode(item.node))
+    }
     for (const filter of filtersFor(options.parties, options.markets)) {
-      yield* client.positions(filter === undefined ? {} : { filter }, { pageSize: PAGE_SIZE, newestFirst: true }).pipe(
-        Stream.takeWhile((item) => item.node.updatedAt > watermark),
-        Stream.runForEach((item) =>
-          Effect.sync(() => {
-            const key = keyOf(item.node.marketId, item.node.partyId)
-            // newest first: a position met twice (it moved up while paging) keeps its newer version
-            if (!rows.has(key)) rows.set(key, encode(item.node))
-          })
+      const request = filter === undefined ? {} : { filter }
+      const first = yield* client
+        .positions(request, { pageSize: NEWER_FIRST_PAGE, newestFirst: true, prefetch: 0 })
+        .pipe(Stream.take(NEWER_FIRST_PAGE), Stream.runCollect, Effect.map(Chunk.toReadonlyArray))
+      const newer = first.findIndex((item) => item.node.updatedAt <= watermark)
+      for (const item of newer === -1 ? first : first.slice(0, newer)) keep(item)
+      if (newer !== -1 || first.length < NEWER_FIRST_PAGE) continue
+      yield* client
+        .positions(request, { pageSize: PAGE_SIZE, newestFirst: true, from: first[first.length - 1].cursor })
+        .pipe(
+          Stream.takeWhile((item) => item.node.updatedAt > watermark),
+          Stream.runForEach((item) => Effect.sync(() => keep(item)))
         )
-      )
     }
     return rows
   })
@@ -144,30 +158,32 @@ const scopeOf = (options: Options, slice: Slice, previous: ReadonlyMap<string, s
 /**
  * Every row held was read at a height at or above the lowest height of the last read, so a row
  * written at or below that height's block time is held as it is now: the next read can stop there.
+ * That block time is the watermark, passed on as the snapshot's `resume` and committed with the
+ * rows, so a restarted watcher, or one taking the slice over, reads incrementally too.
  *
  * The watermark moves only after a read answered at one height. A read across blocks may have met
  * the paging quirk (a page's last row rewritten between two pages makes the node drop the next
  * row), and the dropped row could sit below the new watermark: then the next read starts from the
- * old watermark again (or is complete again). The watermark lives in memory; after a restart the
- * first read is complete.
+ * old watermark again (or is complete again).
  */
-const read = (client: DataNodeClient.Service, options: Options, slice: Slice): Resource["read"] => {
-  let watermark: bigint | undefined
-  return (context) =>
+const read =
+  (client: DataNodeClient.Service, options: Options, slice: Slice): Resource["read"] =>
+  (context) =>
     Effect.gen(function* () {
       const scope = yield* scopeOf(options, slice, context.previous)
       if (scope === undefined) return { rows: new Map(), complete: true }
-      const from = context.previous.size > 0 ? watermark : undefined
+      const from =
+        context.previous.size > 0 && context.resume !== undefined && /^\d+$/.test(context.resume)
+          ? BigInt(context.resume)
+          : undefined
       const [rows, reads] = yield* ReadTracking.track(
         from !== undefined ? readNewer(client, scope, from) : readAll(client, scope, context.previous)
       )
       const consistent = reads.lowest !== undefined && reads.lowest.height === reads.highest?.height
       const time = reads.lowest?.blockTimestamp
-      if (consistent && time !== undefined && /^\d+$/.test(time)) watermark = BigInt(time)
-      else if (from === undefined) watermark = undefined
-      return { rows, complete: from === undefined }
+      const watermark = consistent && time !== undefined && /^\d+$/.test(time) ? time : from?.toString()
+      return { rows, complete: from === undefined, ...(watermark === undefined ? {} : { resume: watermark }) }
     })
-}
 
 const text = (row: Row | undefined, field: string): string | undefined => {
   const value = row?.[field]

@@ -206,8 +206,12 @@ describe("positions read", () => {
         make(client, { enabled: true }, { shard: { index, count }, markets: marketIds(client) })
       )
       const whole = make(client, { enabled: true })
-      let held = yield* Effect.forEach(shards, (shard) =>
-        Effect.map(shard.read({ previous: new Map() }), (snapshot) => stored(snapshot.rows))
+      const resumes: Array<string | undefined> = []
+      let held = yield* Effect.forEach(shards, (shard, index) =>
+        Effect.map(shard.read({ previous: new Map() }), (snapshot) => {
+          resumes[index] = snapshot.resume
+          return stored(snapshot.rows)
+        })
       )
       for (let round = 0; round < 3; round++) {
         const all = stored((yield* whole.read({ previous: new Map() })).rows)
@@ -220,7 +224,10 @@ describe("positions read", () => {
         expect(held.filter((rows) => rows.size > 0).length).toBeGreaterThan(1)
         yield* sim.advance(2)
         held = yield* Effect.forEach(shards, (shard, index) =>
-          Effect.map(shard.read({ previous: held[index] }), (snapshot) => applied(held[index], snapshot))
+          Effect.map(shard.read({ previous: held[index], resume: resumes[index] }), (snapshot) => {
+            resumes[index] = snapshot.resume
+            return applied(held[index], snapshot)
+          })
         )
       }
     })
@@ -229,17 +236,41 @@ describe("positions read", () => {
   it.scopedLive("after the first read, only positions written since are read; applied, they equal a fresh read", () =>
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 5, scale, activity: { positionTrades: 8 } })
-      const resource = make(client, { enabled: true })
-      let held = stored((yield* resource.read({ previous: new Map() })).rows)
+      const first = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      let held = stored(first.rows)
+      let resume = first.resume
+      expect(resume).toMatch(/^\d+$/)
       for (let i = 0; i < 6; i++) {
         yield* sim.advance(1 + (i % 2))
-        const snapshot = yield* resource.read({ previous: held })
+        // a reader made afresh each time, as after a restart or a takeover: the committed resume is enough
+        const snapshot = yield* make(client, { enabled: true }).read({ previous: held, resume })
         expect(snapshot.complete).toBe(false)
         expect(snapshot.rows.size).toBeLessThan(held.size / 2)
         held = applied(held, snapshot)
+        resume = snapshot.resume
         const fresh = yield* make(client, { enabled: true }).read({ previous: new Map() })
         expect(entries(held)).toEqual(entries(stored(fresh.rows)))
       }
+    })
+  )
+
+  it.scopedLive("more changes than the first page of an incremental read: the rest is read on", () =>
+    Effect.gen(function* () {
+      const { client, sim } = yield* simulated({
+        seed: 8,
+        scale: { ...scale, parties: 60, markets: 10, positions: 600 },
+        activity: { positionTrades: 120 }
+      })
+      const resource = make(client, { enabled: true })
+      const first = yield* resource.read({ previous: new Map() })
+      yield* sim.advance(4)
+      const incremental = yield* resource.read({ previous: stored(first.rows), resume: first.resume })
+      expect(incremental.complete).toBe(false)
+      expect(incremental.rows.size).toBeGreaterThan(200)
+      const fresh = yield* resource.read({ previous: new Map() })
+      expect(entries(applied(stored(first.rows), incremental))).toEqual(entries(stored(fresh.rows)))
+      // without a resume, a read is complete
+      expect((yield* resource.read({ previous: stored(fresh.rows) })).complete).toBe(true)
     })
   )
 
@@ -264,7 +295,7 @@ describe("positions read", () => {
       expect(yield* client.positions({}, { pageSize: 7 }).pipe(Stream.runCount)).toBe(first.rows.size)
 
       yield* sim.advance(3)
-      const incremental = yield* resource.read({ previous: stored(first.rows) })
+      const incremental = yield* resource.read({ previous: stored(first.rows), resume: first.resume })
       expect(incremental.complete).toBe(false)
       const now = applied(stored(first.rows), incremental)
       const second = { rows: new Map([...now].map(([key, print]) => [key, rowOf(print)!])) }
