@@ -64,6 +64,10 @@ export interface CycleContext {
   readonly initialEvents: boolean
   /** Slices read at the same time; default 4. */
   readonly concurrency?: number
+  /** Whether the slice is still this watcher's to work; one given up or lost during the cycle is skipped. */
+  readonly holds?: (slice: string) => boolean
+  /** Run after each slice's commit: a long cycle (a first sync) lets the work be shared meanwhile. */
+  readonly between?: Effect.Effect<void>
 }
 
 const pointOf = (read: ReadTracking.ReadAt): ReadPoint => ({
@@ -208,19 +212,25 @@ export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, Dat
     const diffContext = yield* context.diffContext
     const slices = new Map<string, SliceOutcome>()
     const lost: Array<LeaseLost> = []
+    const holds = context.holds ?? (() => true)
     yield* Stream.fromIterable(works).pipe(
+      Stream.filter((work) => holds(work.slice)),
       Stream.mapEffect(
         (work) => Effect.map(prepare(store, work, head, diffContext, context.initialEvents), (p) => [work, p] as const),
         { concurrency: context.concurrency ?? 4 }
       ),
       Stream.runForEach(([work, prepared]) =>
-        commitSlice(store, work, prepared).pipe(
-          Effect.map((outcome) => void slices.set(work.slice, outcome)),
-          Effect.catchIf(
-            (error): error is LeaseLost => error instanceof LeaseLost,
-            (error) => Effect.sync(() => void lost.push(error))
-          )
-        )
+        // given up while it was read: the work is dropped, nothing written
+        !holds(work.slice)
+          ? Effect.void
+          : commitSlice(store, work, prepared).pipe(
+              Effect.map((outcome) => void slices.set(work.slice, outcome)),
+              Effect.catchIf(
+                (error): error is LeaseLost => error instanceof LeaseLost,
+                (error) => Effect.sync(() => void lost.push(error))
+              ),
+              Effect.zipRight(context.between ?? Effect.void)
+            )
       )
     )
     return { head, slices, lost }

@@ -120,8 +120,10 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     // on the way out, deliveries stop before the leases are given up, so no two watchers feed a sink
     yield* Effect.addFinalizer(() => FiberMap.clear(deliveries))
 
+    let balancedAt = 0
     /** Takes up the slices gained and lets go of those given up or lost. */
     const rebalance = Effect.gen(function* () {
+      balancedAt = Date.now()
       const { acquired, dropped } = yield* coordinator.balance
       for (const slice of dropped) {
         works.delete(slice)
@@ -153,6 +155,12 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
       }
     })
 
+    // during a long cycle, as often as leases are renewed: a watcher that joins gets its share
+    // without waiting for the first sync of the others to end
+    const rebalanceIfDue = Effect.suspend(() =>
+      Date.now() - balancedAt < leases.ttlMillis / 3 ? Effect.void : rebalance
+    ).pipe(Effect.catchAll((error) => Effect.logWarning("could not rebalance", error)))
+
     // assets are few: read them again each cycle, so a new asset is known when its rewards come
     const diffContext = config.watch.rewards.enabled
       ? Effect.map(loadAssets(client), (assets) => ({ asset: (id: string) => assets.get(id) }))
@@ -167,7 +175,9 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
         // in slice order, so one watcher always writes the outbox in the same order
         works: specs.flatMap((spec) => works.get(spec.slice) ?? []),
         diffContext,
-        initialEvents: config.initialEvents
+        initialEvents: config.initialEvents,
+        holds: (slice) => works.has(slice),
+        between: rebalanceIfDue
       })
       const millis = Date.now() - started
       for (const lost of outcome.lost) {

@@ -151,3 +151,30 @@ it.scopedLive("after a restart, the first cycle reports what changed while the w
     }
   })
 )
+
+it.scopedLive("a slice given up during a cycle is skipped and nothing is written for it", () =>
+  Effect.gen(function* () {
+    const { client, store, works } = yield* setup({ initialEvents: false })
+    const given = new Set<string>()
+    const last = works[works.length - 1].slice
+    let between = 0
+    const outcome = yield* runCycle({
+      client,
+      store,
+      works,
+      diffContext: Effect.succeed({ asset: () => undefined }),
+      initialEvents: false,
+      holds: (slice) => !given.has(slice),
+      // after the first commit, the work is shared with a watcher that joined: the last slice goes
+      between: Effect.sync(() => {
+        if (++between === 1) given.add(last)
+      })
+    })
+    expect(outcome.slices.has(last)).toBe(false)
+    expect(outcome.slices.size).toBe(works.length - 1)
+    expect(between).toBe(works.length - 1)
+    const checkpoints = yield* store.checkpoints
+    expect(checkpoints.has(last)).toBe(false)
+    expect(checkpoints.size).toBe(works.length - 1)
+  })
+)
