@@ -28,12 +28,12 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, Duration, Effect, Either, Layer, Redacted } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { createRequire } from "node:module"
-import { connect } from "node:net"
 import { availableParallelism, loadavg } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { shardCounts } from "../src/Slice.js"
+import { reachable } from "../test/support/net.js"
+import { bundleTo } from "../test/support/process.js"
 
 const POSITIONS = 1_000_000
 const STAKE = 0
@@ -64,21 +64,6 @@ const median = (xs: ReadonlyArray<number>) => {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
 }
 const sleep = (millis: number) => new Promise((resolve) => setTimeout(resolve, millis))
-
-/** Whether something listens at the URL's host and port. */
-const reachable = (url: string): Promise<boolean> =>
-  new Promise((resolve) => {
-    const { hostname, port } = new URL(url)
-    const socket = connect({ host: hostname, port: Number(port || 5432) })
-    const done = (ok: boolean) => {
-      socket.destroy()
-      resolve(ok)
-    }
-    socket.setTimeout(1000)
-    socket.once("connect", () => done(true))
-    socket.once("error", () => done(false))
-    socket.once("timeout", () => done(false))
-  })
 
 // ---------------------------------------------------------------------------------------------
 // child processes
@@ -161,35 +146,8 @@ const cpuMeter = (watchers: ReadonlyArray<Child>, world: Child) => {
   }
 }
 
-/** Bundles `src/bin.ts` (workspace packages from source) as `test/support/process.ts` does, into a file of our own. */
-const bundle = async (): Promise<string> => {
-  const esbuild = await import("esbuild")
-  const require = createRequire(import.meta.url)
-  const sqlite = createRequire(require.resolve("@effect/sql-sqlite-node")).resolve("better-sqlite3")
-  const outfile = join(out, "watcher.mjs")
-  await esbuild.build({
-    entryPoints: [join(root, "src", "bin.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["@vega-effect/source"],
-    logLevel: "error",
-    // optional parts of pg that the watcher never loads
-    external: ["pg-native", "cloudflare:sockets"],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    plugins: [
-      {
-        name: "native-sqlite",
-        setup(build) {
-          build.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }))
-        }
-      }
-    ]
-  })
-  return outfile
-}
+/** The watcher bundled as the tests bundle it, into a file of our own (tests may run meanwhile). */
+const bundle = (): Promise<string> => bundleTo(join(out, "watcher.mjs"))
 
 /**
  * The simulator in its child process, stopped with the scope: how long it took to build (process

@@ -6,30 +6,15 @@ import * as PgClient from "@effect/sql-pg/PgClient"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Context, type Duration, Effect, Layer, Redacted, Scope } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
-import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import * as Database from "../../src/Database.js"
 import * as Leases from "../../src/Leases.js"
 import * as Store from "../../src/Store.js"
+import { reachable } from "./net.js"
 
 /** The server's maintenance database, where test databases are created. */
 export const postgresAdmin = process.env.VEGA_WATCHER_TEST_POSTGRES ?? "postgres://postgres@127.0.0.1:5432/test"
-
-/** Whether something listens at the URL's host and port. */
-export const reachable = (url: string, defaultPort = 5432): Promise<boolean> =>
-  new Promise<boolean>((resolve) => {
-    const { hostname, port } = new URL(url)
-    const socket = connect({ host: hostname, port: Number(port || defaultPort) })
-    const done = (ok: boolean) => {
-      socket.destroy()
-      resolve(ok)
-    }
-    socket.setTimeout(1000)
-    socket.once("connect", () => done(true))
-    socket.once("error", () => done(false))
-    socket.once("timeout", () => done(false))
-  })
 
 export const postgresAvailable = await reachable(postgresAdmin).then((ok) => {
   if (!ok) console.warn(`PostgreSQL is not reachable at ${postgresAdmin}: PostgreSQL tests skipped`)

@@ -12,36 +12,38 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const bundleFile = join(root, "build", "test-bin", "watcher.mjs")
 let built: Promise<string> | undefined
 
-/** Bundles `src/bin.ts` (workspace packages from source); the native SQLite binding stays outside. */
-export const bundle = (): Promise<string> =>
-  (built ??= (async () => {
-    const esbuild = await import("esbuild")
-    const require = createRequire(import.meta.url)
-    const sqlite = createRequire(require.resolve("@effect/sql-sqlite-node")).resolve("better-sqlite3")
-    mkdirSync(dirname(bundleFile), { recursive: true })
-    await esbuild.build({
-      entryPoints: [join(root, "src", "bin.ts")],
-      outfile: bundleFile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      conditions: ["@vega-effect/source"],
-      logLevel: "error",
-      // optional parts of pg that the watcher never loads
-      external: ["pg-native", "cloudflare:sockets"],
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-      plugins: [
-        {
-          name: "native-sqlite",
-          setup(build) {
-            build.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }))
-          }
+/** Bundles `src/bin.ts` into `outfile` (workspace packages from source); the native SQLite binding stays outside. */
+export const bundleTo = async (outfile: string): Promise<string> => {
+  const esbuild = await import("esbuild")
+  const require = createRequire(import.meta.url)
+  const sqlite = createRequire(require.resolve("@effect/sql-sqlite-node")).resolve("better-sqlite3")
+  mkdirSync(dirname(outfile), { recursive: true })
+  await esbuild.build({
+    entryPoints: [join(root, "src", "bin.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    conditions: ["@vega-effect/source"],
+    logLevel: "error",
+    // optional parts of pg that the watcher never loads
+    external: ["pg-native", "cloudflare:sockets"],
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    plugins: [
+      {
+        name: "native-sqlite",
+        setup(build) {
+          build.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }))
         }
-      ]
-    })
-    return bundleFile
-  })())
+      }
+    ]
+  })
+  return outfile
+}
+
+/** The tests' bundle, made once per test run. */
+export const bundle = (): Promise<string> => (built ??= bundleTo(bundleFile))
 
 export interface WatcherProcess {
   readonly child: ChildProcess
