@@ -101,6 +101,7 @@ export const make = (leases: Leases, options: Options): Effect.Effect<Coordinato
           yield* Effect.logInfo(`gave up ${surplus.length} slice(s) for ${owners.length} watchers to share`)
         }
         const acquired: Array<string> = []
+        const takenFrom = new Map<string, Array<string>>()
         const available = held.size < share ? yield* leases.available : new Set<string>()
         // each member starts looking at its own part of the list, so they rarely race for a slice
         const start = Math.floor((index * slices.length) / owners.length)
@@ -111,10 +112,11 @@ export const make = (leases: Leases, options: Options): Effect.Effect<Coordinato
           if (got === undefined) continue
           held.add(slice)
           acquired.push(slice)
-          if (got.from !== undefined) {
-            yield* Metric.update(Metrics.leaseTakeoversTotal, 1)
-            yield* Effect.logWarning(`took ${slice} over from ${got.from}, whose lease expired`)
-          }
+          if (got.from !== undefined) takenFrom.set(got.from, [...(takenFrom.get(got.from) ?? []), slice])
+        }
+        for (const [from, taken] of takenFrom) {
+          yield* Metric.update(Metrics.leaseTakeoversTotal, taken.length)
+          yield* Effect.logWarning(`took ${taken.join(", ")} over from ${from}, whose lease expired`)
         }
         yield* recordHeld
         const changes: Changes = { acquired, dropped: [...dropped, ...released] }
