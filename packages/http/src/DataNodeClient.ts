@@ -24,10 +24,11 @@ import {
   type Epoch,
   type LiquidityProvision,
   type Market,
-  type Pagination,
+  Pagination,
   type PartyProfile,
   type Position,
   type ReferralSetStats,
+  type Reward,
   type RewardSummary,
   type SignerBundle,
   type SpamStatistics,
@@ -45,6 +46,7 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Random from "effect/Random"
 import * as Schedule from "effect/Schedule"
@@ -90,6 +92,20 @@ export interface TransactionResultsFilter {
   readonly partyIds?: ReadonlyArray<string>
   readonly hashes?: ReadonlyArray<string>
   readonly status?: boolean
+}
+
+/**
+ * The request of {@link Service.rewardsByEpoch}: an inclusive epoch range and the usual filters.
+ * Epochs are uint64 values (a `bigint`, a safe integer, or a decimal string).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface RewardsByEpochRequest {
+  readonly partyId?: string
+  readonly assetId?: string
+  readonly fromEpoch: bigint | number | string
+  readonly toEpoch: bigint | number | string
 }
 
 const decodeResultsFrame = Schema.decodeUnknownEither(
@@ -160,6 +176,42 @@ export interface Service {
   readonly listRewardSummaries: (
     request?: In<typeof DataNodeApi.ListRewardSummaries>
   ) => Effect.Effect<RewardSummary.ListRewardSummariesResponse, Errors.DataNodeError>
+
+  /**
+   * One page of per-epoch reward rows (`GET /api/v2/rewards`), newest epoch first by default. An
+   * absent `partyId` lists every party's rewards (v0.75).
+   */
+  readonly listRewards: (
+    request?: In<typeof DataNodeApi.ListRewards>
+  ) => Effect.Effect<Reward.ListRewardsResponse, Errors.DataNodeError>
+  /**
+   * Every reward row by following cursors. Beware: a v0.75 node orders these rows by epoch only and
+   * restarts a page at the first row of the cursor's epoch, so this can repeat or skip rows when an
+   * epoch holds several (and stops with a `PaginationLoopError` when one epoch holds more than a page).
+   * Use {@link Service.rewardsByEpoch} to read a range completely.
+   */
+  readonly rewards: (
+    request?: StreamIn<typeof DataNodeApi.ListRewards>,
+    options?: Paginate.Options
+  ) => Stream.Stream<Paginate.Item<Reward.Reward>, Errors.DataNodeError>
+  /**
+   * Every reward row of an inclusive epoch range, oldest epoch first, without cursors.
+   *
+   * Why: the node's ListRewards orders rows by `epoch_id` alone and its cursor predicate is
+   * inclusive on that one column, so a page that starts from a cursor restarts at the first row of
+   * the cursor's epoch, in an unspecified order; rows come back twice or are skipped, and rows
+   * cannot be told apart to de-duplicate them (two rows can share party, asset, epoch and type).
+   * Instead this reads windows of epochs (`fromEpoch`/`toEpoch`, `first` = `pageSize`, oldest first)
+   * and accepts a window only when the node says nothing is left in it (`hasNextPage` false); a
+   * window that hits the limit is halved and read again. A single epoch with more rows than
+   * `pageSize` is read again with the node's maximum page (5000); an epoch with more than 5000 rows
+   * cannot be read completely through this endpoint and fails with a `PaginationLoopError`
+   * rather than silently missing rows. All windows are read from one node while it stays healthy.
+   */
+  readonly rewardsByEpoch: (
+    request: RewardsByEpochRequest,
+    options?: { readonly pageSize?: number }
+  ) => Stream.Stream<Reward.Reward, Errors.DataNodeError>
 
   readonly info: Effect.Effect<ChainInfo.InfoResponse, Errors.DataNodeError>
   readonly statistics: Effect.Effect<ChainInfo.StatisticsResponse, Errors.DataNodeError>
@@ -508,6 +560,88 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
           )
         })
 
+    const rewardsByEpoch = (
+      request: RewardsByEpochRequest,
+      options: { readonly pageSize?: number } = {}
+    ): Stream.Stream<Reward.Reward, Errors.DataNodeError> =>
+      Stream.suspend(() => {
+        const name = DataNodeApi.ListRewards.name
+        const pageSize = options.pageSize ?? Pagination.MAX_PAGE_SIZE
+        const epochOf = (value: bigint | number | string): bigint | undefined => {
+          try {
+            const n = BigInt(value)
+            return n >= 0n && n <= 18446744073709551615n ? n : undefined
+          } catch {
+            return undefined
+          }
+        }
+        const from = epochOf(request.fromEpoch)
+        const to = epochOf(request.toEpoch)
+        if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > Pagination.MAX_PAGE_SIZE) {
+          return Stream.fail(
+            new Errors.InvalidRequestError({
+              endpoint: name,
+              reason: `pageSize must be an integer in 1..${Pagination.MAX_PAGE_SIZE}, got ${pageSize}`
+            })
+          )
+        }
+        if (from === undefined || to === undefined) {
+          return Stream.fail(
+            new Errors.InvalidRequestError({
+              endpoint: name,
+              reason: `fromEpoch and toEpoch must be uint64 values, got ${String(request.fromEpoch)} and ${String(request.toEpoch)}`
+            })
+          )
+        }
+        const fetch = call(DataNodeApi.ListRewards, { node: undefined, height: undefined })
+        const filters = {
+          ...(request.partyId === undefined ? {} : { partyId: request.partyId }),
+          ...(request.assetId === undefined ? {} : { assetId: request.assetId })
+        }
+        const read = (lo: bigint, hi: bigint, first: number) =>
+          fetch({
+            ...filters,
+            fromEpoch: lo.toString(),
+            toEpoch: hi.toString(),
+            pagination: { first, newestFirst: false }
+          }).pipe(Effect.map((response) => response.rewards))
+        // state: the next epoch to read, and the window width that last fitted
+        interface State {
+          readonly lo: bigint
+          readonly width: bigint
+        }
+        const step = (state: State): Effect.Effect<[ReadonlyArray<Reward.Reward>, State], Errors.DataNodeError> =>
+          Effect.gen(function* () {
+            let width = state.width
+            for (;;) {
+              const hi = state.lo + width - 1n > to ? to : state.lo + width - 1n
+              const single = hi === state.lo
+              const page = yield* read(state.lo, hi, single ? Pagination.MAX_PAGE_SIZE : pageSize)
+              if (!page.pageInfo.hasNextPage) {
+                const rows = page.edges.map((e) => e.node)
+                // a window well under the limit: try a wider one next
+                const next = rows.length * 4 < pageSize ? width * 2n : width
+                return [rows, { lo: hi + 1n, width: next }] as [ReadonlyArray<Reward.Reward>, State]
+              }
+              if (single) {
+                return yield* Effect.fail(
+                  new Errors.PaginationLoopError({
+                    endpoint: name,
+                    reason: `epoch ${state.lo} has more than ${Pagination.MAX_PAGE_SIZE} reward rows${filters.partyId === undefined ? "" : " for this party"}: the node cannot page within one epoch (its cursor orders by epoch only), so they cannot all be read; narrow the request (partyId, assetId)`
+                  })
+                )
+              }
+              width = (hi - state.lo + 1n) / 2n
+            }
+          }).pipe(Effect.withSpan(`DataNodeClient.rewardsByEpoch`))
+        if (from > to) return Stream.empty
+        return Stream.paginateEffect<State, ReadonlyArray<Reward.Reward>, Errors.DataNodeError, never>(
+          { lo: from, width: to - from + 1n },
+          (state) =>
+            Effect.map(step(state), ([rows, next]) => [rows, next.lo > to ? Option.none<State>() : Option.some(next)])
+        ).pipe(Stream.flattenIterables)
+      })
+
     const observeTransactionResults = (
       filter: TransactionResultsFilter = {}
     ): Stream.Stream<TransactionResult.TransactionResult, Errors.DataNodeError> => {
@@ -563,6 +697,9 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
       listPartiesProfiles: page(api.ListPartiesProfiles),
       partiesProfiles: stream(api.ListPartiesProfiles, (r) => r.profiles, true),
       listRewardSummaries: page(api.ListRewardSummaries),
+      listRewards: page(api.ListRewards),
+      rewards: stream(api.ListRewards, (r) => r.rewards),
+      rewardsByEpoch,
       info: page(api.Info)(),
       statistics: page(api.Statistics)(),
       lastBlockHeight: page(api.LastBlockHeight)(),

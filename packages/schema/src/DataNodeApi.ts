@@ -17,6 +17,7 @@ import * as PartyProfile from "./PartyProfile.js"
 import * as Position from "./Position.js"
 import * as QueryString from "./QueryString.js"
 import * as ReferralSetStats from "./ReferralSetStats.js"
+import * as Reward from "./Reward.js"
 import * as RewardSummary from "./RewardSummary.js"
 import * as SignerBundle from "./SignerBundle.js"
 import * as SpamStatistics from "./SpamStatistics.js"
@@ -202,6 +203,20 @@ export const ListRewardSummaries = make({
   path: "/api/v2/rewards/summaries",
   request: RewardSummary.ListRewardSummariesRequest,
   response: RewardSummary.ListRewardSummariesResponse
+})
+
+/**
+ * `GET /api/v2/rewards`: per-epoch reward rows (see `Reward` for the node's epoch-only cursor).
+ *
+ * @since 0.1.0
+ * @category Endpoints
+ */
+export const ListRewards = make({
+  name: "ListRewards",
+  method: "GET",
+  path: "/api/v2/rewards",
+  request: Reward.ListRewardsRequest,
+  response: Reward.ListRewardsResponse
 })
 
 /**
@@ -414,6 +429,7 @@ export const endpoints: ReadonlyArray<Any> = [
   ListSignerAddedBundles,
   ListPartiesProfiles,
   ListRewardSummaries,
+  ListRewards,
   Info,
   Statistics,
   LastBlockHeight,

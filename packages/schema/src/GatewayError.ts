@@ -220,6 +220,7 @@ export const ErrorDetailCode = {
   EpochIdParse: 10036,
   MarketServiceGetById: 30002,
   RewardsSummary: 140001,
+  Rewards: 230001,
   PositionsForParty: 160001,
   NotaryForResourceId: 180001,
   AssetServiceGetById: 200002,
@@ -280,6 +281,7 @@ export const ApiErrors = {
   ),
   PartiesProfiles: apiErrorEntry("failed to get parties' profiles", ErrorDetailCode.Unmapped, GrpcCode.Internal),
   RewardsSummary: apiErrorEntry("failed to get summary", ErrorDetailCode.RewardsSummary, GrpcCode.Internal),
+  Rewards: apiErrorEntry("failed to get rewards", ErrorDetailCode.Rewards, GrpcCode.Internal),
   MarketServiceGetById: apiErrorEntry(
     "failed to get market for ID",
     ErrorDetailCode.MarketServiceGetById,

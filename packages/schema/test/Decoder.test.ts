@@ -6,6 +6,7 @@ import {
   PartyProfile,
   Position,
   ReferralSetStats,
+  Reward,
   RewardSummary,
   SignerBundle,
   StakeLinking,
@@ -99,7 +100,8 @@ describe("Decoder", () => {
       [ReferralSetStats.GetReferralSetStatsResponse, "referral-set-stats-v078.json"],
       [SignerBundle.ListSignerAddedBundlesResponse, "signer-bundles.json"],
       [PartyProfile.ListPartiesProfilesResponse, "profiles.json"],
-      [RewardSummary.ListRewardSummariesResponse, "reward-summaries.json"]
+      [RewardSummary.ListRewardSummariesResponse, "reward-summaries.json"],
+      [Reward.ListRewardsResponse, "rewards.json"]
     ]
     for (const [schema, name] of cases) {
       const json = JSON.parse(fixture(name))
@@ -133,6 +135,7 @@ describe("Decoder", () => {
     expectSameAsEffect(SignerBundle.SignerAddedBundle, 300)
     expectSameAsEffect(PartyProfile.PartyProfile, 300)
     expectSameAsEffect(RewardSummary.ListRewardSummariesResponse, 200)
+    expectSameAsEffect(Reward.Reward, 300)
     expectSameAsEffect(Transaction.SubmitTransactionRequest, 200)
   })
 })

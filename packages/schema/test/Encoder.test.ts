@@ -7,6 +7,7 @@ import {
   PartyProfile,
   Position,
   ReferralSetStats,
+  Reward,
   RewardSummary,
   SignerBundle,
   StakeLinking,
@@ -106,6 +107,7 @@ describe("Encoder", () => {
     expectSameAsEffect(SignerBundle.SignerAddedBundle, 300)
     expectSameAsEffect(PartyProfile.PartyProfile, 300)
     expectSameAsEffect(RewardSummary.ListRewardSummariesResponse, 200)
+    expectSameAsEffect(Reward.Reward, 300)
     expectSameAsEffect(Position.Position.pipe(Schema.annotations({})), 50)
     expectSameAsEffect(TransactionResult.TransactionResultStream, 100)
   })

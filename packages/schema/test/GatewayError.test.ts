@@ -131,6 +131,7 @@ describe("GatewayError", () => {
       EpochIdParse: 10036,
       MarketServiceGetById: 30002,
       RewardsSummary: 140001,
+      Rewards: 230001,
       PositionsForParty: 160001,
       NotaryForResourceId: 180001,
       AssetServiceGetById: 200002,
@@ -151,6 +152,7 @@ describe("GatewayError", () => {
     expect(ApiErrors.AddedMultisigEvents.code).toBe(270001)
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
+    expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })
     expect(ApiErrors.AssetServiceGetById).toEqual({ message: "failed to get asset for ID", code: 200002, grpcCode: 5 })
   })
 

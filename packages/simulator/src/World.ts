@@ -153,7 +153,7 @@ export class World {
     this.referralSets = new ReferralSets(this.catalog, this.chain)
     this.signerBundles = new SignerBundles(this.catalog, this.chain)
     this.profiles = new Profiles(this.catalog)
-    this.rewards = new Rewards(this.catalog)
+    this.rewards = new Rewards(this.catalog, this.chain)
     this.orders = new OrderBook(this.seed, this.chain, this.positions)
 
     const stream = (n: number) => makeRandom(mix(this.seed, 0, n))

@@ -185,3 +185,8 @@ export const MarketCursor: CursorSpec = {
   struct: "MarketCursor",
   fields: [time("vegaTime"), id("id", "entities.MarketID")]
 }
+
+export const RewardCursor: CursorSpec = {
+  struct: "RewardCursor",
+  fields: [id("party_id", "string"), id("asset_id", "string"), { key: "epoch_id", type: "int", goType: "int64" }]
+}

@@ -1,15 +1,25 @@
 /**
  * `GET /api/v2/rewards/summaries` (ListRewardSummaries): totals per party and asset, unpaged
  * (pagination is accepted and ignored).
+ *
+ * `GET /api/v2/rewards` (ListRewards): one row per payout and party, paged. The node orders by
+ * `epoch_id` alone, so its cursor predicate (inclusive on the last ordering column) restarts a page
+ * at the first row of the cursor's epoch: with quirks on, that is what we serve (rows of the
+ * cursor's epoch can repeat or be skipped). Without quirks, rows are ordered and paged by
+ * (epoch, party, asset), which the cursor identifies uniquely here (one row per party, asset and
+ * epoch in this world), so cursor paging is exact.
  */
-import { Encoder, GatewayError, RewardSummary } from "@vega-effect/schema"
+import { Encoder, GatewayError, Reward, RewardSummary } from "@vega-effect/schema"
+import { resolve, type Source } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
-import { Rewards } from "../world/rewards.js"
+import { type RewardRow, Rewards } from "../world/rewards.js"
 import { compareStrings, idSortKey } from "../world/versioned.js"
+import { cachedJson, list } from "./connection.js"
+import { RewardCursor, writeCursor } from "./cursors.js"
 import { decodesAsId } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { str } from "./params.js"
-import { invalidId, notHex, ok } from "./reply.js"
+import { pagination, str, uint64 } from "./params.js"
+import { badCursor, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const encode = Encoder.stringify(RewardSummary.RewardSummary)
 
@@ -49,4 +59,122 @@ export const route: Route<NodeView> = {
   path: "/api/v2/rewards/summaries",
   params: [param("partyId", "string"), param("assetId", "string"), ...paginationParams],
   handle
+}
+
+const encodeReward = Encoder.stringify(Reward.Reward)
+
+export const rewardJson = cachedJson((row: RewardRow) =>
+  encodeReward({
+    assetId: row.asset.id,
+    partyId: row.party.id,
+    epoch: BigInt(row.epoch),
+    amount: row.amount,
+    percentageOfTotal: row.percentageOfTotal,
+    receivedAt: row.receivedAt,
+    marketId: "",
+    rewardType: row.rewardType,
+    lockedUntilEpoch: BigInt(row.epoch),
+    quantumAmount: row.quantumAmount
+  } as Reward.Reward)
+)
+
+export const rewardCursor = (row: RewardRow): string =>
+  writeCursor(RewardCursor, [row.party.id, row.asset.id, row.epoch])
+
+/** The decoded cursor: its epoch, plus party and asset (used as tie-breakers without quirks). */
+interface RewardKey {
+  readonly epoch: number
+  readonly partyKey: string
+  readonly asset: string
+}
+
+const compareEpoch = (row: RewardRow, key: RewardKey): number => row.epoch - key.epoch
+
+const compareFull = (row: RewardRow, key: RewardKey): number =>
+  row.epoch - key.epoch ||
+  compareStrings(idSortKey(row.party.id), key.partyKey) ||
+  compareStrings(row.asset.id, key.asset)
+
+/** First index with `epoch >= e` in rows sorted by epoch. */
+const epochBound = (rows: ReadonlyArray<RewardRow>, e: number): number => {
+  let lo = 0
+  let hi = rows.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (rows[mid].epoch < e) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+const epochParam = (params: Params, name: string): number | undefined => {
+  const value = uint64(params, name)
+  return value === undefined
+    ? undefined
+    : value > BigInt(Number.MAX_SAFE_INTEGER)
+      ? Number.MAX_SAFE_INTEGER
+      : Number(value)
+}
+
+const handleList = (params: Params, node: NodeView): Reply => {
+  const request = resolve(pagination(params))
+  if ("error" in request) return invalidPagination(request.error)
+  // an empty filter counts as absent (asset: per the node; party: v0.75 has no party filter then)
+  const partyId = str(params, "partyId") || undefined
+  const assetId = str(params, "assetId") || undefined
+  const teamId = str(params, "teamId") || undefined
+  const gameId = str(params, "gameId") || undefined
+  for (const id of [partyId, assetId, teamId, gameId]) {
+    if (id !== undefined && !decodesAsId(id)) {
+      return invalidId(ApiErrors.Rewards, `querying rewards: scany: query multiple result rows: ${notHex(id)}`)
+    }
+  }
+  const party = partyId === undefined || partyId === "network" ? partyId : partyId.toLowerCase()
+  const asset = assetId?.toLowerCase()
+  const fromEpoch = epochParam(params, "fromEpoch")
+  const toEpoch = epochParam(params, "toEpoch")
+  const height = node.height
+  const all = node.world.rewards.rows
+  // the rows are sorted by epoch: serve the epoch range as a slice; no row has a team or a game
+  const lo = fromEpoch === undefined ? 0 : epochBound(all, fromEpoch)
+  const hi = toEpoch === undefined ? all.length : epochBound(all, toEpoch + 1)
+  const size = teamId !== undefined || gameId !== undefined ? 0 : Math.max(0, hi - lo)
+  const source: Source<RewardRow, RewardKey> = {
+    size,
+    at: (i) => all[lo + i],
+    include: (row) =>
+      row.from <= height &&
+      (party === undefined || row.party.id === party) &&
+      (asset === undefined || row.asset.id === asset),
+    compare: node.quirks ? compareEpoch : compareFull,
+    cursorOf: rewardCursor
+  }
+  const result = list<RewardRow, RewardKey>({
+    request,
+    cursor: RewardCursor,
+    keyOf: (v) => ({
+      epoch: v.get("epoch_id") as number,
+      partyKey: idSortKey(v.get("party_id") as string),
+      asset: v.get("asset_id") as string
+    }),
+    source,
+    nodeJson: rewardJson
+  })
+  if ("cursorError" in result) return internal(ApiErrors.Rewards, badCursor(result.cursorError))
+  return ok(`{"rewards":${result.json}}`)
+}
+
+export const listRoute: Route<NodeView> = {
+  method: "GET",
+  path: "/api/v2/rewards",
+  params: [
+    param("partyId", "string"),
+    param("assetId", "string"),
+    param("fromEpoch", "uint64"),
+    param("toEpoch", "uint64"),
+    param("teamId", "string"),
+    param("gameId", "string"),
+    ...paginationParams
+  ],
+  handle: handleList
 }

@@ -22,6 +22,7 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   bundles.route,
   profiles.route,
   rewards.route,
+  rewards.listRoute,
   ...neighbours.routes,
   ...transactions.routes
 ]

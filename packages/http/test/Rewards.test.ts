@@ -1,0 +1,127 @@
+import { describe, expect, it } from "@effect/vitest"
+import { DataNodeClient } from "@vega-effect/http"
+import { Reward } from "@vega-effect/schema"
+import { Simulator } from "@vega-effect/simulator"
+import { Chunk, Effect, Schema, Stream } from "effect"
+import { raw, stack } from "./support.js"
+
+const client = DataNodeClient.DataNodeClient
+
+interface Row {
+  readonly party: { readonly id: string }
+  readonly asset: { readonly id: string }
+  readonly epoch: number
+  readonly amount: bigint
+}
+const rowKey = (r: Row) => `${r.party.id}/${r.asset.id}/${r.epoch}/${r.amount}`
+const rewardKey = (r: Reward.Reward) => `${r.partyId}/${r.assetId}/${r.epoch}/${r.amount}`
+const sorted = (keys: ReadonlyArray<string>) => [...keys].sort()
+
+describe("DataNodeClient rewards", () => {
+  it.layer(stack({ seed: 5 }))("without quirks", (it) => {
+    it.effect("listRewards: one page, as the node wrote it, with filters", () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.Simulator
+        const dn = yield* client
+        const vega = sim.world.catalog.vega.id
+        const page = yield* dn.listRewards({ assetId: vega, fromEpoch: "2", toEpoch: "3" })
+        expect(page).toEqual(
+          Schema.decodeUnknownSync(Reward.ListRewardsResponse)(
+            yield* raw(`/api/v2/rewards?assetId=${vega}&fromEpoch=2&toEpoch=3`)
+          )
+        )
+        expect(page.rewards.edges.length).toBeGreaterThan(0)
+        expect(
+          page.rewards.edges.every((e) => e.node.assetId === vega && e.node.epoch >= 2n && e.node.epoch <= 3n)
+        ).toBe(true)
+        expect(page.rewards.edges[0].node.epoch).toBe(3n)
+        const bad = yield* Effect.flip(dn.listRewards({ pagination: { first: 5001 } }))
+        expect(bad._tag).toBe("InvalidRequestError")
+      })
+    )
+
+    it.effect("rewards: every row by cursor when the node pages exactly", () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.Simulator
+        const dn = yield* client
+        const all = Chunk.toReadonlyArray(yield* Stream.runCollect(dn.rewards({}, { pageSize: 97 })))
+        expect(sorted(all.map((i) => rewardKey(i.node)))).toEqual(sorted(sim.world.rewards.rows.map(rowKey)))
+      })
+    )
+
+    it.effect("rewardsByEpoch: every row of the range, oldest epoch first, and a party's rows", () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.Simulator
+        const dn = yield* client
+        const rows = Chunk.toReadonlyArray(
+          yield* Stream.runCollect(dn.rewardsByEpoch({ fromEpoch: 2, toEpoch: 8 }, { pageSize: 50 }))
+        )
+        const truth = sim.world.rewards.rows.filter((r) => r.epoch >= 2 && r.epoch <= 8)
+        expect(sorted(rows.map(rewardKey))).toEqual(sorted(truth.map(rowKey)))
+        const epochs = rows.map((r) => r.epoch)
+        expect(epochs).toEqual([...epochs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+        const party = truth[0].party.id
+        const mine = Chunk.toReadonlyArray(
+          yield* Stream.runCollect(dn.rewardsByEpoch({ partyId: party, fromEpoch: "1", toEpoch: 10n }))
+        )
+        expect(sorted(mine.map(rewardKey))).toEqual(
+          sorted(sim.world.rewards.rows.filter((r) => r.party.id === party && r.epoch <= 10).map(rowKey))
+        )
+        expect(Chunk.size(yield* Stream.runCollect(dn.rewardsByEpoch({ fromEpoch: 5, toEpoch: 4 })))).toBe(0)
+        const bad = yield* Effect.flip(Stream.runCollect(dn.rewardsByEpoch({ fromEpoch: -1, toEpoch: 4 })))
+        expect(bad._tag).toBe("InvalidRequestError")
+        const badSize = yield* Effect.flip(
+          Stream.runCollect(dn.rewardsByEpoch({ fromEpoch: 1, toEpoch: 4 }, { pageSize: 0 }))
+        )
+        expect(badSize._tag).toBe("InvalidRequestError")
+      })
+    )
+  })
+
+  it.layer(stack({ seed: 5, quirks: "v0.75" }))("with the v0.75 node's epoch-only cursor", (it) => {
+    it.effect("cursor paging repeats or loses rows, rewardsByEpoch reads them all", () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.Simulator
+        const dn = yield* client
+        const truth = sorted(sim.world.rewards.rows.map(rowKey))
+        const byCursor = yield* Stream.runCollect(dn.rewards({}, { pageSize: 97 })).pipe(Effect.either)
+        const cursorKeys =
+          byCursor._tag === "Right" ? sorted(Chunk.toReadonlyArray(byCursor.right).map((i) => rewardKey(i.node))) : []
+        expect(cursorKeys).not.toEqual(truth)
+        // a small page size forces windows to shrink, down to single epochs read with the maximum page
+        const byEpoch = yield* Stream.runCollect(dn.rewardsByEpoch({ fromEpoch: 0, toEpoch: 1000 }, { pageSize: 10 }))
+        expect(sorted(Chunk.toReadonlyArray(byEpoch).map(rewardKey))).toEqual(truth)
+      })
+    )
+  })
+
+  it.layer(
+    stack({
+      seed: 3,
+      quirks: "v0.75",
+      blocksPerEpoch: 5,
+      scale: { parties: 17_000, positions: 10, stakeLinkings: 10, epochs: 1 },
+      activity: { rewardShare: 0.35 }
+    })
+  )("an epoch with more rows than the node's largest page", (it) => {
+    it.effect(
+      "fails clearly instead of missing rows",
+      () =>
+        Effect.gen(function* () {
+          const sim = yield* Simulator.Simulator
+          const dn = yield* client
+          expect(sim.world.rewards.rows.filter((r) => r.epoch === 1).length).toBeGreaterThan(5000)
+          const error = yield* Effect.flip(Stream.runCollect(dn.rewardsByEpoch({ fromEpoch: 1, toEpoch: 1 })))
+          expect(error._tag).toBe("PaginationLoopError")
+          expect(error.message).toContain("epoch 1 has more than 5000 reward rows")
+          // a fee asset's rows of that epoch fit in one page
+          const asset = sim.world.catalog.assets[1].id
+          const rows = yield* Stream.runCollect(dn.rewardsByEpoch({ assetId: asset, fromEpoch: 1, toEpoch: 1 }))
+          expect(Chunk.size(rows)).toBe(
+            sim.world.rewards.rows.filter((r) => r.epoch === 1 && r.asset.id === asset).length
+          )
+        }),
+      60_000
+    )
+  })
+})
