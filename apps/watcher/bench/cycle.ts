@@ -14,7 +14,6 @@ import { NodeHttpClient } from "@effect/platform-node"
 import * as SqliteClient from "@effect/sql-sqlite-node/SqliteClient"
 import { DataNodeClient } from "@vega-effect/http"
 import { Context, Effect, Layer, Schema, Stream, SubscriptionRef } from "effect"
-import { spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -26,6 +25,7 @@ import * as FileSink from "../src/sinks/FileSink.js"
 import * as Store from "../src/Store.js"
 import * as Leases from "../src/Leases.js"
 import { slicesOf, takeAll } from "../src/Work.js"
+import { spawnWorld } from "./worldProcess.js"
 
 const POSITIONS = 100_000
 const STAKE = 100_000
@@ -33,17 +33,7 @@ const PARTIES = 1_000
 const MARKETS = 100
 const WARM_CYCLES = 5
 
-const world = spawn(
-  process.execPath,
-  [
-    "--import",
-    "tsx",
-    "--conditions=@vega-effect/source",
-    join(import.meta.dirname, "world.ts"),
-    ...[POSITIONS, STAKE, PARTIES, MARKETS].map(String)
-  ],
-  { stdio: ["pipe", "pipe", "inherit"] }
-)
+const world = spawnWorld({ positions: POSITIONS, stakeLinkings: STAKE, parties: PARTIES, markets: MARKETS })
 const answers = createInterface({ input: world.stdout! })[Symbol.asyncIterator]()
 const nextAnswer = async () => JSON.parse((await answers.next()).value as string) as { url?: string; height: number }
 const advance = async () => {

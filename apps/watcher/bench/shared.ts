@@ -34,6 +34,7 @@ import { createInterface } from "node:readline"
 import { shardCounts } from "../src/Slice.js"
 import { reachable } from "../test/support/net.js"
 import { bundleTo } from "../test/support/process.js"
+import { spawnWorld } from "./worldProcess.js"
 
 const POSITIONS = 1_000_000
 const STAKE = 0
@@ -157,19 +158,7 @@ const startWorld = Effect.gen(function* () {
   const started = performance.now()
   const world = yield* Effect.acquireRelease(
     Effect.sync(() =>
-      track(
-        spawn(
-          process.execPath,
-          [
-            "--import",
-            "tsx",
-            "--conditions=@vega-effect/source",
-            join(import.meta.dirname, "world.ts"),
-            ...[POSITIONS, STAKE, PARTIES, MARKETS].map(String)
-          ],
-          { stdio: ["pipe", "pipe", "inherit"] }
-        )
-      )
+      track(spawnWorld({ positions: POSITIONS, stakeLinkings: STAKE, parties: PARTIES, markets: MARKETS }))
     ),
     stop
   )
