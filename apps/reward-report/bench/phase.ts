@@ -1,0 +1,79 @@
+/**
+ * One measured step of the benchmark, in its own process so its peak RSS is its own. Prints one
+ * JSON line `{millis, peakRssMb, ...}`.
+ *
+ * - `baseline <url>`: reads what the report reads (assets, summaries, every per-epoch row, the
+ *   summaries again), only counting; the cost of the reads alone.
+ * - `report <url> <format> <view> <file>`: the whole report with per-epoch rows and cross-check,
+ *   written to `file`.
+ */
+import { DataNodeClient } from "@vega-effect/http"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import { statSync } from "node:fs"
+import { chunks, type Format } from "../src/Format.js"
+import { writeFileAtomically } from "../src/Output.js"
+import { layerSilent, type Progress } from "../src/Progress.js"
+import type { View } from "../src/Report.js"
+import { clientLayer, makeReport } from "../src/Run.js"
+
+const [phase, url, format = "table", view = "assets", file = "report.out"] = process.argv.slice(2)
+const timeout = Duration.minutes(2)
+
+const baseline = Effect.gen(function* () {
+  const client = yield* DataNodeClient.DataNodeClient
+  const { statistics } = yield* client.statistics
+  const assets = yield* Stream.runCount(client.assets())
+  const summaries = (yield* client.listRewardSummaries()).summaries.length
+  const rows = yield* Stream.runCount(client.rewardsByEpoch({ fromEpoch: 0n, toEpoch: statistics.epochSeq }))
+  const again = (yield* client.listRewardSummaries()).summaries.length
+  const profiles = yield* Stream.runCount(client.partiesProfiles())
+  return { assets, summaries, rows, again, profiles }
+})
+
+const report = Effect.gen(function* () {
+  const made = yield* makeReport({
+    nodes: [url],
+    seed: 0,
+    view: view as View,
+    filters: {
+      parties: [],
+      assets: [],
+      fromEpoch: undefined,
+      toEpoch: undefined,
+      rewardTypes: [],
+      top: undefined,
+      sort: "amount"
+    },
+    format: format as Format,
+    output: file,
+    epochs: true,
+    timeout
+  })
+  yield* writeFileAtomically(file, chunks(made, format as Format))
+  return {
+    summaries: made.lines.length,
+    rows: made.epochs?.length ?? 0,
+    crossCheck: made.crossCheck?.status,
+    bytes: statSync(file).size
+  }
+})
+
+const started = performance.now()
+const work: Effect.Effect<Record<string, unknown>, unknown, DataNodeClient.DataNodeClient | Progress> = phase ===
+"baseline"
+  ? baseline
+  : report
+Effect.runPromise(work.pipe(Effect.provide(clientLayer([url], timeout, false)), Effect.provide(layerSilent))).then(
+  (result) => {
+    const millis = Math.round(performance.now() - started)
+    const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
+    process.stdout.write(`${JSON.stringify({ ...result, millis, peakRssMb })}\n`)
+    process.exit(0)
+  },
+  (error) => {
+    console.error(error)
+    process.exit(1)
+  }
+)

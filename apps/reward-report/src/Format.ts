@@ -1,0 +1,46 @@
+/**
+ * The output formats, by name, and which file extensions choose them.
+ */
+import * as CoinTracking from "./formats/CoinTracking.js"
+import * as Csv from "./formats/Csv.js"
+import * as Html from "./formats/Html.js"
+import * as Json from "./formats/Json.js"
+import * as Koinly from "./formats/Koinly.js"
+import * as Markdown from "./formats/Markdown.js"
+import * as Table from "./formats/Table.js"
+import type { Report } from "./Report.js"
+
+export type Format = "table" | "csv" | "json" | "markdown" | "html" | "koinly" | "cointracking"
+export const formats: ReadonlyArray<Format> = ["table", "csv", "json", "markdown", "html", "koinly", "cointracking"]
+
+/** Tax-tool imports list payouts, so they need the per-epoch rows. */
+export const needsEpochRows = (format: Format): boolean => format === "koinly" || format === "cointracking"
+
+const byExtension: Record<string, Format> = {
+  txt: "table",
+  csv: "csv",
+  json: "json",
+  md: "markdown",
+  markdown: "markdown",
+  html: "html",
+  htm: "html"
+}
+
+/** The format a file name implies (`report.csv` → csv); none for other names. */
+export const formatOfPath = (path: string): Format | undefined => {
+  const match = /\.([a-z]+)$/i.exec(path)
+  return match === null ? undefined : byExtension[match[1].toLowerCase()]
+}
+
+const renderers: Record<Format, (report: Report) => string> = {
+  table: Table.render,
+  csv: Csv.render,
+  json: Json.render,
+  markdown: Markdown.render,
+  html: Html.render,
+  koinly: Koinly.render,
+  cointracking: CoinTracking.render
+}
+
+/** The report in `format`, as pieces to write one after another. */
+export const chunks = (report: Report, format: Format): Iterable<string> => [renderers[format](report)]

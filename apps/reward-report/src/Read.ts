@@ -1,0 +1,303 @@
+/**
+ * Reads what a report needs from the node(s), through the data-node client:
+ *
+ * - the assets (symbol, decimals) of every summary and row;
+ * - the reward totals per party and asset (`/api/v2/rewards/summaries`, one unpaged answer per
+ *   filter: the endpoint takes one party and one asset at a time);
+ * - optionally the per-epoch rows (`/api/v2/rewards`), read by epoch windows (the endpoint's
+ *   cursors skip and repeat rows within an epoch);
+ * - the aliases of the parties found (profiles).
+ *
+ * A consistent snapshot: rewards change only when an epoch ends, possibly in the middle of a read.
+ * When the rows are read for every epoch and type, the totals are read again after them; the read
+ * is kept when the rows add up to the totals read before or after them, or when both totals agree
+ * (nothing was paid meanwhile, so any difference is the node's). Otherwise an epoch ended during
+ * the read and it is done again, up to `attempts` times.
+ */
+import { DataNodeClient, type DataNodeError, ReadTracking } from "@vega-effect/http"
+import type { Reward } from "@vega-effect/schema"
+import * as Chunk from "effect/Chunk"
+import * as Data from "effect/Data"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import { isoOfNanos, rewardTypeName, type Snapshot, type Summary } from "./Build.js"
+import { Progress } from "./Progress.js"
+import type { AssetInfo } from "./Report.js"
+
+/** A read that failed or would give a partial report. */
+export class ReadError extends Data.TaggedError("ReadError")<{ readonly reason: string }> {
+  override get message(): string {
+    return this.reason
+  }
+}
+
+export interface ReadRequest {
+  /** Lowercase hex ids; empty = every party. */
+  readonly parties: ReadonlyArray<string>
+  /** Lowercase hex ids; empty = every asset. */
+  readonly assets: ReadonlyArray<string>
+  /** Read the per-epoch rows too (undefined: totals only). */
+  readonly epochs:
+    | {
+        readonly fromEpoch: bigint | undefined
+        readonly toEpoch: bigint | undefined
+        /** Empty = every type. */
+        readonly rewardTypes: ReadonlyArray<string>
+        /** Keep the rows (for outputs that list them); otherwise only their sums are kept. */
+        readonly keep: boolean
+      }
+    | undefined
+  /** Attempts at a consistent snapshot when epochs end during the read. Default 3. */
+  readonly attempts?: number
+}
+
+const failed =
+  (what: string) =>
+  (error: DataNodeError.DataNodeError): ReadError =>
+    new ReadError({ reason: `reading ${what} failed: ${error.message}` })
+
+/** Each party (or none) with each asset (or none): the endpoints take one of each. */
+const combinations = (request: ReadRequest): ReadonlyArray<{ partyId?: string; assetId?: string }> => {
+  const parties = request.parties.length === 0 ? [undefined] : request.parties
+  const assets = request.assets.length === 0 ? [undefined] : request.assets
+  return parties.flatMap((partyId) =>
+    assets.map((assetId) => ({
+      ...(partyId === undefined ? {} : { partyId }),
+      ...(assetId === undefined ? {} : { assetId })
+    }))
+  )
+}
+
+const readSummaries = (request: ReadRequest) =>
+  Effect.gen(function* () {
+    const client = yield* DataNodeClient.DataNodeClient
+    const answers = yield* Effect.forEach(
+      combinations(request),
+      (filter) => client.listRewardSummaries(filter).pipe(Effect.mapError(failed("reward summaries"))),
+      { concurrency: 4 }
+    )
+    return answers.flatMap((answer) =>
+      answer.summaries.map((s): Summary => ({ partyId: s.partyId, assetId: s.assetId, amount: s.amount }))
+    )
+  })
+
+const readAssets = Effect.gen(function* () {
+  const client = yield* DataNodeClient.DataNodeClient
+  const items = yield* client.assets().pipe(Stream.runCollect, Effect.mapError(failed("assets")))
+  const assets = new Map<string, AssetInfo>()
+  for (const { node } of items) assets.set(node.id, toAssetInfo(node))
+  return assets
+})
+
+const toAssetInfo = (asset: {
+  readonly id: string
+  readonly details: { readonly symbol: string; readonly name: string; readonly decimals: number }
+}): AssetInfo => ({
+  id: asset.id,
+  symbol: asset.details.symbol,
+  name: asset.details.name,
+  decimals: asset.details.decimals
+})
+
+/** Assets the list did not hold (created meanwhile, or a node that lists only some) are asked for one by one. */
+const completeAssets = (assets: Map<string, AssetInfo>, ids: Iterable<string>) =>
+  Effect.gen(function* () {
+    const client = yield* DataNodeClient.DataNodeClient
+    const missing = [...new Set(ids)].filter((id) => !assets.has(id))
+    yield* Effect.forEach(missing, (assetId) =>
+      client.getAsset({ assetId }).pipe(
+        Effect.map(({ asset }) => assets.set(asset.id, toAssetInfo(asset))),
+        Effect.mapError(
+          (error) =>
+            new ReadError({
+              reason: `partial data: rewards are paid in asset ${assetId}, which the node cannot describe (${error.message})`
+            })
+        )
+      )
+    )
+  })
+
+/** Parties beyond this many have their aliases read from the full profile list rather than by id. */
+const PROFILES_BY_ID = 500
+
+const readAliases = (parties: ReadonlySet<string>) =>
+  Effect.gen(function* () {
+    const client = yield* DataNodeClient.DataNodeClient
+    const aliases = new Map<string, string>()
+    if (parties.size === 0) return aliases
+    const add = (profile: { readonly partyId: string; readonly alias: string }) => {
+      if (profile.alias !== "" && parties.has(profile.partyId)) aliases.set(profile.partyId, profile.alias)
+    }
+    if (parties.size > PROFILES_BY_ID) {
+      yield* client.partiesProfiles().pipe(
+        Stream.runForEach(({ node }) => Effect.sync(() => add(node))),
+        Effect.mapError(failed("party profiles"))
+      )
+    } else {
+      const ids = [...parties]
+      const batches = Array.from({ length: Math.ceil(ids.length / 50) }, (_, i) => ids.slice(i * 50, i * 50 + 50))
+      yield* Effect.forEach(
+        batches,
+        (batch) =>
+          client.partiesProfiles({ parties: batch }).pipe(
+            Stream.runForEach(({ node }) => Effect.sync(() => add(node))),
+            Effect.mapError(failed("party profiles"))
+          ),
+        { concurrency: 2 }
+      )
+    }
+    return aliases
+  })
+
+/** What was read of the per-epoch rows: their sums per party and asset, and the rows themselves if kept. */
+interface Rows {
+  readonly kept: ReadonlyArray<Reward.Reward> | undefined
+  readonly sums: ReadonlyArray<Summary>
+  readonly count: number
+}
+
+/**
+ * The rows of an epoch range, added up as they arrive; kept only when the output lists them (a
+ * million decoded rows take most of a gigabyte; their sums take a few megabytes). Ids are
+ * interned: the same party and asset ids recur on every row.
+ */
+const readRows = (request: ReadRequest, fromEpoch: bigint, toEpoch: bigint, keep: boolean) =>
+  Effect.gen(function* () {
+    const client = yield* DataNodeClient.DataNodeClient
+    const progress = yield* Progress
+    const types = new Set(request.epochs?.rewardTypes ?? [])
+    const combos = combinations(request)
+    const epochs = Number(toEpoch - fromEpoch + 1n)
+    yield* progress.step("reading per-epoch rewards", epochs * combos.length)
+    const kept: Array<Reward.Reward> = []
+    const sums = new Map<string, { partyId: string; assetId: string; amount: bigint }>()
+    const ids = new Map<string, string>()
+    const intern = <S extends string>(id: S): S => {
+      const known = ids.get(id)
+      if (known !== undefined) return known as S
+      ids.set(id, id)
+      return id
+    }
+    let count = 0
+    for (const [i, filter] of combos.entries()) {
+      yield* client.rewardsByEpoch({ ...filter, fromEpoch, toEpoch }).pipe(
+        Stream.runForEachChunk((chunk) =>
+          Effect.suspend(() => {
+            for (const row of Chunk.toReadonlyArray(chunk)) {
+              if (types.size > 0 && !types.has(rewardTypeName(row.rewardType))) continue
+              const partyId = intern(row.partyId)
+              const assetId = intern(row.assetId)
+              const key = `${partyId}|${assetId}`
+              const sum = sums.get(key)
+              if (sum === undefined) sums.set(key, { partyId, assetId, amount: row.amount })
+              else sum.amount += row.amount
+              count++
+              if (keep) kept.push({ ...row, partyId, assetId })
+            }
+            const last = Chunk.last(chunk)
+            if (last._tag === "None") return Effect.void
+            return progress.update(i * epochs + Number(last.value.epoch - fromEpoch + 1n))
+          })
+        ),
+        Effect.mapError(failed("per-epoch rewards"))
+      )
+    }
+    return { kept: keep ? kept : undefined, sums: [...sums.values()], count } satisfies Rows
+  })
+
+const sameSummaries = (a: ReadonlyArray<Summary>, b: ReadonlyArray<Summary>): boolean => {
+  if (a.length !== b.length) return false
+  const amounts = new Map(a.map((s) => [`${s.partyId}|${s.assetId}`, s.amount]))
+  return b.every((s) => amounts.get(`${s.partyId}|${s.assetId}`) === s.amount)
+}
+
+/** Reads a snapshot; its provenance says which nodes answered and at which heights. */
+export const read = (
+  request: ReadRequest
+): Effect.Effect<Snapshot, ReadError, DataNodeClient.DataNodeClient | Progress> =>
+  Effect.gen(function* () {
+    const client = yield* DataNodeClient.DataNodeClient
+    const progress = yield* Progress
+    const attempts = request.attempts ?? 3
+    const epochs = request.epochs
+    const comparable =
+      epochs !== undefined &&
+      epochs.fromEpoch === undefined &&
+      epochs.toEpoch === undefined &&
+      epochs.rewardTypes.length === 0
+
+    const attempt = Effect.gen(function* () {
+      yield* progress.step("reading chain statistics")
+      const { statistics } = yield* client.statistics.pipe(Effect.mapError(failed("chain statistics")))
+      yield* progress.step("reading assets")
+      const assets = yield* readAssets
+      yield* progress.step("reading reward totals")
+      const summaries = yield* readSummaries(request)
+      if (epochs === undefined) return { assets, summaries, rows: undefined, settled: true }
+      // the current epoch's rewards may be paid during the read: it is included, and checked below
+      const fromEpoch = epochs.fromEpoch ?? 0n
+      const toEpoch = epochs.toEpoch ?? statistics.epochSeq
+      const rows: Rows =
+        fromEpoch > toEpoch
+          ? { kept: epochs.keep ? [] : undefined, sums: [], count: 0 }
+          : yield* readRows(request, fromEpoch, toEpoch, epochs.keep)
+      if (!comparable) return { assets, summaries, rows, settled: true }
+      yield* progress.step("reading reward totals again")
+      const after = yield* readSummaries(request)
+      if (sameSummaries(after, rows.sums)) return { assets, summaries: after, rows, settled: true }
+      // unchanged totals: nothing was paid during the read, so a difference is the node's own
+      const settled = sameSummaries(summaries, after) || sameSummaries(summaries, rows.sums)
+      return { assets, summaries, rows, settled }
+    })
+
+    const tracked = yield* ReadTracking.track(
+      Effect.gen(function* () {
+        for (let n = 1; ; n++) {
+          const result = yield* attempt
+          if (result.settled) {
+            const { assets, rows, summaries } = result
+            const all = [...summaries, ...(rows?.sums ?? [])]
+            yield* completeAssets(
+              assets,
+              all.map((s) => s.assetId)
+            )
+            yield* progress.step("reading party aliases")
+            const parties = new Set(all.map((s) => s.partyId))
+            const aliases = yield* readAliases(parties)
+            return { assets, rows, summaries, aliases }
+          }
+          if (n >= attempts) {
+            return yield* new ReadError({
+              reason: `partial data: rewards kept being paid while reading (${attempts} attempts); try again`
+            })
+          }
+          yield* Effect.logInfo("an epoch ended during the read: reading again")
+        }
+      })
+    ).pipe(Effect.ensuring(progress.finish))
+    const { aliases, assets, rows } = tracked[0]
+    // limited rows cannot be compared with all-time totals: the report's totals are then their sums
+    const summaries = comparable || rows === undefined ? tracked[0].summaries : rows.sums
+    const reads = tracked[1]
+    if (reads.highest === undefined || reads.lowest === undefined) {
+      return yield* new ReadError({ reason: "the node sent no block height with its answers (X-Block-Height)" })
+    }
+    const blockTime = reads.highest.blockTimestamp
+    return {
+      assets,
+      summaries,
+      aliases,
+      rows: rows?.kept,
+      rowSums: rows === undefined ? undefined : { sums: rows.sums, count: rows.count },
+      notComparable:
+        epochs === undefined || comparable
+          ? undefined
+          : "the per-epoch rows were limited to an epoch range or to some reward types, so the totals are their sums",
+      provenance: {
+        nodes: reads.nodes,
+        height: BigInt(reads.highest.height),
+        lowestHeight: BigInt(reads.lowest.height),
+        blockTime: blockTime === undefined || !/^\d+$/.test(blockTime) ? "unknown" : isoOfNanos(BigInt(blockTime))
+      }
+    } satisfies Snapshot
+  })

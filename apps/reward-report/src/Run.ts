@@ -1,0 +1,141 @@
+/**
+ * One report from start to finish: connect (to the given nodes, or to a simulator started in this
+ * process), read, build, render and write. The command line (`cli.ts`) only turns arguments into
+ * {@link RunOptions} and outcomes into exit codes.
+ */
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
+import { DataNodeClient } from "@vega-effect/http"
+import { Simulator } from "@vega-effect/simulator"
+import * as Clock from "effect/Clock"
+import type * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Stream from "effect/Stream"
+import { build } from "./Build.js"
+import { chunks, type Format, needsEpochRows } from "./Format.js"
+import { writeFileAtomically, writeStream, type WriteError } from "./Output.js"
+import type { Progress } from "./Progress.js"
+import { read, ReadError } from "./Read.js"
+import type { CrossCheck, Filters, Report, View } from "./Report.js"
+
+export const GENERATOR = "vega-effect reward-report 0.0.0"
+
+export interface RunOptions {
+  /** Data-node base URLs; empty = a simulator started in this process. */
+  readonly nodes: ReadonlyArray<string>
+  /** Seed of that simulator. */
+  readonly seed: number
+  readonly view: View
+  /** Asset filters may be symbols here (`VEGA`); they are resolved to ids before reading. */
+  readonly filters: Filters
+  readonly format: Format
+  /** A file to write; undefined = stdout. */
+  readonly output: string | undefined
+  /** Read the per-epoch rows (and cross-check them) even when the view, format and filters do not need them. */
+  readonly epochs: boolean
+  /** Per request. */
+  readonly timeout: Duration.Duration
+}
+
+export interface Outcome {
+  readonly report: Report
+  /** Where it went: a file name, or `stdout`. */
+  readonly destination: string
+  readonly crossCheck: CrossCheck | undefined
+}
+
+const hexId = /^[0-9a-f]{64}$/
+
+/** Asset filters given as symbols become ids; an unknown or ambiguous symbol is an error naming the known ones. */
+const resolveAssets = (given: ReadonlyArray<string>) =>
+  Effect.gen(function* () {
+    if (given.every((a) => hexId.test(a))) return given
+    const client = yield* DataNodeClient.DataNodeClient
+    const assets = yield* client.assets().pipe(
+      Stream.runCollect,
+      Effect.mapError((error) => new ReadError({ reason: `reading assets failed: ${error.message}` }))
+    )
+    const all = [...assets].map(({ node }) => node)
+    return yield* Effect.forEach(given, (wanted) => {
+      if (hexId.test(wanted)) return Effect.succeed(wanted)
+      const matches = all.filter((a) => a.details.symbol.toLowerCase() === wanted.toLowerCase())
+      if (matches.length === 1) return Effect.succeed(matches[0].id)
+      const known = [...new Set(all.map((a) => a.details.symbol))].sort().join(", ")
+      return Effect.fail(
+        new ReadError({
+          reason:
+            matches.length === 0
+              ? `--asset ${wanted}: no asset has this symbol (known: ${known})`
+              : `--asset ${wanted}: ${matches.length} assets have this symbol (${matches.map((a) => a.id).join(", ")}); give the id`
+        })
+      )
+    })
+  })
+
+const writeReport = (report: Report, options: RunOptions): Effect.Effect<string, WriteError> => {
+  const pieces = chunks(report, options.format)
+  return options.output === undefined
+    ? Effect.as(writeStream(process.stdout, pieces), "stdout")
+    : Effect.as(writeFileAtomically(options.output, pieces), options.output)
+}
+
+/** Whether the output lists the per-epoch rows (otherwise only their sums are kept, for the cross-check). */
+export const listsRows = (view: View, format: Format): boolean =>
+  view === "epochs" || format === "json" || needsEpochRows(format)
+
+/** The report, read with a client already provided. */
+export const makeReport = (
+  options: RunOptions,
+  describeNode: (url: string) => string = (url) => url
+): Effect.Effect<Report, ReadError, DataNodeClient.DataNodeClient | Progress> =>
+  Effect.gen(function* () {
+    const assets = yield* resolveAssets(options.filters.assets)
+    const filters: Filters = { ...options.filters, assets }
+    const limited = filters.fromEpoch !== undefined || filters.toEpoch !== undefined || filters.rewardTypes.length > 0
+    const wantRows = options.epochs || limited || options.view === "epochs" || needsEpochRows(options.format)
+    const snapshot = yield* read({
+      parties: filters.parties,
+      assets,
+      epochs: wantRows
+        ? {
+            fromEpoch: filters.fromEpoch,
+            toEpoch: filters.toEpoch,
+            rewardTypes: filters.rewardTypes,
+            keep: listsRows(options.view, options.format)
+          }
+        : undefined
+    })
+    const now = yield* Clock.currentTimeMillis
+    return build(
+      { ...snapshot, provenance: { ...snapshot.provenance, nodes: snapshot.provenance.nodes.map(describeNode) } },
+      { view: options.view, filters, generatedAt: new Date(now).toISOString(), generator: GENERATOR }
+    )
+  })
+
+/** The data-node client over undici; `paced` = the node's rate limits kept (off for a simulator in this process). */
+export const clientLayer = (urls: ReadonlyArray<string>, timeout: Duration.Duration, paced: boolean) =>
+  DataNodeClient.layer(paced ? { urls, timeout } : { urls, timeout, rateLimit: false }).pipe(
+    Layer.provide(NodeHttpClient.layerUndici)
+  )
+
+/** Reads from the nodes (or a simulator started here), writes the report, and says what came of it. */
+export const run = (options: RunOptions): Effect.Effect<Outcome, ReadError | WriteError, Progress> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      let report: Report
+      if (options.nodes.length > 0) {
+        report = yield* makeReport(options).pipe(Effect.provide(clientLayer(options.nodes, options.timeout, true)))
+      } else {
+        const sim = yield* Simulator.make({ seed: options.seed, blockInterval: "manual" }).pipe(
+          Effect.mapError((error) => new ReadError({ reason: `cannot start the simulator: ${error.message}` }))
+        )
+        yield* Effect.logDebug(`no node given: reading a simulator started here at ${sim.url}`)
+        const describe = (url: string) => `${url} (simulator in this process, seed ${options.seed})`
+        report = yield* makeReport(options, describe).pipe(
+          Effect.provide(clientLayer([sim.url], options.timeout, false))
+        )
+      }
+      const destination = yield* writeReport(report, options)
+      return { report, destination, crossCheck: report.crossCheck }
+    })
+  )

@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+/**
+ * `reward-report`: writes one report and exits.
+ *
+ * Exit codes: 0 done, 1 a read or write failed or the data was partial (nothing written), 2 bad
+ * arguments, 3 the per-epoch rows did not add up to the totals (the report, listing the
+ * differences, was written).
+ */
+import * as Command from "@effect/cli/Command"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeContext from "@effect/platform-node/NodeContext"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import * as Cause from "effect/Cause"
+import * as Console from "effect/Console"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import { command, CrossCheckFailed, UsageProblem } from "./cli.js"
+import * as Progress from "./Progress.js"
+
+const cli = Command.run(command, { name: "reward-report", version: "0.0.0" })
+
+const failureOf = (cause: Cause.Cause<unknown>): unknown => Option.getOrUndefined(Cause.failureOption(cause))
+
+/** The command line library prints its own usage errors; everything else gets one clear message. */
+const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
+  const error = failureOf(cause)
+  if (Cause.isInterruptedOnly(cause) || ValidationError.isValidationError(error)) return Effect.void
+  if (error instanceof UsageProblem) {
+    return Console.error(`reward-report: bad arguments\n${error.problems.map((p) => `  ${p}`).join("\n")}`)
+  }
+  if (error instanceof Error && error.message !== "") return Console.error(`reward-report: ${error.message}`)
+  return Console.error(`reward-report: failed\n${Cause.pretty(cause)}`)
+}
+
+const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
+  if (Exit.isSuccess(exit)) return 0
+  if (Cause.isInterruptedOnly(exit.cause)) return 130
+  const error = failureOf(exit.cause)
+  if (ValidationError.isValidationError(error) || error instanceof UsageProblem) return 2
+  if (error instanceof CrossCheckFailed) return 3
+  return 1
+}
+
+/** Logs (warnings and up) go to stderr: stdout may be the report. */
+const logToStderr = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
+
+cli(process.argv).pipe(
+  Effect.tapErrorCause(report),
+  Logger.withMinimumLogLevel(LogLevel.Warning),
+  Effect.provide([NodeContext.layer, logToStderr, Progress.layerStderr]),
+  (program) =>
+    NodeRuntime.runMain(program, {
+      disableErrorReporting: true,
+      disablePrettyLogger: true,
+      teardown: (exit, onExit) => onExit(exitCode(exit))
+    })
+)

@@ -1,0 +1,102 @@
+/**
+ * The report as RFC 4180 CSV for spreadsheets and scripts: one row per line of the view, full ids,
+ * exact amounts (asset units and base units), and the provenance repeated on every row so it
+ * survives sorting and filtering.
+ */
+import type { Report } from "../Report.js"
+import { csvLine, describeFilters, formulaSafe, heightText } from "./text.js"
+
+const provenanceHeader = ["node", "block_height", "block_time", "generated_at", "filters"] as const
+
+const lineHeader = ["rank", "party_id", "alias", "asset_id", "asset_symbol", "amount", "amount_raw", "share_percent"]
+
+const totalsHeader = ["asset_id", "asset_symbol", "asset_name", "decimals", "parties", "amount", "amount_raw"]
+
+const epochsHeader = [
+  "epoch",
+  "received_at",
+  "party_id",
+  "alias",
+  "asset_id",
+  "asset_symbol",
+  "reward_type",
+  "amount",
+  "amount_raw",
+  "percentage_of_total",
+  "locked_until_epoch",
+  "game_id",
+  "team_id",
+  "row_id"
+]
+
+const alias = (text: string | undefined): string => (text === undefined ? "" : formulaSafe(text))
+
+const rows = (report: Report): ReadonlyArray<ReadonlyArray<string>> => {
+  switch (report.view) {
+    case "assets":
+    case "parties":
+      return [
+        lineHeader,
+        ...report.lines.map((line) => [
+          String(line.rank),
+          line.partyId,
+          alias(line.alias),
+          line.asset.id,
+          line.asset.symbol,
+          line.units,
+          String(line.amount),
+          line.share
+        ])
+      ]
+    case "totals":
+      return [
+        totalsHeader,
+        ...report.totals.map((total) => [
+          total.asset.id,
+          total.asset.symbol,
+          total.asset.name,
+          String(total.asset.decimals),
+          String(total.parties),
+          total.units,
+          String(total.amount)
+        ])
+      ]
+    case "epochs":
+      return [
+        epochsHeader,
+        ...(report.epochs ?? []).map((row) => [
+          String(row.epoch),
+          row.receivedAtIso,
+          row.partyId,
+          alias(row.alias),
+          row.asset.id,
+          row.asset.symbol,
+          row.rewardType,
+          row.units,
+          String(row.amount),
+          row.percentageOfTotal,
+          String(row.lockedUntilEpoch),
+          row.gameId ?? "",
+          row.teamId ?? "",
+          row.rowId
+        ])
+      ]
+  }
+}
+
+export const render = (report: Report): string => {
+  const { provenance } = report
+  const provenanceFields = [
+    provenance.nodes.join(" "),
+    heightText(provenance),
+    provenance.blockTime,
+    provenance.generatedAt,
+    describeFilters(provenance.filters)
+  ]
+  const [header, ...body] = rows(report)
+  const lines = [
+    csvLine([...header, ...provenanceHeader]),
+    ...body.map((row) => csvLine([...row, ...provenanceFields]))
+  ]
+  return lines.join("")
+}

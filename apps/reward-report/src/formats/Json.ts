@@ -1,0 +1,115 @@
+/**
+ * The report as JSON for programs: a plain object with a fixed key order, every bigint and every
+ * amount as an exact decimal string (JSON numbers would lose digits in most readers).
+ */
+import type { AssetInfo, CrossCheck, EpochRow, Mismatch, PartyLine, Provenance, Report } from "../Report.js"
+import { unitsOf } from "./text.js"
+
+/** The format name and version readers can check before they read on. */
+export const format = "vega-effect/reward-report@1"
+
+const provenanceJson = (provenance: Provenance) => ({
+  nodes: [...provenance.nodes],
+  height: String(provenance.height),
+  lowestHeight: String(provenance.lowestHeight),
+  blockTime: provenance.blockTime,
+  generatedAt: provenance.generatedAt,
+  generator: provenance.generator,
+  filters: {
+    parties: [...provenance.filters.parties],
+    assets: [...provenance.filters.assets],
+    fromEpoch: provenance.filters.fromEpoch === undefined ? null : String(provenance.filters.fromEpoch),
+    toEpoch: provenance.filters.toEpoch === undefined ? null : String(provenance.filters.toEpoch),
+    rewardTypes: [...provenance.filters.rewardTypes],
+    top: provenance.filters.top ?? null,
+    sort: provenance.filters.sort
+  }
+})
+
+const assetJson = (asset: AssetInfo) => ({
+  id: asset.id,
+  symbol: asset.symbol,
+  name: asset.name,
+  decimals: asset.decimals
+})
+
+const lineJson = (line: PartyLine) => ({
+  rank: line.rank,
+  partyId: line.partyId,
+  alias: line.alias ?? null,
+  assetId: line.asset.id,
+  assetSymbol: line.asset.symbol,
+  amount: line.units,
+  amountRaw: String(line.amount),
+  sharePercent: line.share
+})
+
+const epochJson = (row: EpochRow) => ({
+  epoch: String(row.epoch),
+  receivedAt: String(row.receivedAt),
+  receivedAtIso: row.receivedAtIso,
+  partyId: row.partyId,
+  alias: row.alias ?? null,
+  assetId: row.asset.id,
+  assetSymbol: row.asset.symbol,
+  rewardType: row.rewardType,
+  amount: row.units,
+  amountRaw: String(row.amount),
+  percentageOfTotal: row.percentageOfTotal,
+  lockedUntilEpoch: String(row.lockedUntilEpoch),
+  gameId: row.gameId ?? null,
+  teamId: row.teamId ?? null,
+  rowId: row.rowId
+})
+
+const mismatchJson = (mismatch: Mismatch) => {
+  const decimals = mismatch.asset.decimals
+  const difference = mismatch.rows - mismatch.summary
+  return {
+    partyId: mismatch.partyId,
+    assetId: mismatch.asset.id,
+    assetSymbol: mismatch.asset.symbol,
+    summary: unitsOf(mismatch.summary, decimals),
+    summaryRaw: String(mismatch.summary),
+    rows: unitsOf(mismatch.rows, decimals),
+    rowsRaw: String(mismatch.rows),
+    difference: unitsOf(difference, decimals),
+    differenceRaw: String(difference)
+  }
+}
+
+const crossCheckJson = (crossCheck: CrossCheck) => {
+  switch (crossCheck.status) {
+    case "passed":
+      return { status: crossCheck.status, pairs: crossCheck.pairs, rows: crossCheck.rows }
+    case "failed":
+      return {
+        status: crossCheck.status,
+        pairs: crossCheck.pairs,
+        rows: crossCheck.rows,
+        mismatches: crossCheck.mismatches.map(mismatchJson)
+      }
+    case "skipped":
+      return { status: crossCheck.status, reason: crossCheck.reason }
+  }
+}
+
+export const render = (report: Report): string =>
+  JSON.stringify(
+    {
+      format,
+      provenance: provenanceJson(report.provenance),
+      view: report.view,
+      totals: report.totals.map((total) => ({
+        asset: assetJson(total.asset),
+        parties: total.parties,
+        amount: total.units,
+        amountRaw: String(total.amount)
+      })),
+      lines: report.lines.map(lineJson),
+      epochs: report.epochs === undefined ? null : report.epochs.map(epochJson),
+      crossCheck: report.crossCheck === undefined ? null : crossCheckJson(report.crossCheck)
+    },
+    null,
+    2
+  ) + "\n"

@@ -1,0 +1,179 @@
+/**
+ * The report as GitHub-flavoured Markdown, for issues, pull requests and wikis: the provenance as a
+ * list, then one table per group of the view, and the cross-check. Text from the chain is escaped
+ * so an alias cannot add markup, links or table cells.
+ */
+import type { CrossCheck, EpochRow, PartyLine, Report } from "../Report.js"
+import {
+  oneLine,
+  partyLabel,
+  plainDecimal,
+  plural,
+  provenanceEntries,
+  runs,
+  shortId,
+  unitsOf,
+  utcSeconds
+} from "./text.js"
+
+/** Cell or heading text: Markdown punctuation backslash-escaped, HTML characters as entities, line breaks as `<br>`. */
+export const escape = (text: string): string =>
+  oneLine(
+    text
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/[\\|*_`[\]]/g, (c) => `\\${c}`)
+      .replace(/\r\n|\r|\n/g, "<br>")
+  )
+
+/** Ids and enum names as code spans (they hold no backticks, pipes or line breaks; anything else is escaped). */
+const code = (text: string): string => (/^[\w.:-]+$/.test(text) ? `\`${text}\`` : escape(text))
+
+type Align = "left" | "right"
+
+const table = (columns: ReadonlyArray<readonly [string, Align]>, rows: ReadonlyArray<ReadonlyArray<string>>) =>
+  [
+    `| ${columns.map(([name]) => name).join(" | ")} |`,
+    `| ${columns.map(([, align]) => (align === "right" ? "---:" : "---")).join(" | ")} |`,
+    ...rows.map((row) => `| ${row.join(" | ")} |`)
+  ].join("\n")
+
+const amount = (units: string, symbol: string) => `${units} ${escape(symbol)}`
+
+const totalsSection = (report: Report): string =>
+  [
+    "## Totals per asset",
+    table(
+      [
+        ["Asset", "left"],
+        ["Parties", "right"],
+        ["Total", "right"]
+      ],
+      report.totals.map((total) => [
+        escape(total.asset.symbol),
+        String(total.parties),
+        amount(total.units, total.asset.symbol)
+      ])
+    )
+  ].join("\n\n")
+
+const assetSections = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<string> =>
+  runs(lines, (line) => line.asset.id).map((group) =>
+    [
+      `## ${escape(group[0].asset.symbol)}`,
+      table(
+        [
+          ["Rank", "right"],
+          ["Party", "left"],
+          ["Alias", "left"],
+          ["Amount", "right"],
+          ["Share", "right"]
+        ],
+        group.map((line) => [
+          String(line.rank),
+          code(line.partyId),
+          line.alias === undefined ? "" : escape(line.alias),
+          amount(line.units, line.asset.symbol),
+          `${line.share}%`
+        ])
+      )
+    ].join("\n\n")
+  )
+
+const partySections = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<string> =>
+  runs(lines, (line) => line.partyId).map((group) =>
+    [
+      `## ${escape(group[0].alias === undefined ? shortId(group[0].partyId) : oneLine(group[0].alias))}`,
+      `Party ${code(group[0].partyId)}`,
+      table(
+        [
+          ["Asset", "left"],
+          ["Rank", "right"],
+          ["Amount", "right"],
+          ["Share", "right"]
+        ],
+        group.map((line) => [
+          escape(line.asset.symbol),
+          String(line.rank),
+          amount(line.units, line.asset.symbol),
+          `${line.share}%`
+        ])
+      )
+    ].join("\n\n")
+  )
+
+const epochsSection = (epochs: ReadonlyArray<EpochRow> | undefined): string =>
+  [
+    "## Rewards per epoch",
+    epochs === undefined
+      ? "The per-epoch rows were not read."
+      : table(
+          [
+            ["Epoch", "right"],
+            ["Received (UTC)", "left"],
+            ["Party", "left"],
+            ["Asset", "left"],
+            ["Type", "left"],
+            ["Amount", "right"],
+            ["% of payout", "right"]
+          ],
+          epochs.map((row) => [
+            String(row.epoch),
+            utcSeconds(row),
+            escape(partyLabel(row.partyId, row.alias)),
+            escape(row.asset.symbol),
+            code(row.rewardType),
+            amount(row.units, row.asset.symbol),
+            // the node sends a Go float such as "5e-05"; shown as plain decimal, digits unchanged
+            `${escape(plainDecimal(row.percentageOfTotal))}%`
+          ])
+        )
+  ].join("\n\n")
+
+const crossCheckSection = (crossCheck: CrossCheck): string => {
+  if (crossCheck.status === "skipped") return `## Cross-check\n\nSkipped: ${escape(crossCheck.reason)}`
+  const rows = plural(crossCheck.rows, "per-epoch row", "per-epoch rows")
+  const summaries = plural(crossCheck.pairs, "summary", "summaries")
+  switch (crossCheck.status) {
+    case "passed":
+      return `## Cross-check\n\nPassed: ${rows} ${crossCheck.rows === 1 ? "adds" : "add"} up to the ${summaries}.`
+    case "failed":
+      return [
+        "## Cross-check",
+        `**Failed**: the ${rows} ${crossCheck.rows === 1 ? "does" : "do"} not add up to the ${summaries}; ` +
+          `${plural(crossCheck.mismatches.length, "mismatch", "mismatches")}:`,
+        table(
+          [
+            ["Party", "left"],
+            ["Asset", "left"],
+            ["Summary", "right"],
+            ["Per-epoch rows", "right"],
+            ["Difference", "right"]
+          ],
+          crossCheck.mismatches.map((m) => [
+            code(m.partyId),
+            escape(m.asset.symbol),
+            amount(unitsOf(m.summary, m.asset.decimals), m.asset.symbol),
+            amount(unitsOf(m.rows, m.asset.decimals), m.asset.symbol),
+            amount(unitsOf(m.rows - m.summary, m.asset.decimals), m.asset.symbol)
+          ])
+        )
+      ].join("\n\n")
+  }
+}
+
+export const render = (report: Report): string => {
+  const sections = [
+    "# Vega rewards report",
+    provenanceEntries(report.provenance)
+      .map(([name, value]) => `- **${name}**: ${escape(value)}`)
+      .join("\n"),
+    totalsSection(report),
+    ...(report.view === "assets" ? assetSections(report.lines) : []),
+    ...(report.view === "parties" ? partySections(report.lines) : []),
+    ...(report.view === "epochs" ? [epochsSection(report.epochs)] : []),
+    ...(report.crossCheck === undefined ? [] : [crossCheckSection(report.crossCheck)])
+  ]
+  return `${sections.join("\n\n")}\n`
+}

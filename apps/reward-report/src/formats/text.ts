@@ -1,0 +1,149 @@
+/**
+ * Text pieces the formats share, so that every format describes the same report the same way.
+ */
+import type { EpochRow, Filters, Provenance, Report } from "../Report.js"
+
+/** `a1a1a1a1…a1a1`: enough of an id to tell parties apart on screen (full ids are in CSV and JSON). */
+export const shortId = (id: string): string => (id.length <= 14 ? id : `${id.slice(0, 8)}…${id.slice(-4)}`)
+
+/**
+ * Free text from the chain (aliases) on one line: control characters, including the escape that
+ * starts terminal sequences, become spaces.
+ */
+// eslint-disable-next-line no-control-regex
+export const oneLine = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, " ")
+
+/** A party as people read it: its alias with a short id, or the short id alone. */
+export const partyLabel = (partyId: string, alias: string | undefined): string =>
+  alias === undefined ? shortId(partyId) : `${oneLine(alias)} (${shortId(partyId)})`
+
+/** `1234567.5` as `1,234,567.5` (exact: digits are only regrouped). */
+export const groupDigits = (units: string): string => {
+  const [whole, fraction] = units.split(".")
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`
+}
+
+const list = (values: ReadonlyArray<string>, none: string): string => (values.length === 0 ? none : values.join(", "))
+
+const epochRange = (filters: Filters): string =>
+  filters.fromEpoch === undefined && filters.toEpoch === undefined
+    ? "all"
+    : `${filters.fromEpoch ?? "first"} to ${filters.toEpoch ?? "last"}`
+
+/** The filters as `name: value` pairs, in a fixed order. */
+export const filterEntries = (filters: Filters): ReadonlyArray<readonly [string, string]> => [
+  ["parties", list(filters.parties, "all")],
+  ["assets", list(filters.assets, "all")],
+  ["epochs", epochRange(filters)],
+  ["reward types", list(filters.rewardTypes, "all")],
+  ["top", filters.top === undefined ? "all" : String(filters.top)],
+  ["sort", filters.sort]
+]
+
+/** The filters on one line: `parties: all; assets: all; epochs: all; reward types: all; top: all; sort: amount`. */
+export const describeFilters = (filters: Filters): string =>
+  filterEntries(filters)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("; ")
+
+/** The height read, as `1234567` or, when answers came from several blocks, `1234566–1234567`. */
+export const heightText = (provenance: Provenance): string =>
+  provenance.lowestHeight === provenance.height
+    ? String(provenance.height)
+    : `${provenance.lowestHeight}–${provenance.height}`
+
+/** The provenance as `name: value` pairs, in a fixed order. */
+export const provenanceEntries = (provenance: Provenance): ReadonlyArray<readonly [string, string]> => [
+  ["node", provenance.nodes.join(", ")],
+  ["block height", heightText(provenance)],
+  ["block time", provenance.blockTime],
+  ["filters", describeFilters(provenance.filters)],
+  ["generated at", provenance.generatedAt],
+  ["generator", provenance.generator]
+]
+
+/** A row's payout time as tax tools want it: `YYYY-MM-DD HH:MM:SS`, UTC, no zone suffix. */
+export const utcSeconds = (row: EpochRow): string => row.receivedAtIso.slice(0, 19).replace("T", " ")
+
+/**
+ * Base units as exact asset units: `unitsOf(1500000123n, 6)` is `"1500.000123"`. Plain decimal,
+ * trailing zeros trimmed, negative allowed, never exponent notation.
+ */
+export const unitsOf = (amount: bigint, decimals: number): string => {
+  const sign = amount < 0n ? "-" : ""
+  const digits = (amount < 0n ? -amount : amount).toString()
+  if (decimals <= 0) return `${sign}${digits}`
+  const padded = digits.padStart(decimals + 1, "0")
+  const whole = padded.slice(0, -decimals)
+  const fraction = padded.slice(-decimals).replace(/0+$/, "")
+  return fraction === "" ? `${sign}${whole}` : `${sign}${whole}.${fraction}`
+}
+
+/**
+ * A decimal the node wrote as a Go float (`"5e-05"`) as plain decimal text (`"0.00005"`), exactly:
+ * only the digits are moved. Text without an exponent, or that is not a number, is returned as is.
+ */
+export const plainDecimal = (text: string): string => {
+  const match = /^([+-]?)(\d*)(?:\.(\d*))?[eE]([+-]?\d+)$/.exec(text)
+  if (match === null || (match[2] === "" && (match[3] ?? "") === "")) return text
+  const [, sign, whole, fraction = "", exponent] = match
+  const digits = whole + fraction
+  const point = whole.length + Number(exponent)
+  const padded = point <= 0 ? "0".repeat(1 - point) + digits : digits.padEnd(point, "0")
+  const at = Math.max(point, 1)
+  const intPart = padded.slice(0, at).replace(/^0+(?=\d)/, "")
+  const fracPart = padded.slice(at).replace(/0+$/, "")
+  const result = fracPart === "" ? intPart : `${intPart}.${fracPart}`
+  return sign === "-" && /[1-9]/.test(result) ? `-${result}` : result
+}
+
+/** One CSV field (RFC 4180): quoted, with quotes doubled, only when it holds a comma, a quote, CR or LF. */
+export const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
+
+/** One CSV record with its CRLF line end. */
+export const csvLine = (fields: ReadonlyArray<string>): string => `${fields.map(csvField).join(",")}\r\n`
+
+/**
+ * Free text for a spreadsheet cell: text starting with `=`, `+`, `-`, `@`, tab or CR gets a leading
+ * `'` so a spreadsheet shows it instead of running it as a formula (OWASP "CSV injection").
+ */
+export const formulaSafe = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text)
+
+/** The per-epoch rows a tax export is made of, or an error when the report was made without them. */
+export const taxRows = (report: Report, format: string): ReadonlyArray<EpochRow> => {
+  if (report.epochs === undefined) {
+    throw new Error(`The ${format} export needs the per-epoch reward rows, but the report was made without them`)
+  }
+  return report.epochs
+}
+
+/**
+ * The rows by payout time, `oldest` or `newest` first; rows paid in the same block keep their
+ * order in the report (`sort` is stable).
+ */
+export const byReceivedAt = (rows: ReadonlyArray<EpochRow>, first: "oldest" | "newest"): ReadonlyArray<EpochRow> => {
+  const direction = first === "oldest" ? 1 : -1
+  return [...rows].sort((a, b) =>
+    a.receivedAt === b.receivedAt ? 0 : a.receivedAt < b.receivedAt ? -direction : direction
+  )
+}
+
+/** Where a tax export row came from: `read from <nodes> at block <height> (<block time>), generated <time>`. */
+export const sourceText = (provenance: Provenance): string =>
+  `read from ${provenance.nodes.join(", ")} at block ${heightText(provenance)} (${provenance.blockTime}), ` +
+  `generated ${provenance.generatedAt}`
+
+/** `1 summary`, `6 summaries`. */
+export const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`
+
+/** Runs of consecutive items with the same key, in order (the report's lines come grouped). */
+export const runs = <A>(items: ReadonlyArray<A>, key: (a: A) => string): ReadonlyArray<ReadonlyArray<A>> => {
+  const result: Array<Array<A>> = []
+  for (const item of items) {
+    const last = result[result.length - 1]
+    if (last !== undefined && key(last[0]) === key(item)) last.push(item)
+    else result.push([item])
+  }
+  return result
+}

@@ -1,0 +1,275 @@
+/**
+ * Reports read from a simulated network against its ground truth: the world's own reward totals
+ * and payout rows, scaled here independently of the code under test.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Simulator } from "@vega-effect/simulator"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import { crossCheck } from "../src/Build.js"
+import { layerSilent } from "../src/Progress.js"
+import type { Filters, Report } from "../src/Report.js"
+import { clientLayer, makeReport, type RunOptions } from "../src/Run.js"
+import { withProxy } from "./support/proxy.js"
+
+type World = Simulator.Service["world"]
+
+const filters = (overrides: Partial<Filters> = {}): Filters => ({
+  parties: [],
+  assets: [],
+  fromEpoch: undefined,
+  toEpoch: undefined,
+  rewardTypes: [],
+  top: undefined,
+  sort: "amount",
+  ...overrides
+})
+
+const options = (overrides: Partial<RunOptions> = {}): RunOptions => ({
+  nodes: [],
+  seed: 1,
+  view: "assets",
+  filters: filters(),
+  format: "json",
+  output: undefined,
+  epochs: false,
+  timeout: Duration.seconds(30),
+  ...overrides
+})
+
+/** Base units as asset units, by string surgery (independent of the schema's decimal code). */
+const scale = (amount: bigint, decimals: number): string => {
+  const digits = amount.toString().padStart(decimals + 1, "0")
+  const whole = digits.slice(0, digits.length - decimals)
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "")
+  return fraction === "" ? whole : `${whole}.${fraction}`
+}
+
+/** party|asset → total, as the world holds it now. */
+const worldTotals = (world: World): Map<string, bigint> => {
+  const out = new Map<string, bigint>()
+  for (const [party, byAsset] of world.rewards.totals) {
+    for (const [asset, history] of byAsset) {
+      const visible = history.filter((h) => h.from <= world.height)
+      if (visible.length > 0) out.set(`${party}|${asset}`, visible[visible.length - 1].total)
+    }
+  }
+  return out
+}
+
+const assetById = (world: World, id: string) => world.catalog.assets.find((a) => a.id === id)!
+
+const reportOf = (sim: Simulator.Service, o: RunOptions, url = sim.url) =>
+  makeReport(o).pipe(Effect.provide(clientLayer([url], o.timeout, false)), Effect.provide(layerSilent))
+
+/** Every line and total of `report` equals the world's totals restricted to `keep`. */
+const assertTotals = (report: Report, world: World, keep: (party: string, asset: string) => boolean) => {
+  const expected = [...worldTotals(world)].filter(([key]) => keep(...(key.split("|") as [string, string])))
+  assert.isAbove(expected.length, 0, "the filter keeps some totals")
+  const lines = new Map(report.lines.map((l) => [`${l.partyId}|${l.asset.id}`, l]))
+  assert.strictEqual(report.lines.length, expected.length)
+  for (const [key, amount] of expected) {
+    const line = lines.get(key)
+    assert.isDefined(line, key)
+    const asset = assetById(world, line!.asset.id)
+    assert.strictEqual(line!.amount, amount)
+    assert.strictEqual(line!.units, scale(amount, asset.decimals))
+    assert.strictEqual(line!.asset.symbol, asset.symbol)
+    assert.strictEqual(line!.asset.decimals, asset.decimals)
+  }
+  const perAsset = new Map<string, bigint>()
+  for (const [key, amount] of expected) {
+    const asset = key.split("|")[1]
+    perAsset.set(asset, (perAsset.get(asset) ?? 0n) + amount)
+  }
+  assert.deepStrictEqual(
+    new Map(report.totals.map((t) => [t.asset.id, t.amount])),
+    perAsset,
+    "asset totals are the sums of the world's totals"
+  )
+  for (const t of report.totals) assert.strictEqual(t.units, scale(t.amount, t.asset.decimals))
+}
+
+// four assets: VEGA and WETH with 18 decimals, USDT and USDC with 6
+const world = { seed: 7, blockInterval: "manual" as const, scale: { parties: 60, assets: 4, epochs: 12 } }
+
+describe("totals equal the simulator's ground truth", () => {
+  it.scopedLive("every party and asset, with 18- and 6-decimal assets", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make(world)
+      const report = yield* reportOf(sim, options())
+      assertTotals(report, sim.world, () => true)
+      const decimals = new Set(report.totals.map((t) => t.asset.decimals))
+      assert.deepStrictEqual([...decimals].sort(), [18, 6], "both kinds of asset are paid")
+      // ranks and shares: largest first per asset, shares of the asset total
+      for (const total of report.totals) {
+        const lines = report.lines.filter((l) => l.asset.id === total.asset.id)
+        assert.strictEqual(lines[0].rank, 1)
+        for (let i = 1; i < lines.length; i++) assert.isTrue(lines[i - 1].amount >= lines[i].amount)
+        const top = lines[0]
+        const expectedShare = (top.amount * 1_000_000n + total.amount / 2n) / total.amount
+        assert.strictEqual(top.share.replace(".", "").replace(/^0+(?=\d)/, ""), expectedShare.toString())
+      }
+      // aliases from profiles, as visible at the height read
+      const aliasAt = (party: string) =>
+        sim.world.profiles.versions.get(party)?.find((v) => v.from <= sim.world.height && sim.world.height < v.to)
+          ?.alias
+      const aliased = report.lines.filter((l) => l.alias !== undefined)
+      assert.isAbove(aliased.length, 0)
+      for (const line of report.lines) {
+        const alias = aliasAt(line.partyId)
+        assert.strictEqual(line.alias, alias === "" ? undefined : alias)
+      }
+      assert.deepStrictEqual(report.provenance.nodes, [sim.url])
+      assert.strictEqual(report.provenance.height, BigInt(sim.world.height))
+    })
+  )
+
+  it.scopedLive("filtered by party, by asset symbol, and both", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make(world)
+      const keys = [...worldTotals(sim.world).keys()].map((k) => k.split("|"))
+      const usdt = sim.world.catalog.assets.find((a) => a.symbol === "USDT")!
+      const parties = [...new Set(keys.filter(([, a]) => a === usdt.id).map(([p]) => p))].slice(0, 2)
+      assert.strictEqual(parties.length, 2)
+
+      const byParty = yield* reportOf(sim, options({ filters: filters({ parties }) }))
+      assertTotals(byParty, sim.world, (p) => parties.includes(p))
+
+      const byAsset = yield* reportOf(sim, options({ filters: filters({ assets: ["USDT"] }) }))
+      assertTotals(byAsset, sim.world, (_, a) => a === usdt.id)
+      assert.deepStrictEqual(byAsset.provenance.filters.assets, [usdt.id])
+
+      const both = yield* reportOf(sim, options({ filters: filters({ parties, assets: [usdt.id] }) }))
+      assertTotals(both, sim.world, (p, a) => parties.includes(p) && a === usdt.id)
+    })
+  )
+
+  it.scopedLive("per-epoch rows equal the world's payouts and add up to the totals", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make({ ...world, quirks: "v0.75" })
+      const report = yield* reportOf(sim, options({ epochs: true, view: "epochs" }))
+      const rows = sim.world.rewards.rows.filter((r) => r.from <= sim.world.height)
+      const key = (epoch: bigint, party: string, asset: string, type: string, amount: bigint) =>
+        `${epoch}|${party}|${asset}|${type}|${amount}`
+      assert.deepStrictEqual(
+        report.epochs!.map((r) => key(r.epoch, r.partyId, r.asset.id, r.rewardType, r.amount)).sort(),
+        rows.map((r) => key(BigInt(r.epoch), r.party.id, r.asset.id, r.rewardType, r.amount)).sort()
+      )
+      for (const row of report.epochs!) assert.strictEqual(row.units, scale(row.amount, row.asset.decimals))
+      assert.strictEqual(new Set(report.epochs!.map((r) => r.rowId)).size, report.epochs!.length, "ids are unique")
+      assert.deepStrictEqual(report.crossCheck, {
+        status: "passed",
+        pairs: worldTotals(sim.world).size,
+        rows: rows.length
+      })
+      // the same read again gives the same ids (they do not depend on the node's order)
+      const again = yield* reportOf(sim, options({ epochs: true, view: "epochs" }))
+      assert.deepStrictEqual(
+        again.epochs!.map((r) => r.rowId),
+        report.epochs!.map((r) => r.rowId)
+      )
+    })
+  )
+
+  it.scopedLive("an epoch range gives the sums of that range's rows, and skips the cross-check", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make(world)
+      const report = yield* reportOf(
+        sim,
+        options({ filters: filters({ fromEpoch: 3n, toEpoch: 5n, rewardTypes: ["ACCOUNT_TYPE_GLOBAL_REWARD"] }) })
+      )
+      const rows = sim.world.rewards.rows.filter(
+        (r) => r.epoch >= 3 && r.epoch <= 5 && r.rewardType === "ACCOUNT_TYPE_GLOBAL_REWARD"
+      )
+      assert.isAbove(rows.length, 0)
+      const sums = new Map<string, bigint>()
+      for (const r of rows) sums.set(r.party.id, (sums.get(r.party.id) ?? 0n) + r.amount)
+      assert.deepStrictEqual(new Map(report.lines.map((l) => [l.partyId, l.amount])), sums)
+      assert.deepStrictEqual(
+        report.lines.map((l) => l.asset.symbol),
+        report.lines.map(() => "VEGA")
+      )
+      assert.strictEqual(report.crossCheck?.status, "skipped")
+      assert.isTrue(report.epochs!.every((r) => r.epoch >= 3n && r.epoch <= 5n))
+    })
+  )
+
+  it.scopedLive("an epoch ending during the read is read again, and the report is consistent", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make(world)
+      const before = worldTotals(sim.world)
+      // the first request for per-epoch rows moves the chain past the end of the epoch
+      let moved = false
+      const url = yield* withProxy(sim.url, {
+        onRequest: (path) =>
+          path.startsWith("/api/v2/rewards?") && !moved
+            ? Effect.gen(function* () {
+                moved = true
+                const blocksPerEpoch = sim.world.chain.epochLastBlock(2) - sim.world.chain.epochLastBlock(1)
+                yield* sim.advance(blocksPerEpoch)
+              })
+            : Effect.void
+      })
+      const report = yield* reportOf(sim, options({ epochs: true }), url)
+      assert.isTrue(moved)
+      const after = worldTotals(sim.world)
+      assert.notDeepEqual(after, before, "rewards were paid during the read")
+      assert.strictEqual(report.crossCheck?.status, "passed")
+      assertTotals(report, sim.world, () => true)
+    })
+  )
+
+  it.scopedLive("rows the node lists twice (vega#3760) are reported as mismatches", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make(world)
+      const url = yield* withProxy(sim.url, {
+        rewrite: (path, body) => {
+          if (!path.startsWith("/api/v2/rewards?")) return body
+          const json = JSON.parse(body) as { rewards: { edges: Array<unknown> } }
+          const edges = json.rewards.edges
+          if (edges.length > 0) edges.push(edges[0])
+          return JSON.stringify(json)
+        }
+      })
+      const report = yield* reportOf(sim, options({ epochs: true }), url)
+      const check = report.crossCheck
+      assert.strictEqual(check?.status, "failed")
+      if (check?.status !== "failed") return
+      assert.isAbove(check.mismatches.length, 0)
+      for (const m of check.mismatches) {
+        assert.isTrue(m.rows > m.summary, "a duplicated row adds to the sum")
+        assert.strictEqual(m.summary, worldTotals(sim.world).get(`${m.partyId}|${m.asset.id}`))
+      }
+    })
+  )
+})
+
+describe("crossCheck", () => {
+  const asset = { id: "a".repeat(64), symbol: "VEGA", name: "Vega", decimals: 18 }
+  const sum = (partyId: string, amount: bigint) => ({ partyId, assetId: asset.id, amount })
+
+  it("passes when the rows' sums add up, names each difference otherwise, including rows without a summary", () => {
+    const p1 = "1".repeat(64)
+    const p2 = "2".repeat(64)
+    const summaries = [{ partyId: p1, assetId: asset.id, amount: 30n }]
+    assert.deepStrictEqual(
+      crossCheck(summaries, [sum(p1, 10n), sum(p1, 20n)], 2, () => asset),
+      {
+        status: "passed",
+        pairs: 1,
+        rows: 2
+      }
+    )
+    const failed = crossCheck(summaries, [sum(p1, 10n), sum(p2, 5n)], 2, () => asset)
+    assert.deepStrictEqual(failed, {
+      status: "failed",
+      pairs: 2,
+      rows: 2,
+      mismatches: [
+        { partyId: p1, asset, summary: 30n, rows: 10n },
+        { partyId: p2, asset, summary: 0n, rows: 5n }
+      ]
+    })
+  })
+})

@@ -1,0 +1,229 @@
+/**
+ * The command as people run it: a separate process, its exit codes, messages and files.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Simulator } from "@vega-effect/simulator"
+import * as Effect from "effect/Effect"
+import { spawnSync } from "node:child_process"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { renderBar } from "../src/Progress.js"
+import { runReport } from "./support/process.js"
+import { withProxy } from "./support/proxy.js"
+
+const tempDir = () => mkdtempSync(join(tmpdir(), "reward-report-"))
+const TIMEOUT = 120_000
+
+describe("reward-report command", () => {
+  it(
+    "--help explains every option",
+    async () => {
+      const result = await runReport(["--help"])
+      assert.strictEqual(result.code, 0)
+      for (const flag of [
+        "--node",
+        "--party",
+        "--asset",
+        "--view",
+        "--sort",
+        "--top",
+        "--format",
+        "--output",
+        "--epochs",
+        "--from-epoch",
+        "--to-epoch",
+        "--reward-type",
+        "--seed",
+        "--timeout"
+      ]) {
+        assert.include(result.stdout, flag)
+      }
+      assert.include(result.stdout, "koinly")
+      assert.include(result.stdout, "Exit codes")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "bad arguments: every problem named, exit 2, nothing on stdout",
+    async () => {
+      const result = await runReport([
+        "--node",
+        "ftp://example",
+        "--party",
+        "xyz",
+        "--asset",
+        "not a symbol!",
+        "--top",
+        "0",
+        "--from-epoch",
+        "9",
+        "--to-epoch",
+        "3",
+        "--reward-type",
+        "staking",
+        "--timeout",
+        "soon"
+      ])
+      assert.strictEqual(result.code, 2)
+      assert.strictEqual(result.stdout, "")
+      for (const expected of [
+        "reward-report: bad arguments",
+        '--node "ftp://example": expected an http(s) URL',
+        '--party "xyz": expected a 64-character hex party id',
+        '--asset "not a symbol!": expected a 64-character hex asset id or a symbol',
+        "--top 0: expected 1 or more",
+        "--from-epoch 9 is after --to-epoch 3",
+        '--reward-type "staking": expected a reward account type such as ACCOUNT_TYPE_GLOBAL_REWARD',
+        '--timeout "soon": expected a duration'
+      ]) {
+        assert.include(result.stderr, expected)
+      }
+    },
+    TIMEOUT
+  )
+
+  it(
+    "an unknown choice is a usage error (exit 2) naming the choices",
+    async () => {
+      const result = await runReport(["--view", "nope"])
+      assert.strictEqual(result.code, 2)
+      assert.include(result.stderr + result.stdout, "assets")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "writes a file whole, says where from, leaves no temporary file; the format follows the extension",
+    async () => {
+      const dir = tempDir()
+      const result = await runReport(["-o", join(dir, "report.csv"), "--view", "totals"])
+      assert.strictEqual(result.code, 0, result.stderr)
+      assert.strictEqual(result.stdout, "")
+      assert.match(
+        result.stderr,
+        /wrote .*report\.csv \(csv\) from http:\/\/127\.0\.0\.1:\d+ \(simulator in this process, seed 1\) at block \d+/
+      )
+      assert.notInclude(result.stderr, "\r", "no progress bar when stderr is not a terminal")
+      const csv = readFileSync(join(dir, "report.csv"), "utf8")
+      assert.isTrue(csv.startsWith("asset_id,asset_symbol,asset_name,decimals,parties,amount,amount_raw,node,"))
+      assert.include(csv, ",VEGA,")
+      assert.deepStrictEqual(readdirSync(dir), ["report.csv"])
+    },
+    TIMEOUT
+  )
+
+  it(
+    "a failed read leaves an existing file untouched, exits 1 with the reason",
+    async () => {
+      const dir = tempDir()
+      const file = join(dir, "report.json")
+      writeFileSync(file, "previous report\n")
+      const result = await runReport(["--node", "http://127.0.0.1:1", "--timeout", "2s", "-o", file])
+      assert.strictEqual(result.code, 1)
+      assert.match(result.stderr, /reward-report: reading [a-z ]+ failed: /)
+      assert.strictEqual(readFileSync(file, "utf8"), "previous report\n")
+      assert.deepStrictEqual(readdirSync(dir), ["report.json"])
+    },
+    TIMEOUT
+  )
+
+  it(
+    "an unknown asset symbol is named with the known ones",
+    async () => {
+      const result = await runReport(["--asset", "DOGE"])
+      assert.strictEqual(result.code, 1)
+      assert.include(result.stderr, "--asset DOGE: no asset has this symbol (known: USDC, USDT, VEGA)")
+      assert.strictEqual(result.stdout, "")
+    },
+    TIMEOUT
+  )
+
+  it(
+    "Koinly and CoinTracking files hold every per-epoch row with the tools' headers",
+    async () => {
+      const dir = tempDir()
+      const koinly = await runReport(["--format", "koinly", "-o", join(dir, "koinly.csv")])
+      assert.strictEqual(koinly.code, 0, koinly.stderr)
+      const cointracking = await runReport(["--format", "cointracking", "-o", join(dir, "ct.csv")])
+      assert.strictEqual(cointracking.code, 0, cointracking.stderr)
+      const epochs = await runReport(["--view", "epochs", "--format", "json"])
+      assert.strictEqual(epochs.code, 0, epochs.stderr)
+      const rows = (JSON.parse(epochs.stdout) as { epochs: Array<unknown> }).epochs.length
+      assert.isAbove(rows, 100)
+      const k = readFileSync(join(dir, "koinly.csv"), "utf8").split("\r\n")
+      assert.strictEqual(
+        k[0],
+        "Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash"
+      )
+      assert.strictEqual(k.filter((line) => line !== "").length, rows + 1)
+      const c = readFileSync(join(dir, "ct.csv"), "utf8").split("\r\n")
+      assert.strictEqual(
+        c[0],
+        "Type,Buy Amount,Buy Currency,Sell Amount,Sell Currency,Fee,Fee Currency,Exchange,Trade-Group,Comment,Date,Tx-ID,Buy Value in Account Currency,Sell Value in Account Currency,Liquidity pool"
+      )
+      assert.strictEqual(c.filter((line) => line !== "").length, rows + 1)
+    },
+    TIMEOUT
+  )
+
+  it.scopedLive(
+    "rows that do not add up: the report lists them and the exit code is 3",
+    () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.make({ seed: 3, blockInterval: "manual" })
+        const url = yield* withProxy(sim.url, {
+          rewrite: (path, body) => {
+            if (!path.startsWith("/api/v2/rewards?")) return body
+            const json = JSON.parse(body) as { rewards: { edges: Array<unknown> } }
+            if (json.rewards.edges.length > 0) json.rewards.edges.push(json.rewards.edges[0])
+            return JSON.stringify(json)
+          }
+        })
+        const dir = tempDir()
+        const file = join(dir, "report.json")
+        const result = yield* Effect.promise(() => runReport(["--node", url, "--epochs", "-o", file]))
+        assert.strictEqual(result.code, 3, result.stderr)
+        assert.match(result.stderr, /cross-check failed: \d+ party and asset totals differ/)
+        const report = JSON.parse(readFileSync(file, "utf8")) as {
+          crossCheck: { status: string; mismatches: Array<unknown> }
+        }
+        assert.strictEqual(report.crossCheck.status, "failed")
+        assert.isAbove(report.crossCheck.mismatches.length, 0)
+      }),
+    TIMEOUT
+  )
+
+  const hasScript = spawnSync("script", ["--version"]).status === 0
+  it.skipIf(!hasScript)(
+    "a progress bar is drawn on stderr when it is a terminal",
+    async () => {
+      const dir = tempDir()
+      const log = join(dir, "tty.log")
+      const { bundle } = await import("./support/process.js")
+      const bin = await bundle()
+      // `script` gives the command a terminal; stdout goes to a file so only stderr is on it
+      const result = spawnSync(
+        "script",
+        ["-qec", `${process.execPath} ${bin} --epochs -o ${join(dir, "r.json")}`, log],
+        { encoding: "utf8", timeout: TIMEOUT }
+      )
+      assert.strictEqual(result.status, 0, result.stderr)
+      const tty = readFileSync(log, "utf8")
+      assert.include(tty, "\r")
+      assert.match(tty, /\[#*-*\] +\d+% reading per-epoch rewards/)
+      assert.isTrue(existsSync(join(dir, "r.json")))
+    },
+    TIMEOUT
+  )
+})
+
+describe("renderBar", () => {
+  it("shows the share done, and a count when the total is unknown", () => {
+    assert.strictEqual(renderBar("reading", 50, 200), "[######------------------]  25% reading")
+    assert.strictEqual(renderBar("reading", 300, 200), "[########################] 100% reading")
+    assert.strictEqual(renderBar("reading assets", 1200, undefined), "reading assets… 1,200")
+    assert.strictEqual(renderBar("reading assets", 0, undefined), "reading assets…")
+  })
+})
