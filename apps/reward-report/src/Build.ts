@@ -4,8 +4,9 @@
  * Pure: the same snapshot and request always give the same report.
  */
 import type { Reward } from "@vega-effect/schema"
-import { Decimal, Enum, Scaling } from "@vega-effect/schema"
+import { Enum } from "@vega-effect/schema"
 import { createHash } from "node:crypto"
+import { unitsOf } from "./formats/text.js"
 import type {
   AssetInfo,
   AssetTotal,
@@ -53,10 +54,6 @@ export interface BuildRequest {
 /** A reward type's name as the node sent it, known to this version or not. */
 export const rewardTypeName = (type: Reward.Reward["rewardType"]): string =>
   Enum.isUnknownEnumValue(type) ? String(type.value) : type
-
-/** `amount` base units as exact asset units: `123n`, 18 → `"0.000000000000000123"`. */
-export const unitsOf = (amount: bigint, decimals: number): string =>
-  Decimal.format(Scaling.fromAssetUnits(amount, Scaling.assetDecimals(decimals)))
 
 /** `amount` as a percentage of `total` with 4 decimals, rounded half to even (exact integer arithmetic). */
 export const shareOf = (amount: bigint, total: bigint): string => {

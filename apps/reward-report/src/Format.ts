@@ -32,15 +32,16 @@ export const formatOfPath = (path: string): Format | undefined => {
   return match === null ? undefined : byExtension[match[1].toLowerCase()]
 }
 
-const renderers: Record<Format, (report: Report) => string> = {
-  table: Table.render,
-  csv: Csv.render,
-  json: Json.render,
-  markdown: Markdown.render,
-  html: Html.render,
-  koinly: Koinly.render,
-  cointracking: CoinTracking.render
+/** Formats that can list a million per-epoch rows write them piece by piece; the others are one piece. */
+const renderers: Record<Format, (report: Report) => Iterable<string>> = {
+  table: (report) => [Table.render(report)],
+  csv: Csv.chunks,
+  json: Json.chunks,
+  markdown: (report) => [Markdown.render(report)],
+  html: (report) => [Html.render(report)],
+  koinly: Koinly.chunks,
+  cointracking: CoinTracking.chunks
 }
 
 /** The report in `format`, as pieces to write one after another. */
-export const chunks = (report: Report, format: Format): Iterable<string> => [renderers[format](report)]
+export const chunks = (report: Report, format: Format): Iterable<string> => renderers[format](report)

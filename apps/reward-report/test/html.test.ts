@@ -183,7 +183,7 @@ describe("Html.render", () => {
   it("shows the cross-check", () => {
     expect(html).toContain('<span class="failed">Failed.</span> 1 of 6 party–asset pairs do not add up')
     expect(html).toContain(
-      `<tr><td class="id">${parties.bob}</td><td>&lt;b&gt;Bob&lt;/b&gt; &amp; | co</td><td title="${USDT.id}">USDT</td><td class="num">1,000 USDT</td><td class="num">0 USDT</td><td class="num">1,000 USDT</td></tr>`
+      `<tr><td class="id">${parties.bob}</td><td>&lt;b&gt;Bob&lt;/b&gt; &amp; | co</td><td title="${USDT.id}">USDT</td><td class="num">1,000 USDT</td><td class="num">0 USDT</td><td class="num">-1,000 USDT</td></tr>`
     )
     const passed = render({ ...sampleReport, crossCheck: { status: "passed", pairs: 6, rows: 4 } })
     expect(passed).toContain('<span class="passed">Passed.</span>')

@@ -11,31 +11,32 @@ export const header =
 /** Validator and infrastructure-fee rewards count as staking; the metric-based rewards as bonuses (a choice, §3). */
 const stakingTypes: ReadonlySet<string> = new Set(["ACCOUNT_TYPE_GLOBAL_REWARD", "ACCOUNT_TYPE_FEES_INFRASTRUCTURE"])
 
-export const render = (report: Report): string => {
+/** The CSV text in pieces, one record each. */
+export function* chunks(report: Report): Generator<string> {
   const rows = byReceivedAt(taxRows(report, "CoinTracking"), "newest")
   const source = sourceText(report.provenance)
-  return [
-    `${header}\r\n`,
-    ...rows.map((row) =>
-      csvLine([
-        stakingTypes.has(row.rewardType) ? "Staking" : "Reward / Bonus",
-        // the exact amount, not staketaxcsv's rounding (see Koinly.ts)
-        row.units,
-        row.asset.symbol,
-        "",
-        "",
-        "",
-        "",
-        "Vega",
-        row.partyId,
-        `Vega epoch ${row.epoch} ${row.rewardType} ${row.rowId}; ${source}`,
-        utcSeconds(row),
-        // staketaxcsv's `<txid>.<received currency>.<sent currency>`, with nothing sent
-        `${row.rowId}.${row.asset.symbol}.`,
-        "",
-        "",
-        ""
-      ])
-    )
-  ].join("")
+  yield `${header}\r\n`
+  for (const row of rows) {
+    yield csvLine([
+      stakingTypes.has(row.rewardType) ? "Staking" : "Reward / Bonus",
+      // the exact amount, not staketaxcsv's rounding (see Koinly.ts)
+      row.units,
+      row.asset.symbol,
+      "",
+      "",
+      "",
+      "",
+      "Vega",
+      row.partyId,
+      `Vega epoch ${row.epoch} ${row.rewardType} ${row.rowId}; ${source}`,
+      utcSeconds(row),
+      // staketaxcsv's `<txid>.<received currency>.<sent currency>`, with nothing sent
+      `${row.rowId}.${row.asset.symbol}.`,
+      "",
+      "",
+      ""
+    ])
+  }
 }
+
+export const render = (report: Report): string => [...chunks(report)].join("")

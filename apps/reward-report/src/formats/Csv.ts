@@ -31,40 +31,39 @@ const epochsHeader = [
 
 const alias = (text: string | undefined): string => (text === undefined ? "" : formulaSafe(text))
 
-const rows = (report: Report): ReadonlyArray<ReadonlyArray<string>> => {
+/** The header, then one record per line of the view (a million per-epoch rows are made one at a time). */
+function* records(report: Report): Generator<ReadonlyArray<string>> {
   switch (report.view) {
     case "assets":
     case "parties":
-      return [
-        lineHeader,
-        ...report.lines.map((line) => [
-          String(line.rank),
-          line.partyId,
-          alias(line.alias),
-          line.asset.id,
-          line.asset.symbol,
-          line.units,
-          String(line.amount),
-          line.share
-        ])
-      ]
+      yield lineHeader
+      yield* report.lines.map((line) => [
+        String(line.rank),
+        line.partyId,
+        alias(line.alias),
+        line.asset.id,
+        line.asset.symbol,
+        line.units,
+        String(line.amount),
+        line.share
+      ])
+      return
     case "totals":
-      return [
-        totalsHeader,
-        ...report.totals.map((total) => [
-          total.asset.id,
-          total.asset.symbol,
-          total.asset.name,
-          String(total.asset.decimals),
-          String(total.parties),
-          total.units,
-          String(total.amount)
-        ])
-      ]
+      yield totalsHeader
+      yield* report.totals.map((total) => [
+        total.asset.id,
+        total.asset.symbol,
+        total.asset.name,
+        String(total.asset.decimals),
+        String(total.parties),
+        total.units,
+        String(total.amount)
+      ])
+      return
     case "epochs":
-      return [
-        epochsHeader,
-        ...(report.epochs ?? []).map((row) => [
+      yield epochsHeader
+      for (const row of report.epochs ?? []) {
+        yield [
           String(row.epoch),
           row.receivedAtIso,
           row.partyId,
@@ -79,12 +78,13 @@ const rows = (report: Report): ReadonlyArray<ReadonlyArray<string>> => {
           row.gameId ?? "",
           row.teamId ?? "",
           row.rowId
-        ])
-      ]
+        ]
+      }
   }
 }
 
-export const render = (report: Report): string => {
+/** The CSV text in pieces, one record each. */
+export function* chunks(report: Report): Generator<string> {
   const { provenance } = report
   const provenanceFields = [
     provenance.nodes.join(" "),
@@ -93,10 +93,11 @@ export const render = (report: Report): string => {
     provenance.generatedAt,
     describeFilters(provenance.filters)
   ]
-  const [header, ...body] = rows(report)
-  const lines = [
-    csvLine([...header, ...provenanceHeader]),
-    ...body.map((row) => csvLine([...row, ...provenanceFields]))
-  ]
-  return lines.join("")
+  let header = true
+  for (const record of records(report)) {
+    yield csvLine(header ? [...record, ...provenanceHeader] : [...record, ...provenanceFields])
+    header = false
+  }
 }
+
+export const render = (report: Report): string => [...chunks(report)].join("")

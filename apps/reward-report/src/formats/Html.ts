@@ -3,7 +3,7 @@
  * bar chart per asset as inline SVG. It opens offline and prints. Everything from the chain is escaped.
  */
 import type { AssetInfo, CrossCheck, EpochRow, PartyLine, Report } from "../Report.js"
-import { groupDigits, oneLine, partyLabel, provenanceEntries, shortId } from "./text.js"
+import { groupDigits, oneLine, partyLabel, provenanceEntries, shortId, unitsOf } from "./text.js"
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 
@@ -28,15 +28,6 @@ export const chart = {
 export const epochRowLimit = 1000
 
 export const barColour = (assetIndex: number): string => chart.palette[assetIndex % chart.palette.length]
-
-/** `amount` base units as exact asset units, e.g. `-0.000123` (for amounts the model has no `units` of). */
-const unitsOf = (amount: bigint, decimals: number): string => {
-  const sign = amount < 0n ? "-" : ""
-  const digits = (amount < 0n ? -amount : amount).toString().padStart(decimals + 1, "0")
-  const whole = digits.slice(0, digits.length - decimals)
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "")
-  return `${sign}${whole}${fraction === "" ? "" : `.${fraction}`}`
-}
 
 const amountText = (units: string, asset: AssetInfo): string => `${groupDigits(units)} ${oneLine(asset.symbol)}`
 const count = (n: number): string => groupDigits(String(n))
@@ -289,7 +280,7 @@ const crossCheckBody = (check: CrossCheck, aliases: ReadonlyMap<string, string>)
         `<tbody>`,
         ...check.mismatches.map(
           (m) =>
-            `<tr>${td(m.partyId, "id")}${td(aliases.get(m.partyId) ?? "")}${td(oneLine(m.asset.symbol), undefined, m.asset.id)}${td(amountText(unitsOf(m.summary, m.asset.decimals), m.asset), "num")}${td(amountText(unitsOf(m.rows, m.asset.decimals), m.asset), "num")}${td(amountText(unitsOf(m.summary - m.rows, m.asset.decimals), m.asset), "num")}</tr>`
+            `<tr>${td(m.partyId, "id")}${td(aliases.get(m.partyId) ?? "")}${td(oneLine(m.asset.symbol), undefined, m.asset.id)}${td(amountText(unitsOf(m.summary, m.asset.decimals), m.asset), "num")}${td(amountText(unitsOf(m.rows, m.asset.decimals), m.asset), "num")}${td(amountText(unitsOf(m.rows - m.summary, m.asset.decimals), m.asset), "num")}</tr>`
         ),
         `</tbody>`,
         `</table>`

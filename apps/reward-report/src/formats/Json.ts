@@ -94,22 +94,53 @@ const crossCheckJson = (crossCheck: CrossCheck) => {
   }
 }
 
-export const render = (report: Report): string =>
-  JSON.stringify(
-    {
-      format,
-      provenance: provenanceJson(report.provenance),
-      view: report.view,
-      totals: report.totals.map((total) => ({
-        asset: assetJson(total.asset),
-        parties: total.parties,
-        amount: total.units,
-        amountRaw: String(total.amount)
-      })),
-      lines: report.lines.map(lineJson),
-      epochs: report.epochs === undefined ? null : report.epochs.map(epochJson),
-      crossCheck: report.crossCheck === undefined ? null : crossCheckJson(report.crossCheck)
-    },
-    null,
-    2
-  ) + "\n"
+/** Stands for the rows in the skeleton, which is printed whole; the rows are printed one by one. */
+const ROWS = "\u0000rows\u0000"
+
+/**
+ * The JSON text in pieces: everything but the per-epoch rows at once, then each row (a million
+ * rows would not fit in one string). The pieces join to exactly `JSON.stringify(…, null, 2)`.
+ */
+export function* chunks(report: Report): Generator<string> {
+  const skeleton =
+    JSON.stringify(
+      {
+        format,
+        provenance: provenanceJson(report.provenance),
+        view: report.view,
+        totals: report.totals.map((total) => ({
+          asset: assetJson(total.asset),
+          parties: total.parties,
+          amount: total.units,
+          amountRaw: String(total.amount)
+        })),
+        lines: report.lines.map(lineJson),
+        epochs: report.epochs === undefined ? null : ROWS,
+        crossCheck: report.crossCheck === undefined ? null : crossCheckJson(report.crossCheck)
+      },
+      null,
+      2
+    ) + "\n"
+  const marker = JSON.stringify(ROWS)
+  const at = skeleton.indexOf(marker)
+  if (report.epochs === undefined || at < 0) {
+    yield skeleton
+    return
+  }
+  yield skeleton.slice(0, at)
+  if (report.epochs.length === 0) {
+    yield "[]"
+  } else {
+    yield "["
+    let first = true
+    for (const row of report.epochs) {
+      // an element of a top-level member's array sits 4 spaces in
+      yield `${first ? "" : ","}\n    ${JSON.stringify(epochJson(row), null, 2).replace(/\n/g, "\n    ")}`
+      first = false
+    }
+    yield "\n  ]"
+  }
+  yield skeleton.slice(at + marker.length)
+}
+
+export const render = (report: Report): string => [...chunks(report)].join("")

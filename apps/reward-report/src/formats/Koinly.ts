@@ -8,29 +8,30 @@ import { byReceivedAt, csvLine, sourceText, taxRows, utcSeconds } from "./text.j
 export const header =
   "Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash"
 
-export const render = (report: Report): string => {
+/** The CSV text in pieces, one record each. */
+export function* chunks(report: Report): Generator<string> {
   const rows = byReceivedAt(taxRows(report, "Koinly"), "oldest")
   const source = sourceText(report.provenance)
-  return [
-    `${header}\r\n`,
-    ...rows.map((row) =>
-      csvLine([
-        utcSeconds(row),
-        "",
-        "",
-        // The exact amount, not staketaxcsv's 9-decimal rounding of amounts below 0.001: that
-        // rounding turns rewards under 1e-9 into 0, so the import would no longer add up to the
-        // totals this report states (and to what the chain paid).
-        row.units,
-        row.asset.symbol,
-        "",
-        "",
-        "",
-        "",
-        "reward",
-        `Vega epoch ${row.epoch} ${row.rewardType} to ${row.partyId}; ${source}`,
-        row.rowId
-      ])
-    )
-  ].join("")
+  yield `${header}\r\n`
+  for (const row of rows) {
+    yield csvLine([
+      utcSeconds(row),
+      "",
+      "",
+      // The exact amount, not staketaxcsv's 9-decimal rounding of amounts below 0.001: that
+      // rounding turns rewards under 1e-9 into 0, so the import would no longer add up to the
+      // totals this report states (and to what the chain paid).
+      row.units,
+      row.asset.symbol,
+      "",
+      "",
+      "",
+      "",
+      "reward",
+      `Vega epoch ${row.epoch} ${row.rewardType} to ${row.partyId}; ${source}`,
+      row.rowId
+    ])
+  }
 }
+
+export const render = (report: Report): string => [...chunks(report)].join("")
