@@ -4,8 +4,7 @@
  * - the assets (symbol, decimals) of every summary and row;
  * - the reward totals per party and asset (`/api/v2/rewards/summaries`, one unpaged answer per
  *   filter: the endpoint takes one party and one asset at a time);
- * - optionally the per-epoch rows (`/api/v2/rewards`), read by epoch windows (the endpoint's
- *   cursors skip and repeat rows within an epoch);
+ * - optionally the per-epoch rows (`/api/v2/rewards`), completely (`EpochRows.ts`);
  * - the aliases of the parties found (profiles).
  *
  * A consistent snapshot: rewards change only when an epoch ends, possibly in the middle of a read.
@@ -15,21 +14,13 @@
  * the read and it is done again, up to `attempts` times.
  */
 import { DataNodeClient, type DataNodeError, ReadTracking } from "@vega-effect/http"
-import type { Reward } from "@vega-effect/schema"
-import * as Chunk from "effect/Chunk"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { isoOfNanos, rewardTypeName, type Snapshot, type Summary } from "./Build.js"
+import { isoOfNanos, type Snapshot, type Summary } from "./Build.js"
+import { readRows, type Rows } from "./EpochRows.js"
 import { Progress } from "./Progress.js"
+import { ReadError } from "./ReadError.js"
 import type { AssetInfo } from "./Report.js"
-
-/** A read that failed or would give a partial report. */
-export class ReadError extends Data.TaggedError("ReadError")<{ readonly reason: string }> {
-  override get message(): string {
-    return this.reason
-  }
-}
 
 export interface ReadRequest {
   /** Lowercase hex ids; empty = every party. */
@@ -149,61 +140,16 @@ const readAliases = (parties: ReadonlySet<string>) =>
     return aliases
   })
 
-/** What was read of the per-epoch rows: their sums per party and asset, and the rows themselves if kept. */
-interface Rows {
-  readonly kept: ReadonlyArray<Reward.Reward> | undefined
-  readonly sums: ReadonlyArray<Summary>
-  readonly count: number
+/** asset id → the parties with a total in it. */
+const partiesBy = (summaries: ReadonlyArray<Summary>) => {
+  const byAsset = new Map<string, Array<string>>()
+  for (const s of summaries) {
+    const parties = byAsset.get(s.assetId)
+    if (parties === undefined) byAsset.set(s.assetId, [s.partyId])
+    else parties.push(s.partyId)
+  }
+  return (assetId: string): ReadonlyArray<string> => byAsset.get(assetId) ?? []
 }
-
-/**
- * The rows of an epoch range, added up as they arrive; kept only when the output lists them (a
- * million decoded rows take most of a gigabyte; their sums take a few megabytes). Ids are
- * interned: the same party and asset ids recur on every row.
- */
-const readRows = (request: ReadRequest, fromEpoch: bigint, toEpoch: bigint, keep: boolean) =>
-  Effect.gen(function* () {
-    const client = yield* DataNodeClient.DataNodeClient
-    const progress = yield* Progress
-    const types = new Set(request.epochs?.rewardTypes ?? [])
-    const combos = combinations(request)
-    const epochs = Number(toEpoch - fromEpoch + 1n)
-    yield* progress.step("reading per-epoch rewards", epochs * combos.length)
-    const kept: Array<Reward.Reward> = []
-    const sums = new Map<string, { partyId: string; assetId: string; amount: bigint }>()
-    const ids = new Map<string, string>()
-    const intern = <S extends string>(id: S): S => {
-      const known = ids.get(id)
-      if (known !== undefined) return known as S
-      ids.set(id, id)
-      return id
-    }
-    let count = 0
-    for (const [i, filter] of combos.entries()) {
-      yield* client.rewardsByEpoch({ ...filter, fromEpoch, toEpoch }).pipe(
-        Stream.runForEachChunk((chunk) =>
-          Effect.suspend(() => {
-            for (const row of Chunk.toReadonlyArray(chunk)) {
-              if (types.size > 0 && !types.has(rewardTypeName(row.rewardType))) continue
-              const partyId = intern(row.partyId)
-              const assetId = intern(row.assetId)
-              const key = `${partyId}|${assetId}`
-              const sum = sums.get(key)
-              if (sum === undefined) sums.set(key, { partyId, assetId, amount: row.amount })
-              else sum.amount += row.amount
-              count++
-              if (keep) kept.push({ ...row, partyId, assetId })
-            }
-            const last = Chunk.last(chunk)
-            if (last._tag === "None") return Effect.void
-            return progress.update(i * epochs + Number(last.value.epoch - fromEpoch + 1n))
-          })
-        ),
-        Effect.mapError(failed("per-epoch rewards"))
-      )
-    }
-    return { kept: keep ? kept : undefined, sums: [...sums.values()], count } satisfies Rows
-  })
 
 const sameSummaries = (a: ReadonlyArray<Summary>, b: ReadonlyArray<Summary>): boolean => {
   if (a.length !== b.length) return false
@@ -240,7 +186,15 @@ export const read = (
       const rows: Rows =
         fromEpoch > toEpoch
           ? { kept: epochs.keep ? [] : undefined, sums: [], count: 0 }
-          : yield* readRows(request, fromEpoch, toEpoch, epochs.keep)
+          : yield* readRows({
+              filters: combinations(request),
+              fromEpoch,
+              toEpoch,
+              rewardTypes: new Set(epochs.rewardTypes),
+              keep: epochs.keep,
+              assets: [...assets.keys()],
+              partiesOf: partiesBy(summaries)
+            })
       if (!comparable) return { assets, summaries, rows, settled: true }
       yield* progress.step("reading reward totals again")
       const after = yield* readSummaries(request)

@@ -125,6 +125,19 @@ describe("totals equal the simulator's ground truth", () => {
     })
   )
 
+  it.scopedLive("with a node down among several, the others answer and the provenance names only them", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make(world)
+      const o = options()
+      const report = yield* makeReport(o).pipe(
+        Effect.provide(clientLayer(["http://127.0.0.1:1", sim.url], o.timeout, false)),
+        Effect.provide(layerSilent)
+      )
+      assertTotals(report, sim.world, () => true)
+      assert.deepStrictEqual(report.provenance.nodes, [sim.url])
+    })
+  )
+
   it.scopedLive("filtered by party, by asset symbol, and both", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator.make(world)
@@ -170,6 +183,32 @@ describe("totals equal the simulator's ground truth", () => {
         report.epochs!.map((r) => r.rowId)
       )
     })
+  )
+
+  it.scopedLive(
+    "an epoch with more payouts than one answer holds is read asset by asset, then party by party",
+    () =>
+      Effect.gen(function* () {
+        // 5,199 parties all paid in VEGA in epoch 1: more than the 5,000 rows one answer can hold
+        const sim = yield* Simulator.make({
+          seed: 11,
+          blockInterval: "manual",
+          scale: { parties: 5_200, assets: 3, epochs: 1 },
+          activity: { rewardShare: 1 }
+        })
+        const rows = sim.world.rewards.rows
+        const vega = rows.filter((r) => r.epoch === 1 && r.asset.symbol === "VEGA").length
+        assert.isAbove(vega, 5_000)
+        const report = yield* reportOf(sim, options({ epochs: true, view: "epochs" }))
+        assert.strictEqual(report.epochs!.length, rows.length)
+        const key = (party: string, asset: string, amount: bigint) => `${party}|${asset}|${amount}`
+        assert.deepStrictEqual(
+          report.epochs!.map((r) => key(r.partyId, r.asset.id, r.amount)).sort(),
+          rows.map((r) => key(r.party.id, r.asset.id, r.amount)).sort()
+        )
+        assert.strictEqual(report.crossCheck?.status, "passed")
+      }),
+    120_000
   )
 
   it.scopedLive("an epoch range gives the sums of that range's rows, and skips the cross-check", () =>

@@ -3,7 +3,7 @@
  * bar chart per asset as inline SVG. It opens offline and prints. Everything from the chain is escaped.
  */
 import type { AssetInfo, CrossCheck, EpochRow, PartyLine, Report } from "../Report.js"
-import { groupDigits, oneLine, partyLabel, provenanceEntries, shortId, unitsOf } from "./text.js"
+import { groupDigits, oneLine, partyLabel, provenanceEntries, runs, shortId, unitsOf } from "./text.js"
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 
@@ -190,24 +190,13 @@ const assetsView = (report: Report): ReadonlyArray<string> =>
     ]
   })
 
-/** The lines as runs of one party each (the `parties` view keeps a party's lines together). */
-const byParty = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<ReadonlyArray<PartyLine>> => {
-  const groups: Array<Array<PartyLine>> = []
-  for (const line of lines) {
-    const last = groups[groups.length - 1]
-    if (last !== undefined && last[0].partyId === line.partyId) last.push(line)
-    else groups.push([line])
-  }
-  return groups
-}
-
 const partiesView = (report: Report): ReadonlyArray<string> =>
   report.lines.length === 0
     ? []
     : [
         `<table>`,
         thead(["Asset", "Rank", "Amount", "Share %"], ["Rank", "Amount", "Share %"]),
-        ...byParty(report.lines).map((group) => {
+        ...runs(report.lines, (line) => line.partyId).map((group) => {
           const { alias, partyId } = group[0]
           return [
             `<tbody>`,

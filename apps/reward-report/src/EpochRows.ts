@@ -1,0 +1,181 @@
+/**
+ * Every per-epoch reward row (`GET /api/v2/rewards`) of an epoch range, completely.
+ *
+ * Rows are read by epoch windows (`DataNodeClient.rewardsByEpoch`): the node's cursors restart
+ * inside an epoch, so they repeat and skip rows. A window cannot be smaller than one epoch, and one
+ * answer holds at most 5000 rows, so an epoch with more rows than that is read split up instead:
+ * asset by asset, and an asset still too big party by party (the parties with a total in that
+ * asset). Only a single party with more than 5000 payouts of one asset in one epoch cannot be read,
+ * and fails the read rather than leave rows out.
+ *
+ * Rows are added up per party and asset as they arrive, and kept only when the output lists them (a
+ * million decoded rows take most of a gigabyte; their sums take a few megabytes).
+ */
+import { DataNodeClient, type DataNodeError } from "@vega-effect/http"
+import { Pagination, type Reward } from "@vega-effect/schema"
+import * as Chunk from "effect/Chunk"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import * as Stream from "effect/Stream"
+import { rewardTypeName, type Summary } from "./Build.js"
+import { Progress } from "./Progress.js"
+import { ReadError } from "./ReadError.js"
+
+/** What was read: the sums per party and asset, how many rows, and the rows themselves if kept. */
+export interface Rows {
+  readonly kept: ReadonlyArray<Reward.Reward> | undefined
+  readonly sums: ReadonlyArray<Summary>
+  readonly count: number
+}
+
+export interface RowsRequest {
+  /** Each filter is read on its own (the endpoint takes one party and one asset at a time). */
+  readonly filters: ReadonlyArray<{ readonly partyId?: string; readonly assetId?: string }>
+  readonly fromEpoch: bigint
+  readonly toEpoch: bigint
+  /** Only rows of these types are counted; empty = every type. */
+  readonly rewardTypes: ReadonlySet<string>
+  readonly keep: boolean
+  /** Every asset id, to split an epoch too big for one answer. */
+  readonly assets: ReadonlyArray<string>
+  /** The parties that can have rows in an asset (those with a total in it), to split further. */
+  readonly partiesOf: (assetId: string) => ReadonlyArray<string>
+}
+
+type Filter = RowsRequest["filters"][number]
+
+const failed = (error: DataNodeError.DataNodeError): ReadError =>
+  new ReadError({ reason: `reading per-epoch rewards failed: ${error.message}` })
+
+/** Sums, count and (if kept) rows; ids are interned, since the same few recur on every row. */
+class Collector {
+  readonly kept: Array<Reward.Reward> = []
+  readonly sums = new Map<string, { partyId: string; assetId: string; amount: bigint }>()
+  readonly ids = new Map<string, string>()
+  count = 0
+
+  constructor(
+    readonly types: ReadonlySet<string>,
+    readonly keep: boolean
+  ) {}
+
+  intern<S extends string>(id: S): S {
+    const known = this.ids.get(id)
+    if (known !== undefined) return known as S
+    this.ids.set(id, id)
+    return id
+  }
+
+  add(rows: Iterable<Reward.Reward>): void {
+    for (const row of rows) {
+      if (this.types.size > 0 && !this.types.has(rewardTypeName(row.rewardType))) continue
+      const partyId = this.intern(row.partyId)
+      const assetId = this.intern(row.assetId)
+      const key = `${partyId}|${assetId}`
+      const sum = this.sums.get(key)
+      if (sum === undefined) this.sums.set(key, { partyId, assetId, amount: row.amount })
+      else sum.amount += row.amount
+      this.count++
+      if (this.keep) this.kept.push({ ...row, partyId, assetId })
+    }
+  }
+
+  result(): Rows {
+    return { kept: this.keep ? this.kept : undefined, sums: [...this.sums.values()], count: this.count }
+  }
+}
+
+export const readRows = (
+  request: RowsRequest
+): Effect.Effect<Rows, ReadError, DataNodeClient.DataNodeClient | Progress> =>
+  Effect.gen(function* () {
+    const client = yield* DataNodeClient.DataNodeClient
+    const progress = yield* Progress
+    const { fromEpoch, toEpoch } = request
+    const epochs = Number(toEpoch - fromEpoch + 1n)
+    const collector = new Collector(request.rewardTypes, request.keep)
+
+    /** One epoch of `filter` in one answer: its rows, or none when they do not fit. */
+    const oneEpoch = (filter: Filter, epoch: bigint) =>
+      client
+        .listRewards({
+          ...filter,
+          fromEpoch: epoch.toString(),
+          toEpoch: epoch.toString(),
+          pagination: { first: Pagination.MAX_PAGE_SIZE, newestFirst: false }
+        })
+        .pipe(
+          Effect.map(({ rewards }) => (rewards.pageInfo.hasNextPage ? undefined : rewards.edges.map((e) => e.node))),
+          Effect.mapError(failed)
+        )
+
+    const tooBig = (epoch: bigint, what: string) =>
+      new ReadError({
+        reason: `partial data: epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts ${what}, which the node cannot list completely (it pages rewards by epoch only)`
+      })
+
+    /** An epoch too big for one answer, read asset by asset and, where still too big, party by party. */
+    const splitEpoch = (filter: Filter, epoch: bigint) =>
+      Effect.gen(function* () {
+        const assets = filter.assetId === undefined ? request.assets : [filter.assetId]
+        for (const assetId of assets) {
+          const rows = yield* oneEpoch({ ...filter, assetId }, epoch)
+          if (rows !== undefined) {
+            collector.add(rows)
+            continue
+          }
+          if (filter.partyId !== undefined)
+            return yield* tooBig(epoch, `for party ${filter.partyId} in asset ${assetId}`)
+          const parties = request.partiesOf(assetId)
+          yield* Effect.logWarning(
+            `epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts in asset ${assetId}: reading them party by party (${parties.length} requests)`
+          )
+          const pages = yield* Effect.forEach(parties, (partyId) => oneEpoch({ partyId, assetId }, epoch), {
+            concurrency: 4
+          })
+          for (const [i, page] of pages.entries()) {
+            if (page === undefined) return yield* tooBig(epoch, `for party ${parties[i]} in asset ${assetId}`)
+            collector.add(page)
+          }
+        }
+      })
+
+    /** The range for one filter: windows of epochs, with the epochs too big for them split up. */
+    const readFilter = (filter: Filter, index: number) =>
+      Effect.gen(function* () {
+        let cursor = fromEpoch
+        while (cursor <= toEpoch) {
+          let last: bigint | undefined
+          const outcome = yield* client.rewardsByEpoch({ ...filter, fromEpoch: cursor, toEpoch }).pipe(
+            Stream.runForEachChunk((chunk) =>
+              Effect.suspend(() => {
+                collector.add(Chunk.toReadonlyArray(chunk))
+                const lastRow = Chunk.last(chunk)
+                if (lastRow._tag === "None") return Effect.void
+                last = lastRow.value.epoch
+                return progress.update(index * epochs + Number(last - fromEpoch + 1n))
+              })
+            ),
+            Effect.either
+          )
+          if (Either.isRight(outcome)) return
+          if (outcome.left._tag !== "PaginationLoopError") return yield* failed(outcome.left)
+          // windows are delivered whole: every epoch up to the last row delivered is complete; find
+          // the first epoch after it that does not fit one answer, taking the others on the way
+          let epoch = last === undefined ? cursor : last + 1n
+          for (;;) {
+            if (epoch > toEpoch) return yield* failed(outcome.left)
+            const rows = yield* oneEpoch(filter, epoch)
+            if (rows === undefined) break
+            collector.add(rows)
+            epoch++
+          }
+          yield* splitEpoch(filter, epoch)
+          cursor = epoch + 1n
+        }
+      })
+
+    yield* progress.step("reading per-epoch rewards", epochs * request.filters.length)
+    for (const [index, filter] of request.filters.entries()) yield* readFilter(filter, index)
+    return collector.result()
+  })
