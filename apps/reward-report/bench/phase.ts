@@ -15,7 +15,7 @@ import { statSync } from "node:fs"
 import { chunks, type Format } from "../src/Format.js"
 import { writeFileAtomically } from "../src/Output.js"
 import { layerSilent, type Progress } from "../src/Progress.js"
-import type { View } from "../src/Report.js"
+import { noFilters, type View } from "../src/Report.js"
 import { clientLayer, makeReport } from "../src/Run.js"
 
 const [phase, url, format = "table", view = "assets", file = "report.out"] = process.argv.slice(2)
@@ -37,15 +37,7 @@ const report = Effect.gen(function* () {
     nodes: [url],
     seed: 0,
     view: view as View,
-    filters: {
-      parties: [],
-      assets: [],
-      fromEpoch: undefined,
-      toEpoch: undefined,
-      rewardTypes: [],
-      top: undefined,
-      sort: "amount"
-    },
+    filters: noFilters,
     format: format as Format,
     output: file,
     epochs: true,

@@ -43,6 +43,17 @@ export interface Filters {
   readonly sort: SortOrder
 }
 
+/** Everything: every party, asset, epoch and type, largest first. */
+export const noFilters: Filters = {
+  parties: [],
+  assets: [],
+  fromEpoch: undefined,
+  toEpoch: undefined,
+  rewardTypes: [],
+  top: undefined,
+  sort: "amount"
+}
+
 /** Where and when the data was read. */
 export interface Provenance {
   /** The nodes that answered (base URLs), in the order they first did. */

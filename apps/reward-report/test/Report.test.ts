@@ -8,22 +8,13 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { crossCheck } from "../src/Build.js"
 import { layerSilent } from "../src/Progress.js"
-import type { Filters, Report } from "../src/Report.js"
+import { type Filters, noFilters, type Report } from "../src/Report.js"
 import { clientLayer, makeReport, type RunOptions } from "../src/Run.js"
 import { withProxy } from "./support/proxy.js"
 
 type World = Simulator.Service["world"]
 
-const filters = (overrides: Partial<Filters> = {}): Filters => ({
-  parties: [],
-  assets: [],
-  fromEpoch: undefined,
-  toEpoch: undefined,
-  rewardTypes: [],
-  top: undefined,
-  sort: "amount",
-  ...overrides
-})
+const filters = (overrides: Partial<Filters> = {}): Filters => ({ ...noFilters, ...overrides })
 
 const options = (overrides: Partial<RunOptions> = {}): RunOptions => ({
   nodes: [],

@@ -500,6 +500,18 @@ describe("Json", () => {
     expect(skipped.provenance.filters.top).toBe(3)
     expect(skipped.crossCheck).toEqual({ status: "skipped", reason: "the rows were limited to epochs 41 to 42" })
   })
+
+  it("writes the rows piece by piece, joining to exactly what one JSON.stringify gives", () => {
+    for (const report of [sampleReport, { ...sampleReport, epochs: [] }, noEpochsReport]) {
+      const pieces = [...Json.chunks(report)]
+      const text = pieces.join("")
+      expect(text).toBe(JSON.stringify(JSON.parse(text), null, 2) + "\n")
+      expect(pieces.length).toBe(
+        report.epochs === undefined ? 1 : report.epochs.length + 4 - (report.epochs.length === 0 ? 1 : 0)
+      )
+    }
+    expect(JSON.parse(Json.render({ ...sampleReport, epochs: [] })).epochs).toEqual([])
+  })
 })
 
 // --- every format -------------------------------------------------------------------------------

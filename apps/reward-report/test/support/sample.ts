@@ -3,7 +3,7 @@
  * amounts below 0.001 and with 18 significant decimals, aliases with commas, quotes, a newline,
  * HTML and Markdown characters, a party with no alias, tied ranks, and a failed cross-check.
  */
-import type { AssetInfo, EpochRow, PartyLine, Report } from "../../src/Report.js"
+import { type AssetInfo, type EpochRow, noFilters, type PartyLine, type Report } from "../../src/Report.js"
 
 export const VEGA: AssetInfo = {
   id: "b4f2726571fbe8e33b442dc92ed2d7f0d810e21835b7371a7915a365f07ccd9b",
@@ -69,15 +69,7 @@ export const sampleReport: Report = {
     height: 1234567n,
     lowestHeight: 1234566n,
     blockTime: "2024-04-02T10:20:30.123456Z",
-    filters: {
-      parties: [],
-      assets: [],
-      fromEpoch: undefined,
-      toEpoch: undefined,
-      rewardTypes: [],
-      top: undefined,
-      sort: "amount"
-    },
+    filters: noFilters,
     generatedAt: "2026-11-22T08:00:00.000Z",
     generator: "vega-effect reward-report 0.0.0"
   },
