@@ -155,7 +155,7 @@ const groupByParty = (kept: ReadonlyArray<PartyLine>, filters: Filters): Readonl
     else group.push(line)
   }
   // a party's place for an amount sort is its best rank (then its largest share) over its assets
-  const best = (lines: ReadonlyArray<PartyLine>) => Math.min(...lines.map((l) => l.rank))
+  const best = (lines: ReadonlyArray<PartyLine>) => lines.reduce((min, l) => Math.min(min, l.rank), Infinity)
   const order = (a: Array<PartyLine>, b: Array<PartyLine>): number => {
     switch (filters.sort) {
       case "amount":

@@ -112,8 +112,15 @@ export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem
       }
     }
     const timeout = parseTimeout(problems, args.timeout)
-    const format = args.format ?? (args.output === undefined ? "table" : (formatOfPath(args.output) ?? "table"))
     if (args.output !== undefined && args.output.trim() === "") problems.push("--output: expected a file name")
+    const extension = args.output === undefined ? undefined : /\.([^./\\]+)$/.exec(args.output)?.[1]
+    const implied = args.output === undefined ? undefined : formatOfPath(args.output)
+    if (args.format === undefined && extension !== undefined && implied === undefined) {
+      problems.push(
+        `--output ${JSON.stringify(args.output)}: the extension .${extension} says no format; give --format (${formats.join(", ")})`
+      )
+    }
+    const format = args.format ?? implied ?? "table"
     if (problems.length > 0) return Effect.fail(new UsageProblem({ problems }))
     return Effect.succeed<RunOptions>({
       nodes: args.nodes,

@@ -64,7 +64,9 @@ describe("reward-report command", () => {
         "--reward-type",
         "staking",
         "--timeout",
-        "soon"
+        "soon",
+        "-o",
+        "rewards.xlsx"
       ])
       assert.strictEqual(result.code, 2)
       assert.strictEqual(result.stdout, "")
@@ -76,7 +78,8 @@ describe("reward-report command", () => {
         "--top 0: expected 1 or more",
         "--from-epoch 9 is after --to-epoch 3",
         '--reward-type "staking": expected a reward account type such as ACCOUNT_TYPE_GLOBAL_REWARD',
-        '--timeout "soon": expected a duration'
+        '--timeout "soon": expected a duration',
+        '--output "rewards.xlsx": the extension .xlsx says no format; give --format'
       ]) {
         assert.include(result.stderr, expected)
       }

@@ -595,6 +595,16 @@ describe("Table", () => {
     lines: sampleReport.lines.map((l, i) => (i === 0 ? { ...l, alias: "\u001b[31mred\u001b[0m\u0007\r" } : l))
   }
 
+  it("lays out a block of 300,000 lines (too many arguments for Math.max)", () => {
+    const line = sampleReport.lines[2]
+    const many: Report = {
+      ...sampleReport,
+      lines: Array.from({ length: 300_000 }, (_, i) => ({ ...line, rank: i + 1, units: String(i) }))
+    }
+    const text = Table.render(many)
+    expect(text.split("\n").filter((l) => l.endsWith("VEGA  53.6013%")).length).toBe(300_000)
+  })
+
   it("writes no control characters but line ends, whatever the aliases hold", () => {
     for (const report of [sampleReport, partiesReport, totalsReport, epochsReport, evil]) {
       // eslint-disable-next-line no-control-regex

@@ -8,6 +8,13 @@ import { groupDigits, oneLine, partyLabel, plural, provenanceEntries, runs, unit
 
 /** Width in code points, so `…` and `—` count as one. */
 const width = (text: string): number => [...text].length
+
+/** The widest of `texts` (a loop: a million rows are too many arguments for `Math.max`). */
+const widest = (texts: Iterable<string>, least = 0): number => {
+  let max = least
+  for (const text of texts) max = Math.max(max, width(text))
+  return max
+}
 const padLeft = (text: string, to: number): string => " ".repeat(Math.max(0, to - width(text))) + text
 const padRight = (text: string, to: number): string => text + " ".repeat(Math.max(0, to - width(text)))
 
@@ -46,9 +53,9 @@ const alignNumbers = (cells: ReadonlyArray<Num>): ReadonlyArray<string> => {
     const [whole, fraction] = groupDigits(units).split(".")
     return { whole, fraction: fraction === undefined ? "" : `.${fraction}`, suffix: oneLine(suffix) }
   })
-  const wholeWidth = Math.max(0, ...parts.map((p) => width(p.whole)))
-  const fractionWidth = Math.max(0, ...parts.map((p) => width(p.fraction)))
-  const suffixWidth = Math.max(0, ...parts.map((p) => width(p.suffix)))
+  const wholeWidth = widest(parts.map((p) => p.whole))
+  const fractionWidth = widest(parts.map((p) => p.fraction))
+  const suffixWidth = widest(parts.map((p) => p.suffix))
   return parts.map(
     (p) => padLeft(p.whole, wholeWidth) + padRight(p.fraction, fractionWidth) + padRight(p.suffix, suffixWidth)
   )
@@ -58,7 +65,7 @@ const alignNumbers = (cells: ReadonlyArray<Num>): ReadonlyArray<string> => {
 const table = (columns: ReadonlyArray<Column>): string => {
   const laid = columns.map((column) => {
     const cells = column.align === "number" ? alignNumbers(column.cells) : column.cells.map(oneLine)
-    const size = Math.max(width(column.header), ...cells.map(width))
+    const size = widest(cells, width(column.header))
     const pad = column.align === "left" ? padRight : padLeft
     return { header: pad(column.header, size), rule: "-".repeat(size), cells: cells.map((cell) => pad(cell, size)) }
   })
