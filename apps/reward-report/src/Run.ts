@@ -17,6 +17,7 @@ import { writeFileAtomically, writeStream, type WriteError } from "./Output.js"
 import type { Progress } from "./Progress.js"
 import { read } from "./Read.js"
 import { ReadError } from "./ReadError.js"
+import { UsageProblem } from "./UsageProblem.js"
 import type { CrossCheck, Filters, Report, View } from "./Report.js"
 
 export const GENERATOR = "vega-effect reward-report 0.0.0"
@@ -47,7 +48,7 @@ export interface Outcome {
 
 const hexId = /^[0-9a-f]{64}$/
 
-/** Asset filters given as symbols become ids; an unknown or ambiguous symbol is an error naming the known ones. */
+/** Asset filters given as symbols become ids; an unknown or ambiguous symbol is a usage problem naming the known ones. */
 const resolveAssets = (given: ReadonlyArray<string>) =>
   Effect.gen(function* () {
     if (given.every((a) => hexId.test(a))) return given
@@ -63,11 +64,12 @@ const resolveAssets = (given: ReadonlyArray<string>) =>
       if (matches.length === 1) return Effect.succeed(matches[0].id)
       const known = [...new Set(all.map((a) => a.details.symbol))].sort().join(", ")
       return Effect.fail(
-        new ReadError({
-          reason:
+        new UsageProblem({
+          problems: [
             matches.length === 0
               ? `--asset ${wanted}: no asset has this symbol (known: ${known})`
               : `--asset ${wanted}: ${matches.length} assets have this symbol (${matches.map((a) => a.id).join(", ")}); give the id`
+          ]
         })
       )
     })
@@ -88,7 +90,7 @@ export const listsRows = (view: View, format: Format): boolean =>
 export const makeReport = (
   options: RunOptions,
   describeNode: (url: string) => string = (url) => url
-): Effect.Effect<Report, ReadError, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<Report, ReadError | UsageProblem, DataNodeClient.DataNodeClient | Progress> =>
   Effect.gen(function* () {
     const assets = yield* resolveAssets(options.filters.assets)
     const filters: Filters = { ...options.filters, assets }
@@ -120,7 +122,7 @@ export const clientLayer = (urls: ReadonlyArray<string>, timeout: Duration.Durat
   )
 
 /** Reads from the nodes (or a simulator started here), writes the report, and says what came of it. */
-export const run = (options: RunOptions): Effect.Effect<Outcome, ReadError | WriteError, Progress> =>
+export const run = (options: RunOptions): Effect.Effect<Outcome, ReadError | UsageProblem | WriteError, Progress> =>
   Effect.scoped(
     Effect.gen(function* () {
       let report: Report

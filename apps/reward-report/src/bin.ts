@@ -3,7 +3,7 @@
  * `reward-report`: writes one report and exits.
  *
  * Exit codes: 0 done, 1 a read or write failed or the data was partial (nothing written), 2 bad
- * arguments, 3 the per-epoch rows did not add up to the totals (the report, listing the
+ * arguments (an unknown asset symbol included), 3 the per-epoch rows did not add up to the totals (the report, listing the
  * differences, was written).
  */
 import * as Command from "@effect/cli/Command"
@@ -17,8 +17,9 @@ import * as Exit from "effect/Exit"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
-import { command, CrossCheckFailed, UsageProblem } from "./cli.js"
+import { command, CrossCheckFailed } from "./cli.js"
 import * as Progress from "./Progress.js"
+import { UsageProblem } from "./UsageProblem.js"
 
 const cli = Command.run(command, { name: "reward-report", version: "0.0.0" })
 

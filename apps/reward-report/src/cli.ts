@@ -12,13 +12,7 @@ import { type Format, formatOfPath, formats } from "./Format.js"
 import { Progress, silent } from "./Progress.js"
 import { type SortOrder, sortOrders, type View, views } from "./Report.js"
 import { type Outcome, run, type RunOptions } from "./Run.js"
-
-/** Arguments that cannot make a report, one line each. */
-export class UsageProblem extends Data.TaggedError("UsageProblem")<{ readonly problems: ReadonlyArray<string> }> {
-  override get message(): string {
-    return this.problems.join("\n")
-  }
-}
+import { UsageProblem } from "./UsageProblem.js"
 
 /** The per-epoch rows did not add up to the summaries (the report, with the differences, was written). */
 export class CrossCheckFailed extends Data.TaggedError("CrossCheckFailed")<{

@@ -133,10 +133,10 @@ describe("reward-report command", () => {
   )
 
   it(
-    "an unknown asset symbol is named with the known ones",
+    "an unknown asset symbol is a usage error naming the known ones",
     async () => {
       const result = await runReport(["--asset", "DOGE"])
-      assert.strictEqual(result.code, 1)
+      assert.strictEqual(result.code, 2)
       assert.include(result.stderr, "--asset DOGE: no asset has this symbol (known: USDC, USDT, VEGA)")
       assert.strictEqual(result.stdout, "")
     },
