@@ -211,10 +211,7 @@ export const read = (
           if (result.settled) {
             const { assets, rows, summaries } = result
             const all = [...summaries, ...(rows?.sums ?? [])]
-            yield* completeAssets(
-              assets,
-              all.map((s) => s.assetId)
-            )
+            yield* completeAssets(assets, new Set(all.map((s) => s.assetId)))
             yield* progress.step("reading party aliases")
             const parties = new Set(all.map((s) => s.partyId))
             const aliases = yield* readAliases(parties)
@@ -225,7 +222,7 @@ export const read = (
               reason: `partial data: rewards kept being paid while reading (${attempts} attempts); try again`
             })
           }
-          yield* Effect.logInfo("an epoch ended during the read: reading again")
+          yield* Effect.logWarning("rewards were paid during the read (an epoch ended): reading again")
         }
       })
     ).pipe(Effect.ensuring(progress.finish))
