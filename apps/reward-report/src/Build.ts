@@ -4,7 +4,7 @@
  * Pure: the same snapshot and request always give the same report.
  */
 import type { Reward } from "@vega-effect/schema"
-import { Enum } from "@vega-effect/schema"
+import { Enum, Timestamp } from "@vega-effect/schema"
 import { createHash } from "node:crypto"
 import { unitsOf } from "./formats/text.js"
 import type {
@@ -68,11 +68,8 @@ export const shareOf = (amount: bigint, total: bigint): string => {
 
 /** Unix nanoseconds as ISO 8601 UTC: microseconds (what the node keeps), or nanoseconds when it has them. */
 export const isoOfNanos = (nanos: bigint): string => {
-  const seconds = nanos / 1_000_000_000n
-  const fraction = nanos % 1_000_000_000n
-  const base = new Date(Number(seconds) * 1000).toISOString().slice(0, 19)
-  const nine = fraction.toString().padStart(9, "0")
-  return `${base}.${nine.endsWith("000") ? nine.slice(0, 6) : nine}Z`
+  const iso = Timestamp.vegaTimeToIsoString(Timestamp.vegaTimestamp(nanos))
+  return iso.endsWith("000Z") ? `${iso.slice(0, -4)}Z` : iso
 }
 
 const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
