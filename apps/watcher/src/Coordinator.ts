@@ -54,6 +54,12 @@ export const make = (leases: Leases, options: Options): Effect.Effect<Coordinato
       Effect.gen(function* () {
         if (lost.length === 0) return
         for (const slice of lost) held.delete(slice)
+        // a slice can be found lost (a commit saw the lease free or taken) just after a balance took it
+        // back: its row is then this watcher's again, and would be renewed forever with no one working
+        // it. Giving it up (a no-op when another watcher holds it) lets the next balance hand it out.
+        yield* leases
+          .release(lost)
+          .pipe(Effect.catchAll((error) => Effect.logWarning("could not give lost slices up", error)))
         dropped.push(...lost)
         yield* Metric.update(Metrics.leaseLostTotal, lost.length)
         yield* Effect.logWarning(`lost the lease of ${lost.join(", ")} to another watcher`)
