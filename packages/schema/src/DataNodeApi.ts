@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import * as Asset from "./Asset.js"
 import * as ChainInfo from "./ChainInfo.js"
 import * as Epoch from "./Epoch.js"
+import * as EventBus from "./EventBus.js"
 import * as LiquidityProvision from "./LiquidityProvision.js"
 import * as Market from "./Market.js"
 import * as PartyProfile from "./PartyProfile.js"
@@ -23,6 +24,7 @@ import * as SignerBundle from "./SignerBundle.js"
 import * as SpamStatistics from "./SpamStatistics.js"
 import * as StakeLinking from "./StakeLinking.js"
 import * as Transaction from "./Transaction.js"
+import * as TransactionResult from "./TransactionResult.js"
 
 /**
  * A route of the API.
@@ -445,3 +447,70 @@ export const endpoints: ReadonlyArray<Any> = [
   CheckTransaction,
   CheckRawTransaction
 ]
+
+/**
+ * A streaming route (`/api/v2/stream/...`): a chunked HTTP answer of one `{"result":…}` line per
+ * message, or the same lines as WebSocket text frames. Messages are written in the stream form
+ * (enums as numbers, defaults left out; see `StreamForm`).
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface StreamEndpoint<Msg, MsgI> {
+  /** The RPC name behind the route. */
+  readonly name: string
+  readonly path: string
+  /** One message (the `result` of a line). */
+  readonly message: Schema.Schema<Msg, MsgI>
+}
+
+/** @since 0.1.0 @category Models */
+export type AnyStream = StreamEndpoint<any, any>
+
+const stream = <Msg, MsgI>(options: StreamEndpoint<Msg, MsgI>): StreamEndpoint<Msg, MsgI> => options
+
+/**
+ * `GET /api/v2/stream/transaction-results`: transaction results as blocks include them; query
+ * `partyIds`, `hashes` (repeated) and `status`.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ObserveTransactionResults = stream({
+  name: "ObserveTransactionResults",
+  path: "/api/v2/stream/transaction-results",
+  message: TransactionResult.ObserveTransactionResultsResponse
+})
+
+/**
+ * `GET /api/v2/stream/event/bus`: the event bus, over a WebSocket (the client sends
+ * `ObserveEventBusRequest`s as frames).
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ObserveEventBus = stream({
+  name: "ObserveEventBus",
+  path: "/api/v2/stream/event/bus",
+  message: EventBus.ObserveEventBusResponse
+})
+
+/**
+ * `GET /stream/event/bus`: the core node's own event bus, which the data node's mirrors.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const CoreObserveEventBus = stream({
+  name: "CoreObserveEventBus",
+  path: "/stream/event/bus",
+  message: EventBus.ObserveEventBusResponse
+})
+
+/**
+ * Every streaming route described here.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const streams: ReadonlyArray<AnyStream> = [ObserveTransactionResults, ObserveEventBus, CoreObserveEventBus]
