@@ -50,20 +50,32 @@ export interface BackoffOptions {
 }
 
 /**
- * Exponential backoff with full jitter, forever: the n-th delay is drawn uniformly from
- * `[0, min(max, base × 2ⁿ)]`. Its output is the ceiling of the delay.
+ * The ceiling of the n-th delay (n from 0): `min(max, base × 2ⁿ)`. The one backoff formula:
+ * {@link backoff} draws its delays under it, and the client rests a failing node for this long.
  *
  * @since 0.1.0
  * @category Schedules
  */
-export const backoff = (options: BackoffOptions = {}): Schedule.Schedule<Duration.Duration> => {
+export const ceiling = (n: number, options: BackoffOptions = {}): Duration.Duration => {
   const max = Duration.decode(options.max ?? DEFAULTS.max)
-  return Schedule.exponential(options.base ?? DEFAULTS.base, 2).pipe(
-    Schedule.map((ceiling) => Duration.min(ceiling, max)),
-    Schedule.modifyDelay((ceiling) => Duration.min(ceiling, max)),
+  const base = Duration.toMillis(options.base ?? DEFAULTS.base)
+  // 2^n overflows to Infinity for large n, which the cap absorbs
+  return Duration.min(max, Duration.millis(base * 2 ** Math.max(0, n)))
+}
+
+/**
+ * Exponential backoff with full jitter, forever: the n-th delay is drawn uniformly from
+ * `[0, ceiling(n)]` (see {@link ceiling}). Its output is that ceiling.
+ *
+ * @since 0.1.0
+ * @category Schedules
+ */
+export const backoff = (options: BackoffOptions = {}): Schedule.Schedule<Duration.Duration> =>
+  Schedule.forever.pipe(
+    Schedule.map((n) => ceiling(n, options)),
+    Schedule.addDelay((limit) => limit),
     Schedule.jitteredWith({ min: 0, max: 1 })
   )
-}
 
 /**
  * @since 0.1.0

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Position } from "@vega-effect/schema"
 import { Duration, Effect, Either, Fiber, TestClock } from "effect"
-import { decodeBody, decoderOf, errorOf, retryAfter } from "../src/internal/answer.js"
+import { decodeBody, decoderOf, errorOf } from "../src/internal/answer.js"
 import { makePacer } from "../src/internal/pacer.js"
 import { Pool } from "../src/internal/pool.js"
 
@@ -55,8 +55,14 @@ describe("answers", () => {
       0
     )
     expect(limited._tag === "RateLimitedError" && Duration.toMillis(limited.retryAfter!)).toBe(2000)
-    const date = retryAfter({ "retry-after": new Date(5_000).toUTCString() }, 1_000)
-    expect(Duration.toMillis(date!)).toBe(4000)
+    const banWithoutHeader = errorOf(
+      answer(
+        403,
+        '{"code":7,"message":"temporarily banned for continuing to request while rate limited","details":[]}'
+      ),
+      0
+    )
+    expect(banWithoutHeader._tag === "BannedError" && Duration.toMinutes(banWithoutHeader.retryAfter)).toBe(10)
   })
 
   it("turns a cut body into a transport error and a wrong shape into a decode error with the path", () => {
@@ -128,7 +134,7 @@ describe("pool", () => {
     seen(pool, "http://a", 100)
     seen(pool, "http://b", 98)
     seen(pool, "http://c", 101)
-    pool.failed("http://c", 0, { _tag: "TimeoutError" } as never, undefined)
+    pool.failed("http://c", 0, { unanswered: true })
     expect(pool.choose(1, "http://c", 101).node).toBe("http://a")
     expect(pool.choose(100_000, "http://c", 101).node).toBe("http://c")
     const status = pool.status().find((n) => n.url === "http://c")!

@@ -1,12 +1,13 @@
 /**
  * Turning a node's HTTP answer into a value or a typed error.
  */
-import { Decoder, GatewayError } from "@vega-effect/schema"
-import * as Duration from "effect/Duration"
+import { Decoder, GatewayError, RateLimit } from "@vega-effect/schema"
 import * as Either from "effect/Either"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as Errors from "../DataNodeError.js"
+import * as RetryPolicy from "../RetryPolicy.js"
 
 export interface Answer {
   readonly node: string
@@ -20,20 +21,12 @@ const EXCERPT = 160
 
 export const excerpt = (text: string): string => (text.length <= EXCERPT ? text : `${text.slice(0, EXCERPT)}…`)
 
-/** Seconds in `Retry-After` (or `Ratelimit-Retry-After`), or an HTTP date. */
-export const retryAfter = (
-  headers: Readonly<Record<string, string>>,
-  nowMillis: number
-): Duration.Duration | undefined => {
-  const raw = headers["ratelimit-retry-after"] ?? headers["retry-after"]
-  if (raw === undefined) return undefined
-  if (/^\d+(\.\d+)?$/.test(raw.trim())) return Duration.seconds(Number(raw))
-  const date = Date.parse(raw)
-  return Number.isNaN(date) ? undefined : Duration.millis(Math.max(0, date - nowMillis))
-}
-
-/** How long the real node bans a client that keeps requesting while rate limited. */
-export const DEFAULT_BAN = Duration.minutes(10)
+/**
+ * Whether an answer tells the client to wait before asking that node again: a 429, or a ban (a
+ * 403 with `Ratelimit-Retry-After`). Such answers pause the node whatever the request was.
+ */
+export const asksToWait = (status: number, headers: Readonly<Record<string, string>>): boolean =>
+  status === 429 || (status === 403 && headers[RateLimit.Headers.retryAfter.toLowerCase()] !== undefined)
 
 const decodeErrorBody = Schema.decodeUnknownEither(GatewayError.ErrorBody)
 
@@ -67,7 +60,7 @@ export const errorOf = (answer: Answer, nowMillis: number): Errors.DataNodeError
     ...(code === undefined ? {} : { code }),
     ...(detail === undefined ? {} : { detail })
   }
-  const wait = retryAfter(answer.headers, nowMillis)
+  const wait = Option.getOrUndefined(RetryPolicy.retryAfter(answer.headers, nowMillis))
   switch (true) {
     case status === 400:
       return new Errors.InvalidArgumentError(fields)
@@ -75,9 +68,8 @@ export const errorOf = (answer: Answer, nowMillis: number): Errors.DataNodeError
       return new Errors.NotFoundError(fields)
     case status === 429:
       return new Errors.RateLimitedError(wait === undefined ? fields : { ...fields, retryAfter: wait })
-    case status === 403 &&
-      (answer.headers["ratelimit-retry-after"] !== undefined || code === GatewayError.GrpcCode.PermissionDenied):
-      return new Errors.BannedError({ ...fields, retryAfter: wait ?? DEFAULT_BAN })
+    case asksToWait(status, answer.headers) || (status === 403 && code === GatewayError.GrpcCode.PermissionDenied):
+      return new Errors.BannedError({ ...fields, retryAfter: wait ?? RateLimit.BAN })
     case status === 408 || status === 502 || status === 503 || status === 504:
       return new Errors.UnavailableError(fields)
     case status >= 500:

@@ -4,7 +4,9 @@
  * us. Requests go to a node near the best height; a paging run stays on its node while that node
  * stays healthy, and moves only to a node at least as far along.
  */
-import type * as Errors from "../DataNodeError.js"
+import * as Duration from "effect/Duration"
+import * as RetryPolicy from "../RetryPolicy.js"
+import { DEFAULTS } from "./defaults.js"
 
 export interface PoolOptions {
   /** Nodes more than this many blocks behind the best are not used. */
@@ -48,6 +50,16 @@ export interface Choice {
   readonly node: string | undefined
   /** When no node can be used now: the first time one can (unix ms). */
   readonly waitUntil: number
+}
+
+/** What went wrong with a request to a node. */
+export interface Failure {
+  /** No answer came (the request was still sent, so it counts as one). */
+  readonly unanswered?: boolean
+  /** The node banned us. */
+  readonly banned?: boolean
+  /** How long the node asked us to wait, if it did. */
+  readonly restMillis?: number | undefined
 }
 
 export class Pool {
@@ -132,17 +144,20 @@ export class Pool {
     n.banned = false
   }
 
-  /** A failure: the node rests for a while, longer the more it fails in a row. */
-  failed(url: string, now: number, error: Errors.DataNodeError, retryAfterMillis: number | undefined): void {
+  /**
+   * A failure: the node rests for `restMillis` when the node said how long, otherwise (when there
+   * are other nodes) for the backoff ceiling of its failures in a row.
+   */
+  failed(url: string, now: number, failure: Failure): void {
     const n = this.state(url)
     n.failures++
     n.consecutiveFailures++
-    if (error._tag === "TransportError" || error._tag === "TimeoutError") n.requests++
+    if (failure.unanswered === true) n.requests++
     const rest =
-      retryAfterMillis ??
-      (this.nodes.length > 1 ? Math.min(30_000, 250 * 2 ** Math.min(7, n.consecutiveFailures - 1)) : 0)
+      failure.restMillis ??
+      (this.nodes.length > 1 ? Duration.toMillis(RetryPolicy.ceiling(n.consecutiveFailures - 1, DEFAULTS.rest)) : 0)
     n.unavailableUntil = Math.max(n.unavailableUntil, now + rest)
-    if (error._tag === "BannedError") n.banned = true
+    if (failure.banned === true) n.banned = true
   }
 
   height(url: string): number | undefined {

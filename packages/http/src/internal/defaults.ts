@@ -1,0 +1,21 @@
+/**
+ * The client's transport defaults, in one place (the node's own rate limit comes from
+ * `@vega-effect/schema`'s `RateLimit`, the retry schedule's from `RetryPolicy`).
+ */
+import { RateLimit } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
+
+export const DEFAULTS = {
+  /** Per request. */
+  timeout: Duration.seconds(10),
+  /** Client-side pacing per node: the node's own limit. */
+  rateLimit: { rate: RateLimit.RATE_PER_SECOND, burst: RateLimit.BURST },
+  /** Nodes more than this many blocks behind the best are not used. */
+  maxLag: 5,
+  /** Nodes slower than this many times the fastest (plus 100 ms) are not used. */
+  slowFactor: 4,
+  /** With several nodes, how often their heights are asked for. */
+  healthInterval: Duration.seconds(5),
+  /** How long a failing node of several rests: from `base`, doubling with each failure in a row, up to `max`. */
+  rest: { base: Duration.millis(250), max: Duration.seconds(30) }
+} as const
