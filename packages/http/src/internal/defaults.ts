@@ -8,8 +8,12 @@ import * as Duration from "effect/Duration"
 export const DEFAULTS = {
   /** Per request. */
   timeout: Duration.seconds(10),
-  /** Client-side pacing per node: the node's own limit. */
-  rateLimit: { rate: RateLimit.RATE_PER_SECOND, burst: RateLimit.BURST },
+  /**
+   * Client-side pacing per node: the node's own rate, and its burst less a tenth kept in reserve,
+   * so that requests bunched on the way (a connection pool releasing several at once, a proxy)
+   * still find tokens in the node's bucket.
+   */
+  rateLimit: { rate: RateLimit.RATE_PER_SECOND, burst: RateLimit.BURST - RateLimit.BURST / 10 },
   /** Nodes more than this many blocks behind the best are not used. */
   maxLag: 5,
   /** Nodes slower than this many times the fastest (plus 100 ms) are not used. */
