@@ -13,6 +13,7 @@
  *
  * @since 0.1.0
  */
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "@vega-effect/schema/Pagination"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -20,22 +21,6 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { prefetch as prefetchPull } from "./internal/prefetch.js"
-
-/**
- * The page size the data node uses when none is given, and the default here.
- *
- * @since 0.1.0
- * @category Constants
- */
-export const DEFAULT_PAGE_SIZE = 1000
-
-/**
- * The largest page the data node serves.
- *
- * @since 0.1.0
- * @category Constants
- */
-export const MAX_PAGE_SIZE = 5000
 
 /**
  * What to ask the server for one page. Exactly one of `first` / `last` is set, and a cursor only
