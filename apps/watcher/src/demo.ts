@@ -200,7 +200,7 @@ const scenario = Effect.gen(function* () {
     const key = yield* Keys.fromMnemonic(MNEMONIC, { index: 1 })
     const services = yield* Layer.build(
       Layer.provideMerge(
-        TransactionSubmitter.layer({ key, urls: sim.urls }),
+        TransactionSubmitter.layer({ key }),
         DataNodeClient.layer({ urls: sim.urls })
       ).pipe(Layer.provide(ProofOfWork.layer({ threads: 1 })), Layer.provide(NodeHttpClient.layerUndici))
     )

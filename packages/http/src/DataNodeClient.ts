@@ -269,11 +269,12 @@ export interface Service {
   /**
    * Sends one request through the client's transport: `request`'s URL is a path (`/transaction`),
    * the node is the one the pool would choose, the request waits for that node's pacer, and the
-   * answer is read whatever its status, within the time limit. Never retried, so it is safe for
-   * POSTs; an answer asking to wait (429, ban) still rests the node.
+   * answer is read whatever its status, within the time limit (the client's, or `timeout`). Never
+   * retried, so it is safe for POSTs; an answer asking to wait (429, ban) still rests the node.
    */
   readonly execute: (
-    request: HttpClientRequest.HttpClientRequest
+    request: HttpClientRequest.HttpClientRequest,
+    options?: { readonly timeout?: Duration.DurationInput | undefined }
   ) => Effect.Effect<Sent, Errors.TransportError | Errors.TimeoutError>
 
   /** What the client knows of each node (heights, speed, failures), for metrics and health checks. */

@@ -47,6 +47,8 @@ export interface BackoffOptions {
   readonly base?: Duration.DurationInput | undefined
   /** The largest ceiling; delays stop growing there. Default 10 s. */
   readonly max?: Duration.DurationInput | undefined
+  /** Draw each delay under its ceiling (full jitter), or wait the ceiling itself. Default true. */
+  readonly jitter?: boolean | undefined
 }
 
 /**
@@ -65,17 +67,19 @@ export const ceiling = (n: number, options: BackoffOptions = {}): Duration.Durat
 
 /**
  * Exponential backoff with full jitter, forever: the n-th delay is drawn uniformly from
- * `[0, ceiling(n)]` (see {@link ceiling}). Its output is that ceiling.
+ * `[0, ceiling(n)]` (see {@link ceiling}), or is the ceiling itself with `jitter: false`. Its
+ * output is that ceiling.
  *
  * @since 0.1.0
  * @category Schedules
  */
-export const backoff = (options: BackoffOptions = {}): Schedule.Schedule<Duration.Duration> =>
-  Schedule.forever.pipe(
+export const backoff = (options: BackoffOptions = {}): Schedule.Schedule<Duration.Duration> => {
+  const ceilings = Schedule.forever.pipe(
     Schedule.map((n) => ceiling(n, options)),
-    Schedule.addDelay((limit) => limit),
-    Schedule.jitteredWith({ min: 0, max: 1 })
+    Schedule.addDelay((limit) => limit)
   )
+  return options.jitter === false ? ceilings : Schedule.jitteredWith(ceilings, { min: 0, max: 1 })
+}
 
 /**
  * @since 0.1.0

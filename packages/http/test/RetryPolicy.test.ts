@@ -47,6 +47,16 @@ describe("RetryPolicy", () => {
     })
   )
 
+  it.effect("without jitter, waits each ceiling itself", () =>
+    Effect.gen(function* () {
+      const delays = yield* delaysOf(
+        RetryPolicy.backoff({ base: "100 millis", max: "1 second", jitter: false }),
+        [1, 2, 3, 4, 5, 6]
+      )
+      expect(delays).toEqual([100, 200, 400, 800, 1000, 1000])
+    })
+  )
+
   it.effect("stops after the number of retries", () =>
     Effect.gen(function* () {
       expect(yield* delaysOf(RetryPolicy.schedule({ retries: 3 }), Array(10).fill(undefined))).toHaveLength(3)

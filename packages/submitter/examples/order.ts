@@ -44,10 +44,10 @@ const live = Effect.gen(function* () {
   // blocks every 200 ms, and an easy proof of work so the example runs in a moment
   const sim = yield* Simulator.make({ blockInterval: "200 millis", spam: { difficulty: 8 } })
   const key = yield* Keys.fromMnemonic(MNEMONIC, { index: 1 }) // the Go wallet's first key
-  const nodes = Layer.provideMerge(
-    TransactionSubmitter.layer({ key, urls: sim.urls }),
-    DataNodeClient.layer({ urls: sim.urls })
-  ).pipe(Layer.provide(ProofOfWork.layer()), Layer.provide(FetchHttpClient.layer))
+  const nodes = Layer.provideMerge(TransactionSubmitter.layer({ key }), DataNodeClient.layer({ urls: sim.urls })).pipe(
+    Layer.provide(ProofOfWork.layer()),
+    Layer.provide(FetchHttpClient.layer)
+  )
   yield* Effect.provide(program, nodes)
 })
 

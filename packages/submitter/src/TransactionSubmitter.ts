@@ -20,16 +20,12 @@
  *
  * @since 0.1.0
  */
-import * as HttpClient from "@effect/platform/HttpClient"
-import { Keys, ProofOfWork, Signature, TxEncoding } from "@vega-effect/crypto"
+import { Keys, ProofOfWork } from "@vega-effect/crypto"
 import { DataNodeClient, type DataNodeError } from "@vega-effect/http"
-import { CommandValidation, type Commands, type Transaction, type TransactionResult } from "@vega-effect/schema"
-import { createHash, randomBytes } from "node:crypto"
-import * as Clock from "effect/Clock"
+import type { CommandValidation, Commands, TransactionResult } from "@vega-effect/schema"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
-import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -37,13 +33,33 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import * as Redacted from "effect/Redacted"
-import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
-import { type Answer, type Mode, post, type Signed } from "./internal/deliver.js"
+import { makeBuilder } from "./internal/build.js"
+import { makeHeads } from "./internal/chainHead.js"
+import type { Mode, Signed } from "./internal/deliver.js"
+import { keepProofsAhead } from "./internal/proofsAhead.js"
 import { makeResultWatcher } from "./internal/resultWatcher.js"
 import { SolvedPool } from "./internal/solvedPool.js"
-import { type ChainHead, type Slot, SpamBudget } from "./internal/spamBudget.js"
-import * as Errors from "./SubmitError.js"
+import { syncSpamStatistics } from "./internal/spamSync.js"
+import { makeSubmissions } from "./internal/submit.js"
+import type * as Errors from "./SubmitError.js"
+
+/**
+ * The defaults of {@link Options}.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const DEFAULTS = {
+  requestTimeout: Duration.seconds(15),
+  headTtl: Duration.millis(500),
+  safetyBlocks: 10,
+  maxExtraDifficulty: 5,
+  poolSize: 2,
+  powTimeout: Duration.minutes(2),
+  probes: 6,
+  resultTimeout: Duration.minutes(2)
+} as const
 
 /**
  * @since 0.1.0
@@ -52,8 +68,6 @@ import * as Errors from "./SubmitError.js"
 export interface Options {
   /** The signing key: a key pair, or its hex (32-byte seed, or the wallets' 64-byte secret). */
   readonly key: Keys.KeyPair | Redacted.Redacted<string>
-  /** Nodes to send to, in order of preference (data nodes forward to their core). */
-  readonly urls: string | ReadonlyArray<string>
   /** Default submission mode: `"sync"` (`POST /transaction`), `"async"` or `"commit"` (`/transaction/raw`). */
   readonly mode?: Mode
   /** Refuse nodes on another chain. */
@@ -170,469 +184,77 @@ export class TransactionSubmitter extends Context.Tag("@vega-effect/submitter/Tr
   Service
 >() {}
 
-/** A random non-zero uint64. */
-const randomNonce = (): bigint => {
-  for (;;) {
-    const n = randomBytes(8).readBigUInt64BE()
-    if (n !== 0n) return n
-  }
-}
-
-const headOf = (r: {
-  readonly height: bigint
-  readonly hash: string
-  readonly chainId: string
-  readonly spamPowDifficulty: number
-  readonly spamPowNumberOfPastBlocks: number
-  readonly spamPowNumberOfTxPerBlock: number
-  readonly spamPowIncreasingDifficulty: boolean
-}): ChainHead => ({
-  height: r.height,
-  hash: r.hash,
-  chainId: r.chainId,
-  difficulty: r.spamPowDifficulty,
-  pastBlocks: r.spamPowNumberOfPastBlocks,
-  txPerBlock: Math.max(1, r.spamPowNumberOfTxPerBlock),
-  increasingDifficulty: r.spamPowIncreasingDifficulty
-})
-
-/** Texts of the 89 rejections that prove a transaction is on the chain or in a node's mempool. */
-const HASH_USED = "transaction hash already used"
-/** The tid was seen: the first offer reached the node, which rejected it (an accepted one would be in the cache). */
-const TID_SEEN = "proof of work tid already seen by the node"
-/** The proof of work's height is no longer usable: build again on a newer block. */
-const STALE_HEIGHT = ["unknown block height", "transaction too old"]
-
 /**
- * Builds the submitter. It reads the chain through the `DataNodeClient`, posts with the ambient
- * `HttpClient`, solves with the `ProofOfWork` service, and keeps a subscription to the key's
- * results for the life of the scope.
+ * Builds the submitter. It reads the chain and sends through the `DataNodeClient` (its nodes, its
+ * pacing, its node choice; POSTs never retried), solves with the `ProofOfWork` service, and keeps
+ * a subscription to the key's results for the life of the scope.
  *
  * @since 0.1.0
  * @category Constructors
  */
 export const make = (
   options: Options
-): Effect.Effect<
-  Service,
-  Keys.KeyError,
-  DataNodeClient.DataNodeClient | HttpClient.HttpClient | ProofOfWork.ProofOfWork | Scope.Scope
-> =>
+): Effect.Effect<Service, Keys.KeyError, DataNodeClient.DataNodeClient | ProofOfWork.ProofOfWork | Scope.Scope> =>
   Effect.gen(function* () {
     const pair = Redacted.isRedacted(options.key) ? yield* Keys.fromHex(options.key) : options.key
-    const partyId = pair.publicKey
     const client = yield* DataNodeClient.DataNodeClient
-    const http = yield* HttpClient.HttpClient
-    const pow = yield* ProofOfWork.ProofOfWork
-    const urls = (typeof options.urls === "string" ? [options.urls] : [...options.urls]).map((u) =>
-      u.replace(/\/+$/, "")
-    )
-    if (urls.length === 0) return yield* Effect.dieMessage("TransactionSubmitter needs at least one node URL")
-    const defaultMode = options.mode ?? "sync"
-    const requestTimeout = Duration.decode(options.requestTimeout ?? "15 seconds")
-    const headTtl = Duration.toMillis(options.headTtl ?? "500 millis")
-    const powTimeout = Duration.decode(options.powTimeout ?? "2 minutes")
-    const probes = Math.max(1, options.probes ?? 6)
-    const resultTimeout = options.resultTimeout ?? "2 minutes"
+    const headTtl = Duration.decode(options.headTtl ?? DEFAULTS.headTtl)
+    const wake = yield* Queue.sliding<void>(1)
+    const heads = makeHeads(client, {
+      ttl: headTtl,
+      chainId: options.chainId,
+      safetyBlocks: options.safetyBlocks ?? DEFAULTS.safetyBlocks,
+      maxExtraDifficulty: options.maxExtraDifficulty ?? DEFAULTS.maxExtraDifficulty,
+      onHead: wake.offer(undefined)
+    })
+    const solved = new SolvedPool(Math.max(0, options.poolSize ?? DEFAULTS.poolSize))
+    const builder = makeBuilder({
+      pair,
+      heads,
+      solved,
+      pow: yield* ProofOfWork.ProofOfWork,
+      powTimeout: Duration.decode(options.powTimeout ?? DEFAULTS.powTimeout),
+      onReserved: wake.offer(undefined)
+    })
+    yield* keepProofsAhead({ heads, solved, builder, wake }, headTtl)
     const syncSpam = options.syncSpamStatistics ?? true
-    const maxExtra = options.maxExtraDifficulty ?? 5
-    let budget: SpamBudget | undefined
-    const budgetFor = (head: ChainHead) =>
-      (budget ??= new SpamBudget({
-        safetyBlocks: options.safetyBlocks ?? 10,
-        maxDifficulty: head.difficulty + maxExtra
-      }))
-    const solved = new SolvedPool(Math.max(0, options.poolSize ?? 2))
-    const refill = yield* Queue.sliding<void>(1)
-
-    // ---------------------------------------------------------------------------------------------
-    // The chain head, read at most once per `headTtl`
-    // ---------------------------------------------------------------------------------------------
-
-    let cached: { head: ChainHead; at: number } | undefined
-    const readHead = Effect.gen(function* () {
-      const response = yield* client.lastBlockHeight
-      const head = headOf(response)
-      if (options.chainId !== undefined && head.chainId !== options.chainId) {
-        return yield* new Errors.ChainMismatch({ expected: options.chainId, actual: head.chainId })
-      }
-      cached = { head, at: yield* Clock.currentTimeMillis }
-      budgetFor(head).observe(head)
-      yield* refill.offer(undefined)
-      return head
-    })
-    const currentHead = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      return cached !== undefined && now - cached.at < headTtl ? cached.head : yield* readHead
-    })
-    /** Waits until the chain is past `height`. */
-    const nextBlock = (height: bigint) =>
-      Effect.gen(function* () {
-        for (;;) {
-          const head = yield* readHead
-          if (head.height > height) return head
-          yield* Effect.sleep(Duration.millis(Math.max(50, Math.min(headTtl, 500))))
-        }
-      })
-
-    const syncSpamStatistics = Effect.gen(function* () {
-      const response = yield* client.getSpamStatistics({ partyId })
-      const statistic = response.statistics?.pow
-      if (statistic === undefined) return
-      if (statistic.bannedUntil !== undefined && statistic.bannedUntil > BigInt(Date.now()) * 1_000_000n) {
-        return yield* new Errors.KeyBanned({ partyId, until: statistic.bannedUntil })
-      }
-      const head = yield* currentHead
-      const b = budgetFor(head)
-      for (const state of statistic.blockStates) {
-        // no expected difficulty: the node allows nothing more at that height
-        const seen = state.expectedDifficulty === undefined ? Number.MAX_SAFE_INTEGER : Number(state.transactionsSeen)
-        b.learn(state.blockHeight, state.blockHash, seen)
+    const resync = syncSpam ? Effect.ignore(syncSpamStatistics(client, heads, pair.publicKey)) : Effect.void
+    const submissions = makeSubmissions({
+      client,
+      heads,
+      builder,
+      resync,
+      expiryPoll: Duration.max(headTtl, Duration.millis(200)),
+      offering: {
+        execute: client.execute,
+        watcher: yield* makeResultWatcher(client, pair.publicKey),
+        probes: Math.max(1, options.probes ?? DEFAULTS.probes),
+        timeout: Duration.decode(options.requestTimeout ?? DEFAULTS.requestTimeout),
+        nodes: (yield* client.nodes).length
       }
     })
-
-    // ---------------------------------------------------------------------------------------------
-    // Building
-    // ---------------------------------------------------------------------------------------------
-
-    const solve = (hash: string, difficulty: number) =>
-      Effect.suspend(() => pow.solve(hash, ProofOfWork.newTid(), difficulty, { timeout: powTimeout })).pipe(
-        Effect.mapError((error) => new Errors.ProofOfWorkFailed({ message: error.message }))
-      )
-
-    /** A slot for the next transaction, waiting for a new block when the key has used them all. */
-    const reserveSlot: Effect.Effect<{ head: ChainHead; slot: Slot }, BuildError> = Effect.gen(function* () {
-      for (;;) {
-        const head = yield* currentHead
-        const slot = budgetFor(head).reserve(head, (h) => solved.has(h))
-        if (slot !== undefined) {
-          yield* refill.offer(undefined)
-          return { head, slot }
-        }
-        yield* Effect.logDebug("proof-of-work slots used up; waiting for a new block").pipe(
-          Effect.annotateLogs({ partyId, height: String(head.height) })
-        )
-        yield* nextBlock(head.height)
-      }
-    })
-
-    const signWith = (
-      command: Commands.Command,
-      chainId: string,
-      slot: Slot,
-      solution: { readonly tid: string; readonly nonce: bigint }
-    ): Signed => {
-      const inputData = TxEncoding.encodeInputData({ nonce: randomNonce(), blockHeight: slot.height, command })
-      const transaction: Transaction.Transaction = {
-        inputData,
-        signature: Signature.signInputData(pair, inputData, chainId),
-        pubKey: partyId,
-        version: "TX_VERSION_V3",
-        pow: { tid: solution.tid, nonce: solution.nonce }
-      }
-      const bytes = TxEncoding.encodeTransaction(transaction)
-      return {
-        transaction,
-        bytes,
-        txHash: TxEncoding.txHash(bytes).toLowerCase(),
-        powHeight: slot.height,
-        deterministicId: createHash("sha3-256").update(Buffer.from(transaction.signature!.value, "hex")).digest("hex")
-      }
-    }
-
-    const validate = (command: Commands.Command) =>
-      Either.match(CommandValidation.validate(command), { onLeft: Effect.fail, onRight: () => Effect.void })
-
-    const build = (command: Commands.Command): Effect.Effect<Signed, BuildError> =>
-      Effect.gen(function* () {
-        yield* validate(command)
-        const { head, slot } = yield* reserveSlot
-        const ready = slot.difficulty === head.difficulty ? solved.take(slot.height, slot.hash) : undefined
-        const solution = ready ?? (yield* solve(slot.hash, slot.difficulty))
-        return signWith(command, head.chainId, slot, solution)
-      }).pipe(Effect.withSpan("TransactionSubmitter.build"))
-
-    // keeps proofs of work ready for the newest free base-difficulty slots, following new blocks
-    if (solved.capacity > 0) {
-      yield* Effect.forkScoped(
-        Effect.repeat(Effect.ignore(readHead), Schedule.spaced(Duration.millis(Math.max(headTtl, 100))))
-      )
-      yield* Effect.forkScoped(
-        Effect.forever(
-          Effect.gen(function* () {
-            yield* refill.take
-            for (;;) {
-              const head = cached?.head
-              if (head === undefined || budget === undefined) break
-              const free = budget.freeBaseSlots(head)
-              solved.retain(new Set(budget.usable(head)))
-              const target = free.find((s) => solved.at(s.height) < s.free)
-              if (target === undefined || solved.size >= solved.capacity) break
-              const solution = yield* Effect.either(solve(target.hash, head.difficulty))
-              if (Either.isLeft(solution)) break
-              solved.add(target.height, target.hash, solution.right)
-            }
-          })
-        )
-      )
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Sending
-    // ---------------------------------------------------------------------------------------------
-
-    // the key's results, for waits and to settle probes the node can no longer answer
-    const watcher = yield* makeResultWatcher(client, partyId)
-
-    type Settled =
-      | { readonly _tag: "Accepted"; readonly accepted: Accepted }
-      | { readonly _tag: "Failed"; readonly error: Errors.SendError }
-
-    const accepted = (signed: Signed, answer: Answer & { _tag: "Accepted" }, alreadyKnown: boolean): Settled => ({
-      _tag: "Accepted",
-      accepted: {
-        txHash: signed.txHash,
-        powHeight: signed.powHeight,
-        height: answer.height,
-        node: answer.node,
-        alreadyKnown,
-        deterministicId: signed.deterministicId
-      }
-    })
-
-    const rejected = (signed: Signed, code: number, message: string, node: string): Settled => ({
-      _tag: "Failed",
-      error: new Errors.TransactionRejected({
-        code,
-        reason: Errors.reasonOf(code),
-        message,
-        txHash: signed.txHash,
-        node
-      })
-    })
-
-    /**
-     * Offers the same bytes again after an answer that did not settle the outcome, until one does.
-     * Probes go through `/transaction`, which always waits for the node's check. They come often
-     * (at most a second apart), so that an included transaction is still remembered by the node
-     * ("hash already used") when a probe gets through.
-     *
-     * Once the first offer may have reached a node, no answer short of a final one proves that it did
-     * not land: "tid already seen" only says some offer of this tid came since the last block (a probe
-     * whose answer was lost, say), and a height that left the window means the node has forgotten
-     * whether it included the transaction. So probing never builds the transaction anew; it ends
-     * accepted, rejected for good, or `OutcomeUnknown`.
-     */
-    const probe = (signed: Signed, start: number, last: string): Effect.Effect<Settled> =>
-      Effect.gen(function* () {
-        let description = last
-        for (let i = 0; i < probes; i++) {
-          yield* Effect.sleep(Duration.millis(Math.min(1_000, 100 * 2 ** i)))
-          const node = urls[(start + 1 + i) % urls.length]
-          const answer = yield* post(http, node, signed, "sync", requestTimeout)
-          switch (answer._tag) {
-            case "Accepted":
-              return accepted(signed, answer, false)
-            case "InCache":
-              return accepted(signed, { _tag: "Accepted", node, height: 0n, gasWanted: 0n }, true)
-            case "Rejected":
-              if (answer.code === 89 && answer.message.includes(HASH_USED)) {
-                return accepted(signed, { _tag: "Accepted", node, height: 0n, gasWanted: 0n }, true)
-              }
-              if (answer.code === 89 && answer.message.includes(TID_SEEN)) {
-                description = answer.message // cleared at the next block: ask again then
-                break
-              }
-              if (answer.code === 89 && STALE_HEIGHT.some((text) => answer.message.includes(text))) {
-                // the node forgot; the key's results stream may have seen it included
-                if (watcher.seen(signed.txHash)) {
-                  return accepted(signed, { _tag: "Accepted", node, height: 0n, gasWanted: 0n }, true)
-                }
-                return {
-                  _tag: "Failed",
-                  error: new Errors.OutcomeUnknown({
-                    txHash: signed.txHash,
-                    message: `the node no longer knows whether it included the transaction: ${answer.message}`
-                  })
-                }
-              }
-              return rejected(signed, answer.code, answer.message, node)
-            case "Refused":
-              return { _tag: "Failed", error: new Errors.RequestRefused(answer) }
-            default:
-              description = answer.description
-          }
-        }
-        return {
-          _tag: "Failed",
-          error: new Errors.OutcomeUnknown({
-            txHash: signed.txHash,
-            message: `could not find out whether the transaction reached a node: ${description}`
-          })
-        }
-      })
-
-    const deliver = (signed: Signed, mode: Mode): Effect.Effect<Settled> =>
-      Effect.gen(function* () {
-        let answer: Answer | undefined
-        let index = 0
-        // move on to the next node only while the request provably never reached one
-        for (; index < urls.length; index++) {
-          answer = yield* post(http, urls[index], signed, mode, requestTimeout)
-          if (answer._tag !== "NotSent") break
-        }
-        if (answer === undefined || answer._tag === "NotSent") {
-          // nothing was delivered anywhere: offering the same bytes later is still safe
-          return yield* probe(signed, urls.length - 1, answer?.description ?? "no node")
-        }
-        switch (answer._tag) {
-          case "Accepted":
-            return accepted(signed, answer, false)
-          case "InCache":
-            return { _tag: "Failed", error: new Errors.AlreadyInMempool({ txHash: signed.txHash, node: answer.node }) }
-          case "Rejected":
-            return rejected(signed, answer.code, answer.message, answer.node)
-          case "Refused":
-            return { _tag: "Failed", error: new Errors.RequestRefused(answer) }
-          case "Unknown":
-            yield* Effect.logWarning("submission outcome unknown; offering the same transaction again").pipe(
-              Effect.annotateLogs({ txHash: signed.txHash, node: answer.node, description: answer.description })
-            )
-            return yield* probe(signed, index, answer.description)
-        }
-      })
-
-    const send = (signed: Signed, options?: SubmitOptions): Effect.Effect<Accepted, Errors.SendError> =>
-      Effect.flatMap(deliver(signed, options?.mode ?? defaultMode), (settled) =>
-        settled._tag === "Accepted" ? Effect.succeed(settled.accepted) : Effect.fail(settled.error)
-      )
-
-    /**
-     * Builds and delivers, building anew (fresh tid, nonce and block) only when the node answered
-     * the first and only offer of the last one that its block is too old: then it cannot land. After
-     * an ambiguous failure the probe settles the outcome itself and never asks for a new build.
-     */
-    const submitWith = (
-      command: Commands.Command,
-      mode: Mode,
-      onSigned: (signed: Signed) => Effect.Effect<void>
-    ): Effect.Effect<{ accepted: Accepted; signed: Signed }, BuildError | Errors.SendError> =>
-      Effect.gen(function* () {
-        for (let attempt = 0; ; attempt++) {
-          const signed = yield* build(command)
-          yield* onSigned(signed)
-          const settled = yield* deliver(signed, mode)
-          if (settled._tag === "Accepted") return { accepted: settled.accepted, signed }
-          const error = settled.error
-          const retryable =
-            attempt < 2 &&
-            error._tag === "TransactionRejected" &&
-            error.code === 89 &&
-            STALE_HEIGHT.some((text) => error.message.includes(text))
-          if (error._tag === "TransactionRejected" && error.code === 89) {
-            cached = undefined
-            if (syncSpam) yield* Effect.ignore(syncSpamStatistics)
-          }
-          if (!retryable) return yield* Effect.fail(error)
-          cached = undefined
-          yield* Effect.logInfo("building the transaction again with a fresh proof of work").pipe(
-            Effect.annotateLogs({ txHash: signed.txHash })
-          )
-        }
-      })
-
-    // ---------------------------------------------------------------------------------------------
-    // Waiting for results
-    // ---------------------------------------------------------------------------------------------
-
-    /**
-     * Fails once the transaction can never be included any more: its height left the window with
-     * no result seen. A failed read of the chain only delays the check.
-     */
-    const expiry = (signed: Signed): Effect.Effect<never, Errors.TransactionExpired | Errors.ResultMissed> =>
-      Effect.gen(function* () {
-        for (;;) {
-          const head = yield* Effect.option(currentHead)
-          if (Option.isSome(head) && signed.powHeight + BigInt(head.value.pastBlocks) <= head.value.height) break
-          yield* Effect.sleep(Duration.millis(Math.max(200, headTtl)))
-        }
-        // included while the stream was down? the node still remembers its hash for a while
-        const answer = yield* post(http, urls[0], signed, "check", requestTimeout)
-        if (answer._tag === "Rejected" && answer.message.includes(HASH_USED)) {
-          return yield* new Errors.ResultMissed({ txHash: signed.txHash })
-        }
-        return yield* new Errors.TransactionExpired({ txHash: signed.txHash, blockHeight: signed.powHeight })
-      })
-
-    const submitAndWait: Service["submitAndWait"] = (command, submitOptions) =>
-      Effect.gen(function* () {
-        const timeout = Duration.decode(submitOptions?.timeout ?? resultTimeout)
-        let waiting: { signed: Signed; deferred: Deferred.Deferred<TransactionResult.TransactionResult> } | undefined
-        const { signed } = yield* submitWith(command, submitOptions?.mode ?? defaultMode, (signed) =>
-          Effect.gen(function* () {
-            if (waiting !== undefined) yield* watcher.forget(waiting.signed.txHash)
-            waiting = { signed, deferred: yield* watcher.expect(signed.txHash) }
-          })
-        )
-        const deferred = waiting!.deferred
-        return yield* Deferred.await(deferred).pipe(
-          Effect.raceFirst(expiry(signed)),
-          Effect.timeoutFail({
-            duration: timeout,
-            onTimeout: () => new Errors.ResultTimeout({ txHash: signed.txHash, timeout })
-          }),
-          Effect.ensuring(watcher.forget(signed.txHash))
-        )
-      }).pipe(Effect.withSpan("TransactionSubmitter.submitAndWait"))
-
-    // ---------------------------------------------------------------------------------------------
-
-    yield* Effect.ignore(readHead)
-    if (syncSpam) yield* Effect.ignore(syncSpamStatistics)
-
+    yield* Effect.ignore(heads.read)
+    yield* resync
+    const defaultMode = options.mode ?? "sync"
+    const resultTimeout = Duration.decode(options.resultTimeout ?? DEFAULTS.resultTimeout)
     return TransactionSubmitter.of({
-      partyId,
-      submit: (command, submitOptions) =>
-        submitWith(command, submitOptions?.mode ?? defaultMode, () => Effect.void).pipe(
-          Effect.map(({ accepted }) => accepted),
-          Effect.withSpan("TransactionSubmitter.submit")
+      partyId: pair.publicKey,
+      submit: (command, submitOptions) => submissions.submit(command, submitOptions?.mode ?? defaultMode),
+      submitAndWait: (command, waitOptions) =>
+        submissions.submitAndWait(
+          command,
+          waitOptions?.mode ?? defaultMode,
+          waitOptions?.timeout === undefined ? resultTimeout : Duration.decode(waitOptions.timeout)
         ),
-      submitAndWait,
-      check: (command) =>
-        Effect.gen(function* () {
-          yield* validate(command)
-          // a check is not included anywhere, so it spends no slot: the newest block at base difficulty
-          const head = yield* currentHead
-          const slot: Slot = { height: head.height, hash: head.hash, difficulty: head.difficulty }
-          const signed = signWith(command, head.chainId, slot, yield* solve(slot.hash, slot.difficulty))
-          const answer = yield* post(http, urls[0], signed, "check", requestTimeout)
-          switch (answer._tag) {
-            case "Accepted":
-              return { gasWanted: answer.gasWanted, node: answer.node }
-            case "Rejected":
-              return yield* new Errors.TransactionRejected({
-                code: answer.code,
-                reason: Errors.reasonOf(answer.code),
-                message: answer.message,
-                txHash: signed.txHash,
-                node: answer.node
-              })
-            case "Refused":
-              return yield* new Errors.RequestRefused(answer)
-            case "InCache":
-              return yield* new Errors.AlreadyInMempool({ txHash: signed.txHash, node: answer.node })
-            default:
-              return yield* new Errors.OutcomeUnknown({ txHash: signed.txHash, message: answer.description })
-          }
-        }).pipe(Effect.withSpan("TransactionSubmitter.check")),
-      sign: build,
-      send,
+      check: submissions.check,
+      sign: builder.build,
+      send: (signed, sendOptions) => submissions.send(signed, sendOptions?.mode ?? defaultMode),
       prepared: Effect.sync(() => solved.size),
       budget: Effect.sync(() => {
-        const head = cached?.head
+        const head = heads.last()
+        const budget = heads.budget()
         if (head === undefined || budget === undefined) return []
-        const b = budget
-        return b.usable(head).map((height) => ({ height, used: b.count(height) }))
+        return budget.usable(head).map((height) => ({ height, used: budget.count(height) }))
       })
     })
   })
@@ -643,11 +265,8 @@ export const make = (
  */
 export const layer = (
   options: Options
-): Layer.Layer<
-  TransactionSubmitter,
-  Keys.KeyError,
-  DataNodeClient.DataNodeClient | HttpClient.HttpClient | ProofOfWork.ProofOfWork
-> => Layer.scoped(TransactionSubmitter, make(options))
+): Layer.Layer<TransactionSubmitter, Keys.KeyError, DataNodeClient.DataNodeClient | ProofOfWork.ProofOfWork> =>
+  Layer.scoped(TransactionSubmitter, make(options))
 
 /**
  * The submitter from configuration (see {@link config}).
@@ -660,14 +279,14 @@ export const layerConfig = (
 ): Layer.Layer<
   TransactionSubmitter,
   Keys.KeyError | ConfigError.ConfigError,
-  DataNodeClient.DataNodeClient | HttpClient.HttpClient | ProofOfWork.ProofOfWork
+  DataNodeClient.DataNodeClient | ProofOfWork.ProofOfWork
 > => Layer.scoped(TransactionSubmitter, Effect.flatMap(config, make))
 
 /**
  * Configuration: the key from `<prefix>KEY` (hex, redacted) or from `<prefix>MNEMONIC` (redacted)
- * with `<prefix>KEY_INDEX` (default 0) and `<prefix>DERIVATION_VERSION` (default 2); nodes from
- * `<prefix>URLS` (default `VEGA_DATANODE_URLS`); `<prefix>MODE` (sync, async or commit) and
- * `<prefix>CHAIN_ID`.
+ * with `<prefix>KEY_INDEX` (default 0) and `<prefix>DERIVATION_VERSION` (default 2);
+ * `<prefix>MODE` (sync, async or commit) and `<prefix>CHAIN_ID`. The nodes are the
+ * `DataNodeClient`'s (see `DataNodeClient.config`, `VEGA_DATANODE_URLS`).
  *
  * @since 0.1.0
  * @category Config
@@ -690,9 +309,6 @@ export const config = (prefix = "VEGA_SUBMITTER_"): Config.Config<Options> => {
   )
   return Config.all({
     key,
-    urls: Config.array(Config.string(), `${prefix}URLS`).pipe(
-      Config.orElse(() => Config.array(Config.string(), "VEGA_DATANODE_URLS"))
-    ),
     mode: Config.literal("sync", "async", "commit")(`${prefix}MODE`).pipe(Config.withDefault("sync" as const)),
     chainId: Config.option(Config.string(`${prefix}CHAIN_ID`))
   }).pipe(Config.map(({ chainId, ...rest }) => (Option.isSome(chainId) ? { ...rest, chainId: chainId.value } : rest)))

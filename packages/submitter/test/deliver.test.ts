@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
 import { Duration, Effect } from "effect"
+import { DataNodeClient } from "@vega-effect/http"
 import { post, type Signed } from "../src/internal/deliver.js"
 
 const signed: Signed = {
@@ -42,12 +43,23 @@ const json = (status: number, body: unknown) =>
 const submitted = (code: number, data = "") =>
   json(200, { success: code === 0, txHash: "01".repeat(32).toUpperCase(), code, data, log: "", height: "0" })
 
+/** `post` through a data-node client over `http` (one node, no pacing). */
+const postWith = (
+  http: HttpClient.HttpClient,
+  mode: "sync" | "async" | "commit" | "check",
+  timeout: Duration.Duration
+) =>
+  Effect.gen(function* () {
+    const client = yield* DataNodeClient.make({ urls: "http://node", rateLimit: false })
+    return yield* post(client.execute, signed, mode, timeout)
+  }).pipe(Effect.provideService(HttpClient.HttpClient, http), Effect.scoped)
+
 const run = (
   answer: () => Response | { readonly code: string },
   mode: "sync" | "async" | "commit" | "check" = "sync"
 ) => {
   const { client, sent } = clientOf(answer)
-  return Effect.runPromise(post(client, "http://node", signed, mode, Duration.seconds(1))).then((a) => ({ a, sent }))
+  return Effect.runPromise(postWith(client, mode, Duration.seconds(1))).then((a) => ({ a, sent }))
 }
 
 describe("deliver.post", () => {
@@ -115,7 +127,7 @@ describe("deliver.post", () => {
 
   it("times out into an unknown outcome", async () => {
     const client = HttpClient.make(() => Effect.never)
-    const a = await Effect.runPromise(post(client, "http://node", signed, "sync", Duration.millis(20)))
+    const a = await Effect.runPromise(postWith(client, "sync", Duration.millis(20)))
     expect(a._tag).toBe("Unknown")
   })
 

@@ -12,7 +12,11 @@ export const MNEMONIC =
 export const keyOf = (index: number) => Either.getOrThrow(Keys.fromMnemonic(MNEMONIC, { index }))
 
 /** A simulator with blocks by hand and an easy proof of work, and a submitter for a key on it. */
-export const setup = (simulator: Simulator.Options = {}, submitter: Partial<TransactionSubmitter.Options> = {}) =>
+export const setup = (
+  simulator: Simulator.Options = {},
+  submitter: Partial<TransactionSubmitter.Options> = {},
+  client: Partial<DataNodeClient.Options> = {}
+) =>
   Effect.gen(function* () {
     const sim = yield* Simulator.make({
       seed: 5,
@@ -20,20 +24,25 @@ export const setup = (simulator: Simulator.Options = {}, submitter: Partial<Tran
       ...simulator,
       spam: { difficulty: 4, ...simulator.spam }
     })
-    const service = yield* submitterOn(sim, submitter)
+    const service = yield* submitterOn(sim, submitter, client)
     return { sim, submitter: service }
   })
 
-/** Another submitter on the same simulator. */
-export const submitterOn = (sim: Simulator.Service, options: Partial<TransactionSubmitter.Options> = {}) =>
+/** Another submitter on the same simulator (by default its client does not pace: the simulator does not limit). */
+export const submitterOn = (
+  sim: Simulator.Service,
+  options: Partial<TransactionSubmitter.Options> = {},
+  client: Partial<DataNodeClient.Options> = {}
+) =>
   Layer.build(
-    TransactionSubmitter.layer({ key: keyOf(1), urls: sim.urls, poolSize: 0, headTtl: "50 millis", ...options }).pipe(
+    TransactionSubmitter.layer({ key: keyOf(1), poolSize: 0, headTtl: "50 millis", ...options }).pipe(
       Layer.provide(
         DataNodeClient.layer({
           urls: sim.urls,
           rateLimit: false,
           retries: 8,
-          backoff: { base: "20 millis", max: "200 millis" }
+          backoff: { base: "20 millis", max: "200 millis" },
+          ...client
         })
       ),
       Layer.provide(ProofOfWork.layerSingleThread),

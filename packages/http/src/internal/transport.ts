@@ -70,7 +70,8 @@ export interface Transport {
    * paced, within the time limit, and reads the answer whatever its status. Never retried.
    */
   readonly execute: (
-    request: HttpClientRequest.HttpClientRequest
+    request: HttpClientRequest.HttpClientRequest,
+    options?: ExecuteOptions
   ) => Effect.Effect<Answer, Errors.TransportError | Errors.TimeoutError>
   /** A GET of `path`, decoded, retried by the policy; `pin` keeps a paging run on its node. */
   readonly read: <A>(
@@ -88,8 +89,16 @@ export interface Transport {
   >
 }
 
+export interface ExecuteOptions {
+  /** This request's time limit instead of the client's. */
+  readonly timeout?: Duration.DurationInput | undefined
+}
+
 /** The paging run the current request belongs to, read by {@link routed}. */
 const currentPin = FiberRef.unsafeMake<Pin | undefined>(undefined)
+
+/** A time limit for the current request other than the client's, read by {@link answered}. */
+const currentTimeout = FiberRef.unsafeMake<Duration.Duration | undefined>(undefined)
 
 export const lowerHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> => {
   const out: Record<string, string> = {}
@@ -168,17 +177,18 @@ const answered = (recorder: Recorder, timeout: Duration.Duration | undefined, bu
         const node = recorder.nodeOf(request.url)
         const path = request.url.slice(node.length)
         const started = yield* Clock.currentTimeMillis
+        const limit = timeout === undefined ? undefined : ((yield* FiberRef.get(currentTimeout)) ?? timeout)
         // platform responses keep the text they read, so callers read it again at no cost
         const received = sent.pipe(
           buffered ? Effect.tap((response) => response.text) : (self) => self,
           Effect.mapError((cause) => new Errors.TransportError({ node, path, description: cause.message, cause }))
         )
         const response = yield* (
-          timeout === undefined
+          limit === undefined
             ? received
             : Effect.timeoutFail(received, {
-                duration: timeout,
-                onTimeout: () => new Errors.TimeoutError({ node, path, timeout })
+                duration: limit,
+                onTimeout: () => new Errors.TimeoutError({ node, path, timeout: limit })
               })
         ).pipe(
           Effect.tapError(() =>
@@ -239,7 +249,7 @@ export const make = (http: HttpClient.HttpClient, settings: Settings): Effect.Ef
     const buffered = base.pipe(answered(recorder, settings.timeout, true), typedErrors, routed(pool), paced(pacerOf))
     const streaming = base.pipe(answered(recorder, undefined, false), typedErrors, routed(pool), paced(pacerOf))
 
-    const execute = (request: HttpClientRequest.HttpClientRequest) =>
+    const execute = (request: HttpClientRequest.HttpClientRequest, options?: ExecuteOptions) =>
       Effect.flatMap(buffered.execute(HttpClientRequest.acceptJson(request)), (response) => {
         const node = nodeOf(response.request.url)
         return Effect.map(Effect.orDie(response.text), (text): Answer => ({
@@ -249,7 +259,11 @@ export const make = (http: HttpClient.HttpClient, settings: Settings): Effect.Ef
           headers: lowerHeaders(response.headers),
           text
         }))
-      })
+      }).pipe(
+        options?.timeout === undefined
+          ? (self) => self
+          : Effect.locally(currentTimeout, Duration.decode(options.timeout))
+      )
 
     const read = <A>(endpoint: string, path: string, decode: Decode<A>, pin?: Pin) => {
       const attempt = readOnce(recorder, execute, endpoint, path, decode, pin)

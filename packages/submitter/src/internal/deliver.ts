@@ -6,9 +6,9 @@
  * connection was made, or the gateway turned the request away before the node saw it), or unknown
  * (the request may have reached the node: a timeout, a connection reset, a 5xx).
  */
-import type * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
-import { GatewayError, Transaction } from "@vega-effect/schema"
+import type { DataNodeClient } from "@vega-effect/http"
+import { DataNodeApi, GatewayError, Transaction } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
@@ -108,10 +108,12 @@ const interpret = (node: string, status: number, text: string, raw: boolean, che
   return { _tag: "Unknown", node, description: `HTTP ${status}: ${message}` }
 }
 
-/** Sends `signed` to `node` in `mode` (or checks it when `mode` is `"check"`); never fails. */
+/**
+ * Sends `signed` in `mode` (or checks it when `mode` is `"check"`) through the client's transport
+ * (its node choice and pacing, never a retry); never fails.
+ */
 export const post = (
-  http: HttpClient.HttpClient,
-  node: string,
+  execute: DataNodeClient.Service["execute"],
   signed: Signed,
   mode: Mode | "check",
   timeout: Duration.Duration
@@ -119,27 +121,23 @@ export const post = (
   const raw = mode === "async" || mode === "commit"
   const [path, body] =
     mode === "check"
-      ? ["/transaction/check", encodeCheck({ tx: signed.transaction })]
+      ? [DataNodeApi.CheckTransaction.path, encodeCheck({ tx: signed.transaction })]
       : raw
-        ? ["/transaction/raw", encodeRaw({ tx: signed.bytes, type: mode === "async" ? "TYPE_ASYNC" : "TYPE_COMMIT" })]
-        : ["/transaction", encodeSubmit({ tx: signed.transaction, type: "TYPE_SYNC" })]
-  const request = HttpClientRequest.post(`${node}${path}`).pipe(
-    HttpClientRequest.acceptJson,
-    HttpClientRequest.bodyUnsafeJson(body)
-  )
-  return http.execute(request).pipe(
-    Effect.flatMap((response) =>
-      Effect.map(response.text, (text) => interpret(node, response.status, text, raw, mode === "check"))
-    ),
-    Effect.scoped,
-    Effect.timeoutFail({ duration: timeout, onTimeout: () => "timeout" as const }),
+        ? [
+            DataNodeApi.SubmitRawTransaction.path,
+            encodeRaw({ tx: signed.bytes, type: mode === "async" ? "TYPE_ASYNC" : "TYPE_COMMIT" })
+          ]
+        : [DataNodeApi.SubmitTransaction.path, encodeSubmit({ tx: signed.transaction, type: "TYPE_SYNC" })]
+  const request = HttpClientRequest.post(path).pipe(HttpClientRequest.bodyUnsafeJson(body))
+  return execute(request, { timeout }).pipe(
+    Effect.map((sent) => interpret(sent.node, sent.status, sent.text, raw, mode === "check")),
     Effect.catchAll((error) =>
       Effect.succeed<Answer>(
-        error === "timeout"
-          ? { _tag: "Unknown", node, description: `no answer within ${Duration.format(timeout)}` }
-          : error._tag === "RequestError" && notConnected(error.cause)
-            ? { _tag: "NotSent", node, description: error.message }
-            : { _tag: "Unknown", node, description: error.message }
+        error._tag === "TimeoutError"
+          ? { _tag: "Unknown", node: error.node, description: `no answer within ${Duration.format(timeout)}` }
+          : notConnected(error.cause)
+            ? { _tag: "NotSent", node: error.node, description: error.message }
+            : { _tag: "Unknown", node: error.node, description: error.message }
       )
     )
   )

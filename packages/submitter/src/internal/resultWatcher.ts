@@ -4,7 +4,7 @@
  * when its node closes it or fails. Results of blocks processed while it is down are not
  * delivered by any node; each reconnection is counted so a wait can tell it may have missed one.
  */
-import type { DataNodeClient } from "@vega-effect/http"
+import { type DataNodeClient, RetryPolicy } from "@vega-effect/http"
 import type { TransactionResult } from "@vega-effect/schema"
 import * as Deferred from "effect/Deferred"
 import * as Duration from "effect/Duration"
@@ -22,6 +22,9 @@ export interface ResultWatcher {
   /** Times the subscription was (re)opened. */
   readonly connections: () => number
 }
+
+/** Reconnection delays: from 100 ms, doubling up to 5 s. */
+const RECONNECT = { base: Duration.millis(100), max: Duration.seconds(5) } as const
 
 /** How many of the key's latest result hashes are remembered. */
 export const RECENT = 10_000
@@ -47,10 +50,8 @@ export const makeResultWatcher = (
         })
       )
     })
-    const backoff = Schedule.exponential(Duration.millis(100), 2).pipe(
-      Schedule.either(Schedule.spaced(Duration.seconds(5))),
-      Schedule.resetAfter(Duration.seconds(30))
-    )
+    // a subscription that stayed up a while starts its backoff over
+    const backoff = RetryPolicy.backoff(RECONNECT).pipe(Schedule.resetAfter(Duration.seconds(30)))
     // the node closing the stream is a disconnection like any other
     yield* once.pipe(
       Effect.zipRight(Effect.fail("closed" as const)),
