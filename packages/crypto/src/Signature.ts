@@ -5,6 +5,7 @@
  *
  * @since 0.1.0
  */
+import { Ids } from "@vega-effect/schema"
 import { createHash, createPublicKey, sign as edSign, verify as edVerify, type KeyObject } from "node:crypto"
 import { keyObject, type KeyPair } from "./Keys.js"
 
@@ -67,7 +68,7 @@ const publicKeys = new Map<string, KeyObject>()
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex")
 
 const publicKeyObject = (hex: string): KeyObject | undefined => {
-  if (!/^[0-9a-fA-F]{64}$/.test(hex)) return undefined
+  if (!Ids.isVegaId(hex)) return undefined
   let key = publicKeys.get(hex)
   if (key === undefined) {
     try {

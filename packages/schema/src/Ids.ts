@@ -12,7 +12,16 @@ import * as Schema from "effect/Schema"
 import * as FastDecode from "./internal/fastDecode.js"
 import * as FastEncode from "./internal/fastEncode.js"
 
-const anyCaseHex64 = /^[0-9a-fA-F]{64}$/
+/**
+ * 64 hexadecimal characters in any case: the shape of every Vega id, public key and transaction
+ * hash (32 bytes). Use {@link isVegaId}, or this pattern in a `Schema.pattern`.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const HEX_ID_PATTERN = /^[0-9a-fA-F]{64}$/
+
+const anyCaseHex64 = HEX_ID_PATTERN
 const lowerHex64 = /^[0-9a-f]{64}$/
 
 /**

@@ -10,6 +10,7 @@
  */
 import * as Schema from "effect/Schema"
 import * as Enum from "./Enum.js"
+import { HEX_ID_PATTERN } from "./Ids.js"
 import { Int64, Uint32, Uint64FromStringOrNumber } from "./Integer.js"
 import { matching } from "./internal/text.js"
 
@@ -163,7 +164,7 @@ export type CheckRawTransactionRequest = typeof CheckRawTransactionRequest.Type
  * @since 0.1.0
  * @category Schemas
  */
-export const TxHash = matching(/^[0-9a-fA-F]{64}$/, "a transaction hash (64 hexadecimal characters)")
+export const TxHash = matching(HEX_ID_PATTERN, "a transaction hash (64 hexadecimal characters)")
   .pipe(Schema.brand("TxHash"))
   .annotations({ identifier: "TxHash" })
 /** @since 0.1.0 @category Models */
