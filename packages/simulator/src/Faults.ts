@@ -9,9 +9,10 @@
  *
  * @since 0.1.0
  */
-import { GatewayError } from "@vega-effect/schema"
+import { GatewayError, RateLimit as NodeLimits } from "@vega-effect/schema"
 import { errorBodyText } from "./internal/gatewayJson.js"
 import { makeRandom, type Random } from "./internal/random.js"
+import { limitHeaders, RATE_LIMITED_BODY } from "./internal/rateLimiter.js"
 
 /**
  * A status {@link Options.errorRate} may answer with.
@@ -116,8 +117,8 @@ const FAULTS: Record<ErrorStatus, Fault> = { 500: errorFault(500), 503: errorFau
 const RATE_LIMITED: Fault = {
   _tag: "RateLimited",
   status: 429,
-  body: errorBodyText(GatewayError.RATE_LIMITED),
-  headers: { "Ratelimit-Limit": "20", "Ratelimit-Reset": "1", "Ratelimit-Remaining": "0" }
+  body: RATE_LIMITED_BODY,
+  headers: limitHeaders(NodeLimits.RATE_PER_SECOND, 0)
 }
 const RESET: Fault = { _tag: "Reset" }
 const TRUNCATE: Fault = { _tag: "Truncate" }

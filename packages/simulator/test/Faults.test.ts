@@ -1,6 +1,8 @@
 import { describe, expect, it } from "@effect/vitest"
+import { RateLimit as NodeLimits } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
 import * as Faults from "../src/Faults.js"
+import * as RateLimit from "../src/RateLimit.js"
 import type { Route } from "../src/internal/route.js"
 import { listen, makeHandler } from "../src/internal/server.js"
 import { request } from "./support/http.js"
@@ -98,6 +100,11 @@ describe("Faults", () => {
       expect(limited.status).toBe(429)
       expect(limited.text).toBe('{"code":8,"message":"api request rate limit exceeded","details":[]}')
       expect(limited.headers["ratelimit-remaining"]).toBe("0")
+      // the same refusal the node's limiter sends, by the schema's figures and texts
+      expect(limited.headers["ratelimit-limit"]).toBe(String(NodeLimits.RATE_PER_SECOND))
+      expect(limited.headers["ratelimit-reset"]).toBe("1")
+      expect(limited.text).toBe(RateLimit.RATE_LIMITED_BODY)
+      expect(JSON.parse(limited.text).message).toBe(NodeLimits.RATE_LIMITED_MESSAGE)
     })
   )
 

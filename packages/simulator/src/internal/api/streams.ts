@@ -15,7 +15,7 @@
  * one not until it moves), and only blocks that come after the subscription: there is no replay.
  * Everything is written in stream form (enums as numbers, defaults omitted).
  */
-import { EventBus, GatewayError, StreamForm, Timestamp, TransactionResult } from "@vega-effect/schema"
+import { DataNodeApi, EventBus, GatewayError, StreamForm, Timestamp, TransactionResult } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { World } from "../../World.js"
@@ -110,7 +110,7 @@ const encodeResultsFrame = Schema.encodeSync(StreamForm.frame(TransactionResult.
 
 const transactionResults = (timing: Required<StreamTiming>): StreamRoute<StreamNode> => ({
   method: "GET",
-  path: "/api/v2/stream/transaction-results",
+  path: DataNodeApi.ObserveTransactionResults.path,
   params: [param("partyIds", "string", true), param("hashes", "string", true), param("status", "bool")],
   open: (params, node, sink) => {
     const partyIds = strings(params, "partyIds")
@@ -486,8 +486,8 @@ export const makeRoutes = (timing: StreamTiming = {}): ReadonlyArray<StreamRoute
     pollInterval: timing.pollInterval ?? 50
   }
   return [
-    eventBus("/stream/event/bus", resolved),
-    eventBus("/api/v2/stream/event/bus", resolved),
+    eventBus(DataNodeApi.CoreObserveEventBus.path, resolved),
+    eventBus(DataNodeApi.ObserveEventBus.path, resolved),
     transactionResults(resolved)
   ]
 }

@@ -78,7 +78,7 @@ const checked = (result: Checked): Reply =>
   )
 
 const submitTransaction: Route<NodeView> = {
-  method: "POST",
+  method: DataNodeApi.SubmitTransaction.method,
   path: DataNodeApi.SubmitTransaction.path,
   params: [],
   body: true,
@@ -92,7 +92,7 @@ const submitTransaction: Route<NodeView> = {
 }
 
 const checkTransaction: Route<NodeView> = {
-  method: "POST",
+  method: DataNodeApi.CheckTransaction.method,
   path: DataNodeApi.CheckTransaction.path,
   params: [],
   body: true,
@@ -126,7 +126,7 @@ const commit = async (core: Core, result: Checked): Promise<Reply> => {
 }
 
 const submitRawTransaction: Route<NodeView> = {
-  method: "POST",
+  method: DataNodeApi.SubmitRawTransaction.method,
   path: DataNodeApi.SubmitRawTransaction.path,
   params: [],
   body: true,
@@ -146,7 +146,7 @@ const submitRawTransaction: Route<NodeView> = {
 }
 
 const checkRawTransaction: Route<NodeView> = {
-  method: "POST",
+  method: DataNodeApi.CheckRawTransaction.method,
   path: DataNodeApi.CheckRawTransaction.path,
   params: [],
   body: true,
@@ -169,7 +169,7 @@ const MISSING_PARTY: Reply = error(GatewayError.invalidArgument(10006, "empty or
  * a spam engine.
  */
 const spamStatistics: Route<NodeView> = {
-  method: "GET",
+  method: DataNodeApi.GetSpamStatistics.method,
   path: DataNodeApi.GetSpamStatistics.path,
   params: [],
   handle: (params, node) => {
