@@ -4,7 +4,8 @@ import * as Effect from "effect/Effect"
 import * as Faults from "../src/Faults.js"
 import * as RateLimit from "../src/RateLimit.js"
 import type { Route } from "../src/internal/route.js"
-import { listen, makeHandler } from "../src/internal/server.js"
+import { makeHandler } from "../src/internal/http/handler.js"
+import { listen } from "../src/internal/http/listen.js"
 import { request } from "./support/http.js"
 
 const BODY = JSON.stringify({ edges: Array.from({ length: 500 }, (_, i) => ({ cursor: `c${i}`, node: { id: i } })) })

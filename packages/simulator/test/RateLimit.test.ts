@@ -3,7 +3,8 @@ import { RateLimit as NodeLimits } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as RateLimit from "../src/RateLimit.js"
-import { listen, makeHandler } from "../src/internal/server.js"
+import { makeHandler } from "../src/internal/http/handler.js"
+import { listen } from "../src/internal/http/listen.js"
 import { request } from "./support/http.js"
 
 const clock = () => {

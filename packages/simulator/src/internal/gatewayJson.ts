@@ -10,12 +10,12 @@ const encodeErrorBody = Schema.encodeSync(GatewayError.ErrorBody)
 // Go's json.Marshal (which jsonpb uses for strings) escapes these; they only occur inside strings.
 const HTML_UNSAFE = /[<>&\u2028\u2029]/g
 
+/** Compact JSON with Go's HTML-safe escapes: `<`, `>`, `&`, U+2028 and U+2029 written as `\uXXXX`. */
+export const goSafe = (json: string): string =>
+  json.replace(HTML_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)
+
 /** An error body as the gateway writes it (compact, Go's HTML-safe string escapes). */
-export const errorBodyText = (body: GatewayError.ErrorBody): string =>
-  JSON.stringify(encodeErrorBody(body)).replace(
-    HTML_UNSAFE,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`
-  )
+export const errorBodyText = (body: GatewayError.ErrorBody): string => goSafe(JSON.stringify(encodeErrorBody(body)))
 
 /** A gateway error body (`details: []`) for a gRPC code and message. */
 export const gatewayErrorText = (code: GatewayError.GrpcCode, message: string): string =>
