@@ -275,7 +275,7 @@ describe("WebSocket upgrades", () => {
 // The event bus
 // ---------------------------------------------------------------------------------------------
 
-const TIMING: StreamTiming = { requestTimeout: 300, pollInterval: 20 }
+const TIMING: StreamTiming = { requestTimeout: "300 millis", pollInterval: "20 millis" }
 
 /** A node over its own feed, serving only the streams, with short timeouts. */
 const standalone = Effect.gen(function* () {

@@ -16,6 +16,7 @@
  * Everything is written in stream form (enums as numbers, defaults omitted).
  */
 import { DataNodeApi, EventBus, GatewayError, StreamForm, Timestamp, TransactionResult } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { World } from "../../World.js"
@@ -33,10 +34,19 @@ export interface StreamNode {
 
 /** Timings of the streams (the node's are fixed; tests shorten them). */
 export interface StreamTiming {
-  /** How long the event bus waits for the client's request, and for each ack. Default 5,000 ms. */
-  readonly requestTimeout?: number
+  /** How long the event bus waits for the client's request, and for each ack. Default 5 seconds. */
+  readonly requestTimeout?: Duration.DurationInput
   /** How often a stream looks whether a lagging node reached a published block. Default 50 ms. */
-  readonly pollInterval?: number
+  readonly pollInterval?: Duration.DurationInput
+}
+
+/** The node's own timings. */
+const NODE_TIMING = { requestTimeout: Duration.seconds(5), pollInterval: Duration.millis(50) }
+
+/** {@link StreamTiming} resolved to milliseconds, for the timers. */
+interface TimingMillis {
+  readonly requestTimeout: number
+  readonly pollInterval: number
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -108,7 +118,7 @@ const strings = (params: Params, name: string): ReadonlyArray<string> => {
 
 const encodeResultsFrame = Schema.encodeSync(StreamForm.frame(TransactionResult.ObserveTransactionResultsResponse))
 
-const transactionResults = (timing: Required<StreamTiming>): StreamRoute<StreamNode> => ({
+const transactionResults = (timing: TimingMillis): StreamRoute<StreamNode> => ({
   method: "GET",
   path: DataNodeApi.ObserveTransactionResults.path,
   params: [param("partyIds", "string", true), param("hashes", "string", true), param("status", "bool")],
@@ -395,7 +405,7 @@ class EventBusSubscription implements StreamHandle {
   constructor(
     private readonly node: StreamNode,
     private readonly sink: StreamSink,
-    private readonly timing: Required<StreamTiming>
+    private readonly timing: TimingMillis
   ) {
     // no request in time: the handler gives up and returns without an error
     this.timer = setTimeout(() => this.stop(), timing.requestTimeout)
@@ -487,7 +497,7 @@ class EventBusSubscription implements StreamHandle {
   }
 }
 
-const eventBus = (path: string, timing: Required<StreamTiming>): StreamRoute<StreamNode> => ({
+const eventBus = (path: string, timing: TimingMillis): StreamRoute<StreamNode> => ({
   method: "GET",
   path,
   params: [],
@@ -497,9 +507,10 @@ const eventBus = (path: string, timing: Required<StreamTiming>): StreamRoute<Str
 
 /** The stream routes, with the node's timings unless told otherwise. */
 export const makeRoutes = (timing: StreamTiming = {}): ReadonlyArray<StreamRoute<StreamNode>> => {
-  const resolved: Required<StreamTiming> = {
-    requestTimeout: timing.requestTimeout ?? 5_000,
-    pollInterval: timing.pollInterval ?? 50
+  const millis = (input: Duration.DurationInput): number => Duration.toMillis(Duration.decode(input))
+  const resolved: TimingMillis = {
+    requestTimeout: millis(timing.requestTimeout ?? NODE_TIMING.requestTimeout),
+    pollInterval: millis(timing.pollInterval ?? NODE_TIMING.pollInterval)
   }
   return [
     eventBus(DataNodeApi.CoreObserveEventBus.path, resolved),

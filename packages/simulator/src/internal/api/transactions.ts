@@ -9,6 +9,7 @@
  * it fails), SYNC waits for the check, COMMIT for the block (or the data node's 5 s deadline).
  */
 import { ChainInfo, DataNodeApi, GatewayError, type Ids, SpamStatistics, Transaction } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
 import type { Checked, Core } from "../core/core.js"
 import { Code } from "../core/core.js"
@@ -29,7 +30,7 @@ const encodeCheck = Schema.encodeSync(Transaction.CheckTransactionResponse)
 const encodeSpamStatistics = Schema.encodeSync(SpamStatistics.GetSpamStatisticsResponse)
 
 /** How long the data node waits for the core to answer a forwarded call. */
-export const FORWARD_TIMEOUT_MILLIS = 5_000
+export const FORWARD_TIMEOUT: Duration.Duration = Duration.seconds(5)
 
 const { GrpcCode } = GatewayError
 const TYPE = Transaction.SubmitType.values
@@ -119,7 +120,7 @@ const blockResultCode = (result: {
 
 const commit = async (core: Core, result: Checked): Promise<Reply> => {
   if (result.code !== Code.OK) return submitted(result.hash, result.code, hexText(result.data))
-  const inclusion = await core.waitForInclusion(result.hash, FORWARD_TIMEOUT_MILLIS)
+  const inclusion = await core.waitForInclusion(result.hash, FORWARD_TIMEOUT)
   if (inclusion === undefined) return DEADLINE_EXCEEDED
   const outcome = blockResultCode(inclusion.included.result)
   return submitted(result.hash, outcome.code, hexText(outcome.data), BigInt(inclusion.block.height))

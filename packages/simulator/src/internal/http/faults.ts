@@ -4,17 +4,19 @@
  * reset in the middle of a body or a stream (`Reset`).
  */
 import type * as http from "node:http"
+import * as Duration from "effect/Duration"
 import type * as Faults from "../../Faults.js"
 import type { Exchange } from "./exchange.js"
 
-const NONE: Faults.Decision = { delay: 0, fault: undefined }
+const NONE: Faults.Decision = { delay: Duration.zero, fault: undefined }
 
 /** The fate of the next API request; nothing when the node injects no faults. */
 export const decide = (faults: Faults.Faults | undefined): Faults.Decision => faults?.decide() ?? NONE
 
 /** Runs the request once the decision's delay has passed. */
 export const afterDelay = (decision: Faults.Decision, run: () => void): void => {
-  if (decision.delay > 0) setTimeout(run, decision.delay)
+  const millis = Duration.toMillis(decision.delay)
+  if (millis > 0) setTimeout(run, millis)
   else run()
 }
 
