@@ -9,9 +9,8 @@
  *
  * @since 0.1.0
  */
-import { GatewayError } from "@vega-effect/schema"
-import { errorBodyText } from "./internal/gatewayJson.js"
-import { makeRandom, type Random } from "./internal/random.js"
+import type * as Duration from "effect/Duration"
+import * as internal from "./internal/faultInjector.js"
 
 /**
  * A status {@link Options.errorRate} may answer with.
@@ -30,8 +29,11 @@ export interface Options {
   readonly seed?: number
   /** Whether faults start switched on. Default true. */
   readonly enabled?: boolean
-  /** Delay before answering: `fixed` ms plus up to `jitter` ms (uniform). */
-  readonly latency?: { readonly fixed?: number; readonly jitter?: number }
+  /**
+   * Delay before answering: `fixed` plus up to `jitter` (uniform), e.g.
+   * `{ fixed: "50 millis", jitter: Duration.millis(20) }`. A plain number is milliseconds.
+   */
+  readonly latency?: { readonly fixed?: Duration.DurationInput; readonly jitter?: Duration.DurationInput }
   /** Probability (0–1) of answering with an error instead of the real answer. */
   readonly errorRate?: number
   /**
@@ -58,13 +60,13 @@ export interface Options {
 }
 
 /**
- * What to do with one request: wait `delay` ms, then answer normally or with the fault.
+ * What to do with one request: wait `delay`, then answer normally or with the fault.
  *
  * @since 0.1.0
  * @category Models
  */
 export interface Decision {
-  readonly delay: number
+  readonly delay: Duration.Duration
   readonly fault: Fault | undefined
 }
 
@@ -92,40 +94,10 @@ export interface Faults {
   /** Decides the fate of the next request. */
   readonly decide: () => Decision
   readonly isEnabled: () => boolean
-  /** Switches faults on or off (a switched-off injector answers `{ delay: 0, fault: undefined }`). */
+  /** Switches faults on or off (a switched-off injector answers `{ delay: Duration.zero, fault: undefined }`). */
   readonly setEnabled: (enabled: boolean) => void
   /** Replaces the options; the generator and burst counter start over from the new seed. */
   readonly configure: (options: Options) => void
-}
-
-const NONE: Decision = { delay: 0, fault: undefined }
-
-const errorFault = (status: ErrorStatus): Fault => ({
-  _tag: "Error",
-  status,
-  body: errorBodyText(
-    status === 500
-      ? GatewayError.gatewayError(GatewayError.GrpcCode.Internal, "Internal error")
-      : GatewayError.gatewayError(GatewayError.GrpcCode.Unavailable, "Unavailable error")
-  ),
-  headers: {}
-})
-
-const FAULTS: Record<ErrorStatus, Fault> = { 500: errorFault(500), 503: errorFault(503) }
-
-const RATE_LIMITED: Fault = {
-  _tag: "RateLimited",
-  status: 429,
-  body: errorBodyText(GatewayError.RATE_LIMITED),
-  headers: { "Ratelimit-Limit": "20", "Ratelimit-Reset": "1", "Ratelimit-Remaining": "0" }
-}
-const RESET: Fault = { _tag: "Reset" }
-const TRUNCATE: Fault = { _tag: "Truncate" }
-
-const probability = (name: string, p: number | undefined): number => {
-  const value = p ?? 0
-  if (!(value >= 0 && value <= 1)) throw new RangeError(`Faults: ${name} must be between 0 and 1, got ${p}`)
-  return value
 }
 
 /**
@@ -134,60 +106,4 @@ const probability = (name: string, p: number | undefined): number => {
  * @since 0.1.0
  * @category Constructors
  */
-export const make = (options: Options = {}): Faults => {
-  let enabled = true
-  let random: Random
-  let fixed = 0
-  let jitter = 0
-  let errorRate = 0
-  let statuses: ReadonlyArray<ErrorStatus> = [500, 503]
-  let resetRate = 0
-  let truncateRate = 0
-  let burstEvery = 0
-  let burstLength = 0
-  let count = 0
-
-  const configure = (o: Options): void => {
-    enabled = o.enabled ?? true
-    random = makeRandom(o.seed ?? 0)
-    fixed = Math.max(0, o.latency?.fixed ?? 0)
-    jitter = Math.max(0, o.latency?.jitter ?? 0)
-    errorRate = probability("errorRate", o.errorRate)
-    resetRate = probability("resetRate", o.resetRate)
-    truncateRate = probability("truncateRate", o.truncateRate)
-    if (errorRate + resetRate + truncateRate > 1) {
-      throw new RangeError("Faults: errorRate + resetRate + truncateRate must not exceed 1")
-    }
-    statuses = o.errorStatuses ?? [500, 503]
-    if (errorRate > 0 && statuses.length === 0) throw new RangeError("Faults: errorStatuses is empty")
-    burstEvery = Math.max(0, Math.floor(o.rateLimitBursts?.every ?? 0))
-    burstLength = Math.max(0, Math.floor(o.rateLimitBursts?.length ?? 0))
-    count = 0
-  }
-  configure(options)
-
-  const decide = (): Decision => {
-    if (!enabled) return NONE
-    const delay = jitter > 0 ? fixed + random.next() * jitter : fixed
-    if (burstLength > 0) {
-      const position = count++ % (burstEvery + burstLength)
-      if (position >= burstEvery) return { delay, fault: RATE_LIMITED }
-    }
-    if (errorRate + resetRate + truncateRate === 0) return delay === 0 ? NONE : { delay, fault: undefined }
-    const r = random.next()
-    let fault: Fault | undefined
-    if (r < errorRate) fault = FAULTS[statuses.length === 1 ? statuses[0] : statuses[random.int(statuses.length)]]
-    else if (r < errorRate + resetRate) fault = RESET
-    else if (r < errorRate + resetRate + truncateRate) fault = TRUNCATE
-    return { delay, fault }
-  }
-
-  return {
-    decide,
-    isEnabled: () => enabled,
-    setEnabled: (on) => {
-      enabled = on
-    },
-    configure
-  }
-}
+export const make: (options?: Options) => Faults = internal.make

@@ -1,7 +1,7 @@
 /**
- * The data node's rate limiter (datanode/ratelimit): a token bucket per client IP, 20 requests a
- * second with a burst of 100, and a 10-minute ban for a client that keeps requesting while it is
- * limited.
+ * The data node's rate limiter (datanode/ratelimit): a token bucket per client IP, with the node's
+ * figures from `@vega-effect/schema`'s `RateLimit` (20 requests a second, a burst of 100, a
+ * 10-minute ban for a client that keeps requesting while it is limited).
  *
  * - Over the limit: HTTP 429 `{"code":8,"message":"api request rate limit exceeded","details":[]}`.
  * - Banned: HTTP 403 `{"code":7,"message":"temporarily banned for continuing to request while rate limited","details":[]}`
@@ -14,18 +14,17 @@
  *
  * @since 0.1.0
  */
-import { GatewayError } from "@vega-effect/schema"
-import * as Duration from "effect/Duration"
-import { errorBodyText } from "./internal/gatewayJson.js"
+import type * as Duration from "effect/Duration"
+import * as internal from "./internal/rateLimiter.js"
 
 /**
  * @since 0.1.0
  * @category Models
  */
 export interface Options {
-  /** Tokens added per second, reported as `Ratelimit-Limit`. Default 20. */
+  /** Tokens added per second, reported as `Ratelimit-Limit`. Default the node's `RATE_PER_SECOND` (20). */
   readonly rate?: number
-  /** Bucket size. Default 100. */
+  /** Bucket size. Default the node's `BURST` (100). */
   readonly burst?: number
   /**
    * How many consecutive requests a client may have refused with 429 before the next one bans
@@ -34,9 +33,9 @@ export interface Options {
    * count. The node's exact threshold is not documented.
    */
   readonly banAfter?: number
-  /** How long a ban lasts. Default 10 minutes. */
+  /** How long a ban lasts. Default the node's `BAN` (10 minutes). */
   readonly banFor?: Duration.DurationInput
-  /** A bucket unused this long is forgotten. Default 1 hour. */
+  /** A bucket unused this long is forgotten. Default the node's `BUCKET_EXPIRY` (1 hour). */
   readonly expireAfter?: Duration.DurationInput
   /**
    * The peer whose `X-Forwarded-For` is trusted: requests from it are counted against the first
@@ -87,7 +86,7 @@ export interface RateLimiter {
  * @since 0.1.0
  * @category Constants
  */
-export const RATE_LIMITED_BODY: string = errorBodyText(GatewayError.RATE_LIMITED)
+export const RATE_LIMITED_BODY: string = internal.RATE_LIMITED_BODY
 
 /**
  * The 403 body, as sent.
@@ -95,18 +94,7 @@ export const RATE_LIMITED_BODY: string = errorBodyText(GatewayError.RATE_LIMITED
  * @since 0.1.0
  * @category Constants
  */
-export const BANNED_BODY: string = errorBodyText(GatewayError.TEMPORARILY_BANNED)
-
-interface Bucket {
-  tokens: number
-  updated: number
-  strikes: number
-  bannedUntil: number
-}
-
-/** Node reports IPv4 peers of a dual-stack socket as `::ffff:1.2.3.4`; Go reports `1.2.3.4`. */
-const normalizeAddress = (address: string): string =>
-  address.startsWith("::ffff:") && address.includes(".") ? address.slice(7) : address
+export const BANNED_BODY: string = internal.BANNED_BODY
 
 /**
  * A rate limiter with the node's defaults, adjustable through {@link Options}.
@@ -114,93 +102,4 @@ const normalizeAddress = (address: string): string =>
  * @since 0.1.0
  * @category Constructors
  */
-export const make = (options: Options = {}): RateLimiter => {
-  const rate = options.rate ?? 20
-  const burst = options.burst ?? 100
-  const banAfter = options.banAfter ?? 10
-  const banFor = Duration.toMillis(Duration.decode(options.banFor ?? Duration.minutes(10)))
-  const expireAfter = Duration.toMillis(Duration.decode(options.expireAfter ?? Duration.hours(1)))
-  const trustedProxy = options.trustedProxy ?? "127.0.0.1"
-  const now = options.now ?? Date.now
-  const limit = String(rate)
-  const buckets = new Map<string, Bucket>()
-  let lastSweep = now()
-
-  const sweep = (t: number): void => {
-    if (t - lastSweep < Math.min(expireAfter, 60_000)) return
-    lastSweep = t
-    for (const [client, bucket] of buckets) {
-      if (t - bucket.updated >= expireAfter && t >= bucket.bannedUntil) buckets.delete(client)
-    }
-  }
-
-  const headers = (client: string, remaining: number): Record<string, string> => ({
-    "Ratelimit-Limit": limit,
-    "Ratelimit-Reset": "1",
-    "Ratelimit-Remaining": String(remaining),
-    "Ratelimit-Request-Remote-Addr": client
-  })
-
-  const take = (client: string): Decision => {
-    const t = now()
-    sweep(t)
-    let bucket = buckets.get(client)
-    if (bucket === undefined) {
-      bucket = { tokens: burst, updated: t, strikes: 0, bannedUntil: 0 }
-      buckets.set(client, bucket)
-    } else {
-      bucket.tokens = Math.min(burst, bucket.tokens + (Math.max(0, t - bucket.updated) * rate) / 1000)
-      bucket.updated = t
-    }
-    if (t < bucket.bannedUntil) {
-      return {
-        _tag: "Rejected",
-        status: 403,
-        body: BANNED_BODY,
-        headers: {
-          ...headers(client, Math.floor(bucket.tokens)),
-          "Ratelimit-Retry-After": String(Math.ceil((bucket.bannedUntil - t) / 1000))
-        }
-      }
-    }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1
-      bucket.strikes = 0
-      return { _tag: "Allowed", headers: headers(client, Math.floor(bucket.tokens)) }
-    }
-    if (bucket.strikes >= banAfter) {
-      bucket.strikes = 0
-      bucket.bannedUntil = t + banFor
-      return {
-        _tag: "Rejected",
-        status: 403,
-        body: BANNED_BODY,
-        headers: { ...headers(client, 0), "Ratelimit-Retry-After": String(Math.ceil(banFor / 1000)) }
-      }
-    }
-    bucket.strikes++
-    return { _tag: "Rejected", status: 429, body: RATE_LIMITED_BODY, headers: headers(client, 0) }
-  }
-
-  const clientAddress = (
-    peer: string | undefined,
-    forwardedFor: string | ReadonlyArray<string> | undefined
-  ): string => {
-    const direct = normalizeAddress(peer ?? "")
-    if (direct !== trustedProxy || forwardedFor === undefined) return direct
-    const header = typeof forwardedFor === "string" ? forwardedFor : forwardedFor.join(",")
-    const comma = header.indexOf(",")
-    const first = (comma === -1 ? header : header.slice(0, comma)).trim()
-    return first === "" ? direct : normalizeAddress(first)
-  }
-
-  return {
-    take,
-    clientAddress,
-    size: () => {
-      sweep(now())
-      return buckets.size
-    },
-    reset: () => buckets.clear()
-  }
-}
+export const make: (options?: Options) => RateLimiter = internal.make

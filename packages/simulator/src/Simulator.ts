@@ -12,21 +12,17 @@ import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import * as Context from "effect/Context"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
-import * as Faults from "./Faults.js"
-import type { NodeView } from "./internal/api/node.js"
-import { routes, streamRoutes } from "./internal/api/routes.js"
-import * as Contract from "./internal/core/contract.js"
-import { Core } from "./internal/core/core.js"
+import type * as Faults from "./Faults.js"
+import type * as Contract from "./internal/core/contract.js"
 import type * as Spam from "./internal/core/spam.js"
-import { microsToNanos } from "./internal/goTime.js"
-import { type ListenError, listen, makeHandler } from "./internal/server.js"
-import * as RateLimit from "./RateLimit.js"
-import { World, type Options as WorldOptions } from "./World.js"
+import type { ListenError } from "./internal/http/listen.js"
+import * as internal from "./internal/simulator.js"
+import type * as RateLimit from "./RateLimit.js"
+import type { World, Options as WorldOptions } from "./World.js"
 
 /**
  * The `spam.pow.*` network parameters.
@@ -145,107 +141,13 @@ export interface Service {
  */
 export class Simulator extends Context.Tag("@vega-effect/simulator/Simulator")<Simulator, Service>() {}
 
-/** How often versions nobody can see any more are pruned. */
-const PRUNE_EVERY = 50
-
 /**
  * Builds the world, starts the nodes and the block clock for the life of the scope.
  *
  * @since 0.1.0
  * @category Constructors
  */
-export const make = (options: Options = {}): Effect.Effect<Service, ListenError, Scope.Scope> =>
-  Effect.gen(function* () {
-    const world = yield* Effect.sync(() => new World(options))
-    const feed = Contract.makeResultFeed()
-    const core = yield* Effect.sync(
-      () => new Core(world, { spam: options.spam, tradingEnabled: options.tradingEnabled }, feed)
-    )
-    const quirks = options.quirks === "v0.75"
-    const specs = options.nodes ?? [{}]
-    const nodes: Array<Node> = []
-    const heights: Array<() => number> = []
-    for (let i = 0; i < specs.length; i++) {
-      const spec = specs[i]
-      let lag = Math.max(0, spec.lag ?? 0)
-      let frozenAt: number | undefined = spec.frozen === true ? Math.max(1, world.height - lag) : undefined
-      const height = () => frozenAt ?? Math.max(1, world.height - lag)
-      const view: NodeView = {
-        world,
-        get height() {
-          return height()
-        },
-        quirks,
-        core,
-        feed
-      }
-      const faults = Faults.make({ seed: world.seed + i, ...spec.faults })
-      const rateLimiter =
-        spec.rateLimit === undefined || spec.rateLimit === false
-          ? undefined
-          : RateLimit.make(spec.rateLimit === true ? {} : spec.rateLimit)
-      const listener = makeHandler<NodeView>({
-        routes,
-        streams: streamRoutes,
-        node: view,
-        block: (node) => ({
-          height: node.height,
-          timestampNanos: microsToNanos(world.chain.blockTime(node.height))
-        }),
-        rateLimiter,
-        faults
-      })
-      const listening = yield* listen(listener, { host: spec.host, port: spec.port })
-      heights.push(height)
-      nodes.push({
-        name: spec.name ?? `node-${i + 1}`,
-        url: listening.url,
-        height,
-        setLag: (blocks) => {
-          lag = Math.max(0, blocks)
-        },
-        freeze: () => {
-          frozenAt = height()
-        },
-        unfreeze: () => {
-          frozenAt = undefined
-        },
-        faults,
-        rateLimiter
-      })
-    }
-
-    const advance = (blocks = 1) =>
-      Effect.sync(() => {
-        for (let i = 0; i < blocks; i++) {
-          world.advance(1)
-          core.sync()
-          if (world.height % PRUNE_EVERY === 0) world.prune(Math.min(...heights.map((h) => h())))
-        }
-      })
-
-    const interval = options.blockInterval ?? "manual"
-    if (interval !== "manual") {
-      yield* Effect.forkScoped(Effect.repeat(advance(1), Schedule.spaced(Duration.decode(interval))))
-    }
-
-    return {
-      world,
-      nodes,
-      url: nodes[0].url,
-      urls: nodes.map((n) => n.url),
-      advance,
-      height: Effect.sync(() => world.height),
-      feed,
-      mempoolSize: Effect.sync(() => core.mempoolSize),
-      spamParameters: Effect.sync(() => core.spamParameters),
-      setSpamParameters: (parameters) => Effect.sync(() => core.setSpamParameters(parameters)),
-      setTradingEnabled: (enabled) =>
-        Effect.sync(() => {
-          core.limits.tradingEnabled = enabled
-        })
-    }
-  })
+export const make: (options?: Options) => Effect.Effect<Service, ListenError, Scope.Scope> = internal.make
 
 /**
  * A layer that runs the simulator for the life of the layer.

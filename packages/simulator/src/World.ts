@@ -105,6 +105,22 @@ export const defaultActivity: Activity = {
   bundleEveryEpochs: 3
 }
 
+/**
+ * The seed of a world built without one.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const DEFAULT_SEED = 1
+
+/**
+ * Blocks per epoch when not told otherwise.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const DEFAULT_BLOCKS_PER_EPOCH = 50
+
 const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
 
 /**
@@ -133,10 +149,10 @@ export class World {
   height: number
 
   constructor(options: Options = {}) {
-    this.seed = seedOf(options.seed ?? 1)
+    this.seed = seedOf(options.seed ?? DEFAULT_SEED)
     this.scale = { ...defaultScale, ...options.scale }
     this.activity = { ...defaultActivity, ...options.activity }
-    const blocksPerEpoch = Math.max(2, options.blocksPerEpoch ?? 50)
+    const blocksPerEpoch = Math.max(2, options.blocksPerEpoch ?? DEFAULT_BLOCKS_PER_EPOCH)
     const genesisMicros = Date.parse(options.genesis ?? DEFAULT_GENESIS) * 1000
     this.chain = makeChain({
       seed: this.seed,

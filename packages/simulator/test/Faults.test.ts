@@ -1,8 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
+import { RateLimit as NodeLimits } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Faults from "../src/Faults.js"
+import * as RateLimit from "../src/RateLimit.js"
 import type { Route } from "../src/internal/route.js"
-import { listen, makeHandler } from "../src/internal/server.js"
+import { makeHandler } from "../src/internal/http/handler.js"
+import { listen } from "../src/internal/http/listen.js"
 import { request } from "./support/http.js"
 
 const BODY = JSON.stringify({ edges: Array.from({ length: 500 }, (_, i) => ({ cursor: `c${i}`, node: { id: i } })) })
@@ -31,10 +35,25 @@ describe("Faults", () => {
     const run = (f: Faults.Faults) => Array.from({ length: 50 }, () => f.decide())
     const first = run(a)
     expect(run(b)).toEqual(first)
-    expect(first.every((d) => d.delay >= 5 && d.delay < 25)).toBe(true)
+    expect(first.every((d) => Duration.toMillis(d.delay) >= 5 && Duration.toMillis(d.delay) < 25)).toBe(true)
     expect(new Set(first.map((d) => d.fault?._tag ?? "None"))).toEqual(new Set(["None", "Error", "Reset"]))
     const other = run(Faults.make({ ...options, seed: 43 }))
     expect(other).not.toEqual(first)
+  })
+
+  it("takes latency as any Duration input, a plain number being milliseconds", () => {
+    const run = (latency: NonNullable<Faults.Options["latency"]>) => {
+      const faults = Faults.make({ seed: 5, latency })
+      return Array.from({ length: 20 }, () => Duration.toMillis(faults.decide().delay))
+    }
+    const millis = run({ fixed: 5, jitter: 20 })
+    expect(run({ fixed: "5 millis", jitter: Duration.millis(20) })).toEqual(millis)
+    expect(run({ fixed: Duration.micros(5000n), jitter: "0.02 seconds" })).toEqual(millis)
+    expect(millis.every((d) => d >= 5 && d < 25)).toBe(true)
+    expect(new Set(millis).size).toBeGreaterThan(10)
+    expect(run({ fixed: "2 seconds" })).toEqual(Array.from({ length: 20 }, () => 2000))
+    // no latency, no faults: nothing to wait for
+    expect(Faults.make().decide()).toEqual({ delay: Duration.zero, fault: undefined })
   })
 
   it("rejects impossible rates", () => {
@@ -98,6 +117,11 @@ describe("Faults", () => {
       expect(limited.status).toBe(429)
       expect(limited.text).toBe('{"code":8,"message":"api request rate limit exceeded","details":[]}')
       expect(limited.headers["ratelimit-remaining"]).toBe("0")
+      // the same refusal the node's limiter sends, by the schema's figures and texts
+      expect(limited.headers["ratelimit-limit"]).toBe(String(NodeLimits.RATE_PER_SECOND))
+      expect(limited.headers["ratelimit-reset"]).toBe("1")
+      expect(limited.text).toBe(RateLimit.RATE_LIMITED_BODY)
+      expect(JSON.parse(limited.text).message).toBe(NodeLimits.RATE_LIMITED_MESSAGE)
     })
   )
 

@@ -5,7 +5,8 @@ import * as Layer from "effect/Layer"
 import { prettyJson, scanJsonBody } from "../src/internal/gatewayJson.js"
 import { type Route, paginationParams, param } from "../src/internal/route.js"
 import * as Exit from "effect/Exit"
-import { ListenError, listen, makeHandler } from "../src/internal/server.js"
+import { makeHandler } from "../src/internal/http/handler.js"
+import { ListenError, listen } from "../src/internal/http/listen.js"
 import { request } from "./support/http.js"
 
 interface FakeNode {

@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
+import { RateLimit as NodeLimits } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as RateLimit from "../src/RateLimit.js"
-import { listen, makeHandler } from "../src/internal/server.js"
+import { makeHandler } from "../src/internal/http/handler.js"
+import { listen } from "../src/internal/http/listen.js"
 import { request } from "./support/http.js"
 
 const clock = () => {
@@ -101,6 +103,25 @@ describe("RateLimit", () => {
     const banned = limiter.take("a")
     expect(banned._tag === "Rejected" && banned.status).toBe(403)
     expect(banned.headers["Ratelimit-Retry-After"]).toBe("90")
+  })
+
+  it("defaults to the node's figures and texts from the schema", () => {
+    const { now } = clock()
+    const limiter = RateLimit.make({ now, banAfter: 1 })
+    const decisions = drain(limiter, "a", NodeLimits.BURST + 2)
+    const allowed = decisions.filter((d) => d._tag === "Allowed")
+    expect(allowed.length).toBe(NodeLimits.BURST)
+    expect(Object.keys(allowed[0].headers)).toEqual([
+      NodeLimits.Headers.limit,
+      NodeLimits.Headers.reset,
+      NodeLimits.Headers.remaining,
+      NodeLimits.Headers.remoteAddr
+    ])
+    expect(allowed[0].headers[NodeLimits.Headers.limit]).toBe(String(NodeLimits.RATE_PER_SECOND))
+    const [limited, banned] = decisions.slice(NodeLimits.BURST)
+    expect(limited._tag === "Rejected" && JSON.parse(limited.body).message).toBe(NodeLimits.RATE_LIMITED_MESSAGE)
+    expect(banned._tag === "Rejected" && JSON.parse(banned.body).message).toBe(NodeLimits.BANNED_MESSAGE)
+    expect(banned.headers[NodeLimits.Headers.retryAfter]).toBe(String(Duration.toSeconds(NodeLimits.BAN)))
   })
 
   it("counts requests from the trusted proxy against the first X-Forwarded-For address", () => {

@@ -5,7 +5,8 @@ import { Effect, Schema } from "effect"
 import { Simulator } from "@vega-effect/simulator"
 import { makeRoutes, type StreamNode, type StreamTiming } from "../src/internal/api/streams.js"
 import { type BlockResults, type IncludedResult, makeResultFeed } from "../src/internal/core/contract.js"
-import { listen, makeHandler } from "../src/internal/server.js"
+import { makeHandler } from "../src/internal/http/handler.js"
+import { listen } from "../src/internal/http/listen.js"
 import { World } from "../src/World.js"
 import { request } from "./support/http.js"
 import { connect, openHttpStream, sleep, within } from "./support/streams.js"
@@ -274,7 +275,7 @@ describe("WebSocket upgrades", () => {
 // The event bus
 // ---------------------------------------------------------------------------------------------
 
-const TIMING: StreamTiming = { requestTimeout: 300, pollInterval: 20 }
+const TIMING: StreamTiming = { requestTimeout: "300 millis", pollInterval: "20 millis" }
 
 /** A node over its own feed, serving only the streams, with short timeouts. */
 const standalone = Effect.gen(function* () {

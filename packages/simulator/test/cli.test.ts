@@ -1,8 +1,16 @@
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
+import { stripVTControlCharacters } from "node:util"
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as CliOptions from "@effect/cli/Options"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { describe, expect, it } from "@effect/vitest"
-import { Duration, Option } from "effect"
-import { type Flags, toOptions } from "../src/internal/cli.js"
+import { DurationText } from "@vega-effect/schema"
+import { Duration, Effect, Option } from "effect"
+import type * as Simulator from "../src/Simulator.js"
+import { command, DEFAULTS, type Flags, flags, toOptions } from "../src/internal/cli.js"
 import { request } from "./support/http.js"
 
 const defaults: Flags = {
@@ -16,7 +24,7 @@ const defaults: Flags = {
   referralSets: Option.none(),
   epochs: Option.none(),
   blocksPerEpoch: 50,
-  blockInterval: "1 second",
+  blockInterval: "1s",
   host: "127.0.0.1",
   port: 3008,
   nodes: 1,
@@ -58,9 +66,114 @@ describe("vega-sim flags", () => {
 
   it("refuse what cannot work", () => {
     expect(toOptions({ ...defaults, blockInterval: "soon" })).toEqual({
-      error: '--block-interval: expected a duration such as "1 second" or "500 millis", or "manual"; got "soon"'
+      error: `--block-interval: expected ${DurationText.EXPECTED} (more than zero), or "manual"; got "soon"`
     })
     expect(toOptions({ ...defaults, nodes: 0 })).toEqual({ error: "--nodes: at least one node is needed" })
+  })
+
+  it("take latency and jitter as durations", () => {
+    const options = toOptions({ ...defaults, latency: Option.some("50ms"), jitter: Option.some("0.02s") })
+    if ("error" in options) throw new Error(options.error)
+    const latency = options.nodes?.[0].faults?.latency
+    expect(latency && Duration.toMillis(latency.fixed ?? 0)).toBe(50)
+    expect(latency && Duration.toMillis(latency.jitter ?? 0)).toBe(20)
+    const alone = toOptions({ ...defaults, jitter: Option.some("5 millis") })
+    if ("error" in alone) throw new Error(alone.error)
+    expect(alone.nodes?.[0].faults?.latency).toEqual({ fixed: Duration.zero, jitter: Duration.millis(5) })
+  })
+})
+
+/** The simulator options an actual command line asks for, read by the command's own flags. */
+const parseArgs = (args: ReadonlyArray<string>) =>
+  CliOptions.processCommandLine(CliOptions.all(flags), args, CliConfig.defaultConfig).pipe(
+    Effect.map(([, , f]) => toOptions(f)),
+    Effect.provide(NodeContext.layer)
+  )
+
+const millisOf = (input: Duration.DurationInput | undefined): number | undefined =>
+  input === undefined ? undefined : Duration.toMillis(Duration.decode(input))
+
+const durationsOf = (options: Simulator.Options | { readonly error: string }) => {
+  if ("error" in options) throw new Error(options.error)
+  const latency = options.nodes?.[0].faults?.latency
+  return {
+    blockInterval: options.blockInterval === "manual" ? "manual" : millisOf(options.blockInterval),
+    latency: millisOf(latency?.fixed),
+    jitter: millisOf(latency?.jitter)
+  }
+}
+
+describe("vega-sim duration flags", () => {
+  const FORMS = ["1s", "500ms", "2m", "1 second", "500 millis", "1.5s", "1.5m", "250 ms", "2 minutes", "100us"]
+
+  for (const form of FORMS) {
+    it.effect(`read "${form}" as DurationText does`, () =>
+      Effect.gen(function* () {
+        const expected = Duration.toMillis(Option.getOrThrow(DurationText.parse(form)))
+        const fromArgs = yield* parseArgs(["--block-interval", form, "--latency", form, "--jitter", form])
+        const fromFlags = toOptions({
+          ...defaults,
+          blockInterval: form,
+          latency: Option.some(form),
+          jitter: Option.some(form)
+        })
+        for (const options of [fromArgs, fromFlags]) {
+          expect(durationsOf(options)).toEqual({ blockInterval: expected, latency: expected, jitter: expected })
+        }
+      })
+    )
+  }
+
+  it.effect("default to a block every second, manual on request", () =>
+    Effect.gen(function* () {
+      expect(durationsOf(yield* parseArgs([]))).toEqual({
+        blockInterval: 1000,
+        latency: undefined,
+        jitter: undefined
+      })
+      expect(durationsOf(yield* parseArgs(["--block-interval", "manual"])).blockInterval).toBe("manual")
+    })
+  )
+
+  for (const [flag, bad] of [
+    ["latency", "soon"],
+    ["latency", "50"],
+    ["jitter", "-5ms"],
+    ["jitter", "1 parsec"],
+    ["block-interval", "1"],
+    ["block-interval", "0s"],
+    ["block-interval", "Manual"]
+  ] as const) {
+    it.effect(`refuse --${flag} ${bad}, naming the flag`, () =>
+      Effect.gen(function* () {
+        const options = yield* parseArgs([`--${flag}`, bad])
+        expect("error" in options).toBe(true)
+        const error = "error" in options ? options.error : ""
+        expect(error.startsWith(`--${flag}: expected ${DurationText.EXPECTED}`)).toBe(true)
+        expect(error.endsWith(`got "${bad}"`)).toBe(true)
+      })
+    )
+  }
+
+  it("show their defaults and the duration syntax in --help", () => {
+    const help = stripVTControlCharacters(HelpDoc.toAnsiText(Command.getHelp(command, CliConfig.defaultConfig)))
+    const section = (flag: string): string => {
+      const start = help.indexOf(`\n${flag} `)
+      expect(start).toBeGreaterThan(-1)
+      const next = help.indexOf("\n--", start + 1)
+      return help.slice(start, next === -1 ? undefined : next)
+    }
+    expect(section("--port")).toContain("default: 3008")
+    expect(section("--block-interval")).toContain("default: 1s")
+    expect(section("--block-interval")).toContain(DurationText.EXPECTED)
+    expect(section("--latency")).toContain(DurationText.EXPECTED)
+    expect(section("--blocks-per-epoch")).toContain(`default: ${DEFAULTS.blocksPerEpoch}`)
+    expect(section("--nodes")).toContain("default: 1")
+    expect(section("--seed")).toContain("default: 1")
+    expect(section("--host")).toContain("default: 127.0.0.1")
+    expect(section("--quirks")).toContain("default: none")
+    expect(help).toContain("--block-interval duration")
+    expect(help).toContain("--latency duration")
   })
 })
 

@@ -1,22 +1,44 @@
 /**
- * The `vega-sim` command: flags and how they become simulator options.
+ * The `vega-sim` command: flags and how they become simulator options. Every duration flag reads
+ * the toolkit's one duration syntax (`DurationText`: `1s`, `500ms`, `1.5m`, `1 second`, …).
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
+import { DurationText, RateLimit as NodeLimits } from "@vega-effect/schema"
 import * as Console from "effect/Console"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import type * as Faults from "../Faults.js"
 import * as Simulator from "../Simulator.js"
-import type * as World from "../World.js"
+import * as World from "../World.js"
+
+/** The defaults of the flags that have one, as `--help` shows them. */
+export const DEFAULTS = {
+  seed: String(World.DEFAULT_SEED),
+  blocksPerEpoch: World.DEFAULT_BLOCKS_PER_EPOCH,
+  blockInterval: "1s",
+  host: "127.0.0.1",
+  port: 3008,
+  nodes: 1,
+  quirks: "none"
+} as const
+
+/** A flag with a default, which `--help` shows (@effect/cli does not show defaults itself). */
+const withDefault = <A, const B extends A>(option: Options.Options<A>, fallback: B): Options.Options<A> =>
+  option.pipe(Options.withDefault(fallback), Options.withDescription(`default: ${String(fallback)}`))
 
 const count = (name: string, description: string) =>
   Options.integer(name).pipe(Options.withDescription(description), Options.optional)
 
-const flags = {
-  seed: Options.text("seed").pipe(
-    Options.withDescription("seed of the world (same seed, same world)"),
-    Options.withDefault("1")
+const duration = (name: string, description: string) =>
+  Options.text(name).pipe(Options.withPseudoName("duration"), Options.withDescription(description))
+
+export const flags = {
+  seed: withDefault(
+    Options.text("seed").pipe(Options.withDescription("seed of the world (same seed, same world)")),
+    DEFAULTS.seed
   ),
   parties: count("parties", "number of parties"),
   markets: count("markets", "number of markets"),
@@ -26,30 +48,40 @@ const flags = {
   liquidityProvisions: count("liquidity-provisions", "number of liquidity provisions"),
   referralSets: count("referral-sets", "number of referral sets"),
   epochs: count("epochs", "epochs of history before the first block served"),
-  blocksPerEpoch: Options.integer("blocks-per-epoch").pipe(Options.withDefault(50)),
-  blockInterval: Options.text("block-interval").pipe(
-    Options.withDescription('time between blocks, e.g. "1 second", or "manual"'),
-    Options.withDefault("1 second")
+  blocksPerEpoch: withDefault(
+    Options.integer("blocks-per-epoch").pipe(Options.withDescription("blocks in an epoch")),
+    DEFAULTS.blocksPerEpoch
   ),
-  host: Options.text("host").pipe(Options.withDefault("127.0.0.1")),
-  port: Options.integer("port").pipe(
-    Options.withDescription("port of the first node; further nodes use the next ports; 0 picks free ports"),
-    Options.withDefault(3008)
+  blockInterval: withDefault(
+    duration("block-interval", `time between blocks: ${DurationText.EXPECTED}, or "manual"`),
+    DEFAULTS.blockInterval
   ),
-  nodes: Options.integer("nodes").pipe(Options.withDescription("number of data nodes"), Options.withDefault(1)),
+  host: withDefault(Options.text("host").pipe(Options.withDescription("host to listen on")), DEFAULTS.host),
+  port: withDefault(
+    Options.integer("port").pipe(
+      Options.withDescription("port of the first node; further nodes use the next ports; 0 picks free ports")
+    ),
+    DEFAULTS.port
+  ),
+  nodes: withDefault(Options.integer("nodes").pipe(Options.withDescription("number of data nodes")), DEFAULTS.nodes),
   lag: Options.text("lag").pipe(
-    Options.withDescription('blocks each node trails the chain by, comma-separated, e.g. "0,3,10"'),
+    Options.withDescription('blocks each node trails the chain by, comma-separated, e.g. "0,3,10" (default: none)'),
     Options.withDefault("")
   ),
-  quirks: Options.choice("quirks", ["none", "v0.75"]).pipe(
-    Options.withDescription("reproduce the real v0.75 node's known bugs"),
-    Options.withDefault("none" as const)
+  quirks: withDefault(
+    Options.choice("quirks", ["none", "v0.75"]).pipe(
+      Options.withDescription("reproduce the real v0.75 node's known bugs")
+    ),
+    DEFAULTS.quirks
   ),
   rateLimit: Options.boolean("rate-limit").pipe(
-    Options.withDescription("rate-limit like the real node (20/s, burst 100, bans)")
+    Options.withDescription(
+      `rate-limit like the real node (${NodeLimits.RATE_PER_SECOND}/s, burst ${NodeLimits.BURST}, ` +
+        `${DurationText.format(NodeLimits.BAN)} bans)`
+    )
   ),
-  latency: count("latency", "added latency in milliseconds"),
-  jitter: count("jitter", "random extra latency in milliseconds"),
+  latency: duration("latency", `added latency: ${DurationText.EXPECTED}`).pipe(Options.optional),
+  jitter: duration("jitter", `random extra latency, up to this: ${DurationText.EXPECTED}`).pipe(Options.optional),
   errorRate: Options.float("error-rate").pipe(
     Options.withDescription("share of requests answered 500/503"),
     Options.optional
@@ -63,7 +95,7 @@ const flags = {
     Options.optional
   ),
   faultyNodes: Options.text("faulty-nodes").pipe(
-    Options.withDescription('which nodes the faults apply to, 1-based and comma-separated (default: all), e.g. "2,3"'),
+    Options.withDescription('which nodes the faults apply to, 1-based and comma-separated, e.g. "2,3" (default: all)'),
     Options.withDefault("")
   )
 }
@@ -79,15 +111,25 @@ const numbers = (text: string): Array<number> =>
     .filter((s) => s !== "")
     .map(Number)
 
-/** The simulator options a set of flags asks for, or what is wrong with them. */
-export const toOptions = (f: Flags): Simulator.Options | { readonly error: string } => {
-  const interval = f.blockInterval === "manual" ? "manual" : Duration.decodeUnknown(f.blockInterval)
-  if (interval !== "manual" && Option.isNone(interval)) {
-    return {
-      error: `--block-interval: expected a duration such as "1 second" or "500 millis", or "manual"; got "${f.blockInterval}"`
-    }
-  }
-  if (f.nodes < 1) return { error: "--nodes: at least one node is needed" }
+/** A duration flag's value, or what is wrong with it (naming the flag). */
+const durationOf = (flag: string, text: string): Either.Either<Duration.Duration, string> =>
+  Either.fromOption(DurationText.parse(text), () => `--${flag}: expected ${DurationText.EXPECTED}; got "${text}"`)
+
+const blockIntervalOf = (text: string): Either.Either<Duration.Duration | "manual", string> => {
+  if (text === "manual") return Either.right("manual")
+  const parsed = DurationText.parse(text)
+  return Option.isSome(parsed) && Duration.greaterThan(parsed.value, Duration.zero)
+    ? Either.right(parsed.value)
+    : Either.left(`--block-interval: expected ${DurationText.EXPECTED} (more than zero), or "manual"; got "${text}"`)
+}
+
+const optionalDuration = (
+  flag: string,
+  text: Option.Option<string>
+): Either.Either<Duration.Duration | undefined, string> =>
+  Option.match(text, { onNone: () => Either.right(undefined), onSome: (value) => durationOf(flag, value) })
+
+const scaleOf = (f: Flags): Partial<World.Scale> => {
   const scale: { -readonly [K in keyof World.Scale]?: number } = {}
   const set = (key: keyof World.Scale, value: Option.Option<number>) => {
     if (Option.isSome(value)) scale[key] = value.value
@@ -100,17 +142,24 @@ export const toOptions = (f: Flags): Simulator.Options | { readonly error: strin
   set("liquidityProvisions", f.liquidityProvisions)
   set("referralSets", f.referralSets)
   set("epochs", f.epochs)
+  return scale
+}
+
+const faultsOf = (f: Flags, latency: Duration.Duration | undefined, jitter: Duration.Duration | undefined) => {
+  const faults: { -readonly [K in keyof Faults.Options]: Faults.Options[K] } = {}
+  if (latency !== undefined || jitter !== undefined) {
+    faults.latency = { fixed: latency ?? Duration.zero, jitter: jitter ?? Duration.zero }
+  }
+  if (Option.isSome(f.errorRate)) faults.errorRate = f.errorRate.value
+  if (Option.isSome(f.resetRate)) faults.resetRate = f.resetRate.value
+  if (Option.isSome(f.truncateRate)) faults.truncateRate = f.truncateRate.value
+  return faults
+}
+
+const nodesOf = (f: Flags, faults: Faults.Options): Array<Simulator.NodeOptions> => {
   const lags = numbers(f.lag)
   const faulty = new Set(numbers(f.faultyNodes))
-  const faults = {
-    ...(Option.isSome(f.latency) || Option.isSome(f.jitter)
-      ? { latency: { fixed: Option.getOrElse(f.latency, () => 0), jitter: Option.getOrElse(f.jitter, () => 0) } }
-      : {}),
-    ...Option.match(f.errorRate, { onNone: () => ({}), onSome: (errorRate) => ({ errorRate }) }),
-    ...Option.match(f.resetRate, { onNone: () => ({}), onSome: (resetRate) => ({ resetRate }) }),
-    ...Option.match(f.truncateRate, { onNone: () => ({}), onSome: (truncateRate) => ({ truncateRate }) })
-  }
-  const nodes = Array.from({ length: Math.max(1, f.nodes) }, (_, i): Simulator.NodeOptions => ({
+  return Array.from({ length: Math.max(1, f.nodes) }, (_, i): Simulator.NodeOptions => ({
     name: `node-${i + 1}`,
     host: f.host,
     port: f.port === 0 ? 0 : f.port + i,
@@ -118,13 +167,24 @@ export const toOptions = (f: Flags): Simulator.Options | { readonly error: strin
     rateLimit: f.rateLimit,
     ...(faulty.size === 0 || faulty.has(i + 1) ? { faults } : {})
   }))
+}
+
+/** The simulator options a set of flags asks for, or what is wrong with them. */
+export const toOptions = (f: Flags): Simulator.Options | { readonly error: string } => {
+  const interval = blockIntervalOf(f.blockInterval)
+  if (Either.isLeft(interval)) return { error: interval.left }
+  const latency = optionalDuration("latency", f.latency)
+  if (Either.isLeft(latency)) return { error: latency.left }
+  const jitter = optionalDuration("jitter", f.jitter)
+  if (Either.isLeft(jitter)) return { error: jitter.left }
+  if (f.nodes < 1) return { error: "--nodes: at least one node is needed" }
   return {
     seed: /^\d+$/.test(f.seed) ? Number(f.seed) : f.seed,
-    scale,
+    scale: scaleOf(f),
     blocksPerEpoch: f.blocksPerEpoch,
-    blockInterval: interval === "manual" ? "manual" : interval.value,
+    blockInterval: interval.right,
     quirks: f.quirks,
-    nodes
+    nodes: nodesOf(f, faultsOf(f, latency.right, jitter.right))
   }
 }
 

@@ -9,10 +9,10 @@
  *    predicate keeps rows at or beyond the cursor, `limit + 1` rows are read (`+ 2` with a
  *    cursor), and the first row is dropped when it is taken to be the cursor row.
  */
+import { Pagination } from "@vega-effect/schema"
 import { decodeBase64 } from "./goJson.js"
 
-export const DEFAULT_PAGE_SIZE = 1000
-export const MAX_PAGE_SIZE = 5000
+const { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } = Pagination
 
 export interface PaginationInput {
   readonly first?: number

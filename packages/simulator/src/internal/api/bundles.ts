@@ -1,7 +1,8 @@
 /**
  * `GET /api/v2/erc20/multisigcontrol/signer/added/bundles` (ListERC20MultiSigSignerAddedBundles).
  */
-import { Encoder, GatewayError, SignerBundle } from "@vega-effect/schema"
+import { DataNodeApi, Encoder, GatewayError, SignerBundle } from "@vega-effect/schema"
+import { isHexBytes } from "../hex.js"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { type BundleKey, type BundleRow, compareBundleToKey } from "../world/bundles.js"
@@ -51,7 +52,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   const nodeId = str(params, "nodeId") || undefined
   const submitter = str(params, "submitter") || undefined
   if (nodeId !== undefined && !decodesAsId(nodeId)) return invalidId(ApiErrors.AddedMultisigEvents, notHex(nodeId))
-  if (submitter !== undefined && !/^0x(?:[0-9a-fA-F]{2})*$/.test(submitter)) {
+  if (submitter !== undefined && !(submitter.startsWith("0x") && isHexBytes(submitter.slice(2)))) {
     return invalidId(ApiErrors.AddedMultisigEvents, notHex(submitter))
   }
   const height = node.height
@@ -74,8 +75,8 @@ const handle = (params: Params, node: NodeView): Reply => {
 }
 
 export const route: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/erc20/multisigcontrol/signer/added/bundles",
+  method: DataNodeApi.ListSignerAddedBundles.method,
+  path: DataNodeApi.ListSignerAddedBundles.path,
   params: [param("nodeId", "string"), param("submitter", "string"), param("epochSeq", "string"), ...paginationParams],
   handle
 }

@@ -3,10 +3,11 @@
  * well-known `network` party.
  */
 import { Ids } from "@vega-effect/schema"
+import { isHexBytes } from "../hex.js"
 
 /** Lowercase form of a valid id, or undefined. */
 export const normalizeId = (s: string): string | undefined =>
   s === Ids.NETWORK_PARTY ? s : Ids.isVegaId(s) ? s.toLowerCase() : undefined
 
 /** Whether a filter value survives the node's hex decoding (any even-length hex, or `network`). */
-export const decodesAsId = (s: string): boolean => s === Ids.NETWORK_PARTY || /^(?:[0-9a-fA-F]{2})*$/.test(s)
+export const decodesAsId = (s: string): boolean => s === Ids.NETWORK_PARTY || isHexBytes(s)

@@ -1,7 +1,7 @@
 /**
  * `GET /api/v2/liquidity/all-provisions` (ListAllLiquidityProvisions).
  */
-import { Decimal, Encoder, GatewayError, LiquidityProvision } from "@vega-effect/schema"
+import { DataNodeApi, Decimal, Encoder, GatewayError, Ids, LiquidityProvision } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
@@ -66,7 +66,8 @@ const handle = (params: Params, node: NodeView): Reply => {
   const { liquidityProvisions } = node.world
   const height = node.height
   const market = marketId?.toLowerCase()
-  const party = partyId === undefined ? undefined : partyId === "network" ? "network" : partyId.toLowerCase()
+  const party =
+    partyId === undefined ? undefined : partyId === Ids.NETWORK_PARTY ? Ids.NETWORK_PARTY : partyId.toLowerCase()
   const candidates =
     market !== undefined
       ? (liquidityProvisions.byMarket.get(market) ?? [])
@@ -99,8 +100,8 @@ const handle = (params: Params, node: NodeView): Reply => {
 }
 
 export const route: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/liquidity/all-provisions",
+  method: DataNodeApi.ListLiquidityProvisions.method,
+  path: DataNodeApi.ListLiquidityProvisions.path,
   params: [
     param("marketId", "string"),
     param("partyId", "string"),

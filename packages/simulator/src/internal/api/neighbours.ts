@@ -2,7 +2,7 @@
  * The endpoints a client needs next to the seven: node info, core statistics and block height,
  * Vega time, epochs, assets and markets.
  */
-import { Asset, ChainInfo, Decimal, Epoch, GatewayError, Ids, Market } from "@vega-effect/schema"
+import { DataNodeApi, Asset, ChainInfo, Decimal, Epoch, GatewayError, Ids, Market } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { microsToNanos } from "../goTime.js"
@@ -39,15 +39,15 @@ const encodeMarket = Schema.encodeSync(Market.Market)
 const { ApiErrors } = GatewayError
 
 const info: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/info",
+  method: DataNodeApi.Info.method,
+  path: DataNodeApi.Info.path,
   params: [],
   handle: () => ok(JSON.stringify(encodeInfo({ version: VERSION, commitHash: COMMIT })))
 }
 
 const statistics: Route<NodeView> = {
-  method: "GET",
-  path: "/statistics",
+  method: DataNodeApi.Statistics.method,
+  path: DataNodeApi.Statistics.path,
   params: [],
   handle: (_, node) => {
     const { chain, catalog } = node.world
@@ -79,8 +79,8 @@ const statistics: Route<NodeView> = {
 }
 
 const blockchainHeight: Route<NodeView> = {
-  method: "GET",
-  path: "/blockchain/height",
+  method: DataNodeApi.LastBlockHeight.method,
+  path: DataNodeApi.LastBlockHeight.path,
   params: [],
   handle: (_, node) => {
     // forwarded to the core: its height, block hash and spam parameters
@@ -104,8 +104,8 @@ const blockchainHeight: Route<NodeView> = {
 }
 
 const vegaTime: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/vega/time",
+  method: DataNodeApi.GetVegaTime.method,
+  path: DataNodeApi.GetVegaTime.path,
   params: [],
   handle: (_, node) =>
     ok(
@@ -118,8 +118,8 @@ const vegaTime: Route<NodeView> = {
 }
 
 const epoch: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/epoch",
+  method: DataNodeApi.GetEpoch.method,
+  path: DataNodeApi.GetEpoch.path,
   params: [param("id", "uint64"), param("block", "uint64")],
   handle: (params, node) => {
     const { catalog, chain } = node.world
@@ -198,8 +198,8 @@ const assetJson = cachedJson((asset: AssetInfo) =>
 )
 
 const assets: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/assets",
+  method: DataNodeApi.ListAssets.method,
+  path: DataNodeApi.ListAssets.path,
   params: [param("assetId", "string"), ...paginationParams],
   handle: (params, node) => {
     const request = resolve(pagination(params))
@@ -225,8 +225,8 @@ const assets: Route<NodeView> = {
 }
 
 const asset: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/asset/{assetId}",
+  method: DataNodeApi.GetAsset.method,
+  path: DataNodeApi.GetAsset.path,
   params: [],
   handle: (params, node) => {
     const id = params.path.get("assetId") ?? ""
@@ -283,8 +283,8 @@ const marketJson = cachedJson((market: MarketInfo) => {
 })
 
 const markets: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/markets",
+  method: DataNodeApi.ListMarkets.method,
+  path: DataNodeApi.ListMarkets.path,
   params: [param("includeSettled", "bool"), ...paginationParams],
   handle: (params, node) => {
     const request = resolve(pagination(params))
@@ -309,8 +309,8 @@ const markets: Route<NodeView> = {
 }
 
 const market: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/market/{marketId}",
+  method: DataNodeApi.GetMarket.method,
+  path: DataNodeApi.GetMarket.path,
   params: [],
   handle: (params, node) => {
     const id = params.path.get("marketId") ?? ""

@@ -1,7 +1,7 @@
 /**
  * `GET /api/v2/positions` (ListAllPositions).
  */
-import { Encoder, GatewayError, Position } from "@vega-effect/schema"
+import { DataNodeApi, Encoder, GatewayError, Position } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { comparePositions, comparePositionToKey, type PositionKey, type PositionRow } from "../world/positions.js"
@@ -109,8 +109,8 @@ const handle = (params: Params, node: NodeView): Reply => {
 }
 
 export const route: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/positions",
+  method: DataNodeApi.ListPositions.method,
+  path: DataNodeApi.ListPositions.path,
   params: [param("filter.partyIds", "string", true), param("filter.marketIds", "string", true), ...paginationParams],
   handle
 }

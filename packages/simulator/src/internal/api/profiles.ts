@@ -1,7 +1,7 @@
 /**
  * `GET /api/v2/parties/profiles` (ListPartiesProfiles): every party the node has seen.
  */
-import { Encoder, GatewayError, PartyProfile } from "@vega-effect/schema"
+import { DataNodeApi, Encoder, GatewayError, PartyProfile } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { Party } from "../world/catalog.js"
@@ -65,8 +65,8 @@ const handle = (params: Params, node: NodeView): Reply => {
 }
 
 export const route: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/parties/profiles",
+  method: DataNodeApi.ListPartiesProfiles.method,
+  path: DataNodeApi.ListPartiesProfiles.path,
   params: [param("parties", "string", true), ...paginationParams],
   handle
 }

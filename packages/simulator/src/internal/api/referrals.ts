@@ -1,7 +1,7 @@
 /**
  * `GET /api/v2/referral-sets/stats` (GetReferralSetStats).
  */
-import { Decimal, Encoder, GatewayError, ReferralSetStats } from "@vega-effect/schema"
+import { DataNodeApi, Decimal, Encoder, GatewayError, ReferralSetStats } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
@@ -91,8 +91,8 @@ const handle = (params: Params, node: NodeView): Reply => {
 }
 
 export const route: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/referral-sets/stats",
+  method: DataNodeApi.GetReferralSetStats.method,
+  path: DataNodeApi.GetReferralSetStats.path,
   params: [
     param("referralSetId", "string"),
     param("atEpoch", "uint64"),

@@ -9,7 +9,7 @@
  * (epoch, party, asset), which the cursor identifies uniquely here (one row per party, asset and
  * epoch in this world), so cursor paging is exact.
  */
-import { Encoder, GatewayError, Reward, RewardSummary } from "@vega-effect/schema"
+import { DataNodeApi, Encoder, GatewayError, Ids, Reward, RewardSummary } from "@vega-effect/schema"
 import { resolve, type Source } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { type RewardRow, Rewards } from "../world/rewards.js"
@@ -33,7 +33,7 @@ const handle = (params: Params, node: NodeView): Reply => {
       return invalidId(ApiErrors.RewardsSummary, `querying rewards: scany: query multiple result rows: ${notHex(id)}`)
     }
   }
-  const party = partyId === undefined || partyId === "network" ? partyId : partyId.toLowerCase()
+  const party = partyId === undefined || partyId === Ids.NETWORK_PARTY ? partyId : partyId.toLowerCase()
   const asset = assetId?.toLowerCase()
   const height = node.height
   const summaries: Array<{ readonly party: string; readonly asset: string; readonly amount: bigint }> = []
@@ -55,8 +55,8 @@ const handle = (params: Params, node: NodeView): Reply => {
 }
 
 export const route: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/rewards/summaries",
+  method: DataNodeApi.ListRewardSummaries.method,
+  path: DataNodeApi.ListRewardSummaries.path,
   params: [param("partyId", "string"), param("assetId", "string"), ...paginationParams],
   handle
 }
@@ -129,7 +129,7 @@ const handleList = (params: Params, node: NodeView): Reply => {
       return invalidId(ApiErrors.Rewards, `querying rewards: scany: query multiple result rows: ${notHex(id)}`)
     }
   }
-  const party = partyId === undefined || partyId === "network" ? partyId : partyId.toLowerCase()
+  const party = partyId === undefined || partyId === Ids.NETWORK_PARTY ? partyId : partyId.toLowerCase()
   const asset = assetId?.toLowerCase()
   const fromEpoch = epochParam(params, "fromEpoch")
   const toEpoch = epochParam(params, "toEpoch")
@@ -165,8 +165,8 @@ const handleList = (params: Params, node: NodeView): Reply => {
 }
 
 export const listRoute: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/rewards",
+  method: DataNodeApi.ListRewards.method,
+  path: DataNodeApi.ListRewards.path,
   params: [
     param("partyId", "string"),
     param("assetId", "string"),

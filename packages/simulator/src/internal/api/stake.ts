@@ -1,7 +1,7 @@
 /**
  * `GET /api/v2/parties/{partyId}/stake` (GetStake).
  */
-import { Encoder, GatewayError, StakeLinking } from "@vega-effect/schema"
+import { DataNodeApi, Encoder, GatewayError, StakeLinking } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { paginationParams, type Params, type Reply, type Route } from "../route.js"
 import {
@@ -78,8 +78,8 @@ const handle = (params: Params, node: NodeView): Reply => {
 }
 
 export const route: Route<NodeView> = {
-  method: "GET",
-  path: "/api/v2/parties/{partyId}/stake",
+  method: DataNodeApi.GetStake.method,
+  path: DataNodeApi.GetStake.path,
   params: paginationParams,
   handle
 }

@@ -15,13 +15,14 @@
  * one not until it moves), and only blocks that come after the subscription: there is no replay.
  * Everything is written in stream form (enums as numbers, defaults omitted).
  */
-import { EventBus, GatewayError, StreamForm, Timestamp, TransactionResult } from "@vega-effect/schema"
+import { DataNodeApi, EventBus, GatewayError, StreamForm, Timestamp, TransactionResult } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { World } from "../../World.js"
 import type { BlockResults, IncludedResult, ResultFeed } from "../core/contract.js"
 import { scanJsonBody } from "../gatewayJson.js"
-import { type Decoded, param, type Params, type StreamRoute } from "../route.js"
+import { type Decoded, param, type Params, type StreamHandle, type StreamRoute, type StreamSink } from "../route.js"
 
 /** What the streams read of a node. */
 export interface StreamNode {
@@ -33,10 +34,19 @@ export interface StreamNode {
 
 /** Timings of the streams (the node's are fixed; tests shorten them). */
 export interface StreamTiming {
-  /** How long the event bus waits for the client's request, and for each ack. Default 5,000 ms. */
-  readonly requestTimeout?: number
+  /** How long the event bus waits for the client's request, and for each ack. Default 5 seconds. */
+  readonly requestTimeout?: Duration.DurationInput
   /** How often a stream looks whether a lagging node reached a published block. Default 50 ms. */
-  readonly pollInterval?: number
+  readonly pollInterval?: Duration.DurationInput
+}
+
+/** The node's own timings. */
+const NODE_TIMING = { requestTimeout: Duration.seconds(5), pollInterval: Duration.millis(50) }
+
+/** {@link StreamTiming} resolved to milliseconds, for the timers. */
+interface TimingMillis {
+  readonly requestTimeout: number
+  readonly pollInterval: number
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -108,9 +118,9 @@ const strings = (params: Params, name: string): ReadonlyArray<string> => {
 
 const encodeResultsFrame = Schema.encodeSync(StreamForm.frame(TransactionResult.ObserveTransactionResultsResponse))
 
-const transactionResults = (timing: Required<StreamTiming>): StreamRoute<StreamNode> => ({
+const transactionResults = (timing: TimingMillis): StreamRoute<StreamNode> => ({
   method: "GET",
-  path: "/api/v2/stream/transaction-results",
+  path: DataNodeApi.ObserveTransactionResults.path,
   params: [param("partyIds", "string", true), param("hashes", "string", true), param("status", "bool")],
   open: (params, node, sink) => {
     const partyIds = strings(params, "partyIds")
@@ -374,120 +384,137 @@ const DEADLINE = GatewayError.gatewayError(GatewayError.GrpcCode.DeadlineExceede
 /** The status when the client's side ended while an ack was awaited (the handler returns `io.EOF`). */
 const CLIENT_EOF = GatewayError.gatewayError(GatewayError.GrpcCode.Unknown, "EOF")
 
-const eventBus = (path: string, timing: Required<StreamTiming>): StreamRoute<StreamNode> => ({
+/**
+ * One event-bus subscription, as the node's handler runs it: it waits for the client's request,
+ * then pushes each block's matching events, in batches the client acknowledges when it asked for
+ * a batch size.
+ */
+class EventBusSubscription implements StreamHandle {
+  private ended = false
+  private stopFollowing: (() => void) | undefined
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private filter: ((event: SimEvent) => boolean) | undefined
+  // acknowledged mode: events waiting, the batch limit, requests read ahead, and the ack wait
+  private acked = false
+  private limit = 0
+  private readonly queue: Array<EventBus.BusEvent> = []
+  private readonly unread: Array<BusRequest> = []
+  private awaiting = false
+  private clientEnded = false
+
+  constructor(
+    private readonly node: StreamNode,
+    private readonly sink: StreamSink,
+    private readonly timing: TimingMillis
+  ) {
+    // no request in time: the handler gives up and returns without an error
+    this.timer = setTimeout(() => this.stop(), timing.requestTimeout)
+  }
+
+  private clearTimer(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    this.timer = undefined
+  }
+
+  close(): void {
+    this.ended = true
+    this.clearTimer()
+    this.stopFollowing?.()
+  }
+
+  private stop(error?: GatewayError.ErrorBody): void {
+    if (this.ended) return
+    this.close()
+    if (error === undefined) this.sink.end()
+    else this.sink.fail(error)
+  }
+
+  private sendBatch(events: ReadonlyArray<EventBus.BusEvent>): void {
+    this.sink.send(JSON.stringify(encodeEventsFrame({ result: { events } })))
+  }
+
+  // read the next request as the ack: one sent ahead is read at once
+  private awaitAck(): void {
+    const next = this.unread.shift()
+    if (next !== undefined) {
+      this.limit = next.batchSize
+      return this.pump()
+    }
+    if (this.clientEnded) return this.stop(CLIENT_EOF)
+    this.awaiting = true
+    this.timer = setTimeout(() => this.stop(DEADLINE), this.timing.requestTimeout)
+  }
+
+  private pump(): void {
+    if (this.ended || this.awaiting || this.queue.length === 0) return
+    const batch = this.queue.splice(0, this.limit > 0 ? this.limit : this.queue.length)
+    this.sendBatch(batch)
+    if (!this.ended) this.awaitAck()
+  }
+
+  private onBlock(block: BlockResults): void {
+    if (this.filter === undefined) return
+    const events = eventsOf(block, this.node.world.chain.chainId)
+      .filter(this.filter)
+      .map((e) => e.event)
+    if (events.length === 0) return
+    if (!this.acked) return this.sendBatch(events)
+    this.queue.push(...events)
+    this.pump()
+  }
+
+  private start(request: BusRequest): void {
+    this.clearTimer()
+    if (request.types.includes(TYPE.BUS_EVENT_TYPE_UNSPECIFIED)) return this.stop(MALFORMED)
+    this.filter = filterOf(request)
+    this.acked = request.batchSize > 0
+    this.limit = request.batchSize
+    this.stopFollowing = follow(this.node, this.timing.pollInterval, (block) => this.onBlock(block))
+  }
+
+  receive(value: unknown): void {
+    if (this.ended) return
+    const request = value as BusRequest
+    if (this.filter === undefined) return this.start(request)
+    // pushing without acks, the handler reads no more requests
+    if (!this.acked) return
+    if (!this.awaiting) {
+      this.unread.push(request)
+      return
+    }
+    this.awaiting = false
+    this.clearTimer()
+    this.limit = request.batchSize
+    this.pump()
+  }
+
+  receiveEnd(): void {
+    if (this.ended) return
+    // the first read fails: the client went away, nothing to do
+    if (this.filter === undefined) return this.stop()
+    this.clientEnded = true
+    if (this.awaiting) this.stop(CLIENT_EOF)
+  }
+}
+
+const eventBus = (path: string, timing: TimingMillis): StreamRoute<StreamNode> => ({
   method: "GET",
   path,
   params: [],
   decode: decodeBusRequest,
-  open: (_params, node, sink) => {
-    let ended = false
-    let stopFollowing: (() => void) | undefined
-    let timer: ReturnType<typeof setTimeout> | undefined
-    let filter: ((event: SimEvent) => boolean) | undefined
-    // acknowledged mode: events waiting, the batch limit, requests read ahead, and the ack wait
-    let acked = false
-    let limit = 0
-    const queue: Array<EventBus.BusEvent> = []
-    const unread: Array<BusRequest> = []
-    let awaiting = false
-    let clientEnded = false
-
-    const clearTimer = (): void => {
-      if (timer !== undefined) clearTimeout(timer)
-      timer = undefined
-    }
-    const close = (): void => {
-      ended = true
-      clearTimer()
-      stopFollowing?.()
-    }
-    const stop = (error?: GatewayError.ErrorBody): void => {
-      if (ended) return
-      close()
-      if (error === undefined) sink.end()
-      else sink.fail(error)
-    }
-    const sendBatch = (events: ReadonlyArray<EventBus.BusEvent>): void =>
-      sink.send(JSON.stringify(encodeEventsFrame({ result: { events } })))
-
-    // read the next request as the ack: one sent ahead is read at once
-    const awaitAck = (): void => {
-      const next = unread.shift()
-      if (next !== undefined) {
-        limit = next.batchSize
-        return pump()
-      }
-      if (clientEnded) return stop(CLIENT_EOF)
-      awaiting = true
-      timer = setTimeout(() => stop(DEADLINE), timing.requestTimeout)
-    }
-    const pump = (): void => {
-      if (ended || awaiting || queue.length === 0) return
-      const batch = queue.splice(0, limit > 0 ? limit : queue.length)
-      sendBatch(batch)
-      if (!ended) awaitAck()
-    }
-
-    const onBlock = (block: BlockResults): void => {
-      if (filter === undefined) return
-      const events = eventsOf(block, node.world.chain.chainId)
-        .filter(filter)
-        .map((e) => e.event)
-      if (events.length === 0) return
-      if (!acked) return sendBatch(events)
-      queue.push(...events)
-      pump()
-    }
-
-    const start = (request: BusRequest): void => {
-      clearTimer()
-      if (request.types.includes(TYPE.BUS_EVENT_TYPE_UNSPECIFIED)) return stop(MALFORMED)
-      filter = filterOf(request)
-      acked = request.batchSize > 0
-      limit = request.batchSize
-      stopFollowing = follow(node, timing.pollInterval, onBlock)
-    }
-
-    // no request in time: the handler gives up and returns without an error
-    timer = setTimeout(() => stop(), timing.requestTimeout)
-
-    return {
-      receive: (value) => {
-        if (ended) return
-        const request = value as BusRequest
-        if (filter === undefined) return start(request)
-        // pushing without acks, the handler reads no more requests
-        if (!acked) return
-        if (!awaiting) {
-          unread.push(request)
-          return
-        }
-        awaiting = false
-        clearTimer()
-        limit = request.batchSize
-        pump()
-      },
-      receiveEnd: () => {
-        if (ended) return
-        // the first read fails: the client went away, nothing to do
-        if (filter === undefined) return stop()
-        clientEnded = true
-        if (awaiting) stop(CLIENT_EOF)
-      },
-      close
-    }
-  }
+  open: (_params, node, sink) => new EventBusSubscription(node, sink, timing)
 })
 
 /** The stream routes, with the node's timings unless told otherwise. */
 export const makeRoutes = (timing: StreamTiming = {}): ReadonlyArray<StreamRoute<StreamNode>> => {
-  const resolved: Required<StreamTiming> = {
-    requestTimeout: timing.requestTimeout ?? 5_000,
-    pollInterval: timing.pollInterval ?? 50
+  const millis = (input: Duration.DurationInput): number => Duration.toMillis(Duration.decode(input))
+  const resolved: TimingMillis = {
+    requestTimeout: millis(timing.requestTimeout ?? NODE_TIMING.requestTimeout),
+    pollInterval: millis(timing.pollInterval ?? NODE_TIMING.pollInterval)
   }
   return [
-    eventBus("/stream/event/bus", resolved),
-    eventBus("/api/v2/stream/event/bus", resolved),
+    eventBus(DataNodeApi.CoreObserveEventBus.path, resolved),
+    eventBus(DataNodeApi.ObserveEventBus.path, resolved),
     transactionResults(resolved)
   ]
 }

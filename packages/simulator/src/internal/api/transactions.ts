@@ -9,6 +9,7 @@
  * it fails), SYNC waits for the check, COMMIT for the block (or the data node's 5 s deadline).
  */
 import { ChainInfo, DataNodeApi, GatewayError, type Ids, SpamStatistics, Transaction } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
 import type { Checked, Core } from "../core/core.js"
 import { Code } from "../core/core.js"
@@ -29,7 +30,7 @@ const encodeCheck = Schema.encodeSync(Transaction.CheckTransactionResponse)
 const encodeSpamStatistics = Schema.encodeSync(SpamStatistics.GetSpamStatisticsResponse)
 
 /** How long the data node waits for the core to answer a forwarded call. */
-export const FORWARD_TIMEOUT_MILLIS = 5_000
+export const FORWARD_TIMEOUT: Duration.Duration = Duration.seconds(5)
 
 const { GrpcCode } = GatewayError
 const TYPE = Transaction.SubmitType.values
@@ -78,7 +79,7 @@ const checked = (result: Checked): Reply =>
   )
 
 const submitTransaction: Route<NodeView> = {
-  method: "POST",
+  method: DataNodeApi.SubmitTransaction.method,
   path: DataNodeApi.SubmitTransaction.path,
   params: [],
   body: true,
@@ -92,7 +93,7 @@ const submitTransaction: Route<NodeView> = {
 }
 
 const checkTransaction: Route<NodeView> = {
-  method: "POST",
+  method: DataNodeApi.CheckTransaction.method,
   path: DataNodeApi.CheckTransaction.path,
   params: [],
   body: true,
@@ -119,14 +120,14 @@ const blockResultCode = (result: {
 
 const commit = async (core: Core, result: Checked): Promise<Reply> => {
   if (result.code !== Code.OK) return submitted(result.hash, result.code, hexText(result.data))
-  const inclusion = await core.waitForInclusion(result.hash, FORWARD_TIMEOUT_MILLIS)
+  const inclusion = await core.waitForInclusion(result.hash, FORWARD_TIMEOUT)
   if (inclusion === undefined) return DEADLINE_EXCEEDED
   const outcome = blockResultCode(inclusion.included.result)
   return submitted(result.hash, outcome.code, hexText(outcome.data), BigInt(inclusion.block.height))
 }
 
 const submitRawTransaction: Route<NodeView> = {
-  method: "POST",
+  method: DataNodeApi.SubmitRawTransaction.method,
   path: DataNodeApi.SubmitRawTransaction.path,
   params: [],
   body: true,
@@ -146,7 +147,7 @@ const submitRawTransaction: Route<NodeView> = {
 }
 
 const checkRawTransaction: Route<NodeView> = {
-  method: "POST",
+  method: DataNodeApi.CheckRawTransaction.method,
   path: DataNodeApi.CheckRawTransaction.path,
   params: [],
   body: true,
@@ -169,7 +170,7 @@ const MISSING_PARTY: Reply = error(GatewayError.invalidArgument(10006, "empty or
  * a spam engine.
  */
 const spamStatistics: Route<NodeView> = {
-  method: "GET",
+  method: DataNodeApi.GetSpamStatistics.method,
   path: DataNodeApi.GetSpamStatistics.path,
   params: [],
   handle: (params, node) => {

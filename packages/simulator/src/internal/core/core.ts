@@ -9,6 +9,7 @@
  */
 import { TxEncoding } from "@vega-effect/crypto"
 import type { Transaction } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
 import type { World } from "../../World.js"
 import { applyTransaction } from "../world/apply.js"
 import { commandCheckError, type NetworkLimits, networkLimitError } from "./admission.js"
@@ -209,11 +210,11 @@ export class Core {
 
   /**
    * Resolves with the block that includes the transaction (lowercase hash), or `undefined` after
-   * `timeoutMillis`.
+   * `timeout`.
    */
   waitForInclusion(
     hash: string,
-    timeoutMillis: number
+    timeout: Duration.DurationInput
   ): Promise<{ readonly block: BlockResults; readonly included: IncludedResult } | undefined> {
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined = undefined
@@ -224,10 +225,13 @@ export class Core {
         unsubscribe()
         resolve({ block, included })
       })
-      timer = setTimeout(() => {
-        unsubscribe()
-        resolve(undefined)
-      }, timeoutMillis)
+      timer = setTimeout(
+        () => {
+          unsubscribe()
+          resolve(undefined)
+        },
+        Duration.toMillis(Duration.decode(timeout))
+      )
       timer.unref()
     })
   }

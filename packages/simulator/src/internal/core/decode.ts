@@ -12,8 +12,9 @@
  * supported)`, where a node would go on to check it.
  */
 import { Signature, TxEncoding } from "@vega-effect/crypto"
-import { Commands, CommandValidation, Transaction } from "@vega-effect/schema"
+import { Commands, CommandValidation, Ids, Transaction } from "@vega-effect/schema"
 import * as Either from "effect/Either"
+import { isHexBytes } from "../hex.js"
 
 /** A transaction that passed the decoding checks. */
 export interface DecodedTransaction {
@@ -48,9 +49,6 @@ export const decodeTransactionBytes = (
     : { ok: false, error: `unable to unmarshal transaction: ${PROTO_PARSE_ERROR}` }
 }
 
-const VEGA_PUBLIC_KEY = /^[0-9a-fA-F]{64}$/
-const HEX = /^(?:[0-9a-fA-F]{2})*$/
-
 const checkVersion = (version: Transaction.TxVersion): string | undefined => {
   if (version === "TX_VERSION_UNSPECIFIED") return "tx.version (is required)"
   if (version !== "TX_VERSION_V2" && version !== "TX_VERSION_V3") return "tx.version (is not supported)"
@@ -61,7 +59,7 @@ const checkFrom = (tx: Transaction.Transaction): string | undefined => {
   if (tx.pubKey === undefined && tx.address === undefined) return "tx.from (is required)"
   // an address is "not supported yet": the node only reads pub_key
   if (tx.pubKey === undefined || tx.pubKey === "") return "tx.from.pub_key (is required)"
-  if (!VEGA_PUBLIC_KEY.test(tx.pubKey)) return "tx.from.pub_key (should be a valid Vega public key)"
+  if (!Ids.isVegaId(tx.pubKey)) return "tx.from.pub_key (should be a valid Vega public key)"
   return undefined
 }
 
@@ -104,7 +102,7 @@ const checkSignature = (
 ): string | undefined => {
   const signature = tx.signature
   if (signature === undefined) return "tx.signature (is required)"
-  if (!HEX.test(signature.value)) return "tx.signature.value (should be hex encoded)"
+  if (!isHexBytes(signature.value)) return "tx.signature.value (should be hex encoded)"
   if (signature.algo !== Transaction.SIGNATURE_ALGORITHM || signature.version !== Transaction.SIGNATURE_VERSION) {
     return "tx.signature.algo (unsupported algorithm), tx.signature.version (unsupported algorithm)"
   }

@@ -29,8 +29,8 @@
  * - the order texts listed in `OrderErrors` (`orders.ts`).
  * A command the node's own validation would have rejected fails with that validation's text.
  */
-import { CommandValidation, type Commands, Decimal } from "@vega-effect/schema"
-import type { Ids, Transaction, TransactionResult } from "@vega-effect/schema"
+import { CommandValidation, type Commands, Decimal, Ids } from "@vega-effect/schema"
+import type { Transaction, TransactionResult } from "@vega-effect/schema"
 import * as BigDecimal from "effect/BigDecimal"
 import type { World } from "../../World.js"
 import type { IncludedTransaction } from "../core/contract.js"
@@ -60,9 +60,9 @@ export const ApplyErrors = {
   invalidPubKey: "tx.pub_key (should be a valid Vega public key)"
 } as const
 
-const RESERVED_ALIAS = "network"
+/** The network party's own name, which no party may take as an alias. */
+const RESERVED_ALIAS = Ids.NETWORK_PARTY
 const LIVE = new Set<number>([LpStatus.ACTIVE, LpStatus.UNDEPLOYED, LpStatus.PENDING])
-const PUBLIC_KEY = /^[0-9a-fA-F]{64}$/
 
 /** The submitter, who joins the world only when the transaction succeeds. */
 interface Submitter {
@@ -252,7 +252,7 @@ const MODELLED = new Set<Commands.CommandName>([
 export const applyTransaction = (world: World, tx: IncludedTransaction): TransactionResult.TransactionResult => {
   const { command } = tx
   if (!MODELLED.has(command._tag)) return resultOf(tx, `${command._tag} is not modelled by the simulator`)
-  if (!PUBLIC_KEY.test(tx.partyId)) return resultOf(tx, ApplyErrors.invalidPubKey)
+  if (!Ids.isVegaId(tx.partyId)) return resultOf(tx, ApplyErrors.invalidPubKey)
   const invalid = CommandValidation.check(command)
   if (Object.keys(invalid).length > 0) return resultOf(tx, CommandValidation.format(invalid))
   // the data node stores party ids as bytes and prints them in lowercase

@@ -2,6 +2,7 @@
  * Signature bundles that add a validator to the ERC-20 multisig signer set: one when a node is
  * promoted, signed by the current validators (65-byte signatures, concatenated in byte order).
  */
+import { SignerBundle } from "@vega-effect/schema"
 import type { Random } from "../random.js"
 import type { Catalog, Validator } from "./catalog.js"
 import type { Chain } from "./chain.js"
@@ -51,7 +52,7 @@ export class SignerBundles {
     const vt = this.chain.blockTime(from)
     if (this.nonce === 0) this.nonce = Math.floor(vt / 1_000_000)
     const signers = others.filter(() => random.chance(0.9))
-    const signatures = signers.map(() => random.hex(65)).sort()
+    const signatures = signers.map(() => random.hex(SignerBundle.SIGNATURE_BYTES)).sort()
     const row: BundleRow = {
       from,
       id: random.hex(32),

@@ -3,6 +3,7 @@
  * decimals (VEGA at 18 decimals, dollar tokens at 6).
  */
 import { Ethereum } from "@vega-effect/crypto"
+import { Ids } from "@vega-effect/schema"
 import type { Random } from "../random.js"
 import { idSortKey } from "./versioned.js"
 
@@ -95,7 +96,7 @@ export interface CatalogScale {
 }
 
 export const makeCatalog = (random: Random, scale: CatalogScale, genesisMicros: number): Catalog => {
-  const network: Party = { index: 0, id: "network", key: idSortKey("network") }
+  const network: Party = { index: 0, id: Ids.NETWORK_PARTY, key: idSortKey(Ids.NETWORK_PARTY) }
   const parties: Array<Party> = [network]
   for (let i = 0; i < scale.parties; i++) {
     const id = random.hex(32)

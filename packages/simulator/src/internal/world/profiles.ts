@@ -3,6 +3,7 @@
  * some); the network party's alias is `network`. Profiles change now and then, and with
  * `UpdatePartyProfile` transactions ({@link Profiles.set}).
  */
+import { Ids } from "@vega-effect/schema"
 import type { Random } from "../random.js"
 import type { Catalog, Party } from "./catalog.js"
 import { compareStrings, insertSorted, type Versioned } from "./versioned.js"
@@ -26,14 +27,14 @@ export class Profiles {
   constructor(catalog: Catalog) {
     this.parties = [...catalog.parties].sort((a, b) => compareStrings(a.key, b.key))
     for (const party of catalog.parties) {
-      const alias = party === catalog.network ? "network" : ""
+      const alias = party === catalog.network ? Ids.NETWORK_PARTY : ""
       this.versions.set(party.id, [{ party, from: 0, to: Infinity, alias, metadata: [] }])
     }
   }
 
   generate(random: Random, share: number, height: number): void {
     for (const party of this.parties) {
-      if (party.id !== "network" && random.chance(share)) this.update(random, party, 1 + random.int(height))
+      if (party.id !== Ids.NETWORK_PARTY && random.chance(share)) this.update(random, party, 1 + random.int(height))
     }
   }
 

@@ -3,6 +3,7 @@
  * which it is visible, so one world can answer as of any recent height (a lagging or frozen node
  * reads an older height than the leader). Versions nobody can see any more are pruned.
  */
+import { Ids } from "@vega-effect/schema"
 
 export interface Versioned {
   /** First height at which this version is visible. */
@@ -48,6 +49,6 @@ export const prune = <A extends Versioned>(items: Array<A>, minHeight: number): 
 }
 
 /** Byte order of ids as the node stores them: hex compares as bytes, `network` sorts as `03`. */
-export const idSortKey = (id: string): string => (id === "network" ? "03" : id)
+export const idSortKey = (id: string): string => (id === Ids.NETWORK_PARTY ? "03" : id)
 
 export const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
