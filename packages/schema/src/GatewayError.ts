@@ -16,6 +16,7 @@ import * as Predicate from "effect/Predicate"
 import * as Schema from "effect/Schema"
 import { Int32 } from "./Integer.js"
 import { jsonValue, optional } from "./internal/proto.js"
+import * as RateLimit from "./RateLimit.js"
 
 /**
  * gRPC status codes by name (`codes.Code.String()` in grpc-go).
@@ -401,7 +402,7 @@ export const METHOD_NOT_ALLOWED: ErrorBody = gatewayError(GrpcCode.Unimplemented
  * @since 0.1.0
  * @category Constants
  */
-export const RATE_LIMITED: ErrorBody = gatewayError(GrpcCode.ResourceExhausted, "api request rate limit exceeded")
+export const RATE_LIMITED: ErrorBody = gatewayError(GrpcCode.ResourceExhausted, RateLimit.RATE_LIMITED_MESSAGE)
 
 /**
  * Banned for requesting while rate limited: HTTP 403, with a `Ratelimit-Retry-After` header.
@@ -409,10 +410,7 @@ export const RATE_LIMITED: ErrorBody = gatewayError(GrpcCode.ResourceExhausted, 
  * @since 0.1.0
  * @category Constants
  */
-export const TEMPORARILY_BANNED: ErrorBody = gatewayError(
-  GrpcCode.PermissionDenied,
-  "temporarily banned for continuing to request while rate limited"
-)
+export const TEMPORARILY_BANNED: ErrorBody = gatewayError(GrpcCode.PermissionDenied, RateLimit.BANNED_MESSAGE)
 
 /**
  * The body the gateway sends (HTTP 500) when it cannot marshal an error, byte for byte: note the

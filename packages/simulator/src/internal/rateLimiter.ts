@@ -9,14 +9,10 @@ import type { Decision, Options, RateLimiter } from "../RateLimit.js"
 import { errorBodyText } from "./gatewayJson.js"
 
 /** The 429 body, as sent. */
-export const RATE_LIMITED_BODY: string = errorBodyText(
-  GatewayError.gatewayError(GatewayError.GrpcCode.ResourceExhausted, NodeLimits.RATE_LIMITED_MESSAGE)
-)
+export const RATE_LIMITED_BODY: string = errorBodyText(GatewayError.RATE_LIMITED)
 
 /** The 403 body, as sent. */
-export const BANNED_BODY: string = errorBodyText(
-  GatewayError.gatewayError(GatewayError.GrpcCode.PermissionDenied, NodeLimits.BANNED_MESSAGE)
-)
+export const BANNED_BODY: string = errorBodyText(GatewayError.TEMPORARILY_BANNED)
 
 /** `Ratelimit-Reset` is always one second: a bucket refills continuously. */
 const RESET_SECONDS = "1"
