@@ -9,9 +9,13 @@
  *
  * @since 0.1.0
  */
+import { DataNodeApi } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"
+
+const HEIGHT = DataNodeApi.BlockHeaders.height.toLowerCase()
+const TIMESTAMP = DataNodeApi.BlockHeaders.timestamp.toLowerCase()
 
 /**
  * One successful answer: the node it came from and the block it reported.
@@ -70,9 +74,9 @@ const currentLogs = FiberRef.unsafeMake<ReadonlyArray<Log>>([])
 export const record = (node: string, headers: Readonly<Record<string, string>>): Effect.Effect<void> =>
   Effect.map(FiberRef.get(currentLogs), (logs) => {
     if (logs.length === 0) return
-    const height = Number(headers["x-block-height"])
+    const height = Number(headers[HEIGHT])
     if (!Number.isSafeInteger(height)) return
-    const read: ReadAt = { node, height, blockTimestamp: headers["x-block-timestamp"] }
+    const read: ReadAt = { node, height, blockTimestamp: headers[TIMESTAMP] }
     for (const log of logs) log.record(read)
   })
 

@@ -449,6 +449,19 @@ export const endpoints: ReadonlyArray<Any> = [
 ]
 
 /**
+ * The headers the node adds to every answer of a unary call (its unary interceptor): the height
+ * and time (unix nanoseconds) of the block it had processed. HTTP header names are
+ * case-insensitive: compare them lowercased.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const BlockHeaders = {
+  height: "X-Block-Height",
+  timestamp: "X-Block-Timestamp"
+} as const
+
+/**
  * A streaming route (`/api/v2/stream/...`): a chunked HTTP answer of one `{"result":…}` line per
  * message, or the same lines as WebSocket text frames. Messages are written in the stream form
  * (enums as numbers, defaults left out; see `StreamForm`).

@@ -4,9 +4,13 @@
  * us. Requests go to a node near the best height; a paging run stays on its node while that node
  * stays healthy, and moves only to a node at least as far along.
  */
+import { DataNodeApi } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
 import * as RetryPolicy from "../RetryPolicy.js"
 import { DEFAULTS } from "./defaults.js"
+
+const HEIGHT = DataNodeApi.BlockHeaders.height.toLowerCase()
+const TIMESTAMP = DataNodeApi.BlockHeaders.timestamp.toLowerCase()
 
 export interface PoolOptions {
   /** Nodes more than this many blocks behind the best are not used. */
@@ -132,9 +136,9 @@ export class Pool {
     const n = this.state(url)
     n.requests++
     n.latencyMillis = n.latencyMillis === undefined ? millis : n.latencyMillis * 0.8 + millis * 0.2
-    const height = Number(headers["x-block-height"])
+    const height = Number(headers[HEIGHT])
     if (Number.isFinite(height)) n.height = height
-    const timestamp = headers["x-block-timestamp"]
+    const timestamp = headers[TIMESTAMP]
     if (timestamp !== undefined) n.blockTimestamp = timestamp
   }
 

@@ -11,6 +11,7 @@
 import type * as http from "node:http"
 import type { Duplex } from "node:stream"
 import * as zlib from "node:zlib"
+import { DataNodeApi } from "@vega-effect/schema"
 import * as Either from "effect/Either"
 import type * as Faults from "../../Faults.js"
 import type * as RateLimit from "../../RateLimit.js"
@@ -65,8 +66,8 @@ const makeGateway = <Node>(options: HandlerOptions<Node>): Gateway<Node> => {
   const send = makeSend(options.gzipLevel ?? zlib.constants.Z_BEST_SPEED)
   const blockHeaders = (headers: Headers): Headers => {
     const info = block(node)
-    headers["X-Block-Height"] = String(info.height)
-    headers["X-Block-Timestamp"] = info.timestampNanos
+    headers[DataNodeApi.BlockHeaders.height] = String(info.height)
+    headers[DataNodeApi.BlockHeaders.timestamp] = info.timestampNanos
     return headers
   }
   return { node, send, blockHeaders, admit: makeAdmission(options.rateLimiter, { send, blockHeaders }) }
