@@ -4,24 +4,17 @@
  * of work (solved ahead when one is ready, else now), and the signature.
  */
 import { type Keys, ProofOfWork } from "@vega-effect/crypto"
-import type { DataNodeError } from "@vega-effect/http"
 import { CommandValidation, type Commands } from "@vega-effect/schema"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Errors from "../SubmitError.js"
+import type { BuildError } from "../TransactionSubmitter.js"
 import type { Heads } from "./chainHead.js"
 import type { Signed } from "./deliver.js"
 import { type Solution, signWith } from "./sign.js"
 import type { SolvedPool } from "./solvedPool.js"
 import type { ChainHead, Slot } from "./spamBudget.js"
-
-export type BuildError =
-  | CommandValidation.CommandValidationError
-  | Errors.ChainMismatch
-  | Errors.KeyBanned
-  | Errors.ProofOfWorkFailed
-  | DataNodeError.DataNodeError
 
 export interface Builder {
   readonly validate: (command: Commands.Command) => Effect.Effect<void, CommandValidation.CommandValidationError>

@@ -12,6 +12,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import * as Errors from "../SubmitError.js"
+import type { Accepted } from "../TransactionSubmitter.js"
 import { type Answer, type Mode, post, type Signed } from "./deliver.js"
 import type { ResultWatcher } from "./resultWatcher.js"
 
@@ -34,15 +35,6 @@ export const isStaleHeight = (error: {
  * by the node ("hash already used") when a probe gets through.
  */
 const PROBE_BACKOFF = { base: Duration.millis(100), max: Duration.seconds(1), jitter: false } as const
-
-export interface Accepted {
-  readonly txHash: string
-  readonly powHeight: bigint
-  readonly height: bigint
-  readonly node: string
-  readonly alreadyKnown: boolean
-  readonly deterministicId: string
-}
 
 export type Settled =
   | { readonly _tag: "Accepted"; readonly accepted: Accepted }
