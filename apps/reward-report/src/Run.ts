@@ -5,6 +5,7 @@
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { DataNodeClient } from "@vega-effect/http"
+import { Ids } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
 import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
@@ -46,12 +47,10 @@ export interface Outcome {
   readonly crossCheck: CrossCheck | undefined
 }
 
-const hexId = /^[0-9a-f]{64}$/
-
 /** Asset filters given as symbols become ids; an unknown or ambiguous symbol is a usage problem naming the known ones. */
 const resolveAssets = (given: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    if (given.every((a) => hexId.test(a))) return given
+    if (given.every((a) => Ids.isVegaId(a))) return given
     const client = yield* DataNodeClient.DataNodeClient
     const assets = yield* client.assets().pipe(
       Stream.runCollect,
@@ -59,7 +58,7 @@ const resolveAssets = (given: ReadonlyArray<string>) =>
     )
     const all = [...assets].map(({ node }) => node)
     return yield* Effect.forEach(given, (wanted) => {
-      if (hexId.test(wanted)) return Effect.succeed(wanted)
+      if (Ids.isVegaId(wanted)) return Effect.succeed(wanted)
       const matches = all.filter((a) => a.details.symbol.toLowerCase() === wanted.toLowerCase())
       if (matches.length === 1) return Effect.succeed(matches[0].id)
       const known = [...new Set(all.map((a) => a.details.symbol))].sort().join(", ")

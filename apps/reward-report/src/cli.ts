@@ -3,7 +3,7 @@
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { Reward } from "@vega-effect/schema"
+import { Ids, Reward } from "@vega-effect/schema"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -44,7 +44,6 @@ export interface Arguments {
   readonly timeout: string
 }
 
-const hexId = /^[0-9a-fA-F]{64}$/
 const symbol = /^[A-Za-z0-9._-]{1,32}$/
 const uint = /^\d{1,20}$/
 const UINT64_MAX = 2n ** 64n - 1n
@@ -85,10 +84,10 @@ export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem
       if (!isUrl(node)) problems.push(`--node ${JSON.stringify(node)}: expected an http(s) URL of a data node`)
     }
     for (const party of args.parties) {
-      if (!hexId.test(party)) problems.push(`--party ${JSON.stringify(party)}: expected a 64-character hex party id`)
+      if (!Ids.isVegaId(party)) problems.push(`--party ${JSON.stringify(party)}: expected a 64-character hex party id`)
     }
     for (const asset of args.assets) {
-      if (!hexId.test(asset) && !symbol.test(asset)) {
+      if (!Ids.isVegaId(asset) && !symbol.test(asset)) {
         problems.push(`--asset ${JSON.stringify(asset)}: expected a 64-character hex asset id or a symbol such as VEGA`)
       }
     }
@@ -122,7 +121,7 @@ export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem
       view: args.view,
       filters: {
         parties: [...new Set(args.parties.map((p) => p.toLowerCase()))],
-        assets: [...new Set(args.assets.map((a) => (hexId.test(a) ? a.toLowerCase() : a)))],
+        assets: [...new Set(args.assets.map((a) => (Ids.isVegaId(a) ? a.toLowerCase() : a)))],
         fromEpoch,
         toEpoch,
         rewardTypes: [...new Set(args.rewardTypes)],

@@ -3,13 +3,14 @@
  * where events go, and how it is operated. Read from a JSON file, the environment and flags (see
  * `cli.ts`); decoded with this schema, so a mistake is reported with its path.
  */
+import { Ids } from "@vega-effect/schema"
 import * as Schema from "effect/Schema"
 
 const Id = Schema.String.pipe(
-  Schema.pattern(/^[0-9a-fA-F]{64}$/, { message: () => "a 64-character hex id" }),
+  Schema.filter((s) => Ids.isVegaId(s), { message: () => "a 64-character hex id" }),
   Schema.transform(Schema.String, { strict: true, decode: (s) => s.toLowerCase(), encode: (s) => s })
 )
-const Ids = Schema.Array(Id)
+const IdList = Schema.Array(Id)
 /** An exact integer in the wire's raw units, e.g. "-5000000". */
 const RawAmount = Schema.String.pipe(Schema.pattern(/^-?\d+$/, { message: () => "an integer string (raw units)" }))
 const Millis = Schema.Int.pipe(Schema.positive())
@@ -28,23 +29,25 @@ const Toggle = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
 export const Watch = Schema.Struct({
   positions: Schema.optionalWith(
     Toggle({
-      parties: Schema.optional(Ids),
-      markets: Schema.optional(Ids),
+      parties: Schema.optional(IdList),
+      markets: Schema.optional(IdList),
       pnlThresholds: Schema.optional(PnlThresholds)
     }),
     { default: () => ({ enabled: true }) }
   ),
   /** Stake is read per party: the listed parties, or every party that has a profile. */
-  stake: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
-  liquidity: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids), markets: Schema.optional(Ids) }), {
+  stake: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList) }), { default: () => ({ enabled: true }) }),
+  liquidity: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList), markets: Schema.optional(IdList) }), {
     default: () => ({ enabled: true })
   }),
-  signerBundles: Schema.optionalWith(Toggle({ nodes: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
-  profiles: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
-  rewards: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids), assets: Schema.optional(Ids) }), {
+  signerBundles: Schema.optionalWith(Toggle({ nodes: Schema.optional(IdList) }), {
     default: () => ({ enabled: true })
   }),
-  referrals: Schema.optionalWith(Toggle({ sets: Schema.optional(Ids) }), { default: () => ({ enabled: true }) })
+  profiles: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList) }), { default: () => ({ enabled: true }) }),
+  rewards: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList), assets: Schema.optional(IdList) }), {
+    default: () => ({ enabled: true })
+  }),
+  referrals: Schema.optionalWith(Toggle({ sets: Schema.optional(IdList) }), { default: () => ({ enabled: true }) })
 })
 export type Watch = typeof Watch.Type
 

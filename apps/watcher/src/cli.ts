@@ -10,6 +10,7 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as FileSystem from "@effect/platform/FileSystem"
+import { Ids } from "@vega-effect/schema"
 import * as Console from "effect/Console"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -145,8 +146,6 @@ class Source {
   }
 }
 
-const hexId = /^[0-9a-fA-F]{64}$/
-
 const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
   path.reduce<string>(
     (out, key) => (typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`),
@@ -281,7 +280,7 @@ const fromFlags = (c: Collector, flags: Flags): Source => {
   if (leaseMillis !== undefined) source.set(["leaseMillis"], leaseMillis, "--lease")
   // an id is checked here, once, rather than as the path of each resource it is copied to
   const ids = (values: ReadonlyArray<string>, flag: string): ReadonlyArray<string> | undefined => {
-    const bad = values.filter((id) => !hexId.test(id))
+    const bad = values.filter((id) => !Ids.isVegaId(id))
     for (const id of bad) c.problems.push(`${flag}: expected a 64-character hex id, got ${JSON.stringify(id)}`)
     return bad.length === 0 ? values : undefined
   }
