@@ -61,6 +61,7 @@ import * as Stream from "effect/Stream"
 import type { JetStream } from "../Config.js"
 import { toJsonLine } from "../Event.js"
 import * as Metrics from "../Metrics.js"
+import * as Secrets from "../Secrets.js"
 import { type PendingEvent, type Sink, SinkError } from "../Sink.js"
 
 const NAME = "jetstream"
@@ -137,12 +138,9 @@ const describeStream = (info: StreamInfo): string => `[${(info.config.subjects ?
 /** The sink publishing to the configured stream; the connection is drained and closed with the scope. */
 export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Scope> =>
   Effect.gen(function* () {
-    const secrets = [config.password, config.token]
-      .filter((secret): secret is Redacted.Redacted<string> => secret !== undefined)
-      .map(Redacted.value)
-      .filter((secret) => secret.length > 0)
+    const secrets = Secrets.valuesOf([config.password, config.token])
     /** Hides the secrets in text that came back from the client or the server. */
-    const scrub = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join("<redacted>"), text)
+    const scrub = (text: string): string => Secrets.scrub(text, secrets)
     /** An error as a `SinkError` cause, unless some text of it holds a secret. */
     const safeCause = (error: unknown): unknown => {
       const text = fullText(error)

@@ -29,6 +29,7 @@ import * as Redacted from "effect/Redacted"
 import type { Webhook } from "../Config.js"
 import { toJsonLine, type WatchEvent } from "../Event.js"
 import * as Metrics from "../Metrics.js"
+import * as Secrets from "../Secrets.js"
 import type { PendingEvent, Sink } from "../Sink.js"
 
 const NAME = "webhook"
@@ -85,12 +86,9 @@ export const make = (config: Webhook): Effect.Effect<Sink, never, HttpClient.Htt
     const rejected = Metrics.sinkRejectedTotal.pipe(Metric.tagged("sink", NAME))
     let nextStart = 0
 
+    const secrets = Secrets.valuesOf(Object.values(config.headers))
     /** Hides every configured secret in text that came back from the receiver. */
-    const scrub = (text: string): string =>
-      Object.values(config.headers)
-        .map(Redacted.value)
-        .filter((secret) => secret.length > 0)
-        .reduce((out, secret) => out.split(secret).join("<redacted>"), text)
+    const scrub = (text: string): string => Secrets.scrub(text, secrets)
 
     const pace = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
