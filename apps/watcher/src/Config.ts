@@ -3,7 +3,8 @@
  * where events go, and how it is operated. Read from a JSON file, the environment and flags (see
  * `cli.ts`); decoded with this schema, so a mistake is reported with its path.
  */
-import { Ids } from "@vega-effect/schema"
+import { DurationText, Ids } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
 
 const Id = Schema.String.pipe(
@@ -13,7 +14,9 @@ const Id = Schema.String.pipe(
 const IdList = Schema.Array(Id)
 /** An exact integer in the wire's raw units, e.g. "-5000000". */
 const RawAmount = Schema.String.pipe(Schema.pattern(/^-?\d+$/, { message: () => "an integer string (raw units)" }))
-const Millis = Schema.Int.pipe(Schema.positive())
+/** A positive duration, written as in `"2s"`, `"500ms"` or `"1.5m"` (see `DurationText`); `fallback` when absent. */
+const PositiveDuration = (fallback: Duration.Duration) =>
+  Schema.optionalWith(DurationText.PositiveDurationFromText, { default: () => fallback })
 
 export const PnlThresholds = Schema.Struct({
   realisedBelow: Schema.optional(RawAmount),
@@ -59,10 +62,11 @@ export const Webhook = Schema.Struct({
   }),
   /** Requests per second at most. */
   rate: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { default: () => 5 }),
-  timeoutMillis: Schema.optionalWith(Millis, { default: () => 10_000 }),
-  /** Backoff between attempts: from `minBackoffMillis`, doubling, up to `maxBackoffMillis`; attempts never stop. */
-  minBackoffMillis: Schema.optionalWith(Millis, { default: () => 500 }),
-  maxBackoffMillis: Schema.optionalWith(Millis, { default: () => 60_000 })
+  /** How long to wait for an answer. */
+  timeout: PositiveDuration(Duration.seconds(10)),
+  /** Backoff between attempts: from `minBackoff`, doubling, up to `maxBackoff`; attempts never stop. */
+  minBackoff: PositiveDuration(Duration.millis(500)),
+  maxBackoff: PositiveDuration(Duration.minutes(1))
 })
 export type Webhook = typeof Webhook.Type
 
@@ -98,9 +102,9 @@ export const JetStream = Schema.Struct({
   /** Token authentication, instead of `user` and `password`. A secret: never logged. */
   token: Schema.optional(Schema.Redacted(Schema.String)),
   /** The stream's duplicate window: how long JetStream remembers event ids to drop repeats. Default 2 minutes. */
-  duplicateWindowMillis: Schema.optionalWith(Millis, { default: () => 120_000 }),
+  duplicateWindow: PositiveDuration(Duration.minutes(2)),
   /** How long to wait for a publish acknowledgement (and for the server's handshake at start). */
-  timeoutMillis: Schema.optionalWith(Millis, { default: () => 10_000 })
+  timeout: PositiveDuration(Duration.seconds(10))
 })
 export type JetStream = typeof JetStream.Type
 
@@ -119,7 +123,7 @@ export type Sinks = typeof Sinks.Type
 
 export const Simulated = Schema.Struct({
   seed: Schema.optionalWith(Schema.Int, { default: () => 1 }),
-  blockIntervalMillis: Schema.optionalWith(Millis, { default: () => 1000 }),
+  blockInterval: PositiveDuration(Duration.seconds(1)),
   port: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 65535)), { default: () => 0 })
 })
 
@@ -133,12 +137,13 @@ export const WatcherConfig = Schema.Struct({
    * which several watchers (on several machines) can share, dividing the work between them.
    */
   database: Schema.optionalWith(Schema.String, { default: () => "vega-watcher.db" }),
-  intervalMillis: Schema.optionalWith(Millis, { default: () => 2000 }),
+  /** Time between cycles. */
+  interval: PositiveDuration(Duration.seconds(2)),
   /**
    * How long a watcher's hold on a slice of the work lasts without renewal (renewed every third of
    * it): a watcher that stops is replaced after at most this long (at once on the same host).
    */
-  leaseMillis: Schema.optionalWith(Millis, { default: () => 15_000 }),
+  lease: PositiveDuration(Duration.seconds(15)),
   /** Report every row found by the first sync of an empty state (by default they are only recorded). */
   initialEvents: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Operations endpoint (/health, /ready, /metrics); 0 disables it. */

@@ -10,9 +10,10 @@ import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as FileSystem from "@effect/platform/FileSystem"
-import { Ids } from "@vega-effect/schema"
+import { DurationText, Ids } from "@vega-effect/schema"
 import * as Console from "effect/Console"
 import * as Data from "effect/Data"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -21,6 +22,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { databaseForDisplay, WatcherConfig } from "./Config.js"
 import { type ResourceName, resourceNames } from "./Event.js"
+import * as Secrets from "./Secrets.js"
 
 /** Everything wrong with a configuration, one line per problem. */
 export class ConfigProblem extends Data.TaggedError("ConfigProblem")<{ readonly problems: ReadonlyArray<string> }> {
@@ -86,38 +88,6 @@ const partyFiltered = [
   "rewards"
 ] as const satisfies ReadonlyArray<ResourceName>
 const marketFiltered = ["positions", "liquidity"] as const satisfies ReadonlyArray<ResourceName>
-
-const durationUnits: Record<string, number> = {
-  ms: 1,
-  milli: 1,
-  millis: 1,
-  millisecond: 1,
-  milliseconds: 1,
-  s: 1000,
-  sec: 1000,
-  secs: 1000,
-  second: 1000,
-  seconds: 1000,
-  m: 60_000,
-  min: 60_000,
-  mins: 60_000,
-  minute: 60_000,
-  minutes: 60_000,
-  h: 3_600_000,
-  hour: 3_600_000,
-  hours: 3_600_000
-}
-
-/** Milliseconds in a duration such as `2s`, `500ms`, `1.5 minutes`; none for anything else. */
-export const parseDuration = (text: string): Option.Option<number> => {
-  const match = /^(\d+(?:\.\d+)?)\s*([a-z]+)$/i.exec(text.trim())
-  const factor = match === null ? undefined : durationUnits[match[2].toLowerCase()]
-  if (match === null || factor === undefined) return Option.none()
-  const millis = Number(match[1]) * factor
-  const whole = Math.round(millis)
-  // durations are whole milliseconds; "1.5s" is fine, "0.5ms" is not
-  return Math.abs(millis - whole) < 1e-6 ? Option.some(whole) : Option.none()
-}
 
 const isRecord = (u: unknown): u is Record<string, unknown> => typeof u === "object" && u !== null && !Array.isArray(u)
 
@@ -212,13 +182,6 @@ interface Collector {
   readonly origins: Map<string, string>
 }
 
-const durationOf = (c: Collector, text: string, origin: string): number | undefined => {
-  const millis = parseDuration(text)
-  if (Option.isSome(millis)) return millis.value
-  c.problems.push(`${origin}: expected a duration such as 2s, 500ms or 1m, got ${JSON.stringify(text)}`)
-  return undefined
-}
-
 /** "a, b,,c" as ["a", "b", "c"]. */
 const commaList = (text: string): Array<string> =>
   text
@@ -237,11 +200,9 @@ const fromEnvironment = (c: Collector, variables: ConfigInput["env"]): Source =>
   const database = variable(env.database)
   if (database !== undefined) source.set(["database"], database, env.database)
   const interval = variable(env.interval)
-  const intervalMillis = interval === undefined ? undefined : durationOf(c, interval, env.interval)
-  if (intervalMillis !== undefined) source.set(["intervalMillis"], intervalMillis, env.interval)
+  if (interval !== undefined) source.set(["interval"], interval, env.interval)
   const lease = variable(env.lease)
-  const leaseMillis = lease === undefined ? undefined : durationOf(c, lease, env.lease)
-  if (leaseMillis !== undefined) source.set(["leaseMillis"], leaseMillis, env.lease)
+  if (lease !== undefined) source.set(["lease"], lease, env.lease)
   const nats = variable(env.nats)
   if (nats !== undefined) source.set(["sinks", "jetstream", "servers"], commaList(nats), env.nats)
   const port = variable(env.port)
@@ -264,8 +225,7 @@ const fromFlags = (c: Collector, flags: Flags): Source => {
   const source = new Source(c.origins)
   if (flags.nodes !== undefined) source.set(["nodes"], flags.nodes, "--node")
   if (flags.database !== undefined) source.set(["database"], flags.database, "--database")
-  const intervalMillis = flags.interval === undefined ? undefined : durationOf(c, flags.interval, "--interval")
-  if (intervalMillis !== undefined) source.set(["intervalMillis"], intervalMillis, "--interval")
+  if (flags.interval !== undefined) source.set(["interval"], flags.interval, "--interval")
   if (flags.port !== undefined) source.set(["port"], flags.port, "--port")
   if (flags.host !== undefined) source.set(["host"], flags.host, "--host")
   if (flags.stdout !== undefined) {
@@ -276,8 +236,7 @@ const fromFlags = (c: Collector, flags: Flags): Source => {
   if (flags.file !== undefined) source.set(["sinks", "file"], flags.file, "--file")
   if (flags.webhook !== undefined) source.set(["sinks", "webhook", "url"], flags.webhook, "--webhook")
   if (flags.nats !== undefined) source.set(["sinks", "jetstream", "servers"], flags.nats, "--nats")
-  const leaseMillis = flags.lease === undefined ? undefined : durationOf(c, flags.lease, "--lease")
-  if (leaseMillis !== undefined) source.set(["leaseMillis"], leaseMillis, "--lease")
+  if (flags.lease !== undefined) source.set(["lease"], flags.lease, "--lease")
   // an id is checked here, once, rather than as the path of each resource it is copied to
   const ids = (values: ReadonlyArray<string>, flag: string): ReadonlyArray<string> | undefined => {
     const bad = values.filter((id) => !Ids.isVegaId(id))
@@ -304,9 +263,9 @@ const fromFlags = (c: Collector, flags: Flags): Source => {
     }
   }
   if (flags.seed !== undefined) source.set(["simulator", "seed"], flags.seed, "--seed")
-  const blockMillis =
-    flags.blockInterval === undefined ? undefined : durationOf(c, flags.blockInterval, "--block-interval")
-  if (blockMillis !== undefined) source.set(["simulator", "blockIntervalMillis"], blockMillis, "--block-interval")
+  if (flags.blockInterval !== undefined) {
+    source.set(["simulator", "blockInterval"], flags.blockInterval, "--block-interval")
+  }
   return source
 }
 
@@ -377,13 +336,18 @@ const describeJsonError = (text: string, error: unknown): string => {
   return `invalid JSON at line ${line}, column ${column}: ${reason}`
 }
 
-/** The configuration as JSON, secrets shown as `<redacted>`. */
+/** A configuration value as the file writes it: durations as text, secrets as `<redacted>`. */
+const displayed = (value: unknown): unknown => {
+  if (Duration.isDuration(value)) return DurationText.format(value)
+  if (Redacted.isRedacted(value)) return Secrets.REDACTED
+  if (Array.isArray(value)) return value.map(displayed)
+  if (typeof value !== "object" || value === null) return value
+  return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, displayed(field)]))
+}
+
+/** The configuration as JSON shaped like the configuration file: durations as text, secrets as `<redacted>`. */
 export const renderConfig = (config: WatcherConfig): string =>
-  JSON.stringify(
-    { ...config, database: databaseForDisplay(config.database) },
-    (_key, value: unknown) => (Redacted.isRedacted(value) ? "<redacted>" : value),
-    2
-  )
+  JSON.stringify(displayed({ ...config, database: databaseForDisplay(config.database) }), null, 2)
 
 const repeatedText = (name: string, pseudo: string, description: string) =>
   Options.text(name).pipe(Options.withPseudoName(pseudo), Options.repeated, Options.withDescription(description))

@@ -13,7 +13,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Keys, ProofOfWork } from "@vega-effect/crypto"
 import { DataNodeClient } from "@vega-effect/http"
-import { Commands, TransactionResult } from "@vega-effect/schema"
+import { Commands, DurationText, TransactionResult } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
 import { TransactionSubmitter } from "@vega-effect/submitter"
 import * as Cause from "effect/Cause"
@@ -47,7 +47,7 @@ const MNEMONIC = Redacted.make(
 const ALIAS = "demo-trader"
 
 const BLOCK_INTERVAL = Duration.millis(300)
-const WATCH_INTERVAL_MILLIS = 250
+const WATCH_INTERVAL = Duration.millis(250)
 /** How long the watcher may take to report one effect, or to do its first sync. */
 const REPORT_TIMEOUT = Duration.seconds(15)
 const SUBMIT_TIMEOUT = Duration.seconds(20)
@@ -176,13 +176,13 @@ const scenario = Effect.gen(function* () {
     nodes: [sim.url],
     database: join(directory, "watcher.db"),
     port: 0,
-    intervalMillis: WATCH_INTERVAL_MILLIS,
+    interval: DurationText.format(WATCH_INTERVAL),
     initialEvents: false,
     sinks: { console: true }
   })
   const recorder = yield* makeRecorder
   yield* Console.log(
-    `watching ${sim.url} every ${WATCH_INTERVAL_MILLIS} ms, state in ${config.database}; ` +
+    `watching ${sim.url} every ${Duration.format(WATCH_INTERVAL)}, state in ${config.database}; ` +
       `its events follow as they are reported`
   )
   // forked in this scope: interrupted (and its database closed) before the directory goes

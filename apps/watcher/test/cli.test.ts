@@ -1,16 +1,17 @@
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import * as Duration from "effect/Duration"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
+import { DurationText } from "@vega-effect/schema"
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect } from "vitest"
-import { loadConfigFile, parseDuration, renderConfig, resolveConfig, type ConfigInput } from "../src/cli.js"
+import { loadConfigFile, renderConfig, resolveConfig, type ConfigInput } from "../src/cli.js"
 import { WatcherConfig } from "../src/Config.js"
 
 const party = "A".repeat(64)
@@ -31,7 +32,7 @@ describe("resolveConfig", () => {
       const config = yield* resolveConfig({ env: {}, flags: {} })
       expect(config).toEqual(Schema.decodeSync(WatcherConfig)({}))
       expect(config.nodes).toEqual([])
-      expect(config.intervalMillis).toBe(2000)
+      expect(Duration.toMillis(config.interval)).toBe(2000)
       expect(config.port).toBe(9464)
       expect(config.database).toBe("vega-watcher.db")
     })
@@ -42,7 +43,7 @@ describe("resolveConfig", () => {
       const file = {
         database: "file.db",
         port: 1001,
-        intervalMillis: 1000,
+        interval: "1s",
         host: "0.0.0.0",
         nodes: ["http://file:3008"]
       }
@@ -53,7 +54,7 @@ describe("resolveConfig", () => {
         VEGA_WATCHER_INTERVAL: "3s"
       }
       const fileOnly = yield* resolveConfig({ file, env: {}, flags: {} })
-      expect([fileOnly.database, fileOnly.port, fileOnly.intervalMillis, fileOnly.host]).toEqual([
+      expect([fileOnly.database, fileOnly.port, Duration.toMillis(fileOnly.interval), fileOnly.host]).toEqual([
         "file.db",
         1001,
         1000,
@@ -63,7 +64,7 @@ describe("resolveConfig", () => {
       const withEnv = yield* resolveConfig({ file, env, flags: {} })
       expect(withEnv.database).toBe("env.db")
       expect(withEnv.port).toBe(1002)
-      expect(withEnv.intervalMillis).toBe(3000)
+      expect(Duration.toMillis(withEnv.interval)).toBe(3000)
       expect(withEnv.nodes).toEqual(["http://env-1:3008", "http://env-2:3008"])
       expect(withEnv.host).toBe("0.0.0.0")
 
@@ -73,7 +74,7 @@ describe("resolveConfig", () => {
         flags: { database: "flag.db", interval: "500ms", nodes: ["https://flag:443"] }
       })
       expect(withFlags.database).toBe("flag.db")
-      expect(withFlags.intervalMillis).toBe(500)
+      expect(Duration.toMillis(withFlags.interval)).toBe(500)
       expect(withFlags.nodes).toEqual(["https://flag:443"])
       expect(withFlags.port).toBe(1002)
     })
@@ -133,7 +134,7 @@ describe("resolveConfig", () => {
       expect(config.sinks.console).toBe(true)
       expect(config.sinks.file).toBe("env-events.jsonl")
       expect(config.simulator.seed).toBe(7)
-      expect(config.simulator.blockIntervalMillis).toBe(250)
+      expect(Duration.toMillis(config.simulator.blockInterval)).toBe(250)
       expect(config.port).toBe(0)
       expect(config.host).toBe("::1")
       const overridden = yield* resolveConfig({
@@ -176,20 +177,20 @@ describe("resolveConfig", () => {
         },
         flags: { lease: "5s" }
       })
-      expect(config.leaseMillis).toBe(5000)
+      expect(Duration.toMillis(config.lease)).toBe(5000)
       expect(config.sinks.jetstream?.servers).toEqual(["nats://a:4222", "nats://b:4222"])
       expect(config.sinks.jetstream?.stream).toBe("EVENTS")
       expect(config.sinks.jetstream?.subjectPrefix).toBe("vega.watcher")
       const flagged = yield* resolveConfig({ env: {}, flags: { nats: ["nats://c:4222"] } })
       expect(flagged.sinks.jetstream?.servers).toEqual(["nats://c:4222"])
-      expect(flagged.leaseMillis).toBe(15_000)
+      expect(Duration.toMillis(flagged.lease)).toBe(15_000)
       // --check shows neither password
       const rendered = renderConfig(config)
       expect(rendered).not.toContain("pg-secret")
       expect(rendered).not.toContain("nats-secret")
       expect(JSON.parse(rendered).database).toBe("postgres://watcher:<redacted>@db.example:5432/vega")
       expect(yield* problemsOf({ env: {}, flags: { nats: ["http://x"], lease: "soon" } })).toEqual([
-        '--lease: expected a duration such as 2s, 500ms or 1m, got "soon"',
+        `lease: Expected ${DurationText.EXPECTED}, actual "soon" (set by --lease)`,
         "sinks.jetstream.servers[0]: a nats://host:port URL, without credentials (use user, password or token) (set by --nats)"
       ])
     })
@@ -210,16 +211,16 @@ describe("resolveConfig", () => {
         "watch.stake.parties[0]: a 64-character hex id"
       ])
       expect(yield* problemsOf({ env: {}, flags: { interval: "-1s" } })).toEqual([
-        '--interval: expected a duration such as 2s, 500ms or 1m, got "-1s"'
+        `interval: Expected ${DurationText.EXPECTED}, actual "-1s" (set by --interval)`
       ])
       expect(yield* problemsOf({ env: {}, flags: { interval: "0ms" } })).toEqual([
-        "intervalMillis: Expected a positive number, actual 0 (set by --interval)"
+        "interval: Expected a duration greater than zero (set by --interval)"
       ])
-      expect(yield* problemsOf({ file: { intervalMillis: -5 }, env: {}, flags: {} })).toEqual([
-        "intervalMillis: Expected a positive number, actual -5"
+      expect(yield* problemsOf({ file: { interval: "0s" }, env: {}, flags: {} })).toEqual([
+        "interval: Expected a duration greater than zero"
       ])
       expect(yield* problemsOf({ env: { VEGA_WATCHER_INTERVAL: "soon" }, flags: {} })).toEqual([
-        'VEGA_WATCHER_INTERVAL: expected a duration such as 2s, 500ms or 1m, got "soon"'
+        `interval: Expected ${DurationText.EXPECTED}, actual "soon" (set by VEGA_WATCHER_INTERVAL)`
       ])
       expect(yield* problemsOf({ env: {}, flags: { only: ["positions", "orders"] } })).toEqual([
         '--only: unknown resource "orders", expected one of positions, stake, liquidity, signerBundles, profiles, rewards, referrals'
@@ -272,20 +273,6 @@ describe("resolveConfig", () => {
       expect(tokenOnly.join("\n")).not.toContain("tok-secret")
     })
   )
-})
-
-describe("parseDuration", () => {
-  it("reads whole milliseconds from a number and a unit", () => {
-    expect(parseDuration("2s")).toEqual(Option.some(2000))
-    expect(parseDuration("500ms")).toEqual(Option.some(500))
-    expect(parseDuration("1.5s")).toEqual(Option.some(1500))
-    expect(parseDuration("2 minutes")).toEqual(Option.some(120_000))
-    expect(parseDuration("1h")).toEqual(Option.some(3_600_000))
-    expect(parseDuration("0.5ms")).toEqual(Option.none())
-    expect(parseDuration("-1s")).toEqual(Option.none())
-    expect(parseDuration("2")).toEqual(Option.none())
-    expect(parseDuration("2 fortnights")).toEqual(Option.none())
-  })
 })
 
 describe("loadConfigFile", () => {
@@ -366,7 +353,7 @@ describe("the vega-watcher command", () => {
     const printed = JSON.parse(result.stdout)
     expect(printed.database).toBe("from-file.db")
     expect(printed.port).toBe(9100)
-    expect(printed.intervalMillis).toBe(750)
+    expect(printed.interval).toBe("750ms")
     expect(printed.watch.stake.enabled).toBe(true)
     expect(printed.watch.positions.enabled).toBe(false)
     expect(printed.sinks.webhook).toMatchObject({

@@ -6,7 +6,7 @@
  * Requests start at most `rate` per second. A 2xx delivers the event. A network error, a timeout,
  * 408, 425, 429 or 5xx is retried, the same event, for as long as it takes (nothing is lost):
  * after what `Retry-After` asks when the answer says (at most 10 minutes), otherwise after an
- * exponential backoff with full jitter between `minBackoffMillis` and `maxBackoffMillis`.
+ * exponential backoff with full jitter between `minBackoff` and `maxBackoff`.
  *
  * Any other answer (400, 401, 403, 404, 410, 413, 422..., and redirects, which are not followed)
  * means the receiver will never take this request as it is. Retrying would stop every later event
@@ -20,6 +20,7 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { DurationText } from "@vega-effect/schema"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -61,8 +62,9 @@ export const retryAfterMillis = (value: string | undefined, nowMillis: number): 
 
 /** Full jitter: uniform between the minimum and the doubled-per-attempt cap. */
 const backoffMillis = (config: Webhook, attempt: number): Effect.Effect<number> => {
-  const low = Math.min(config.minBackoffMillis, config.maxBackoffMillis)
-  const cap = Math.min(config.maxBackoffMillis, config.minBackoffMillis * 2 ** Math.min(attempt - 1, 30))
+  const [min, max] = [Duration.toMillis(config.minBackoff), Duration.toMillis(config.maxBackoff)]
+  const low = Math.min(min, max)
+  const cap = Math.min(max, min * 2 ** Math.min(attempt - 1, 30))
   return Random.nextRange(low, Math.max(low, cap)).pipe(Effect.map(Math.round))
 }
 
@@ -79,7 +81,7 @@ export const make = (config: Webhook): Effect.Effect<Sink, never, HttpClient.Htt
     const client = yield* HttpClient.HttpClient
     const headerNames = Object.keys(config.headers).map((name) => name.toLowerCase())
     const intervalMillis = 1000 / config.rate
-    const timeout = Duration.millis(config.timeoutMillis)
+    const timeout = config.timeout
     const attempts = Metrics.sinkAttemptsTotal.pipe(Metric.tagged("sink", NAME))
     const failures = Metrics.sinkFailuresTotal.pipe(Metric.tagged("sink", NAME))
     const retryAfters = Metrics.sinkRetryAfterTotal.pipe(Metric.tagged("sink", NAME))
@@ -145,7 +147,7 @@ export const make = (config: Webhook): Effect.Effect<Sink, never, HttpClient.Htt
               ? {
                   _tag: "Failed",
                   reason: "timeout",
-                  what: `no answer in ${config.timeoutMillis} ms`,
+                  what: `no answer in ${DurationText.format(config.timeout)}`,
                   retryAfterMillis: undefined
                 }
               : { _tag: "Failed", reason: "network", what: scrub(errorText(error)), retryAfterMillis: undefined }

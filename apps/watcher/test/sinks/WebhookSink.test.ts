@@ -124,7 +124,7 @@ describe("WebhookSink", () => {
           counter(Metrics.sinkFailuresTotal, { reason })
         )
         const sink = yield* WebhookSink.make(
-          webhook({ url, rate: 1000, minBackoffMillis: 5, maxBackoffMillis: 50, timeoutMillis: 2000 })
+          webhook({ url, rate: 1000, minBackoff: "5ms", maxBackoff: "50ms", timeout: "2s" })
         )
         yield* sink.deliver(events)
 
@@ -184,7 +184,7 @@ describe("WebhookSink", () => {
           index === 0 ? { status: 429, headers: { "retry-after": "1" } } : ok
         )
         const before = yield* counter(Metrics.sinkRetryAfterTotal)
-        const sink = yield* WebhookSink.make(webhook({ url, minBackoffMillis: 5, maxBackoffMillis: 50 }))
+        const sink = yield* WebhookSink.make(webhook({ url, minBackoff: "5ms", maxBackoff: "50ms" }))
         yield* sink.deliver(pendingEvents(1))
         expect(attempts).toHaveLength(2)
         expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(900)
@@ -230,7 +230,7 @@ describe("WebhookSink", () => {
           key === refused ? { status: 422, body: "unknown kind\nsee the docs" } : ok
         )
         const before = yield* counter(Metrics.sinkRejectedTotal, { status: "422" })
-        const sink = yield* WebhookSink.make(webhook({ url, minBackoffMillis: 5, maxBackoffMillis: 50 }))
+        const sink = yield* WebhookSink.make(webhook({ url, minBackoff: "5ms", maxBackoff: "50ms" }))
         yield* sink.deliver(events)
         expect(attempts.map(({ key }) => key)).toEqual(events.map(({ event }) => event.id))
         const errors = logs.lines.filter(({ level }) => level === "ERROR")
@@ -249,9 +249,7 @@ describe("WebhookSink", () => {
       Effect.gen(function* () {
         const { attempts, url } = yield* receiver((_key, index) => (index === 0 ? "hang" : ok))
         const before = yield* counter(Metrics.sinkFailuresTotal, { reason: "timeout" })
-        const sink = yield* WebhookSink.make(
-          webhook({ url, timeoutMillis: 200, minBackoffMillis: 5, maxBackoffMillis: 50 })
-        )
+        const sink = yield* WebhookSink.make(webhook({ url, timeout: "200ms", minBackoff: "5ms", maxBackoff: "50ms" }))
         yield* sink.deliver(pendingEvents(2))
         expect(attempts.map(({ key }) => key)).toEqual(
           pendingEvents(2).flatMap(({ event }, i) => (i === 0 ? [event.id, event.id] : [event.id]))
@@ -280,8 +278,8 @@ describe("WebhookSink", () => {
           webhook({
             url,
             headers: { Authorization: token, "X-Api-Key": apiKey },
-            minBackoffMillis: 5,
-            maxBackoffMillis: 50
+            minBackoff: "5ms",
+            maxBackoff: "50ms"
           })
         )
         yield* sink.deliver(events)
