@@ -6,12 +6,14 @@
 import { DurationText, Ids } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
+import * as Secrets from "./Secrets.js"
 
 const Id = Schema.String.pipe(
   Schema.filter((s) => Ids.isVegaId(s), { message: () => "a 64-character hex id" }),
   Schema.transform(Schema.String, { strict: true, decode: (s) => s.toLowerCase(), encode: (s) => s })
 )
 const IdList = Schema.Array(Id)
+const httpUrl = /^https?:\/\/\S+$/
 /** An exact integer in the wire's raw units, e.g. "-5000000". */
 const RawAmount = Schema.String.pipe(Schema.pattern(/^-?\d+$/, { message: () => "an integer string (raw units)" }))
 /** A positive duration, written as in `"2s"`, `"500ms"` or `"1.5m"` (see `DurationText`); `fallback` when absent. */
@@ -55,7 +57,7 @@ export const Watch = Schema.Struct({
 export type Watch = typeof Watch.Type
 
 export const Webhook = Schema.Struct({
-  url: Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/, { message: () => "an http(s) URL" })),
+  url: Schema.String.pipe(Schema.pattern(httpUrl, { message: () => "an http(s) URL" })),
   /** Extra request headers (an `Authorization` header, say); values are secrets and never logged. */
   headers: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Redacted(Schema.String) }), {
     default: () => ({})
@@ -129,7 +131,7 @@ export const Simulated = Schema.Struct({
 
 export const WatcherConfig = Schema.Struct({
   /** Data-node URLs; none: an in-process simulator is started and watched. */
-  nodes: Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/))), {
+  nodes: Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.pattern(httpUrl))), {
     default: () => []
   }),
   /**
@@ -158,6 +160,13 @@ export type WatcherConfig = typeof WatcherConfig.Type
 /** Whether `database` names a PostgreSQL database (else it is a SQLite file). */
 export const isPostgres = (database: string): boolean => /^postgres(ql)?:\/\//i.test(database)
 
+/** `scheme://user:password@` at the start of a URL. */
+const credentials = /^(\w+:\/\/[^:/@]*):([^@]*)@/
+
+/** The password a PostgreSQL URL carries, if any: a secret. */
+export const databasePassword = (database: string): string | undefined =>
+  isPostgres(database) ? credentials.exec(database)?.[2] : undefined
+
 /** The database setting without the password a PostgreSQL URL may carry, for logs and `--check`. */
 export const databaseForDisplay = (database: string): string =>
-  isPostgres(database) ? database.replace(/^(\w+:\/\/[^:/@]*):[^@]*@/, "$1:<redacted>@") : database
+  isPostgres(database) ? database.replace(credentials, `$1:${Secrets.REDACTED}@`) : database

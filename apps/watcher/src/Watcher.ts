@@ -19,6 +19,7 @@ import * as SubscriptionRef from "effect/SubscriptionRef"
 import type { WatcherConfig } from "./Config.js"
 import * as Coordinator from "./Coordinator.js"
 import { type CycleOutcome, runCycle, type SliceWork, totals, workOf } from "./Cycle.js"
+import * as DataNode from "./DataNode.js"
 import * as Database from "./Database.js"
 import { BATCH, deliverForever, drained } from "./Delivery.js"
 import * as Leases from "./Leases.js"
@@ -99,10 +100,7 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     const store = yield* Store.Store
     const leases = yield* Leases.Leases
     const readiness = yield* Readiness
-    const nodes = yield* nodesOf(config)
-    const client = yield* DataNodeClient.make(
-      nodes.paced ? { urls: nodes.urls } : { urls: nodes.urls, rateLimit: false }
-    )
+    const client = yield* DataNodeClient.DataNodeClient
     const specs = yield* slicesOf(client, config, cacheDuration(config.interval))
     const sinks = [...(yield* sinksOf(config)), ...(options.sinks ?? [])]
     const sinkNames = sinks.map((s) => s.name)
@@ -253,7 +251,7 @@ export const run = (config: WatcherConfig, options: RunOptions): Effect.Effect<v
           port: config.port,
           staleAfter: Operations.staleAfterFor(config.interval)
         }).pipe(Layer.provideMerge(Readiness.layer)),
-        NodeHttpClient.layerUndici
-      )
+        Layer.unwrapScoped(Effect.map(nodesOf(config), ({ paced, urls }) => DataNode.layer(urls, paced)))
+      ).pipe(Layer.provideMerge(NodeHttpClient.layerUndici))
     )
   )
