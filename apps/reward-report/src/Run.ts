@@ -3,7 +3,6 @@
  * process), read, build, render and write. The command line (`cli.ts`) only turns arguments into
  * {@link RunOptions} and outcomes into exit codes.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { DataNodeClient } from "@vega-effect/http"
 import { Ids } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
@@ -13,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { build } from "./Build.js"
+import * as DataNode from "./DataNode.js"
 import { chunks, type Format, needsEpochRows } from "./Format.js"
 import { writeFileAtomically, writeStream, type WriteError } from "./Output.js"
 import type { Progress } from "./Progress.js"
@@ -36,8 +36,8 @@ export interface RunOptions {
   readonly output: string | undefined
   /** Read the per-epoch rows (and cross-check them) even when the view, format and filters do not need them. */
   readonly epochs: boolean
-  /** Per request. */
-  readonly timeout: Duration.Duration
+  /** Per request: `--timeout`, if given (else `VEGA_DATANODE_TIMEOUT`, else 60 s; see `DataNode.ts`). */
+  readonly timeout: Duration.Duration | undefined
 }
 
 export interface Outcome {
@@ -115,9 +115,10 @@ export const makeReport = (
   })
 
 /** The data-node client over undici; `paced` = the node's rate limits kept (off for a simulator in this process). */
-export const clientLayer = (urls: ReadonlyArray<string>, timeout: Duration.Duration, paced: boolean) =>
-  DataNodeClient.layer(paced ? { urls, timeout } : { urls, timeout, rateLimit: false }).pipe(
-    Layer.provide(NodeHttpClient.layerUndici)
+export const clientLayer = (urls: ReadonlyArray<string>, timeout: Duration.Duration | undefined, paced: boolean) =>
+  DataNode.layer({ urls, timeout }, paced).pipe(
+    // `resolve` has checked the variables already
+    Layer.mapError((error) => new ReadError({ reason: `data-node client configuration: ${String(error)}` }))
   )
 
 /** Reads from the nodes (or a simulator started here), writes the report, and says what came of it. */
