@@ -5,7 +5,7 @@ import * as Command from "@effect/cli/Command"
 import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
 import * as ValidationError from "@effect/cli/ValidationError"
-import { DurationText, Ids, Reward } from "@vega-effect/schema"
+import { DurationText, Ids, Integer, Reward } from "@vega-effect/schema"
 import * as Config from "effect/Config"
 import * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
@@ -55,13 +55,12 @@ export interface Arguments {
 
 const symbol = /^[A-Za-z0-9._-]{1,32}$/
 const uint = /^\d{1,20}$/
-const UINT64_MAX = 2n ** 64n - 1n
 const rewardTypePattern = /^ACCOUNT_TYPE_[A-Z_]+$/
 const knownRewardTypes: ReadonlyArray<string> = Reward.RewardType.names.filter((n) => n !== "ACCOUNT_TYPE_UNSPECIFIED")
 
 const parseEpoch = (problems: Array<string>, flag: string, text: string | undefined): bigint | undefined => {
   if (text === undefined) return undefined
-  if (uint.test(text.trim()) && BigInt(text.trim()) <= UINT64_MAX) return BigInt(text.trim())
+  if (uint.test(text.trim()) && BigInt(text.trim()) <= Integer.UINT64_MAX) return BigInt(text.trim())
   problems.push(`${flag} ${JSON.stringify(text)}: expected an epoch number (0 or more)`)
   return undefined
 }

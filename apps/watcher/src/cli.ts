@@ -251,6 +251,7 @@ export const command = Command.make("vega-watcher", options, (parsed) =>
 ).pipe(
   Command.withDescription(
     "Watches a Vega data node (or a simulated one) and reports every change in positions, stake, liquidity, " +
-      "signer bundles, profiles, rewards and referrals."
+      "signer bundles, profiles, rewards and referrals. " +
+      `The data-node client also reads ${DataNode.PREFIX}TIMEOUT and ${DataNode.PREFIX}RETRIES.`
   )
 )

@@ -38,6 +38,7 @@ import { WatcherConfig } from "./Config.js"
 import type { Json, Row, WatchEvent } from "./Event.js"
 import { keyOf as positionKey } from "./resources/positions.js"
 import type { Sink } from "./Sink.js"
+import { shortHex } from "./sinks/ConsoleSink.js"
 import { run } from "./Watcher.js"
 
 /** The wallet test vector of the Vega sources: a public mnemonic, fine for a simulated network only. */
@@ -57,9 +58,6 @@ const DEMO_TIMEOUT = Duration.seconds(60)
 class DemoFailure extends Data.TaggedError("DemoFailure")<{ readonly message: string }> {}
 
 const heading = (title: string) => Console.log(`\n== ${title} ==`)
-
-/** Long hex ids cut to their first 8 characters, as the console sink prints them. */
-const short = (text: string): string => text.replace(/[0-9a-f]{16,}/g, (hex) => `${hex.slice(0, 8)}…`)
 
 /**
  * A sink kept in this process: every event the watcher delivers, in order, so the demo can wait
@@ -316,7 +314,7 @@ const scenario = Effect.gen(function* () {
   lines.push("reported by the watcher for our party")
   const forUs = delivered.filter(outcome.ours)
   for (const event of forUs) {
-    lines.push(`  #${event.height}  ${event.kind.padEnd(27)} ${short(event.key).padEnd(20)} ${describe(event)}`)
+    lines.push(`  #${event.height}  ${event.kind.padEnd(27)} ${shortHex(event.key).padEnd(20)} ${describe(event)}`)
   }
   const kinds = new Map<string, number>()
   for (const event of delivered) kinds.set(event.kind, (kinds.get(event.kind) ?? 0) + 1)
