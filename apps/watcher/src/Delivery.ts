@@ -41,7 +41,7 @@ const awaitAfter = (context: DeliveryContext, seq: number) => {
 }
 
 /** A failing sink is tried again forever, on the toolkit's retry policy: from 200 ms, doubling, up to 30 s, with full jitter. */
-export const retrying = RetryPolicy.backoff({ base: "200 millis", max: "30 seconds" })
+const retrying = RetryPolicy.backoff({ base: "200 millis", max: "30 seconds" })
 
 /** Delivers forever (until interrupted). */
 export const deliverForever = (sink: Sink, context: DeliveryContext): Effect.Effect<never, unknown> =>
