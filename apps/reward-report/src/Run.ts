@@ -3,8 +3,8 @@
  * process), read, build, render and write. The command line (`cli.ts`) only turns arguments into
  * {@link RunOptions} and outcomes into exit codes.
  */
-import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { DataNodeClient } from "@vega-effect/http"
+import { Ids } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
 import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Stream from "effect/Stream"
 import { build } from "./Build.js"
+import * as DataNode from "./DataNode.js"
 import { chunks, type Format, needsEpochRows } from "./Format.js"
 import { writeFileAtomically, writeStream, type WriteError } from "./Output.js"
 import type { Progress } from "./Progress.js"
@@ -35,8 +36,8 @@ export interface RunOptions {
   readonly output: string | undefined
   /** Read the per-epoch rows (and cross-check them) even when the view, format and filters do not need them. */
   readonly epochs: boolean
-  /** Per request. */
-  readonly timeout: Duration.Duration
+  /** Per request: `--timeout`, if given (else `VEGA_DATANODE_TIMEOUT`, else 60 s; see `DataNode.ts`). */
+  readonly timeout: Duration.Duration | undefined
 }
 
 export interface Outcome {
@@ -46,12 +47,10 @@ export interface Outcome {
   readonly crossCheck: CrossCheck | undefined
 }
 
-const hexId = /^[0-9a-f]{64}$/
-
 /** Asset filters given as symbols become ids; an unknown or ambiguous symbol is a usage problem naming the known ones. */
 const resolveAssets = (given: ReadonlyArray<string>) =>
   Effect.gen(function* () {
-    if (given.every((a) => hexId.test(a))) return given
+    if (given.every((a) => Ids.isVegaId(a))) return given
     const client = yield* DataNodeClient.DataNodeClient
     const assets = yield* client.assets().pipe(
       Stream.runCollect,
@@ -59,7 +58,7 @@ const resolveAssets = (given: ReadonlyArray<string>) =>
     )
     const all = [...assets].map(({ node }) => node)
     return yield* Effect.forEach(given, (wanted) => {
-      if (hexId.test(wanted)) return Effect.succeed(wanted)
+      if (Ids.isVegaId(wanted)) return Effect.succeed(wanted)
       const matches = all.filter((a) => a.details.symbol.toLowerCase() === wanted.toLowerCase())
       if (matches.length === 1) return Effect.succeed(matches[0].id)
       const known = [...new Set(all.map((a) => a.details.symbol))].sort().join(", ")
@@ -116,9 +115,10 @@ export const makeReport = (
   })
 
 /** The data-node client over undici; `paced` = the node's rate limits kept (off for a simulator in this process). */
-export const clientLayer = (urls: ReadonlyArray<string>, timeout: Duration.Duration, paced: boolean) =>
-  DataNodeClient.layer(paced ? { urls, timeout } : { urls, timeout, rateLimit: false }).pipe(
-    Layer.provide(NodeHttpClient.layerUndici)
+export const clientLayer = (urls: ReadonlyArray<string>, timeout: Duration.Duration | undefined, paced: boolean) =>
+  DataNode.layer({ urls, timeout }, paced).pipe(
+    // `resolve` has checked the variables already
+    Layer.mapError((error) => new ReadError({ reason: `data-node client configuration: ${String(error)}` }))
   )
 
 /** Reads from the nodes (or a simulator started here), writes the report, and says what came of it. */

@@ -2,12 +2,18 @@
  * The `reward-report` command: arguments to {@link RunOptions}, every mistake named at once.
  */
 import * as Command from "@effect/cli/Command"
+import * as HelpDoc from "@effect/cli/HelpDoc"
 import * as Options from "@effect/cli/Options"
-import { Reward } from "@vega-effect/schema"
+import * as ValidationError from "@effect/cli/ValidationError"
+import { DurationText, Ids, Integer, Reward } from "@vega-effect/schema"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Option from "effect/Option"
+import * as DataNode from "./DataNode.js"
 import { type Format, formatOfPath, formats } from "./Format.js"
 import { Progress, silent } from "./Progress.js"
 import { type SortOrder, sortOrders, type View, views } from "./Report.js"
@@ -24,11 +30,13 @@ export class CrossCheckFailed extends Data.TaggedError("CrossCheckFailed")<{
   }
 }
 
-export const env = { nodes: "VEGA_REPORT_NODES" } as const
+export const env = { nodes: DataNode.URLS } as const
 
 /** What the command line says, before checking. */
 export interface Arguments {
   readonly nodes: ReadonlyArray<string>
+  /** Where the nodes came from: `--node` (the default) or `VEGA_DATANODE_URLS`. */
+  readonly nodesFrom?: string
   readonly parties: ReadonlyArray<string>
   readonly assets: ReadonlyArray<string>
   readonly view: View
@@ -41,31 +49,30 @@ export interface Arguments {
   readonly toEpoch: string | undefined
   readonly rewardTypes: ReadonlyArray<string>
   readonly seed: number
-  readonly timeout: string
+  /** `--timeout`, if given; else `VEGA_DATANODE_TIMEOUT`, else 60 s. */
+  readonly timeout: string | undefined
 }
 
-const hexId = /^[0-9a-fA-F]{64}$/
 const symbol = /^[A-Za-z0-9._-]{1,32}$/
 const uint = /^\d{1,20}$/
-const UINT64_MAX = 2n ** 64n - 1n
 const rewardTypePattern = /^ACCOUNT_TYPE_[A-Z_]+$/
 const knownRewardTypes: ReadonlyArray<string> = Reward.RewardType.names.filter((n) => n !== "ACCOUNT_TYPE_UNSPECIFIED")
 
 const parseEpoch = (problems: Array<string>, flag: string, text: string | undefined): bigint | undefined => {
   if (text === undefined) return undefined
-  if (uint.test(text.trim()) && BigInt(text.trim()) <= UINT64_MAX) return BigInt(text.trim())
+  if (uint.test(text.trim()) && BigInt(text.trim()) <= Integer.UINT64_MAX) return BigInt(text.trim())
   problems.push(`${flag} ${JSON.stringify(text)}: expected an epoch number (0 or more)`)
   return undefined
 }
 
-const parseTimeout = (problems: Array<string>, text: string): Duration.Duration => {
-  const match = /^(\d+)\s*(ms|s|m)$/.exec(text.trim())
-  if (match === null || Number(match[1]) === 0) {
-    problems.push(`--timeout ${JSON.stringify(text)}: expected a duration such as 30s, 500ms or 2m`)
-    return Duration.seconds(60)
+const parseTimeout = (problems: Array<string>, text: string | undefined): Duration.Duration | undefined => {
+  if (text === undefined) return undefined
+  const timeout = DurationText.parse(text)
+  if (Option.isNone(timeout)) problems.push(`--timeout ${JSON.stringify(text)}: expected ${DurationText.EXPECTED}`)
+  else if (Duration.lessThanOrEqualTo(timeout.value, Duration.zero)) {
+    problems.push(`--timeout ${JSON.stringify(text)}: expected a duration greater than zero`)
   }
-  const n = Number(match[1])
-  return match[2] === "ms" ? Duration.millis(n) : match[2] === "s" ? Duration.seconds(n) : Duration.minutes(n)
+  return Option.getOrUndefined(timeout)
 }
 
 const isUrl = (text: string): boolean => {
@@ -77,18 +84,23 @@ const isUrl = (text: string): boolean => {
   }
 }
 
-/** The options of a run, or every problem with the arguments. */
+/**
+ * The options of a run, or every problem with the arguments, and with the client's environment
+ * variables (`VEGA_DATANODE_TIMEOUT`, `VEGA_DATANODE_RETRIES`).
+ */
 export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem> =>
-  Effect.suspend(() => {
+  Effect.gen(function* () {
     const problems: Array<string> = []
     for (const node of args.nodes) {
-      if (!isUrl(node)) problems.push(`--node ${JSON.stringify(node)}: expected an http(s) URL of a data node`)
+      if (!isUrl(node)) {
+        problems.push(`${args.nodesFrom ?? "--node"} ${JSON.stringify(node)}: expected an http(s) URL of a data node`)
+      }
     }
     for (const party of args.parties) {
-      if (!hexId.test(party)) problems.push(`--party ${JSON.stringify(party)}: expected a 64-character hex party id`)
+      if (!Ids.isVegaId(party)) problems.push(`--party ${JSON.stringify(party)}: expected a 64-character hex party id`)
     }
     for (const asset of args.assets) {
-      if (!hexId.test(asset) && !symbol.test(asset)) {
+      if (!Ids.isVegaId(asset) && !symbol.test(asset)) {
         problems.push(`--asset ${JSON.stringify(asset)}: expected a 64-character hex asset id or a symbol such as VEGA`)
       }
     }
@@ -106,6 +118,7 @@ export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem
       }
     }
     const timeout = parseTimeout(problems, args.timeout)
+    problems.push(...(yield* DataNode.check(timeout)))
     if (args.output !== undefined && args.output.trim() === "") problems.push("--output: expected a file name")
     const extension = args.output === undefined ? undefined : /\.([^./\\]+)$/.exec(args.output)?.[1]
     const implied = args.output === undefined ? undefined : formatOfPath(args.output)
@@ -115,14 +128,14 @@ export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem
       )
     }
     const format = args.format ?? implied ?? "table"
-    if (problems.length > 0) return Effect.fail(new UsageProblem({ problems }))
-    return Effect.succeed<RunOptions>({
+    if (problems.length > 0) return yield* new UsageProblem({ problems })
+    return {
       nodes: args.nodes,
       seed: args.seed,
       view: args.view,
       filters: {
         parties: [...new Set(args.parties.map((p) => p.toLowerCase()))],
-        assets: [...new Set(args.assets.map((a) => (hexId.test(a) ? a.toLowerCase() : a)))],
+        assets: [...new Set(args.assets.map((a) => (Ids.isVegaId(a) ? a.toLowerCase() : a)))],
         fromEpoch,
         toEpoch,
         rewardTypes: [...new Set(args.rewardTypes)],
@@ -133,18 +146,44 @@ export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem
       output: args.output,
       epochs: args.epochs,
       timeout
-    })
+    } satisfies RunOptions
   })
 
 const repeated = (name: string, pseudo: string, description: string) =>
   Options.text(name).pipe(Options.withPseudoName(pseudo), Options.repeated, Options.withDescription(description))
 
-const options = {
-  nodes: repeated(
-    "node",
-    "url",
-    `data-node URL, repeatable for failover (env ${env.nodes}, comma-separated); none: a simulator started here`
+/** "a, b,,c" as ["a", "b", "c"]. */
+const commaList = (text: string): ReadonlyArray<string> =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+
+/** The nodes of `VEGA_DATANODE_URLS`; unset or blank is missing. */
+const nodesVariable = Config.mapOrFail(Config.string(env.nodes), (text) =>
+  commaList(text).length === 0
+    ? Either.left(ConfigError.MissingData([env.nodes], `${env.nodes} is blank`))
+    : Either.right({ nodes: commaList(text), from: env.nodes })
+)
+
+/** `--node`, repeatable, else `VEGA_DATANODE_URLS` (`Options.withFallbackConfig`), else none. */
+const nodesOption = repeated(
+  "node",
+  "url",
+  `data-node URL, repeatable for failover (env ${env.nodes}, comma-separated); none: a simulator started here`
+).pipe(
+  // none given is a missing value, so that the variable is read
+  Options.mapEffect((nodes) =>
+    nodes.length === 0
+      ? Effect.fail(ValidationError.missingValue(HelpDoc.p("--node is not given")))
+      : Effect.succeed({ nodes: nodes as ReadonlyArray<string>, from: "--node" })
   ),
+  Options.withFallbackConfig(nodesVariable),
+  Options.withDefault({ nodes: [] as ReadonlyArray<string>, from: "--node" })
+)
+
+const options = {
+  nodes: nodesOption,
   parties: repeated("party", "id", "only this party (64 hex), repeatable; default every party"),
   assets: repeated(
     "asset",
@@ -204,24 +243,21 @@ const options = {
   ),
   timeout: Options.text("timeout").pipe(
     Options.withPseudoName("duration"),
-    Options.withDescription("per request, e.g. 30s or 2m"),
-    Options.withDefault("60s")
+    Options.withDescription(
+      `per request, e.g. 30s, 1.5m or 500ms (default: ${DataNode.PREFIX}TIMEOUT, else ${Duration.toSeconds(DataNode.DEFAULT_TIMEOUT)}s)`
+    ),
+    Options.optional
   ),
   noProgress: Options.boolean("no-progress").pipe(
     Options.withDescription("no progress bar (it is only drawn when stderr is a terminal anyway)")
   )
 }
 
-const commaList = (text: string | undefined): ReadonlyArray<string> =>
-  (text ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "")
-
 export const command = Command.make("reward-report", options, (parsed) =>
   Effect.gen(function* () {
     const runOptions = yield* resolve({
-      nodes: parsed.nodes.length > 0 ? parsed.nodes : commaList(process.env[env.nodes]),
+      nodes: parsed.nodes.nodes,
+      nodesFrom: parsed.nodes.from,
       parties: parsed.parties,
       assets: parsed.assets,
       view: parsed.view,
@@ -234,7 +270,7 @@ export const command = Command.make("reward-report", options, (parsed) =>
       toEpoch: Option.getOrUndefined(parsed.toEpoch),
       rewardTypes: parsed.rewardTypes,
       seed: parsed.seed,
-      timeout: parsed.timeout
+      timeout: Option.getOrUndefined(parsed.timeout)
     })
     const outcome: Outcome = parsed.noProgress
       ? yield* run(runOptions).pipe(Effect.provideService(Progress, silent))
@@ -257,6 +293,7 @@ export const command = Command.make("reward-report", options, (parsed) =>
     "Reports the rewards paid on a Vega network: exact totals per party and asset from a data node " +
       "(/api/v2/rewards/summaries, scaled with each asset's decimals), ranked, with shares, aliases from profiles, " +
       "and optionally the per-epoch rows (/api/v2/rewards), cross-checked against the totals. " +
+      `The client reads ${DataNode.PREFIX}URLS, ${DataNode.PREFIX}TIMEOUT and ${DataNode.PREFIX}RETRIES. ` +
       "Exit codes: 0 done, 1 read or write failure (nothing written), 2 bad arguments, 3 cross-check failed (report written)."
   )
 )

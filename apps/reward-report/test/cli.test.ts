@@ -3,11 +3,17 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@vega-effect/simulator"
+import { DurationText } from "@vega-effect/schema"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { type Arguments, resolve } from "../src/cli.js"
+import * as DataNode from "../src/DataNode.js"
 import { renderBar } from "../src/Progress.js"
 import { runReport } from "./support/process.js"
 import { withProxy } from "./support/proxy.js"
@@ -218,6 +224,124 @@ describe("reward-report command", () => {
       assert.match(tty, /\[#*-*\] +\d+% reading per-epoch rewards/)
       assert.isTrue(existsSync(join(dir, "r.json")))
     },
+    TIMEOUT
+  )
+})
+
+const noArguments: Arguments = {
+  nodes: [],
+  parties: [],
+  assets: [],
+  view: "assets",
+  sort: "amount",
+  top: undefined,
+  format: undefined,
+  output: undefined,
+  epochs: false,
+  fromEpoch: undefined,
+  toEpoch: undefined,
+  rewardTypes: [],
+  seed: 1,
+  timeout: undefined
+}
+
+/** `effect` with `env` as the whole environment. */
+const withEnv = (env: Record<string, string>) =>
+  Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+
+/** The timeout the client gets, in ms: `--timeout`, else VEGA_DATANODE_TIMEOUT, else 60 s. */
+const clientTimeout = (timeout: Duration.Duration | undefined) =>
+  DataNode.options({ urls: [], timeout }).pipe(
+    Effect.map((options) => Duration.toMillis(Duration.decode(options.timeout ?? "0 millis")))
+  )
+
+describe("--timeout", () => {
+  it.effect("reads every duration form as the same duration", () =>
+    Effect.gen(function* () {
+      for (const [text, millis] of [
+        ["1s", 1000],
+        ["500ms", 500],
+        ["2m", 120_000],
+        ["1 second", 1000],
+        ["500 millis", 500],
+        ["1.5s", 1500]
+      ] as const) {
+        const options = yield* resolve({ ...noArguments, timeout: text }).pipe(withEnv({}))
+        const expected = DurationText.parse(text)
+        assert.isTrue(
+          options.timeout !== undefined && Option.isSome(expected) && Duration.equals(options.timeout, expected.value)
+        )
+        assert.strictEqual(
+          yield* clientTimeout(options.timeout).pipe(withEnv({ VEGA_DATANODE_TIMEOUT: "9 seconds" })),
+          millis
+        )
+      }
+    })
+  )
+
+  it.effect("falls back to VEGA_DATANODE_TIMEOUT, then to 60 s", () =>
+    Effect.gen(function* () {
+      const options = yield* resolve(noArguments).pipe(withEnv({}))
+      assert.isUndefined(options.timeout)
+      assert.strictEqual(yield* clientTimeout(undefined).pipe(withEnv({})), 60_000)
+      assert.strictEqual(yield* clientTimeout(undefined).pipe(withEnv({ VEGA_DATANODE_TIMEOUT: "15 seconds" })), 15_000)
+    })
+  )
+
+  it.effect("names a bad duration and its source", () =>
+    Effect.gen(function* () {
+      const problems = (args: Arguments, env: Record<string, string> = {}) =>
+        Effect.flip(resolve(args)).pipe(
+          withEnv(env),
+          Effect.map((error) => error.problems)
+        )
+      assert.deepStrictEqual(yield* problems({ ...noArguments, timeout: "soon" }), [
+        `--timeout "soon": expected ${DurationText.EXPECTED}`
+      ])
+      assert.deepStrictEqual(yield* problems({ ...noArguments, timeout: "0s" }), [
+        '--timeout "0s": expected a duration greater than zero'
+      ])
+      const fromEnv = yield* problems(noArguments, { VEGA_DATANODE_TIMEOUT: "soon", VEGA_DATANODE_RETRIES: "many" })
+      assert.strictEqual(fromEnv.length, 2)
+      assert.match(fromEnv[0], /^VEGA_DATANODE_TIMEOUT: .*"soon"/)
+      assert.match(fromEnv[1], /^VEGA_DATANODE_RETRIES: .*"many"/)
+      // --timeout given: the variable is not read
+      yield* resolve({ ...noArguments, timeout: "5s" }).pipe(withEnv({ VEGA_DATANODE_TIMEOUT: "soon" }))
+    })
+  )
+})
+
+describe("the data nodes", () => {
+  it.scopedLive(
+    "come from --node, else from VEGA_DATANODE_URLS",
+    () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.make({ seed: 3, blockInterval: "manual" })
+        const fromEnv = yield* Effect.promise(() =>
+          runReport(["--view", "totals", "--format", "json"], { env: { VEGA_DATANODE_URLS: sim.url } })
+        )
+        assert.strictEqual(fromEnv.code, 0, fromEnv.stderr)
+        assert.deepStrictEqual(
+          (JSON.parse(fromEnv.stdout) as { provenance: { nodes: Array<string> } }).provenance.nodes,
+          [sim.url]
+        )
+        const flagged = yield* Effect.promise(() =>
+          runReport(["--node", sim.url, "--view", "totals", "--format", "json"], {
+            env: { VEGA_DATANODE_URLS: "http://127.0.0.1:1" }
+          })
+        )
+        assert.strictEqual(flagged.code, 0, flagged.stderr)
+        const bad = yield* Effect.promise(() =>
+          runReport(["--view", "totals"], { env: { VEGA_DATANODE_URLS: "ftp://x" } })
+        )
+        assert.strictEqual(bad.code, 2)
+        assert.include(bad.stderr, 'VEGA_DATANODE_URLS "ftp://x": expected an http(s) URL of a data node')
+        // the old variable is not read any more: a simulator is started
+        const old = yield* Effect.promise(() =>
+          runReport(["--view", "totals", "--format", "json"], { env: { VEGA_REPORT_NODES: "http://127.0.0.1:1" } })
+        )
+        assert.strictEqual(old.code, 0, old.stderr)
+      }),
     TIMEOUT
   )
 })

@@ -42,7 +42,7 @@ const STAKE = 0
 const PARTIES = 2_000
 const MARKETS = 1_000
 const CYCLES = 5
-const INTERVAL_MILLIS = 100
+const INTERVAL = "100ms"
 const POLL_MILLIS = 25
 const SLICES = shardCounts.positions
 const FIRST_SYNC_TIMEOUT = Duration.toMillis("60 minutes")
@@ -357,7 +357,7 @@ const scenario = (admin: SqlClient.SqlClient, bundleFile: string, n: number) =>
       JSON.stringify({
         nodes: [world.url],
         database,
-        intervalMillis: INTERVAL_MILLIS,
+        interval: INTERVAL,
         port: 0,
         watch: Object.fromEntries(
           Object.keys(shardCounts)
@@ -448,7 +448,7 @@ const program = Effect.gen(function* () {
   const bundleFile = yield* Effect.promise(bundle)
   const cores = availableParallelism()
   console.log(
-    `${count(POSITIONS)} positions (${count(PARTIES)} parties, ${count(MARKETS)} markets), ${count(STAKE)} stake linkings; watchers on positions only (${SLICES} slices), file sink, polling every ${INTERVAL_MILLIS} ms; ${cores} cores, load average ${loadavg()[0].toFixed(2)}, node ${process.version}`
+    `${count(POSITIONS)} positions (${count(PARTIES)} parties, ${count(MARKETS)} markets), ${count(STAKE)} stake linkings; watchers on positions only (${SLICES} slices), file sink, polling every ${INTERVAL}; ${cores} cores, load average ${loadavg()[0].toFixed(2)}, node ${process.version}`
   )
   const one = yield* scenario(admin.right, bundleFile, 1)
   const three = yield* scenario(admin.right, bundleFile, 3)

@@ -3,16 +3,22 @@
  * where events go, and how it is operated. Read from a JSON file, the environment and flags (see
  * `cli.ts`); decoded with this schema, so a mistake is reported with its path.
  */
+import { DurationText, Ids } from "@vega-effect/schema"
+import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
+import * as Secrets from "./Secrets.js"
 
 const Id = Schema.String.pipe(
-  Schema.pattern(/^[0-9a-fA-F]{64}$/, { message: () => "a 64-character hex id" }),
+  Schema.filter((s) => Ids.isVegaId(s), { message: () => "a 64-character hex id" }),
   Schema.transform(Schema.String, { strict: true, decode: (s) => s.toLowerCase(), encode: (s) => s })
 )
-const Ids = Schema.Array(Id)
+const IdList = Schema.Array(Id)
+const httpUrl = /^https?:\/\/\S+$/
 /** An exact integer in the wire's raw units, e.g. "-5000000". */
 const RawAmount = Schema.String.pipe(Schema.pattern(/^-?\d+$/, { message: () => "an integer string (raw units)" }))
-const Millis = Schema.Int.pipe(Schema.positive())
+/** A positive duration, written as in `"2s"`, `"500ms"` or `"1.5m"` (see `DurationText`); `fallback` when absent. */
+const PositiveDuration = (fallback: Duration.Duration) =>
+  Schema.optionalWith(DurationText.PositiveDurationFromText, { default: () => fallback })
 
 export const PnlThresholds = Schema.Struct({
   realisedBelow: Schema.optional(RawAmount),
@@ -28,38 +34,41 @@ const Toggle = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
 export const Watch = Schema.Struct({
   positions: Schema.optionalWith(
     Toggle({
-      parties: Schema.optional(Ids),
-      markets: Schema.optional(Ids),
+      parties: Schema.optional(IdList),
+      markets: Schema.optional(IdList),
       pnlThresholds: Schema.optional(PnlThresholds)
     }),
     { default: () => ({ enabled: true }) }
   ),
   /** Stake is read per party: the listed parties, or every party that has a profile. */
-  stake: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
-  liquidity: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids), markets: Schema.optional(Ids) }), {
+  stake: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList) }), { default: () => ({ enabled: true }) }),
+  liquidity: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList), markets: Schema.optional(IdList) }), {
     default: () => ({ enabled: true })
   }),
-  signerBundles: Schema.optionalWith(Toggle({ nodes: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
-  profiles: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids) }), { default: () => ({ enabled: true }) }),
-  rewards: Schema.optionalWith(Toggle({ parties: Schema.optional(Ids), assets: Schema.optional(Ids) }), {
+  signerBundles: Schema.optionalWith(Toggle({ nodes: Schema.optional(IdList) }), {
     default: () => ({ enabled: true })
   }),
-  referrals: Schema.optionalWith(Toggle({ sets: Schema.optional(Ids) }), { default: () => ({ enabled: true }) })
+  profiles: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList) }), { default: () => ({ enabled: true }) }),
+  rewards: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList), assets: Schema.optional(IdList) }), {
+    default: () => ({ enabled: true })
+  }),
+  referrals: Schema.optionalWith(Toggle({ sets: Schema.optional(IdList) }), { default: () => ({ enabled: true }) })
 })
 export type Watch = typeof Watch.Type
 
 export const Webhook = Schema.Struct({
-  url: Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/, { message: () => "an http(s) URL" })),
+  url: Schema.String.pipe(Schema.pattern(httpUrl, { message: () => "an http(s) URL" })),
   /** Extra request headers (an `Authorization` header, say); values are secrets and never logged. */
   headers: Schema.optionalWith(Schema.Record({ key: Schema.String, value: Schema.Redacted(Schema.String) }), {
     default: () => ({})
   }),
   /** Requests per second at most. */
   rate: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { default: () => 5 }),
-  timeoutMillis: Schema.optionalWith(Millis, { default: () => 10_000 }),
-  /** Backoff between attempts: from `minBackoffMillis`, doubling, up to `maxBackoffMillis`; attempts never stop. */
-  minBackoffMillis: Schema.optionalWith(Millis, { default: () => 500 }),
-  maxBackoffMillis: Schema.optionalWith(Millis, { default: () => 60_000 })
+  /** How long to wait for an answer. */
+  timeout: PositiveDuration(Duration.seconds(10)),
+  /** Backoff between attempts: from `minBackoff`, doubling, up to `maxBackoff`; attempts never stop. */
+  minBackoff: PositiveDuration(Duration.millis(500)),
+  maxBackoff: PositiveDuration(Duration.minutes(1))
 })
 export type Webhook = typeof Webhook.Type
 
@@ -95,9 +104,9 @@ export const JetStream = Schema.Struct({
   /** Token authentication, instead of `user` and `password`. A secret: never logged. */
   token: Schema.optional(Schema.Redacted(Schema.String)),
   /** The stream's duplicate window: how long JetStream remembers event ids to drop repeats. Default 2 minutes. */
-  duplicateWindowMillis: Schema.optionalWith(Millis, { default: () => 120_000 }),
+  duplicateWindow: PositiveDuration(Duration.minutes(2)),
   /** How long to wait for a publish acknowledgement (and for the server's handshake at start). */
-  timeoutMillis: Schema.optionalWith(Millis, { default: () => 10_000 })
+  timeout: PositiveDuration(Duration.seconds(10))
 })
 export type JetStream = typeof JetStream.Type
 
@@ -116,13 +125,13 @@ export type Sinks = typeof Sinks.Type
 
 export const Simulated = Schema.Struct({
   seed: Schema.optionalWith(Schema.Int, { default: () => 1 }),
-  blockIntervalMillis: Schema.optionalWith(Millis, { default: () => 1000 }),
+  blockInterval: PositiveDuration(Duration.seconds(1)),
   port: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 65535)), { default: () => 0 })
 })
 
 export const WatcherConfig = Schema.Struct({
   /** Data-node URLs; none: an in-process simulator is started and watched. */
-  nodes: Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.pattern(/^https?:\/\/\S+$/))), {
+  nodes: Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.pattern(httpUrl))), {
     default: () => []
   }),
   /**
@@ -130,12 +139,13 @@ export const WatcherConfig = Schema.Struct({
    * which several watchers (on several machines) can share, dividing the work between them.
    */
   database: Schema.optionalWith(Schema.String, { default: () => "vega-watcher.db" }),
-  intervalMillis: Schema.optionalWith(Millis, { default: () => 2000 }),
+  /** Time between cycles. */
+  interval: PositiveDuration(Duration.seconds(2)),
   /**
    * How long a watcher's hold on a slice of the work lasts without renewal (renewed every third of
    * it): a watcher that stops is replaced after at most this long (at once on the same host).
    */
-  leaseMillis: Schema.optionalWith(Millis, { default: () => 15_000 }),
+  lease: PositiveDuration(Duration.seconds(15)),
   /** Report every row found by the first sync of an empty state (by default they are only recorded). */
   initialEvents: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Operations endpoint (/health, /ready, /metrics); 0 disables it. */
@@ -150,6 +160,13 @@ export type WatcherConfig = typeof WatcherConfig.Type
 /** Whether `database` names a PostgreSQL database (else it is a SQLite file). */
 export const isPostgres = (database: string): boolean => /^postgres(ql)?:\/\//i.test(database)
 
+/** `scheme://user:password@` at the start of a URL. */
+const credentials = /^(\w+:\/\/[^:/@]*):([^@]*)@/
+
+/** The password a PostgreSQL URL carries, if any: a secret. */
+export const databasePassword = (database: string): string | undefined =>
+  isPostgres(database) ? credentials.exec(database)?.[2] : undefined
+
 /** The database setting without the password a PostgreSQL URL may carry, for logs and `--check`. */
 export const databaseForDisplay = (database: string): string =>
-  isPostgres(database) ? database.replace(/^(\w+:\/\/[^:/@]*):[^@]*@/, "$1:<redacted>@") : database
+  isPostgres(database) ? database.replace(credentials, `$1:${Secrets.REDACTED}@`) : database

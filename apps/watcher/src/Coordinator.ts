@@ -5,7 +5,6 @@
  * or leaving changes every share, so the slices spread again within a cycle or two.
  */
 import type { SqlError } from "@effect/sql/SqlError"
-import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Schedule from "effect/Schedule"
@@ -81,7 +80,7 @@ export const make = (leases: Leases, options: Options): Effect.Effect<Coordinato
     yield* Effect.forkScoped(
       renew.pipe(
         Effect.catchAll((error) => Effect.logWarning("could not renew the leases", error)),
-        Effect.repeat(Schedule.spaced(Duration.millis(Math.max(50, leases.ttlMillis / 3))))
+        Effect.repeat(Schedule.spaced(leases.renewEvery))
       )
     )
 

@@ -3,6 +3,7 @@
  * what the sink already has, then deliver batch after batch, moving the sink's cursor after each
  * success. A failing sink is retried with backoff and never skips an event; the others carry on.
  */
+import { RetryPolicy } from "@vega-effect/http"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
@@ -39,10 +40,8 @@ const awaitAfter = (context: DeliveryContext, seq: number) => {
   return Effect.race(here, there)
 }
 
-const retrying = Schedule.exponential("200 millis", 2).pipe(
-  Schedule.union(Schedule.spaced("30 seconds")),
-  Schedule.jittered
-)
+/** A failing sink is tried again forever, on the toolkit's retry policy: from 200 ms, doubling, up to 30 s, with full jitter. */
+const retrying = RetryPolicy.backoff({ base: "200 millis", max: "30 seconds" })
 
 /** Delivers forever (until interrupted). */
 export const deliverForever = (sink: Sink, context: DeliveryContext): Effect.Effect<never, unknown> =>

@@ -39,7 +39,10 @@ export interface Options {
 export interface Service {
   /** This watcher's identity: host, process and a random part. */
   readonly owner: string
-  readonly ttlMillis: number
+  /** How long a lease lasts without renewal. */
+  readonly ttl: Duration.Duration
+  /** How often to renew: a third of `ttl` (at least 50 ms), so a renewal can fail twice before a lease expires. */
+  readonly renewEvery: Duration.Duration
   /** Registers this watcher as a member, with a lease row for each of these slices. */
   readonly join: (slices: ReadonlyArray<string>) => Effect.Effect<void, SqlError>
   /** Leaves: every lease of this watcher is freed at once and the member row goes. */
@@ -92,7 +95,9 @@ export const make = (options: Options = {}): Effect.Effect<Service, SqlError | E
     yield* migrate
     const host = hostname()
     const owner = `${host}:${process.pid}:${Math.random().toString(36).slice(2, 10)}`
-    const ttlMillis = Duration.toMillis(options.ttl ?? "15 seconds")
+    const ttl = Duration.decode(options.ttl ?? "15 seconds")
+    // the database's clock counts milliseconds
+    const ttlMillis = Duration.toMillis(ttl)
     const now = nowMillis(sql)
 
     const heartbeat = sql`INSERT INTO watcher_member (owner, host, pid, heartbeat)
@@ -180,7 +185,8 @@ export const make = (options: Options = {}): Effect.Effect<Service, SqlError | E
 
     return {
       owner,
-      ttlMillis,
+      ttl,
+      renewEvery: Duration.max(Duration.millis(50), Duration.unsafeDivide(ttl, 3)),
       join,
       leave,
       members,

@@ -31,7 +31,7 @@ export interface Options {
 }
 
 /** The default staleness limit: ten poll intervals without a good cycle. */
-export const staleAfterFor = (intervalMillis: number): Duration.Duration => Duration.millis(intervalMillis * 10)
+export const staleAfterFor = (interval: Duration.DurationInput): Duration.Duration => Duration.times(interval, 10)
 
 export class OperationsError extends Data.TaggedError("OperationsError")<{
   readonly message: string

@@ -19,6 +19,7 @@ import * as SubscriptionRef from "effect/SubscriptionRef"
 import type { WatcherConfig } from "./Config.js"
 import * as Coordinator from "./Coordinator.js"
 import { type CycleOutcome, runCycle, type SliceWork, totals, workOf } from "./Cycle.js"
+import * as DataNode from "./DataNode.js"
 import * as Database from "./Database.js"
 import { BATCH, deliverForever, drained } from "./Delivery.js"
 import * as Leases from "./Leases.js"
@@ -68,7 +69,7 @@ const nodesOf = (config: WatcherConfig) =>
     : Effect.gen(function* () {
         const sim = yield* Simulator.make({
           seed: config.simulator.seed,
-          blockInterval: Duration.millis(config.simulator.blockIntervalMillis),
+          blockInterval: config.simulator.blockInterval,
           nodes: [{ port: config.simulator.port }]
         })
         yield* Effect.logInfo(`no node configured: watching a simulator started here at ${sim.url}`)
@@ -99,11 +100,8 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     const store = yield* Store.Store
     const leases = yield* Leases.Leases
     const readiness = yield* Readiness
-    const nodes = yield* nodesOf(config)
-    const client = yield* DataNodeClient.make(
-      nodes.paced ? { urls: nodes.urls } : { urls: nodes.urls, rateLimit: false }
-    )
-    const specs = yield* slicesOf(client, config, cacheDuration(config.intervalMillis))
+    const client = yield* DataNodeClient.DataNodeClient
+    const specs = yield* slicesOf(client, config, cacheDuration(config.interval))
     const sinks = [...(yield* sinksOf(config)), ...(options.sinks ?? [])]
     const sinkNames = sinks.map((s) => s.name)
     const sinkOfSlice = new Map(sinks.map((sink) => [sinkSlice(sink.name), sink] as const))
@@ -158,7 +156,7 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     // during a long cycle, as often as leases are renewed: a watcher that joins gets its share
     // without waiting for the first sync of the others to end
     const rebalanceIfDue = Effect.suspend(() =>
-      Date.now() - balancedAt < leases.ttlMillis / 3 ? Effect.void : rebalance
+      Date.now() - balancedAt < Duration.toMillis(leases.renewEvery) ? Effect.void : rebalance
     ).pipe(Effect.catchAll((error) => Effect.logWarning("could not rebalance", error)))
 
     // assets are few: read them again each cycle, so a new asset is known when its rewards come
@@ -212,7 +210,7 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
           Effect.logWarning("cycle failed; trying again next interval", error)
         )
       ),
-      Effect.repeat(Schedule.spaced(Duration.millis(config.intervalMillis)))
+      Effect.repeat(Schedule.spaced(config.interval))
     )
   })
 
@@ -245,15 +243,15 @@ export const run = (config: WatcherConfig, options: RunOptions): Effect.Effect<v
     Effect.provide(
       Layer.mergeAll(
         Store.layer.pipe(
-          Layer.provideMerge(Leases.layer({ ttl: Duration.millis(config.leaseMillis) })),
+          Layer.provideMerge(Leases.layer({ ttl: config.lease })),
           Layer.provide(Database.layer(config.database))
         ),
         Operations.layer({
           host: config.host,
           port: config.port,
-          staleAfter: Duration.millis(config.intervalMillis * 10)
+          staleAfter: Operations.staleAfterFor(config.interval)
         }).pipe(Layer.provideMerge(Readiness.layer)),
-        NodeHttpClient.layerUndici
-      )
+        Layer.unwrapScoped(Effect.map(nodesOf(config), ({ paced, urls }) => DataNode.layer(urls, paced)))
+      ).pipe(Layer.provideMerge(NodeHttpClient.layerUndici))
     )
   )

@@ -91,5 +91,6 @@ export const takeAll = (
     )
   })
 
-export const cacheDuration = (intervalMillis: number): Duration.Duration =>
-  Duration.millis(Math.max(500, intervalMillis / 2))
+/** How long the lists a sharded resource is cut from are kept: half an interval, at least 500 ms. */
+export const cacheDuration = (interval: Duration.DurationInput): Duration.Duration =>
+  Duration.max(Duration.millis(500), Duration.unsafeDivide(interval, 2))

@@ -15,7 +15,8 @@ import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Logger from "effect/Logger"
 import * as Option from "effect/Option"
-import { command, ConfigProblem } from "./cli.js"
+import { command } from "./cli.js"
+import { ConfigProblem } from "./ConfigFile.js"
 
 const cli = Command.run(command, { name: "vega-watcher", version: "0.0.0" })
 

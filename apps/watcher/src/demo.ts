@@ -13,7 +13,7 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { Keys, ProofOfWork } from "@vega-effect/crypto"
 import { DataNodeClient } from "@vega-effect/http"
-import { Commands, TransactionResult } from "@vega-effect/schema"
+import { Commands, DurationText, TransactionResult } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
 import { TransactionSubmitter } from "@vega-effect/submitter"
 import * as Cause from "effect/Cause"
@@ -38,6 +38,7 @@ import { WatcherConfig } from "./Config.js"
 import type { Json, Row, WatchEvent } from "./Event.js"
 import { keyOf as positionKey } from "./resources/positions.js"
 import type { Sink } from "./Sink.js"
+import { shortHex } from "./sinks/ConsoleSink.js"
 import { run } from "./Watcher.js"
 
 /** The wallet test vector of the Vega sources: a public mnemonic, fine for a simulated network only. */
@@ -47,7 +48,7 @@ const MNEMONIC = Redacted.make(
 const ALIAS = "demo-trader"
 
 const BLOCK_INTERVAL = Duration.millis(300)
-const WATCH_INTERVAL_MILLIS = 250
+const WATCH_INTERVAL = Duration.millis(250)
 /** How long the watcher may take to report one effect, or to do its first sync. */
 const REPORT_TIMEOUT = Duration.seconds(15)
 const SUBMIT_TIMEOUT = Duration.seconds(20)
@@ -57,9 +58,6 @@ const DEMO_TIMEOUT = Duration.seconds(60)
 class DemoFailure extends Data.TaggedError("DemoFailure")<{ readonly message: string }> {}
 
 const heading = (title: string) => Console.log(`\n== ${title} ==`)
-
-/** Long hex ids cut to their first 8 characters, as the console sink prints them. */
-const short = (text: string): string => text.replace(/[0-9a-f]{16,}/g, (hex) => `${hex.slice(0, 8)}…`)
 
 /**
  * A sink kept in this process: every event the watcher delivers, in order, so the demo can wait
@@ -176,13 +174,13 @@ const scenario = Effect.gen(function* () {
     nodes: [sim.url],
     database: join(directory, "watcher.db"),
     port: 0,
-    intervalMillis: WATCH_INTERVAL_MILLIS,
+    interval: DurationText.format(WATCH_INTERVAL),
     initialEvents: false,
     sinks: { console: true }
   })
   const recorder = yield* makeRecorder
   yield* Console.log(
-    `watching ${sim.url} every ${WATCH_INTERVAL_MILLIS} ms, state in ${config.database}; ` +
+    `watching ${sim.url} every ${Duration.format(WATCH_INTERVAL)}, state in ${config.database}; ` +
       `its events follow as they are reported`
   )
   // forked in this scope: interrupted (and its database closed) before the directory goes
@@ -316,7 +314,7 @@ const scenario = Effect.gen(function* () {
   lines.push("reported by the watcher for our party")
   const forUs = delivered.filter(outcome.ours)
   for (const event of forUs) {
-    lines.push(`  #${event.height}  ${event.kind.padEnd(27)} ${short(event.key).padEnd(20)} ${describe(event)}`)
+    lines.push(`  #${event.height}  ${event.kind.padEnd(27)} ${shortHex(event.key).padEnd(20)} ${describe(event)}`)
   }
   const kinds = new Map<string, number>()
   for (const event of delivered) kinds.set(event.kind, (kinds.get(event.kind) ?? 0) + 1)

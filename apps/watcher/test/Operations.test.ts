@@ -140,7 +140,7 @@ describe("Operations", () => {
       lastCycleAt: "2024-01-01T00:00:00.000Z"
     })
     expect(Operations.assess(state, at.getTime() + 1_001, "1 second")).toMatchObject({ status: "stale" })
-    expect(Operations.assess(state, at.getTime() + 20_000, Operations.staleAfterFor(2000)).status).toBe("ready")
-    expect(Operations.assess(state, at.getTime() + 20_001, Operations.staleAfterFor(2000)).status).toBe("stale")
+    expect(Operations.assess(state, at.getTime() + 20_000, Operations.staleAfterFor("2 seconds")).status).toBe("ready")
+    expect(Operations.assess(state, at.getTime() + 20_001, Operations.staleAfterFor("2 seconds")).status).toBe("stale")
   })
 })

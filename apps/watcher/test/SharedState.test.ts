@@ -30,7 +30,7 @@ const natsAvailable = await reachable(NATS, 4222).then((ok) => {
 })
 
 const BLOCKS = 30
-const LEASE_MILLIS = 1500
+const LEASE = "1.5s"
 /** The resource slices and the one sink's delivery. */
 const SLICES = resourceSlices(resourceNames).length + 1
 
@@ -67,8 +67,8 @@ describe.skipIf(!postgresAvailable || !natsAvailable)("three watchers sharing Po
           JSON.stringify({
             nodes: [sim.url],
             database,
-            intervalMillis: 20,
-            leaseMillis: LEASE_MILLIS,
+            interval: "20ms",
+            lease: LEASE,
             port: 0,
             sinks: { jetstream: { servers: [NATS], stream, subjectPrefix } }
           })

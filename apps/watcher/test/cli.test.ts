@@ -1,7 +1,13 @@
+import * as CliConfig from "@effect/cli/CliConfig"
+import * as Options from "@effect/cli/Options"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { it } from "@effect/vitest"
+import { DurationText } from "@vega-effect/schema"
+import * as ConfigProvider from "effect/ConfigProvider"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
 import { spawnSync } from "node:child_process"
@@ -10,14 +16,90 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { describe, expect } from "vitest"
-import { loadConfigFile, parseDuration, renderConfig, resolveConfig, type ConfigInput } from "../src/cli.js"
+import { options, renderConfig, resolveParsed } from "../src/cli.js"
 import { WatcherConfig } from "../src/Config.js"
+import { ConfigProblem, loadConfigFile } from "../src/ConfigFile.js"
+import * as DataNode from "../src/DataNode.js"
 
 const party = "A".repeat(64)
 const market = "b".repeat(64)
 
-/** The problems `resolveConfig` reports for an input (failing the test if it succeeds). */
-const problemsOf = (input: ConfigInput) => Effect.map(Effect.flip(resolveConfig(input)), (e) => e.problems)
+/** Flags by name, as the tests give them. */
+interface Flags {
+  readonly nodes?: ReadonlyArray<string>
+  readonly database?: string
+  readonly interval?: string
+  readonly lease?: string
+  readonly port?: number
+  readonly host?: string
+  readonly stdout?: boolean
+  readonly console?: boolean
+  readonly initialEvents?: boolean
+  readonly file?: string
+  readonly webhook?: string
+  readonly nats?: ReadonlyArray<string>
+  readonly parties?: ReadonlyArray<string>
+  readonly markets?: ReadonlyArray<string>
+  readonly only?: ReadonlyArray<string>
+  readonly seed?: number
+  readonly blockInterval?: string
+}
+
+const flagNames: Record<keyof Flags, string> = {
+  nodes: "--node",
+  database: "--database",
+  interval: "--interval",
+  lease: "--lease",
+  port: "--port",
+  host: "--host",
+  stdout: "--stdout",
+  console: "--console",
+  initialEvents: "--initial-events",
+  file: "--file",
+  webhook: "--webhook",
+  nats: "--nats",
+  parties: "--party",
+  markets: "--market",
+  only: "--only",
+  seed: "--seed",
+  blockInterval: "--block-interval"
+}
+
+/** The command line the flags make. */
+const argsOf = (flags: Flags): ReadonlyArray<string> =>
+  Object.entries(flags).flatMap(([key, value]: [string, unknown]) => {
+    const name = flagNames[key as keyof Flags]
+    if (value === true) return [name]
+    if (value === false) return key === "stdout" ? ["--no-stdout"] : []
+    return Array.isArray(value) ? value.flatMap((item) => [name, String(item)]) : [name, String(value)]
+  })
+
+interface ConfigInput {
+  readonly file?: unknown
+  readonly fileName?: string
+  readonly env: Record<string, string>
+  readonly flags: Flags
+}
+
+/**
+ * The configuration the sources make: the flags parsed by the command's own options (falling back
+ * to `env` as the environment), the file as given.
+ */
+const resolveConfig = (input: ConfigInput) =>
+  Options.processCommandLine(Options.all(options), argsOf(input.flags), CliConfig.defaultConfig).pipe(
+    Effect.flatMap(([, , parsed]) => resolveParsed(parsed, { file: input.file, fileName: input.fileName })),
+    Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(input.env)))),
+    Effect.provide(NodeContext.layer)
+  )
+
+/** The problems reported for an input (failing the test if it succeeds or fails otherwise). */
+const problemsOf = (input: ConfigInput) =>
+  Effect.flip(resolveConfig(input)).pipe(
+    Effect.map((error) => {
+      if (!(error instanceof ConfigProblem)) throw new Error(`not a configuration problem: ${String(error)}`)
+      return error.problems
+    })
+  )
 
 const tempFile = (name: string, content: string): string => {
   const path = join(mkdtempSync(join(tmpdir(), "vega-watcher-cli-")), name)
@@ -31,7 +113,7 @@ describe("resolveConfig", () => {
       const config = yield* resolveConfig({ env: {}, flags: {} })
       expect(config).toEqual(Schema.decodeSync(WatcherConfig)({}))
       expect(config.nodes).toEqual([])
-      expect(config.intervalMillis).toBe(2000)
+      expect(Duration.toMillis(config.interval)).toBe(2000)
       expect(config.port).toBe(9464)
       expect(config.database).toBe("vega-watcher.db")
     })
@@ -42,18 +124,18 @@ describe("resolveConfig", () => {
       const file = {
         database: "file.db",
         port: 1001,
-        intervalMillis: 1000,
+        interval: "1s",
         host: "0.0.0.0",
         nodes: ["http://file:3008"]
       }
       const env = {
         VEGA_WATCHER_DATABASE: "env.db",
         VEGA_WATCHER_PORT: "1002",
-        VEGA_WATCHER_NODES: "http://env-1:3008, http://env-2:3008",
+        VEGA_DATANODE_URLS: "http://env-1:3008, http://env-2:3008",
         VEGA_WATCHER_INTERVAL: "3s"
       }
       const fileOnly = yield* resolveConfig({ file, env: {}, flags: {} })
-      expect([fileOnly.database, fileOnly.port, fileOnly.intervalMillis, fileOnly.host]).toEqual([
+      expect([fileOnly.database, fileOnly.port, Duration.toMillis(fileOnly.interval), fileOnly.host]).toEqual([
         "file.db",
         1001,
         1000,
@@ -63,7 +145,7 @@ describe("resolveConfig", () => {
       const withEnv = yield* resolveConfig({ file, env, flags: {} })
       expect(withEnv.database).toBe("env.db")
       expect(withEnv.port).toBe(1002)
-      expect(withEnv.intervalMillis).toBe(3000)
+      expect(Duration.toMillis(withEnv.interval)).toBe(3000)
       expect(withEnv.nodes).toEqual(["http://env-1:3008", "http://env-2:3008"])
       expect(withEnv.host).toBe("0.0.0.0")
 
@@ -73,7 +155,7 @@ describe("resolveConfig", () => {
         flags: { database: "flag.db", interval: "500ms", nodes: ["https://flag:443"] }
       })
       expect(withFlags.database).toBe("flag.db")
-      expect(withFlags.intervalMillis).toBe(500)
+      expect(Duration.toMillis(withFlags.interval)).toBe(500)
       expect(withFlags.nodes).toEqual(["https://flag:443"])
       expect(withFlags.port).toBe(1002)
     })
@@ -133,7 +215,7 @@ describe("resolveConfig", () => {
       expect(config.sinks.console).toBe(true)
       expect(config.sinks.file).toBe("env-events.jsonl")
       expect(config.simulator.seed).toBe(7)
-      expect(config.simulator.blockIntervalMillis).toBe(250)
+      expect(Duration.toMillis(config.simulator.blockInterval)).toBe(250)
       expect(config.port).toBe(0)
       expect(config.host).toBe("::1")
       const overridden = yield* resolveConfig({
@@ -176,20 +258,20 @@ describe("resolveConfig", () => {
         },
         flags: { lease: "5s" }
       })
-      expect(config.leaseMillis).toBe(5000)
+      expect(Duration.toMillis(config.lease)).toBe(5000)
       expect(config.sinks.jetstream?.servers).toEqual(["nats://a:4222", "nats://b:4222"])
       expect(config.sinks.jetstream?.stream).toBe("EVENTS")
       expect(config.sinks.jetstream?.subjectPrefix).toBe("vega.watcher")
       const flagged = yield* resolveConfig({ env: {}, flags: { nats: ["nats://c:4222"] } })
       expect(flagged.sinks.jetstream?.servers).toEqual(["nats://c:4222"])
-      expect(flagged.leaseMillis).toBe(15_000)
+      expect(Duration.toMillis(flagged.lease)).toBe(15_000)
       // --check shows neither password
       const rendered = renderConfig(config)
       expect(rendered).not.toContain("pg-secret")
       expect(rendered).not.toContain("nats-secret")
       expect(JSON.parse(rendered).database).toBe("postgres://watcher:<redacted>@db.example:5432/vega")
       expect(yield* problemsOf({ env: {}, flags: { nats: ["http://x"], lease: "soon" } })).toEqual([
-        '--lease: expected a duration such as 2s, 500ms or 1m, got "soon"',
+        `lease: Expected ${DurationText.EXPECTED}, actual "soon" (set by --lease)`,
         "sinks.jetstream.servers[0]: a nats://host:port URL, without credentials (use user, password or token) (set by --nats)"
       ])
     })
@@ -210,20 +292,19 @@ describe("resolveConfig", () => {
         "watch.stake.parties[0]: a 64-character hex id"
       ])
       expect(yield* problemsOf({ env: {}, flags: { interval: "-1s" } })).toEqual([
-        '--interval: expected a duration such as 2s, 500ms or 1m, got "-1s"'
+        `interval: Expected ${DurationText.EXPECTED}, actual "-1s" (set by --interval)`
       ])
       expect(yield* problemsOf({ env: {}, flags: { interval: "0ms" } })).toEqual([
-        "intervalMillis: Expected a positive number, actual 0 (set by --interval)"
+        "interval: Expected a duration greater than zero (set by --interval)"
       ])
-      expect(yield* problemsOf({ file: { intervalMillis: -5 }, env: {}, flags: {} })).toEqual([
-        "intervalMillis: Expected a positive number, actual -5"
+      expect(yield* problemsOf({ file: { interval: "0s" }, env: {}, flags: {} })).toEqual([
+        "interval: Expected a duration greater than zero"
       ])
       expect(yield* problemsOf({ env: { VEGA_WATCHER_INTERVAL: "soon" }, flags: {} })).toEqual([
-        'VEGA_WATCHER_INTERVAL: expected a duration such as 2s, 500ms or 1m, got "soon"'
+        `interval: Expected ${DurationText.EXPECTED}, actual "soon" (set by VEGA_WATCHER_INTERVAL)`
       ])
-      expect(yield* problemsOf({ env: {}, flags: { only: ["positions", "orders"] } })).toEqual([
-        '--only: unknown resource "orders", expected one of positions, stake, liquidity, signerBundles, profiles, rewards, referrals'
-      ])
+      const only = yield* Effect.flip(resolveConfig({ env: {}, flags: { only: ["positions", "orders"] } }))
+      expect(ValidationError.isValidationError(only)).toBe(true)
       expect(yield* problemsOf({ env: { VEGA_WATCHER_PORT: "http" }, flags: {} })).toEqual([
         'VEGA_WATCHER_PORT: expected a port number, got "http"'
       ])
@@ -237,9 +318,9 @@ describe("resolveConfig", () => {
       expect(yield* problemsOf({ file: [1, 2], fileName: "watcher.json", env: {}, flags: {} })).toEqual([
         "watcher.json: expected a JSON object"
       ])
-      const nodes = yield* problemsOf({ env: { VEGA_WATCHER_NODES: "http://ok:1,localhost:3008" }, flags: {} })
+      const nodes = yield* problemsOf({ env: { VEGA_DATANODE_URLS: "http://ok:1,localhost:3008" }, flags: {} })
       expect(nodes).toHaveLength(1)
-      expect(nodes[0]).toMatch(/^nodes\[1\]: .*"localhost:3008" \(set by VEGA_WATCHER_NODES\)$/)
+      expect(nodes[0]).toMatch(/^nodes\[1\]: .*"localhost:3008" \(set by VEGA_DATANODE_URLS\)$/)
     })
   )
 
@@ -267,6 +348,19 @@ describe("resolveConfig", () => {
       })
       expect(problems.length).toBeGreaterThan(0)
       expect(problems.join("\n")).not.toMatch(/tok-secret|hush-hush/)
+      // the NATS password and token and a PostgreSQL URL's password, even where the value is of the wrong type
+      const mistyped = yield* problemsOf({
+        file: {
+          database: ["postgres://watcher:pg-secret@db.example/vega"],
+          sinks: { jetstream: { user: "w", password: ["nats-secret"], token: { value: "nats-token" } } }
+        },
+        fileName: "watcher.json",
+        env: {},
+        flags: {}
+      })
+      expect(mistyped).toHaveLength(3)
+      expect(mistyped.join("\n")).toContain("<redacted>")
+      expect(mistyped.join("\n")).not.toMatch(/pg-secret|nats-secret|nats-token/)
       const tokenOnly = yield* problemsOf({ env: { VEGA_WATCHER_WEBHOOK_TOKEN: "tok-secret" }, flags: {} })
       expect(tokenOnly[0]).toMatch(/^VEGA_WATCHER_WEBHOOK_TOKEN: set, but no webhook is configured/)
       expect(tokenOnly.join("\n")).not.toContain("tok-secret")
@@ -274,18 +368,189 @@ describe("resolveConfig", () => {
   )
 })
 
-describe("parseDuration", () => {
-  it("reads whole milliseconds from a number and a unit", () => {
-    expect(parseDuration("2s")).toEqual(Option.some(2000))
-    expect(parseDuration("500ms")).toEqual(Option.some(500))
-    expect(parseDuration("1.5s")).toEqual(Option.some(1500))
-    expect(parseDuration("2 minutes")).toEqual(Option.some(120_000))
-    expect(parseDuration("1h")).toEqual(Option.some(3_600_000))
-    expect(parseDuration("0.5ms")).toEqual(Option.none())
-    expect(parseDuration("-1s")).toEqual(Option.none())
-    expect(parseDuration("2")).toEqual(Option.none())
-    expect(parseDuration("2 fortnights")).toEqual(Option.none())
+/** Every way of writing a duration the configuration takes, and what it is. */
+const durationForms: ReadonlyArray<readonly [text: string, millis: number]> = [
+  ["1s", 1000],
+  ["500ms", 500],
+  ["2m", 120_000],
+  ["1 second", 1000],
+  ["500 millis", 500],
+  ["1.5s", 1500]
+]
+
+/** Every duration setting, where it is in the resolved configuration. */
+const durationsOf = (config: WatcherConfig) => ({
+  interval: config.interval,
+  lease: config.lease,
+  blockInterval: config.simulator.blockInterval,
+  webhookTimeout: config.sinks.webhook?.timeout,
+  minBackoff: config.sinks.webhook?.minBackoff,
+  maxBackoff: config.sinks.webhook?.maxBackoff,
+  duplicateWindow: config.sinks.jetstream?.duplicateWindow,
+  jetstreamTimeout: config.sinks.jetstream?.timeout
+})
+
+const millisOf = (duration: Duration.Duration | undefined) =>
+  duration === undefined ? undefined : Duration.toMillis(duration)
+
+describe("durations", () => {
+  it.effect("every form reads as the same duration from the flags, the environment and the file", () =>
+    Effect.gen(function* () {
+      for (const [text, millis] of durationForms) {
+        const expected = DurationText.parse(text)
+        expect(expected._tag).toBe("Some")
+        const flags = yield* resolveConfig({ env: {}, flags: { interval: text, lease: text, blockInterval: text } })
+        expect([flags.interval, flags.lease, flags.simulator.blockInterval].map(Duration.toMillis)).toEqual([
+          millis,
+          millis,
+          millis
+        ])
+        const env = yield* resolveConfig({ env: { VEGA_WATCHER_INTERVAL: text, VEGA_WATCHER_LEASE: text }, flags: {} })
+        expect([env.interval, env.lease].map(Duration.toMillis)).toEqual([millis, millis])
+        const file = yield* resolveConfig({
+          file: {
+            interval: text,
+            lease: text,
+            simulator: { blockInterval: text },
+            sinks: {
+              webhook: { url: "https://hooks.example/in", timeout: text, minBackoff: text, maxBackoff: text },
+              jetstream: { duplicateWindow: text, timeout: text }
+            }
+          },
+          env: {},
+          flags: {}
+        })
+        const read = durationsOf(file)
+        for (const [name, duration] of Object.entries(read)) {
+          expect([
+            name,
+            duration !== undefined && expected._tag === "Some" && Duration.equals(duration, expected.value)
+          ]).toEqual([name, true])
+        }
+        expect(Object.values(read).map(millisOf)).toEqual(Object.values(read).map(() => millis))
+      }
+    })
+  )
+
+  it.effect("takes the flag over the environment over the file over the default", () =>
+    Effect.gen(function* () {
+      const file = { interval: "1 second", lease: "20s" }
+      const env = { VEGA_WATCHER_INTERVAL: "2m", VEGA_WATCHER_LEASE: "30s" }
+      const defaults = yield* resolveConfig({ env: {}, flags: {} })
+      expect([defaults.interval, defaults.lease].map(Duration.toMillis)).toEqual([2000, 15_000])
+      const fromFile = yield* resolveConfig({ file, env: {}, flags: {} })
+      expect([fromFile.interval, fromFile.lease].map(Duration.toMillis)).toEqual([1000, 20_000])
+      const fromEnv = yield* resolveConfig({ file, env, flags: {} })
+      expect([fromEnv.interval, fromEnv.lease].map(Duration.toMillis)).toEqual([120_000, 30_000])
+      const fromFlags = yield* resolveConfig({ file, env, flags: { interval: "500 millis" } })
+      expect([fromFlags.interval, fromFlags.lease].map(Duration.toMillis)).toEqual([500, 30_000])
+    })
+  )
+
+  it.effect("names the source of a bad duration: the flag, the variable or the file", () =>
+    Effect.gen(function* () {
+      const expected = (path: string, text: string, source: string) =>
+        `${path}: Expected ${DurationText.EXPECTED}, actual "${text}" (${source})`
+      expect(yield* problemsOf({ env: {}, flags: { interval: "2 fortnights", blockInterval: "1" } })).toEqual([
+        expected("interval", "2 fortnights", "set by --interval"),
+        expected("simulator.blockInterval", "1", "set by --block-interval")
+      ])
+      expect(
+        yield* problemsOf({ env: { VEGA_WATCHER_INTERVAL: "soon", VEGA_WATCHER_LEASE: "-1s" }, flags: {} })
+      ).toEqual([
+        expected("interval", "soon", "set by VEGA_WATCHER_INTERVAL"),
+        expected("lease", "-1s", "set by VEGA_WATCHER_LEASE")
+      ])
+      const file = {
+        interval: "0.5ms0",
+        sinks: { webhook: { url: "https://hooks.example/in", minBackoff: "fast" }, jetstream: { timeout: 10 } }
+      }
+      expect(yield* problemsOf({ file, fileName: "watcher.json", env: {}, flags: {} })).toEqual([
+        expected("interval", "0.5ms0", "in watcher.json"),
+        expected("sinks.webhook.minBackoff", "fast", "in watcher.json"),
+        "sinks.jetstream.timeout: Expected string, actual 10 (in watcher.json)"
+      ])
+      // a flag over a bad file value: the file's value is not used, so it is no problem
+      yield* resolveConfig({ file: { interval: "soon" }, fileName: "watcher.json", env: {}, flags: { interval: "1s" } })
+    })
+  )
+
+  it.effect("names the new name of a renamed *Millis setting, with the value as a duration", () =>
+    Effect.gen(function* () {
+      const file = {
+        intervalMillis: 2000,
+        leaseMillis: "x",
+        sinks: {
+          webhook: {
+            url: "https://hooks.example/in",
+            timeoutMillis: 10_000,
+            minBackoffMillis: 500,
+            maxBackoffMillis: 60_000
+          },
+          jetstream: { duplicateWindowMillis: 120_000, timeoutMillis: 1500 }
+        },
+        simulator: { blockIntervalMillis: 1000 }
+      }
+      expect(yield* problemsOf({ file, fileName: "watcher.json", env: {}, flags: {} })).toEqual([
+        'intervalMillis: renamed to interval, a duration: write "interval": "2s" (in watcher.json)',
+        'leaseMillis: renamed to lease, a duration: a duration such as "2s" or "500ms" (in watcher.json)',
+        'sinks.webhook.timeoutMillis: renamed to sinks.webhook.timeout, a duration: write "timeout": "10s" (in watcher.json)',
+        'sinks.webhook.minBackoffMillis: renamed to sinks.webhook.minBackoff, a duration: write "minBackoff": "500ms" (in watcher.json)',
+        'sinks.webhook.maxBackoffMillis: renamed to sinks.webhook.maxBackoff, a duration: write "maxBackoff": "1m" (in watcher.json)',
+        'sinks.jetstream.duplicateWindowMillis: renamed to sinks.jetstream.duplicateWindow, a duration: write "duplicateWindow": "2m" (in watcher.json)',
+        'sinks.jetstream.timeoutMillis: renamed to sinks.jetstream.timeout, a duration: write "timeout": "1500ms" (in watcher.json)',
+        'simulator.blockIntervalMillis: renamed to simulator.blockInterval, a duration: write "blockInterval": "1s" (in watcher.json)'
+      ])
+    })
+  )
+
+  it("prints durations as the file writes them, and reads that back", () => {
+    const config = Schema.decodeSync(WatcherConfig)({ interval: "1.5s", simulator: { blockInterval: "250 millis" } })
+    const printed = JSON.parse(renderConfig(config))
+    expect([printed.interval, printed.lease, printed.simulator.blockInterval]).toEqual(["1500ms", "15s", "250ms"])
+    const again = Schema.decodeUnknownSync(WatcherConfig)(printed)
+    expect(durationsOf(again)).toEqual(durationsOf(config))
   })
+})
+
+describe("the data nodes", () => {
+  it.effect("come from --node, else VEGA_DATANODE_URLS, else the file", () =>
+    Effect.gen(function* () {
+      const file = { nodes: ["http://file:3008"] }
+      const env = { VEGA_DATANODE_URLS: "http://env-a:3008,http://env-b:3008" }
+      expect((yield* resolveConfig({ file, env: {}, flags: {} })).nodes).toEqual(["http://file:3008"])
+      expect((yield* resolveConfig({ file, env, flags: {} })).nodes).toEqual(["http://env-a:3008", "http://env-b:3008"])
+      const flagged = yield* resolveConfig({ file, env, flags: { nodes: ["http://flag-a:1", "http://flag-b:2"] } })
+      expect(flagged.nodes).toEqual(["http://flag-a:1", "http://flag-b:2"])
+      // the old variable is not read any more
+      expect((yield* resolveConfig({ env: { VEGA_WATCHER_NODES: "http://old:1" }, flags: {} })).nodes).toEqual([])
+    })
+  )
+
+  it.effect("the client's timeout and retries come from DataNodeClient.config(), its URLs from the configuration", () =>
+    Effect.gen(function* () {
+      const withEnv = (env: Record<string, string>) =>
+        Effect.withConfigProvider(ConfigProvider.fromMap(new Map(Object.entries(env))))
+      const env = { VEGA_DATANODE_URLS: "http://env:1", VEGA_DATANODE_TIMEOUT: "3 seconds", VEGA_DATANODE_RETRIES: "2" }
+      const options = yield* DataNode.options(["http://flag:1"]).pipe(withEnv(env))
+      expect(options.urls).toEqual(["http://flag:1"])
+      expect(Duration.toMillis(Duration.decode(options.timeout ?? "0 millis"))).toBe(3000)
+      expect(options.retries).toBe(2)
+      const defaults = yield* DataNode.options([]).pipe(withEnv({}))
+      expect([
+        defaults.urls,
+        Duration.toMillis(Duration.decode(defaults.timeout ?? "0 millis")),
+        defaults.retries
+      ]).toEqual([[], 10_000, 5])
+      const problems = yield* problemsOf({
+        env: { VEGA_DATANODE_TIMEOUT: "soon", VEGA_DATANODE_RETRIES: "x" },
+        flags: {}
+      })
+      expect(problems).toHaveLength(2)
+      expect(problems[0]).toMatch(/^VEGA_DATANODE_TIMEOUT: .*"soon"/)
+      expect(problems[1]).toMatch(/^VEGA_DATANODE_RETRIES: .*"x"/)
+    })
+  )
 })
 
 describe("loadConfigFile", () => {
@@ -321,7 +586,9 @@ describe("loadConfigFile", () => {
 
 describe("the vega-watcher command", () => {
   const cwd = fileURLToPath(new URL("..", import.meta.url))
-  const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("VEGA_WATCHER_")))
+  const cleanEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => !key.startsWith("VEGA_WATCHER_") && !key.startsWith("VEGA_DATANODE_"))
+  )
   const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
     // `node --import tsx` is `npx tsx` without npx's start-up time
     const result = spawnSync(
@@ -366,13 +633,23 @@ describe("the vega-watcher command", () => {
     const printed = JSON.parse(result.stdout)
     expect(printed.database).toBe("from-file.db")
     expect(printed.port).toBe(9100)
-    expect(printed.intervalMillis).toBe(750)
+    expect(printed.interval).toBe("750ms")
     expect(printed.watch.stake.enabled).toBe(true)
     expect(printed.watch.positions.enabled).toBe(false)
     expect(printed.sinks.webhook).toMatchObject({
       url: "https://hooks.example/in",
       headers: { authorization: "<redacted>" }
     })
+  })
+
+  it("takes the nodes from --node, else from VEGA_DATANODE_URLS", () => {
+    const env = { VEGA_DATANODE_URLS: "http://env-a:3008, http://env-b:3008" }
+    const fromEnv = runCli(["--check"], env)
+    expect(fromEnv.status).toBe(0)
+    expect(JSON.parse(fromEnv.stdout).nodes).toEqual(["http://env-a:3008", "http://env-b:3008"])
+    const fromFlag = runCli(["--check", "--node", "http://flag:3008"], env)
+    expect(fromFlag.status).toBe(0)
+    expect(JSON.parse(fromFlag.stdout).nodes).toEqual(["http://flag:3008"])
   })
 
   it("lists the options with --help", () => {

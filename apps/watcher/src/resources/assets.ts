@@ -3,6 +3,7 @@
  * asset's own units (see `DiffContext.asset`).
  */
 import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
+import { Pagination } from "@vega-effect/schema"
 import type * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { AssetInfo } from "../Resource.js"
@@ -12,7 +13,7 @@ export const loadAssets = (
   client: DataNodeClient.Service
 ): Effect.Effect<ReadonlyMap<string, AssetInfo>, DataNodeError.DataNodeError> =>
   client
-    .assets({}, { pageSize: 5000 })
+    .assets({}, { pageSize: Pagination.MAX_PAGE_SIZE })
     .pipe(
       Stream.runFold(new Map<string, AssetInfo>(), (assets, { node }) =>
         assets.set(node.id, { symbol: node.details.symbol, decimals: node.details.decimals })

@@ -8,7 +8,7 @@
  * amendment cancelled too) leaves the live list, so a complete read that misses it says it is gone.
  */
 import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
-import { Encoder, GatewayError, LiquidityProvision } from "@vega-effect/schema"
+import { Encoder, GatewayError, LiquidityProvision, Pagination } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -18,7 +18,6 @@ import { canonical, type Resource } from "../Resource.js"
 
 export type Options = Watch["liquidity"]
 
-const PAGE_SIZE = 5000
 /** Filter values (parties or markets) read at the same time. */
 const CONCURRENCY = 4
 
@@ -53,22 +52,24 @@ export const make = (client: DataNodeClient.Service, options: Options): Resource
    * the list is paged moves to the end and is read again, and the later version wins.
    */
   const readInto = (filter: Filter, rows: Map<string, Row>) =>
-    client.liquidityProvisions({ live: true, ...filter }, { pageSize: PAGE_SIZE, newestFirst: false }).pipe(
-      Stream.runForEach((item) =>
-        Effect.sync(() => {
-          const { current } = item.node
-          if (partySet !== undefined && !partySet.has(current.partyId)) return
-          if (marketSet !== undefined && !marketSet.has(current.marketId)) return
-          rows.set(current.id, rowOf(item.node))
-        })
+    client
+      .liquidityProvisions({ live: true, ...filter }, { pageSize: Pagination.MAX_PAGE_SIZE, newestFirst: false })
+      .pipe(
+        Stream.runForEach((item) =>
+          Effect.sync(() => {
+            const { current } = item.node
+            if (partySet !== undefined && !partySet.has(current.partyId)) return
+            if (marketSet !== undefined && !marketSet.has(current.marketId)) return
+            rows.set(current.id, rowOf(item.node))
+          })
+        )
       )
-    )
 
   const readEach = (filters: ReadonlyArray<Filter>, rows: Map<string, Row>) =>
     Effect.forEach(filters, (filter) => readInto(filter, rows), { concurrency: CONCURRENCY, discard: true })
 
   const readPerMarket = (rows: Map<string, Row>) =>
-    client.markets({}, { pageSize: PAGE_SIZE }).pipe(
+    client.markets({}, { pageSize: Pagination.MAX_PAGE_SIZE }).pipe(
       Stream.map((item) => item.node.id as string),
       Stream.runCollect,
       Effect.flatMap((ids) =>

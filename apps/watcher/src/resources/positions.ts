@@ -5,7 +5,7 @@
  * other fields (update time, fees, entry price alone) are stored but mean nothing on their own.
  */
 import { type DataNodeClient, type DataNodeError, ReadTracking } from "@vega-effect/http"
-import { Encoder, Position } from "@vega-effect/schema"
+import { Encoder, Pagination, Position } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -16,7 +16,6 @@ import { inShard, type Shard, whole } from "../Slice.js"
 
 export type Options = Watch["positions"]
 
-const PAGE_SIZE = 5000
 /** Ids per filter list in one request, so that a long party list still makes a reasonable URL. */
 const IDS_PER_REQUEST = 100
 const NO_STATUS = "POSITION_STATUS_UNSPECIFIED"
@@ -62,14 +61,16 @@ const readInto = (
   rows: Map<string, Row>,
   wanted?: ReadonlySet<string>
 ) =>
-  client.positions(filter === undefined ? {} : { filter }, { pageSize: PAGE_SIZE, newestFirst: false }).pipe(
-    Stream.runForEach((item) =>
-      Effect.sync(() => {
-        const key = keyOf(item.node.marketId, item.node.partyId)
-        if (wanted === undefined || wanted.has(key)) rows.set(key, encode(item.node))
-      })
+  client
+    .positions(filter === undefined ? {} : { filter }, { pageSize: Pagination.MAX_PAGE_SIZE, newestFirst: false })
+    .pipe(
+      Stream.runForEach((item) =>
+        Effect.sync(() => {
+          const key = keyOf(item.node.marketId, item.node.partyId)
+          if (wanted === undefined || wanted.has(key)) rows.set(key, encode(item.node))
+        })
+      )
     )
-  )
 
 type PositionItem = Stream.Stream.Success<ReturnType<DataNodeClient.Service["positions"]>>
 
@@ -99,7 +100,11 @@ const readNewer = (client: DataNodeClient.Service, options: Options, watermark: 
       for (const item of newer === -1 ? first : first.slice(0, newer)) keep(item)
       if (newer !== -1 || first.length < NEWER_FIRST_PAGE) continue
       yield* client
-        .positions(request, { pageSize: PAGE_SIZE, newestFirst: true, from: first[first.length - 1].cursor })
+        .positions(request, {
+          pageSize: Pagination.MAX_PAGE_SIZE,
+          newestFirst: true,
+          from: first[first.length - 1].cursor
+        })
         .pipe(
           Stream.takeWhile((item) => item.node.updatedAt > watermark),
           Stream.runForEach((item) => Effect.sync(() => keep(item)))

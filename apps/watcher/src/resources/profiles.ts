@@ -2,13 +2,13 @@
  * Party profiles: alias and metadata per party. The node lists every party it has seen (alias
  * `""` and no metadata until the party sets a profile), so a new key is a party new to the node.
  *
- * Read completely, in pages of 5000 (the node's maximum). A real v0.75 node cannot page profiles by
- * cursor (any `after` fails with HTTP 500, which the client reports as an `InternalError`), so
- * there more than 5000 parties cannot be read unless `parties` narrows the read; the simulator's
- * default mode, and later nodes, page correctly.
+ * Read completely, in pages of `Pagination.MAX_PAGE_SIZE` (5000, the node's maximum). A real
+ * v0.75 node cannot page profiles by cursor (any `after` fails with HTTP 500, which the client
+ * reports as an `InternalError`), so there more than 5000 parties cannot be read unless `parties`
+ * narrows the read; the simulator's default mode, and later nodes, page correctly.
  */
 import type { DataNodeClient } from "@vega-effect/http"
-import { Encoder, PartyProfile } from "@vega-effect/schema"
+import { Encoder, Pagination, PartyProfile } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -18,7 +18,6 @@ import type { Resource } from "../Resource.js"
 
 const encodeProfile = Encoder.encodeSync(PartyProfile.PartyProfile)
 
-const PAGE_SIZE = 5000
 /** Parties per request when filtering: 50 ids keep the URL near 4 KB. */
 const PARTIES_PER_REQUEST = 50
 
@@ -89,7 +88,7 @@ export const make = (client: DataNodeClient.Service, options: Watch["profiles"])
         : chunksOf(parties, PARTIES_PER_REQUEST).map((chunk) => ({ parties: chunk }))
     return Effect.forEach(
       requests,
-      (request) => client.partiesProfiles(request, { pageSize: PAGE_SIZE }).pipe(Stream.runCollect),
+      (request) => client.partiesProfiles(request, { pageSize: Pagination.MAX_PAGE_SIZE }).pipe(Stream.runCollect),
       { concurrency: 2 }
     ).pipe(
       Effect.map((pages) => {

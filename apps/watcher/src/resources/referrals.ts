@@ -12,12 +12,13 @@
  * rows carry that set's id; without, all sets of an epoch share one row, with `setId: ""` and a key
  * starting with `-`.
  *
- * Pages hold 5000 rows (the node's maximum): a real v0.75 node cannot page these statistics by
- * cursor within an epoch (the client stops with `PaginationLoopError` rather than lose rows), so an
- * epoch must fit in one page; narrow the read with `sets` if it does not.
+ * Pages hold `Pagination.MAX_PAGE_SIZE` rows (5000, the node's maximum): a real v0.75 node cannot
+ * page these statistics by cursor within an epoch (the client stops with `PaginationLoopError`
+ * rather than lose rows), so an epoch must fit in one page; narrow the read with `sets` if it
+ * does not.
  */
 import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
-import { Encoder, ReferralSetStats } from "@vega-effect/schema"
+import { Encoder, Pagination, ReferralSetStats } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
@@ -35,7 +36,6 @@ export type ReferralEpochRow = {
   readonly referees: ReadonlyArray<StatsRow>
 }
 
-const PAGE_SIZE = 5000
 /** Missing epochs read per set and cycle at most; older ones are skipped. */
 export const MAX_CATCH_UP = 24
 
@@ -141,7 +141,7 @@ export const make = (client: DataNodeClient.Service, options: Watch["referrals"]
           ...(setId === "" ? {} : { referralSetId: setId }),
           ...(atEpoch === undefined ? {} : { atEpoch: atEpoch.toString() })
         },
-        { pageSize: PAGE_SIZE }
+        { pageSize: Pagination.MAX_PAGE_SIZE }
       )
       .pipe(
         Stream.runCollect,

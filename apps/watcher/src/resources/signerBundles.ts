@@ -12,7 +12,7 @@
  * sign in later blocks) still show as a change. Older held bundles are not read again.
  */
 import type { DataNodeClient } from "@vega-effect/http"
-import { Encoder, SignerBundle } from "@vega-effect/schema"
+import { Encoder, Pagination, SignerBundle } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { Watch } from "../Config.js"
@@ -65,14 +65,14 @@ export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyA
   ]
 }
 
-/** Page sizes: everything at once on a first read; small pages when only the newest few are new. */
-const FIRST_READ_PAGE = 5000
+/** Page sizes: the largest on a first read; small pages when only the newest few are new. */
 const INCREMENTAL_PAGE = 100
 
 export const make = (client: DataNodeClient.Service, options: Watch["signerBundles"]): Resource => ({
   name: "signerBundles",
   read: ({ previous }) => {
-    const paging = previous.size === 0 ? { pageSize: FIRST_READ_PAGE } : { pageSize: INCREMENTAL_PAGE, prefetch: 0 }
+    const paging =
+      previous.size === 0 ? { pageSize: Pagination.MAX_PAGE_SIZE } : { pageSize: INCREMENTAL_PAGE, prefetch: 0 }
     const readNewest = (nodeId: string) =>
       client.signerAddedBundles(nodeId === "" ? {} : { nodeId }, paging).pipe(
         Stream.map(({ node }): readonly [string, SignerBundleRow] => {

@@ -10,7 +10,7 @@
  * since moved, and the node then silently skips a row.
  */
 import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
-import { Decimal, Encoder, StakeLinking } from "@vega-effect/schema"
+import { Decimal, Encoder, Pagination, StakeLinking } from "@vega-effect/schema"
 import * as BigDecimal from "effect/BigDecimal"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -24,12 +24,11 @@ export type Options = Watch["stake"]
 
 /** Parties read at the same time. */
 const CONCURRENCY = 8
-const PAGE_SIZE = 5000
 const KNOWN_PARTY_FIRST_PAGE = 100
 
 /** Page sizes of the linking lists. */
 export interface Paging {
-  /** Default 5000, the node's largest page. */
+  /** Default `Pagination.MAX_PAGE_SIZE`, the node's largest page. */
   readonly pageSize?: number
   /** First page for a party read before, default 100: a cycle usually finds few changed linkings there. */
   readonly knownFirstPage?: number
@@ -48,7 +47,7 @@ export const partiesOf = (
 ): Effect.Effect<ReadonlyArray<string>, DataNodeError.DataNodeError> =>
   options.parties !== undefined && options.parties.length > 0
     ? Effect.succeed([...new Set(options.parties)])
-    : client.partiesProfiles({}, { pageSize: PAGE_SIZE }).pipe(
+    : client.partiesProfiles({}, { pageSize: Pagination.MAX_PAGE_SIZE }).pipe(
         Stream.map((item) => item.node.partyId as string),
         Stream.runCollect,
         Effect.map((ids) => [...new Set(Chunk.toReadonlyArray(ids))])
@@ -172,7 +171,10 @@ export const make = (
   name: "stake",
   read: read(
     client,
-    { pageSize: paging.pageSize ?? PAGE_SIZE, knownFirstPage: paging.knownFirstPage ?? KNOWN_PARTY_FIRST_PAGE },
+    {
+      pageSize: paging.pageSize ?? Pagination.MAX_PAGE_SIZE,
+      knownFirstPage: paging.knownFirstPage ?? KNOWN_PARTY_FIRST_PAGE
+    },
     slice
   ),
   diff: (before, after) => diffStake(before, after)

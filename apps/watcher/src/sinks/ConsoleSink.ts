@@ -51,7 +51,7 @@ const MAX_FIELDS = 3
 const MAX_VALUE = 28
 
 /** Long hex ids cut to their first 8 characters; long decimal numbers (raw amounts) are left whole. */
-const shortHex = (text: string): string =>
+export const shortHex = (text: string): string =>
   text.replace(/[0-9a-fA-F]{16,}/g, (hex) => (/^\d+$/.test(hex) ? hex : `${hex.slice(0, 8)}…`))
 
 const isNumber = (text: string): boolean => /^[+-]?\d+(\.\d+)?$/.test(text)

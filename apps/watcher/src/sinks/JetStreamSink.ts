@@ -11,13 +11,13 @@
  * - Ordered and acknowledged: the next event is published only after the server acknowledged the
  *   previous one (its `PubAck`: the event is stored in the stream), and `deliver` succeeds only
  *   when every event of the batch is acknowledged, so the sink's cursor never passes an event the
- *   stream does not hold. Any failure (no ack within `timeoutMillis`, no stream answering, the
+ *   stream does not hold. Any failure (no ack within `timeout`, no stream answering, the
  *   connection down or closed) fails the whole `deliver`; the delivery loop sends the batch again.
  * - Exactly once in the stream, within the duplicate window: every message carries the event id
  *   as `Nats-Msg-Id`, and JetStream drops (and acknowledges as `duplicate`) a message whose id it
  *   has seen within the stream's `duplicate_window`. Events repeated by a retried batch, or by a
  *   restart after a crash between the ack and the cursor update, are therefore stored once, as long
- *   as the repeat comes within the window (`duplicateWindowMillis`, 2 minutes by default). That is
+ *   as the repeat comes within the window (`duplicateWindow`, 2 minutes by default). That is
  *   why `recover` answers 0: repeating the events in flight is harmless, the server deduplicates.
  * - Beyond the window (a watcher down for longer than the window with events in flight, or a
  *   delivery retried for longer than it), a repeat is stored again: at-least-once, same id, and a
@@ -52,6 +52,7 @@ import {
   type NodeConnectionOptions,
   type Status
 } from "@nats-io/transport-node"
+import { DurationText } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
@@ -61,6 +62,7 @@ import * as Stream from "effect/Stream"
 import type { JetStream } from "../Config.js"
 import { toJsonLine } from "../Event.js"
 import * as Metrics from "../Metrics.js"
+import * as Secrets from "../Secrets.js"
 import { type PendingEvent, type Sink, SinkError } from "../Sink.js"
 
 const NAME = "jetstream"
@@ -75,8 +77,6 @@ export const subjectFor = (prefix: string, kind: string): string =>
 
 /** The subjects the sink's stream takes. */
 export const streamSubjects = (config: JetStream): ReadonlyArray<string> => [`${config.subjectPrefix}.>`]
-
-const NANOS_PER_MILLI = 1_000_000
 
 /** An error and its causes as one line of text. */
 const errorText = (error: unknown): string => {
@@ -117,7 +117,7 @@ const classify = (error: unknown, subject: string, config: JetStream): { reason:
     (error as { cause?: unknown } | null)?.cause instanceof Error ? (error as { cause: Error }).cause.name : ""
   const text = errorText(error)
   if (name === "TimeoutError" || causeName === "TimeoutError") {
-    return { reason: "timeout", what: `no acknowledgement in ${config.timeoutMillis} ms` }
+    return { reason: "timeout", what: `no acknowledgement in ${DurationText.format(config.timeout)}` }
   }
   if (name === "JetStreamNotEnabled" || /no responders/i.test(text)) {
     return {
@@ -137,12 +137,9 @@ const describeStream = (info: StreamInfo): string => `[${(info.config.subjects ?
 /** The sink publishing to the configured stream; the connection is drained and closed with the scope. */
 export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Scope> =>
   Effect.gen(function* () {
-    const secrets = [config.password, config.token]
-      .filter((secret): secret is Redacted.Redacted<string> => secret !== undefined)
-      .map(Redacted.value)
-      .filter((secret) => secret.length > 0)
+    const secrets = Secrets.valuesOf([config.password, config.token])
     /** Hides the secrets in text that came back from the client or the server. */
-    const scrub = (text: string): string => secrets.reduce((out, secret) => out.split(secret).join("<redacted>"), text)
+    const scrub = (text: string): string => Secrets.scrub(text, secrets)
     /** An error as a `SinkError` cause, unless some text of it holds a secret. */
     const safeCause = (error: unknown): unknown => {
       const text = fullText(error)
@@ -156,6 +153,8 @@ export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Sc
       })
 
     const servers = config.servers.join(", ")
+    // the NATS client counts milliseconds
+    const timeoutMillis = Duration.toMillis(config.timeout)
     if (config.password !== undefined && config.user === undefined) {
       return yield* Effect.fail(sinkError(`NATS at ${servers}: a password needs a user`))
     }
@@ -168,7 +167,7 @@ export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Sc
       name: "vega-watcher",
       // once connected, never give up reconnecting: deliveries fail (and are retried) meanwhile
       maxReconnectAttempts: -1,
-      timeout: config.timeoutMillis,
+      timeout: timeoutMillis,
       ...(config.user === undefined ? {} : { user: config.user }),
       ...(config.password === undefined ? {} : { pass: Redacted.value(config.password) }),
       ...(config.token === undefined ? {} : { token: Redacted.value(config.token) })
@@ -214,19 +213,19 @@ export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Sc
         closing = true
       }).pipe(
         Effect.zipRight(Effect.interruptible(Effect.tryPromise(() => nc.drain()))),
-        Effect.timeout(Duration.millis(config.timeoutMillis)),
+        Effect.timeout(config.timeout),
         Effect.ignore,
         Effect.zipRight(Effect.tryPromise(() => nc.close()).pipe(Effect.ignore))
       )
     )
 
     const jsm: JetStreamManager = yield* Effect.tryPromise({
-      try: () => jetstreamManager(nc, { timeout: config.timeoutMillis }),
+      try: () => jetstreamManager(nc, { timeout: timeoutMillis }),
       catch: (cause) => sinkError(`JetStream is not available on NATS at ${servers}: ${errorText(cause)}`, cause)
     })
     yield* ensureStream(jsm, config, sinkError)
 
-    const js: JetStreamClient = jetstream(nc, { timeout: config.timeoutMillis })
+    const js: JetStreamClient = jetstream(nc, { timeout: timeoutMillis })
     const attempts = Metrics.sinkAttemptsTotal.pipe(Metric.tagged("sink", NAME))
     const failures = Metrics.sinkFailuresTotal.pipe(Metric.tagged("sink", NAME))
 
@@ -239,8 +238,7 @@ export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Sc
         headers.set("Vega-Watcher-Seq", String(seq))
         yield* Metric.update(attempts, 1)
         const ack: PubAck = yield* Effect.tryPromise({
-          try: () =>
-            js.publish(subject, toJsonLine(event), { msgID: event.id, timeout: config.timeoutMillis, headers }),
+          try: () => js.publish(subject, toJsonLine(event), { msgID: event.id, timeout: timeoutMillis, headers }),
           catch: (cause) => cause
         }).pipe(
           Effect.catchAll((cause) => {
@@ -298,7 +296,9 @@ const ensureStream = (
 ): Effect.Effect<void, SinkError> =>
   Effect.gen(function* () {
     const subjects = streamSubjects(config)
-    const window = config.duplicateWindowMillis * NANOS_PER_MILLI
+    // JetStream counts the window in nanoseconds
+    const window = Number(Duration.unsafeToNanos(config.duplicateWindow))
+    const windowText = DurationText.format(config.duplicateWindow)
     const info = (): Effect.Effect<StreamInfo | undefined, SinkError> =>
       Effect.tryPromise({
         try: () =>
@@ -322,7 +322,7 @@ const ensureStream = (
       ).pipe(Effect.either)
       if (created._tag === "Right") {
         yield* Effect.logInfo(
-          `created stream ${config.stream} (subjects ${subjects.join(", ")}, duplicate window ${config.duplicateWindowMillis} ms)`
+          `created stream ${config.stream} (subjects ${subjects.join(", ")}, duplicate window ${windowText})`
         ).pipe(Effect.annotateLogs({ sink: NAME }))
         return
       }
@@ -354,17 +354,17 @@ const ensureStream = (
       ).pipe(Effect.annotateLogs({ sink: NAME }))
     }
     if (existing.config.duplicate_window !== window) {
-      const before = existing.config.duplicate_window / NANOS_PER_MILLI
+      const before = DurationText.format(Duration.nanos(BigInt(existing.config.duplicate_window)))
       yield* Effect.tryPromise({
         try: () => jsm.streams.update(config.stream, { duplicate_window: window }),
         catch: (cause) =>
           sinkError(
-            `cannot set the duplicate window of stream ${config.stream} to ${config.duplicateWindowMillis} ms: ${errorText(cause)}`,
+            `cannot set the duplicate window of stream ${config.stream} to ${windowText}: ${errorText(cause)}`,
             cause
           )
       })
-      yield* Effect.logInfo(
-        `stream ${config.stream}: duplicate window changed from ${before} ms to ${config.duplicateWindowMillis} ms`
-      ).pipe(Effect.annotateLogs({ sink: NAME }))
+      yield* Effect.logInfo(`stream ${config.stream}: duplicate window changed from ${before} to ${windowText}`).pipe(
+        Effect.annotateLogs({ sink: NAME })
+      )
     }
   })

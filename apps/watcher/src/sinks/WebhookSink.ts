@@ -4,9 +4,11 @@
  * it, since delivery is at-least-once (an answer lost on the way back means the event is sent again).
  *
  * Requests start at most `rate` per second. A 2xx delivers the event. A network error, a timeout,
- * 408, 425, 429 or 5xx is retried, the same event, for as long as it takes (nothing is lost):
- * after what `Retry-After` asks when the answer says (at most 10 minutes), otherwise after an
- * exponential backoff with full jitter between `minBackoffMillis` and `maxBackoffMillis`.
+ * 408, 425, 429 or 5xx is retried, the same event, for as long as it takes (nothing is lost), on
+ * the toolkit's retry policy (`RetryPolicy`): an exponential backoff with full jitter whose ceiling
+ * starts at `minBackoff` and doubles up to `maxBackoff`, and never sooner than the answer's
+ * `Retry-After` (or `Ratelimit-Retry-After`) asks, read as `RetryPolicy.retryAfter` reads it (at
+ * most `RetryPolicy.MAX_RETRY_AFTER`, 10 minutes).
  *
  * Any other answer (400, 401, 403, 404, 410, 413, 422..., and redirects, which are not followed)
  * means the receiver will never take this request as it is. Retrying would stop every later event
@@ -20,50 +22,40 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import { RetryPolicy } from "@vega-effect/http"
+import { DurationText } from "@vega-effect/schema"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
-import * as Random from "effect/Random"
+import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
 import type { Webhook } from "../Config.js"
 import { toJsonLine, type WatchEvent } from "../Event.js"
 import * as Metrics from "../Metrics.js"
+import * as Secrets from "../Secrets.js"
 import type { PendingEvent, Sink } from "../Sink.js"
 
 const NAME = "webhook"
 
-const MAX_RETRY_AFTER_MILLIS = 10 * 60 * 1000
 const BODY_START = 200
 
 const retryableStatuses = new Set([408, 425, 429])
 
+/** An attempt that may succeed if tried again: a network error, a timeout, 408, 425, 429 or 5xx. */
+interface Failed {
+  readonly reason: string
+  readonly status?: number
+  readonly what: string
+  /** What the answer's `Retry-After` asks for, if it does. */
+  readonly retryAfter: Option.Option<Duration.Duration>
+}
+
 type Outcome =
   | { readonly _tag: "Delivered" }
-  | {
-      readonly _tag: "Failed"
-      readonly reason: string
-      readonly status?: number
-      readonly what: string
-      readonly retryAfterMillis: number | undefined
-    }
+  | ({ readonly _tag: "Failed" } & Failed)
   | { readonly _tag: "Refused"; readonly status: number; readonly body: string }
-
-/** `Retry-After` in milliseconds: delay-seconds or an HTTP date, at most 10 minutes; `undefined` when absent or unreadable. */
-export const retryAfterMillis = (value: string | undefined, nowMillis: number): number | undefined => {
-  if (value === undefined) return undefined
-  const text = value.trim()
-  if (/^\d+$/.test(text)) return Math.min(Number(text) * 1000, MAX_RETRY_AFTER_MILLIS)
-  const date = Date.parse(text)
-  return Number.isNaN(date) ? undefined : Math.min(Math.max(0, date - nowMillis), MAX_RETRY_AFTER_MILLIS)
-}
-
-/** Full jitter: uniform between the minimum and the doubled-per-attempt cap. */
-const backoffMillis = (config: Webhook, attempt: number): Effect.Effect<number> => {
-  const low = Math.min(config.minBackoffMillis, config.maxBackoffMillis)
-  const cap = Math.min(config.maxBackoffMillis, config.minBackoffMillis * 2 ** Math.min(attempt - 1, 30))
-  return Random.nextRange(low, Math.max(low, cap)).pipe(Effect.map(Math.round))
-}
 
 const errorText = (error: unknown): string => {
   if (typeof error !== "object" || error === null) return String(error)
@@ -73,24 +65,32 @@ const errorText = (error: unknown): string => {
   return parts.filter((part) => typeof part === "string" && part !== "").join(": ") || "request failed"
 }
 
+/**
+ * When to try an event again: forever, after an exponential backoff with full jitter from
+ * `minBackoff` up to `maxBackoff`, and never sooner than a `Retry-After` asks. Its output is the
+ * failure and the delay before the next attempt.
+ */
+export const retrySchedule = (
+  config: Pick<Webhook, "minBackoff" | "maxBackoff">
+): Schedule.Schedule<readonly [Duration.Duration, Failed], Failed> =>
+  RetryPolicy.atLeastRetryAfter(
+    RetryPolicy.backoff({ base: config.minBackoff, max: config.maxBackoff }),
+    (failure: Failed) => failure.retryAfter
+  ).pipe(Schedule.delays, Schedule.intersect(Schedule.identity<Failed>()))
+
 export const make = (config: Webhook): Effect.Effect<Sink, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const headerNames = Object.keys(config.headers).map((name) => name.toLowerCase())
     const intervalMillis = 1000 / config.rate
-    const timeout = Duration.millis(config.timeoutMillis)
     const attempts = Metrics.sinkAttemptsTotal.pipe(Metric.tagged("sink", NAME))
     const failures = Metrics.sinkFailuresTotal.pipe(Metric.tagged("sink", NAME))
     const retryAfters = Metrics.sinkRetryAfterTotal.pipe(Metric.tagged("sink", NAME))
     const rejected = Metrics.sinkRejectedTotal.pipe(Metric.tagged("sink", NAME))
-    let nextStart = 0
-
+    const secrets = Secrets.valuesOf(Object.values(config.headers))
     /** Hides every configured secret in text that came back from the receiver. */
-    const scrub = (text: string): string =>
-      Object.values(config.headers)
-        .map(Redacted.value)
-        .filter((secret) => secret.length > 0)
-        .reduce((out, secret) => out.split(secret).join("<redacted>"), text)
+    const scrub = (text: string): string => Secrets.scrub(text, secrets)
+    let nextStart = 0
 
     const pace = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
@@ -117,79 +117,96 @@ export const make = (config: Webhook): Effect.Effect<Sink, never, HttpClient.Htt
             Effect.map((body) => ({ response, body }))
           )
 
+    const outcomeOf = (response: HttpClientResponse.HttpClientResponse, body: string): Effect.Effect<Outcome> => {
+      const status = response.status
+      if (status >= 200 && status < 300) {
+        // read the answer so the connection is free again; the event is delivered whatever happens here
+        return response.text.pipe(
+          Effect.timeout(config.timeout),
+          Effect.ignore,
+          Effect.as({ _tag: "Delivered" as const })
+        )
+      }
+      if (retryableStatuses.has(status) || status >= 500) {
+        return Clock.currentTimeMillis.pipe(
+          Effect.map((now) => ({
+            _tag: "Failed" as const,
+            reason: `http_${status}`,
+            status,
+            what: `HTTP ${status}`,
+            retryAfter: RetryPolicy.retryAfter(response.headers, now)
+          }))
+        )
+      }
+      return Effect.succeed({ _tag: "Refused" as const, status, body: scrub(body.slice(0, BODY_START)) })
+    }
+
     const send = (event: WatchEvent): Effect.Effect<Outcome> =>
       client.execute(requestFor(event)).pipe(
         Effect.flatMap(answerOf),
-        Effect.timeout(timeout),
+        Effect.timeout(config.timeout),
         Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, ...headerNames]),
-        Effect.flatMap(({ body, response }): Effect.Effect<Outcome> => {
-          const status = response.status
-          if (status >= 200 && status < 300) {
-            // read the answer so the connection is free again; the event is delivered whatever happens here
-            return response.text.pipe(Effect.timeout(timeout), Effect.ignore, Effect.as({ _tag: "Delivered" as const }))
-          }
-          if (retryableStatuses.has(status) || status >= 500) {
-            return Clock.currentTimeMillis.pipe(
-              Effect.map((now) => ({
-                _tag: "Failed" as const,
-                reason: `http_${status}`,
-                status,
-                what: `HTTP ${status}`,
-                retryAfterMillis: retryAfterMillis(response.headers["retry-after"], now)
-              }))
-            )
-          }
-          return Effect.succeed({ _tag: "Refused" as const, status, body: scrub(body.slice(0, BODY_START)) })
-        }),
+        Effect.flatMap(({ body, response }) => outcomeOf(response, body)),
         Effect.catchAll((error) =>
           Effect.succeed<Outcome>(
             error._tag === "TimeoutException"
               ? {
                   _tag: "Failed",
                   reason: "timeout",
-                  what: `no answer in ${config.timeoutMillis} ms`,
-                  retryAfterMillis: undefined
+                  what: `no answer in ${DurationText.format(config.timeout)}`,
+                  retryAfter: Option.none()
                 }
-              : { _tag: "Failed", reason: "network", what: scrub(errorText(error)), retryAfterMillis: undefined }
+              : { _tag: "Failed", reason: "network", what: scrub(errorText(error)), retryAfter: Option.none() }
           )
         )
       )
 
-    const deliverOne = (event: WatchEvent): Effect.Effect<void> =>
-      Effect.gen(function* () {
-        for (let attempt = 1; ; attempt++) {
-          yield* pace
-          yield* Metric.increment(attempts)
-          const outcome = yield* send(event)
-          switch (outcome._tag) {
-            case "Delivered":
-              return
-            case "Refused": {
-              yield* Metric.increment(Metric.tagged(rejected, "status", String(outcome.status)))
-              const answer = outcome.body.replace(/\s+/g, " ").trim()
-              yield* Effect.logError(
-                `event ${event.id} (${event.kind}) refused with HTTP ${outcome.status}, skipped` +
-                  (answer === "" ? "" : `: ${answer}`)
-              ).pipe(Effect.annotateLogs({ status: outcome.status, attempt }))
-              return
-            }
-            case "Failed": {
-              yield* Metric.increment(Metric.tagged(failures, "reason", outcome.reason))
-              const asked = outcome.retryAfterMillis !== undefined
-              const delay = outcome.retryAfterMillis ?? (yield* backoffMillis(config, attempt))
-              if (asked) yield* Metric.increment(retryAfters)
-              yield* Effect.logWarning(
-                `event ${event.id}: attempt ${attempt} failed (${outcome.what}); retrying in ${delay} ms` +
-                  (asked ? " as Retry-After asks" : "")
-              ).pipe(
-                Effect.annotateLogs({ reason: outcome.reason, attempt }),
-                Effect.annotateLogs(outcome.status === undefined ? {} : { status: outcome.status })
-              )
-              yield* Effect.sleep(Duration.millis(delay))
-            }
-          }
+    const refused = (event: WatchEvent, outcome: Extract<Outcome, { _tag: "Refused" }>, attempt: number) => {
+      const answer = outcome.body.replace(/\s+/g, " ").trim()
+      return Metric.increment(Metric.tagged(rejected, "status", String(outcome.status))).pipe(
+        Effect.zipRight(
+          Effect.logError(
+            `event ${event.id} (${event.kind}) refused with HTTP ${outcome.status}, skipped` +
+              (answer === "" ? "" : `: ${answer}`)
+          )
+        ),
+        Effect.annotateLogs({ status: outcome.status, attempt })
+      )
+    }
+
+    const retrying = (event: WatchEvent, attempt: number, delay: Duration.Duration, failure: Failed) => {
+      const asked = Option.isSome(failure.retryAfter)
+      return Effect.logWarning(
+        `event ${event.id}: attempt ${attempt} failed (${failure.what}); ` +
+          `retrying in ${Math.round(Duration.toMillis(delay))} ms` +
+          (asked ? " as Retry-After asks" : "")
+      ).pipe(
+        Effect.zipRight(asked ? Metric.increment(retryAfters) : Effect.void),
+        Effect.annotateLogs({ reason: failure.reason, attempt }),
+        Effect.annotateLogs(failure.status === undefined ? {} : { status: failure.status })
+      )
+    }
+
+    /** Sends the event until it is delivered or refused; a retryable failure is tried again, never skipped. */
+    const deliverOne = (event: WatchEvent): Effect.Effect<void> => {
+      let attempt = 0
+      const once: Effect.Effect<void, Failed> = Effect.gen(function* () {
+        yield* pace
+        attempt += 1
+        yield* Metric.increment(attempts)
+        const outcome = yield* send(event)
+        if (outcome._tag === "Refused") return yield* refused(event, outcome, attempt)
+        if (outcome._tag === "Failed") {
+          yield* Metric.increment(Metric.tagged(failures, "reason", outcome.reason))
+          return yield* Effect.fail(outcome)
         }
       })
+      const schedule = retrySchedule(config).pipe(
+        Schedule.tapOutput(([delay, failure]) => retrying(event, attempt, delay, failure))
+      )
+      // the schedule never ends: a failure is retried as long as it takes
+      return once.pipe(Effect.retry(schedule), Effect.orDie)
+    }
 
     const deliver = (events: ReadonlyArray<PendingEvent>) =>
       Effect.forEach(events, ({ event }) => deliverOne(event), { discard: true }).pipe(

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net"
 import { it } from "@effect/vitest"
 import { jetstreamManager, type JetStreamManager, StorageType } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
@@ -130,8 +131,8 @@ describe("JetStream config", () => {
       servers: ["nats://127.0.0.1:4222"],
       stream: "VEGA_WATCHER",
       subjectPrefix: "vega.watcher",
-      duplicateWindowMillis: 120_000,
-      timeoutMillis: 10_000
+      duplicateWindow: Duration.minutes(2),
+      timeout: Duration.seconds(10)
     })
     const secret = decodeConfig({ user: "watcher", password: "pa55" })
     expect(Redacted.isRedacted(secret.password)).toBe(true)
@@ -317,7 +318,7 @@ describe.skipIf(!available)("JetStreamSink against NATS at 127.0.0.1:4222", () =
     "an existing stream with another duplicate window gets the configured one, and nothing else changes",
     () =>
       Effect.gen(function* () {
-        const { config, jsm, prefix, stream } = yield* fixture({ duplicateWindowMillis: 60_000 })
+        const { config, jsm, prefix, stream } = yield* fixture({ duplicateWindow: "1m" })
         yield* Effect.promise(() =>
           jsm.streams.add({
             name: stream,

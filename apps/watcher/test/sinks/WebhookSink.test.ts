@@ -2,11 +2,17 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { it } from "@effect/vitest"
+import * as HttpClient from "@effect/platform/HttpClient"
+import * as HttpClientResponse from "@effect/platform/HttpClientResponse"
+import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
+import * as Random from "effect/Random"
 import * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
+import * as TestClock from "effect/TestClock"
 import { describe, expect } from "vitest"
 import { Webhook } from "../../src/Config.js"
 import { toJsonLine } from "../../src/Event.js"
@@ -101,6 +107,32 @@ const withClient =
   <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     effect.pipe(Effect.provide(Layer.merge(NodeHttpClient.layerUndici, logs.layer)))
 
+/**
+ * Delivers one event through a receiver answering from `answers` in turn, on the test clock (moved
+ * on until the event is delivered); returns the time of each attempt in ms.
+ */
+const deliverWithTestClock = (
+  fields: Record<string, unknown>,
+  answers: ReadonlyArray<{ readonly status: number; readonly headers?: Record<string, string> }>
+) =>
+  Effect.gen(function* () {
+    const times: Array<number> = []
+    const client = HttpClient.make((request) =>
+      Effect.map(Clock.currentTimeMillis, (now) => {
+        const answer = answers[Math.min(times.length, answers.length - 1)]
+        times.push(now)
+        return HttpClientResponse.fromWeb(request, new Response(null, answer))
+      })
+    )
+    const sink = yield* WebhookSink.make(webhook({ url: "http://receiver.test/hook", ...fields })).pipe(
+      Effect.provideService(HttpClient.HttpClient, client)
+    )
+    const delivery = yield* Effect.fork(sink.deliver(pendingEvents(1)))
+    while (delivery.unsafePoll() === null) yield* TestClock.adjust("1 second")
+    yield* Fiber.join(delivery)
+    return times
+  }).pipe(Effect.withRandom(Random.make(7)), Effect.provide(captureLogs().layer))
+
 describe("WebhookSink", () => {
   it.scopedLive(
     "delivers every event, in order, through random failures; repeats only what was received unseen",
@@ -124,7 +156,7 @@ describe("WebhookSink", () => {
           counter(Metrics.sinkFailuresTotal, { reason })
         )
         const sink = yield* WebhookSink.make(
-          webhook({ url, rate: 1000, minBackoffMillis: 5, maxBackoffMillis: 50, timeoutMillis: 2000 })
+          webhook({ url, rate: 1000, minBackoff: "5ms", maxBackoff: "50ms", timeout: "2s" })
         )
         yield* sink.deliver(events)
 
@@ -184,7 +216,7 @@ describe("WebhookSink", () => {
           index === 0 ? { status: 429, headers: { "retry-after": "1" } } : ok
         )
         const before = yield* counter(Metrics.sinkRetryAfterTotal)
-        const sink = yield* WebhookSink.make(webhook({ url, minBackoffMillis: 5, maxBackoffMillis: 50 }))
+        const sink = yield* WebhookSink.make(webhook({ url, minBackoff: "5ms", maxBackoff: "50ms" }))
         yield* sink.deliver(pendingEvents(1))
         expect(attempts).toHaveLength(2)
         expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(900)
@@ -193,16 +225,46 @@ describe("WebhookSink", () => {
     10_000
   )
 
-  it("reads Retry-After as seconds or an HTTP date, at most 10 minutes", () => {
-    const now = Date.parse("2024-04-01T00:00:00Z")
-    expect(WebhookSink.retryAfterMillis("0", now)).toBe(0)
-    expect(WebhookSink.retryAfterMillis(" 120 ", now)).toBe(120_000)
-    expect(WebhookSink.retryAfterMillis("86400", now)).toBe(600_000)
-    expect(WebhookSink.retryAfterMillis("Mon, 01 Apr 2024 00:00:30 GMT", now)).toBe(30_000)
-    expect(WebhookSink.retryAfterMillis("Sun, 31 Mar 2024 23:00:00 GMT", now)).toBe(0)
-    expect(WebhookSink.retryAfterMillis("soon", now)).toBeUndefined()
-    expect(WebhookSink.retryAfterMillis(undefined, now)).toBeUndefined()
-  })
+  it.effect("waits at least what Retry-After asks, as seconds or an HTTP date, at most 10 minutes", () =>
+    Effect.gen(function* () {
+      const config = { minBackoff: "5ms", maxBackoff: "50ms" }
+      // an HTTP date 45 s on, in whole seconds, from the test clock's time
+      const date = new Date(Math.ceil(((yield* Clock.currentTimeMillis) + 45_000) / 1000) * 1000)
+      for (const [status, headers, asked] of [
+        [429, { "retry-after": "30" }, () => 30_000],
+        [503, { "retry-after": date.toUTCString() }, (first: number) => date.getTime() - first],
+        [503, { "ratelimit-retry-after": "7" }, () => 7_000],
+        [429, { "retry-after": "86400" }, () => 600_000]
+      ] as const) {
+        const before = yield* counter(Metrics.sinkRetryAfterTotal)
+        const times = yield* deliverWithTestClock(config, [{ status, headers }, { status: 204 }])
+        expect(times).toHaveLength(2)
+        const waited = times[1] - times[0]
+        expect(asked(times[0])).toBeGreaterThanOrEqual(7_000)
+        expect(waited).toBeGreaterThanOrEqual(asked(times[0]))
+        // the backoff's own delay (50 ms at most here) and the clock's steps may add a little, never more
+        expect(waited).toBeLessThanOrEqual(asked(times[0]) + 50 + 200)
+        expect((yield* counter(Metrics.sinkRetryAfterTotal)) - before).toBe(1)
+      }
+    })
+  )
+
+  it.effect("backs off exponentially with jitter, from minBackoff up to maxBackoff, without Retry-After", () =>
+    Effect.gen(function* () {
+      const failures = Array.from({ length: 8 }, () => ({ status: 503 }))
+      const times = yield* deliverWithTestClock({ rate: 1000, minBackoff: "1s", maxBackoff: "4s" }, [
+        ...failures,
+        { status: 204 }
+      ])
+      expect(times).toHaveLength(9)
+      const waits = times.slice(1).map((time, i) => time - times[i])
+      // full jitter: each delay drawn from [0, min(4s, 1s × 2^n)]
+      const ceilings = [1000, 2000, 4000, 4000, 4000, 4000, 4000, 4000]
+      waits.forEach((wait, i) => expect(wait).toBeLessThanOrEqual(ceilings[i]))
+      // ... and not all near zero: the attempts are spread over seconds
+      expect(waits.reduce((sum, wait) => sum + wait, 0)).toBeGreaterThan(4000)
+    })
+  )
 
   it.scopedLive(
     "starts at most `rate` requests per second",
@@ -230,7 +292,7 @@ describe("WebhookSink", () => {
           key === refused ? { status: 422, body: "unknown kind\nsee the docs" } : ok
         )
         const before = yield* counter(Metrics.sinkRejectedTotal, { status: "422" })
-        const sink = yield* WebhookSink.make(webhook({ url, minBackoffMillis: 5, maxBackoffMillis: 50 }))
+        const sink = yield* WebhookSink.make(webhook({ url, minBackoff: "5ms", maxBackoff: "50ms" }))
         yield* sink.deliver(events)
         expect(attempts.map(({ key }) => key)).toEqual(events.map(({ event }) => event.id))
         const errors = logs.lines.filter(({ level }) => level === "ERROR")
@@ -249,9 +311,7 @@ describe("WebhookSink", () => {
       Effect.gen(function* () {
         const { attempts, url } = yield* receiver((_key, index) => (index === 0 ? "hang" : ok))
         const before = yield* counter(Metrics.sinkFailuresTotal, { reason: "timeout" })
-        const sink = yield* WebhookSink.make(
-          webhook({ url, timeoutMillis: 200, minBackoffMillis: 5, maxBackoffMillis: 50 })
-        )
+        const sink = yield* WebhookSink.make(webhook({ url, timeout: "200ms", minBackoff: "5ms", maxBackoff: "50ms" }))
         yield* sink.deliver(pendingEvents(2))
         expect(attempts.map(({ key }) => key)).toEqual(
           pendingEvents(2).flatMap(({ event }, i) => (i === 0 ? [event.id, event.id] : [event.id]))
@@ -280,8 +340,8 @@ describe("WebhookSink", () => {
           webhook({
             url,
             headers: { Authorization: token, "X-Api-Key": apiKey },
-            minBackoffMillis: 5,
-            maxBackoffMillis: 50
+            minBackoff: "5ms",
+            maxBackoff: "50ms"
           })
         )
         yield* sink.deliver(events)

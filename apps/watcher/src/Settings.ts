@@ -1,0 +1,116 @@
+/**
+ * Settings a command line can give, each falling back to an environment variable where it has one
+ * (`Options.withFallbackConfig`, read through the current `ConfigProvider`): a flag wins over its
+ * variable. Values come out as the source wrote them, with that source, and are decoded later with
+ * the rest of the configuration (see `ResolveConfig.ts`): a bad value is then reported with the
+ * setting's path and the flag or variable that gave it, together with every other problem, instead
+ * of stopping the command line at the first one.
+ */
+import * as HelpDoc from "@effect/cli/HelpDoc"
+import * as Options from "@effect/cli/Options"
+import * as ValidationError from "@effect/cli/ValidationError"
+import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
+import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
+import type * as Option from "effect/Option"
+import * as DataNode from "./DataNode.js"
+
+/** A value as a source gave it, and that source. */
+export interface Sourced<A> {
+  readonly value: A
+  /** The flag (`--interval`), environment variable (`VEGA_WATCHER_INTERVAL`) or file that gave it. */
+  readonly origin: string
+}
+
+/** The environment variables of the watcher's settings. */
+export const env = {
+  nodes: DataNode.URLS,
+  database: "VEGA_WATCHER_DATABASE",
+  interval: "VEGA_WATCHER_INTERVAL",
+  lease: "VEGA_WATCHER_LEASE",
+  port: "VEGA_WATCHER_PORT",
+  file: "VEGA_WATCHER_FILE",
+  webhookUrl: "VEGA_WATCHER_WEBHOOK_URL",
+  webhookToken: "VEGA_WATCHER_WEBHOOK_TOKEN",
+  nats: "VEGA_WATCHER_NATS"
+} as const
+
+/** "a, b,,c" as ["a", "b", "c"]. */
+const commaList = (text: string): ReadonlyArray<string> =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "")
+
+/** An environment variable's text, trimmed; unset or blank is missing. */
+export const variable = (name: string): Config.Config<Sourced<string>> =>
+  Config.mapOrFail(Config.string(name), (text) =>
+    text.trim() === ""
+      ? Either.left(ConfigError.MissingData([name], `${name} is blank`))
+      : Either.right({ value: text.trim(), origin: name })
+  )
+
+/** A comma-separated list in an environment variable, blanks left out. */
+export const variableList = (name: string): Config.Config<Sourced<ReadonlyArray<string>>> =>
+  Config.map(variable(name), ({ origin, value }) => ({ value: commaList(value), origin }))
+
+const fromFlag =
+  (name: string) =>
+  <A>(value: A): Sourced<A> => ({ value, origin: `--${name}` })
+
+/** The option, else the variable (when there is one), else none. */
+const withVariable = <A, B>(
+  option: Options.Options<Sourced<A>>,
+  fallback: Config.Config<Sourced<B>> | undefined
+): Options.Options<Option.Option<Sourced<A | B>>> =>
+  (fallback === undefined ? option : Options.withFallbackConfig(option, fallback)).pipe(Options.optional)
+
+export interface Described {
+  readonly pseudo: string
+  readonly description: string
+  /** The variable it falls back to. */
+  readonly variable?: string
+}
+
+/** `--name value`, else its variable. */
+export const text = (name: string, described: Described): Options.Options<Option.Option<Sourced<string>>> =>
+  withVariable(
+    Options.text(name).pipe(
+      Options.withPseudoName(described.pseudo),
+      Options.withDescription(described.description),
+      Options.map(fromFlag(name))
+    ),
+    described.variable === undefined ? undefined : variable(described.variable)
+  )
+
+/** `--name n`, else its variable (as text: it is checked with the rest). */
+export const integer = (name: string, described: Described): Options.Options<Option.Option<Sourced<number | string>>> =>
+  withVariable(
+    Options.integer(name).pipe(
+      Options.withPseudoName(described.pseudo),
+      Options.withDescription(described.description),
+      Options.map(fromFlag(name))
+    ),
+    described.variable === undefined ? undefined : variable(described.variable)
+  )
+
+/** `--name value`, repeatable, else its variable (comma-separated). */
+export const list = (
+  name: string,
+  described: Described
+): Options.Options<Option.Option<Sourced<ReadonlyArray<string>>>> =>
+  withVariable(
+    Options.text(name).pipe(
+      Options.withPseudoName(described.pseudo),
+      Options.withDescription(described.description),
+      Options.repeated,
+      // none given is a missing value, so that the variable is read
+      Options.mapEffect((values) =>
+        values.length === 0
+          ? Effect.fail(ValidationError.missingValue(HelpDoc.p(`--${name} is not given`)))
+          : Effect.succeed(fromFlag(name)<ReadonlyArray<string>>(values))
+      )
+    ),
+    described.variable === undefined ? undefined : variableList(described.variable)
+  )
