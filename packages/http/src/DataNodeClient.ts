@@ -46,6 +46,7 @@ import * as Context from "effect/Context"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import type * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
@@ -372,15 +373,77 @@ export const layerConfig = (
   Layer.scoped(DataNodeClient, Effect.flatMap(config, make))
 
 /**
- * Configuration read from `<prefix>URLS` (comma-separated), `<prefix>TIMEOUT` (a duration such
- * as `10s` or `500ms`, see `DurationText`; default 10 s) and `<prefix>RETRIES` (default 5).
+ * The prefix of the client's environment variables: `VEGA_DATANODE_URLS`, `VEGA_DATANODE_TIMEOUT`,
+ * `VEGA_DATANODE_RETRIES`.
  *
  * @since 0.1.0
  * @category Config
  */
-export const config = (prefix = "VEGA_DATANODE_"): Config.Config<Options> =>
-  Config.all({
-    urls: Config.array(Config.string(), `${prefix}URLS`),
-    timeout: DurationText.config(`${prefix}TIMEOUT`).pipe(Config.withDefault(DEFAULTS.timeout)),
-    retries: Config.integer(`${prefix}RETRIES`).pipe(Config.withDefault(RetryPolicy.DEFAULTS.retries))
-  })
+export const ENV_PREFIX = "VEGA_DATANODE_"
+
+/**
+ * The nodes, from `<prefix>URLS` (comma-separated).
+ *
+ * @since 0.1.0
+ * @category Config
+ */
+export const urlsConfig = (prefix = ENV_PREFIX): Config.Config<ReadonlyArray<string>> =>
+  Config.array(Config.string(), `${prefix}URLS`)
+
+/**
+ * The transport's settings, each left out when unset (the client's defaults apply):
+ * `<prefix>TIMEOUT`, a duration such as `10s` or `500ms` (see `DurationText`), and
+ * `<prefix>RETRIES`. For an application that takes its nodes from elsewhere (a flag, say);
+ * what `given` sets (a `--timeout` flag, say) wins, and its variable is not read.
+ *
+ * @since 0.1.0
+ * @category Config
+ */
+export const transportConfig = (
+  prefix = ENV_PREFIX,
+  given: Omit<Options, "urls"> = {}
+): Config.Config<Omit<Options, "urls">> => {
+  const read = <A>(value: A | undefined, config: Config.Config<A>) =>
+    value === undefined ? Config.option(config) : Config.succeed(Option.some(value))
+  return Config.all({
+    timeout: read(given.timeout, DurationText.config(`${prefix}TIMEOUT`)),
+    retries: read(given.retries, Config.integer(`${prefix}RETRIES`))
+  }).pipe(
+    Config.map(({ retries, timeout }) => ({
+      ...given,
+      ...Option.match(timeout, { onNone: () => ({}), onSome: (timeout) => ({ timeout }) }),
+      ...Option.match(retries, { onNone: () => ({}), onSome: (retries) => ({ retries }) })
+    }))
+  )
+}
+
+/**
+ * The client's whole configuration: {@link urlsConfig} and {@link transportConfig}.
+ *
+ * @since 0.1.0
+ * @category Config
+ */
+export const config = (prefix = ENV_PREFIX): Config.Config<Options> =>
+  Config.map(Config.all([urlsConfig(prefix), transportConfig(prefix)]), ([urls, transport]) => ({
+    ...transport,
+    urls
+  }))
+
+/**
+ * What is wrong in a configuration error, one line per bad setting (`VEGA_DATANODE_TIMEOUT:
+ * Expected a duration ...`); a missing setting is not a problem (its default applies).
+ *
+ * @since 0.1.0
+ * @category Config
+ */
+export const configProblems = (error: ConfigError.ConfigError): ReadonlyArray<string> => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return [...new Set([...configProblems(error.left), ...configProblems(error.right)])]
+    case "MissingData":
+      return []
+    default:
+      return [`${error.path.join(".")}: ${error.message}`]
+  }
+}
