@@ -197,10 +197,10 @@ const scenario = Effect.gen(function* () {
 
     const key = yield* Keys.fromMnemonic(MNEMONIC, { index: 1 })
     const services = yield* Layer.build(
-      Layer.provideMerge(
-        TransactionSubmitter.layer({ key }),
-        DataNodeClient.layer({ urls: sim.urls })
-      ).pipe(Layer.provide(ProofOfWork.layer({ threads: 1 })), Layer.provide(NodeHttpClient.layerUndici))
+      Layer.provideMerge(TransactionSubmitter.layer({ key }), DataNodeClient.layer({ urls: sim.urls })).pipe(
+        Layer.provide(ProofOfWork.layer({ threads: 1 })),
+        Layer.provide(NodeHttpClient.layerUndici)
+      )
     )
     const submitter = Context.get(services, TransactionSubmitter.TransactionSubmitter)
     const client = Context.get(services, DataNodeClient.DataNodeClient)
