@@ -42,6 +42,45 @@ const noOptions: AST.ParseOptions = {}
 const isPlainObject = (u: unknown): u is Record<string, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
+/** An array of `element`s. */
+const arrayOf =
+  (element: Fast): Fast =>
+  (u) => {
+    if (!Array.isArray(u)) return FAIL
+    const out: Array<unknown> = []
+    for (let i = 0; i < u.length; i++) {
+      const value = element(u[i])
+      if (value === FAIL) return FAIL
+      out.push(value)
+    }
+    return out
+  }
+
+interface Field {
+  readonly name: string
+  readonly optional: boolean
+  readonly run: Fast
+}
+
+/** An object of these fields, and nothing else in the output. */
+const structOf =
+  (fields: ReadonlyArray<Field>): Fast =>
+  (u) => {
+    if (!isPlainObject(u)) return FAIL
+    const out: Record<string, unknown> = {}
+    for (const field of fields) {
+      const input = u[field.name]
+      if (input === undefined) {
+        if (field.optional && !Object.prototype.hasOwnProperty.call(u, field.name)) continue
+        return FAIL
+      }
+      const value = field.run(input)
+      if (value === FAIL) return FAIL
+      out[field.name] = value
+    }
+    return out
+  }
+
 export const makeCompiler = (direction: Direction) => {
   const cache = new WeakMap<AST.AST, Fast>()
 
@@ -86,42 +125,19 @@ export const makeCompiler = (direction: Direction) => {
       }
       case "TupleType": {
         if (ast.elements.length !== 0 || ast.rest.length !== 1) return viaEffect(ast)
-        const element = compile(ast.rest[0].type)
-        return (u) => {
-          if (!Array.isArray(u)) return FAIL
-          const out: Array<unknown> = []
-          for (let i = 0; i < u.length; i++) {
-            const value = element(u[i])
-            if (value === FAIL) return FAIL
-            out.push(value)
-          }
-          return out
-        }
+        return arrayOf(compile(ast.rest[0].type))
       }
       case "TypeLiteral": {
         if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string")) {
           return viaEffect(ast)
         }
-        const fields = ast.propertySignatures.map((ps) => ({
-          name: ps.name as string,
-          optional: ps.isOptional,
-          run: compile(ps.type)
-        }))
-        return (u) => {
-          if (!isPlainObject(u)) return FAIL
-          const out: Record<string, unknown> = {}
-          for (const field of fields) {
-            const input = u[field.name]
-            if (input === undefined) {
-              if (field.optional && !Object.prototype.hasOwnProperty.call(u, field.name)) continue
-              return FAIL
-            }
-            const value = field.run(input)
-            if (value === FAIL) return FAIL
-            out[field.name] = value
-          }
-          return out
-        }
+        return structOf(
+          ast.propertySignatures.map((ps) => ({
+            name: ps.name as string,
+            optional: ps.isOptional,
+            run: compile(ps.type)
+          }))
+        )
       }
       default:
         return viaEffect(ast)
