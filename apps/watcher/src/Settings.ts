@@ -73,27 +73,26 @@ export interface Described {
   readonly variable?: string
 }
 
-/** `--name value`, else its variable. */
-export const text = (name: string, described: Described): Options.Options<Option.Option<Sourced<string>>> =>
-  withVariable(
-    Options.text(name).pipe(
-      Options.withPseudoName(described.pseudo),
-      Options.withDescription(described.description),
-      Options.map(fromFlag(name))
-    ),
-    described.variable === undefined ? undefined : variable(described.variable)
-  )
+/** One `--name value` flag of `kind`, else its variable (read as text: it is checked with the rest). */
+const single =
+  <A>(kind: (name: string) => Options.Options<A>) =>
+  (name: string, described: Described): Options.Options<Option.Option<Sourced<A | string>>> =>
+    withVariable(
+      kind(name).pipe(
+        Options.withPseudoName(described.pseudo),
+        Options.withDescription(described.description),
+        Options.map(fromFlag(name))
+      ),
+      described.variable === undefined ? undefined : variable(described.variable)
+    )
 
-/** `--name n`, else its variable (as text: it is checked with the rest). */
-export const integer = (name: string, described: Described): Options.Options<Option.Option<Sourced<number | string>>> =>
-  withVariable(
-    Options.integer(name).pipe(
-      Options.withPseudoName(described.pseudo),
-      Options.withDescription(described.description),
-      Options.map(fromFlag(name))
-    ),
-    described.variable === undefined ? undefined : variable(described.variable)
-  )
+/** `--name value`, else its variable. */
+export const text: (name: string, described: Described) => Options.Options<Option.Option<Sourced<string>>> = single(
+  (name) => Options.text(name)
+)
+
+/** `--name n`, else its variable. */
+export const integer = single((name) => Options.integer(name))
 
 /** `--name value`, repeatable, else its variable (comma-separated). */
 export const list = (

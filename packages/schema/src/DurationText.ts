@@ -54,6 +54,25 @@ const shape = /^(\d+)(?:\.(\d+))?\s*([a-zµ]+)$/i
 export const EXPECTED = 'a duration such as "500ms", "2s", "1.5m", "1h" or "1 second"'
 
 /**
+ * Texts in every spelling of the syntax and the durations they name: what any reader of
+ * durations in this toolkit accepts (handy to test a command that reads durations).
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
+export const EXAMPLES: ReadonlyArray<readonly [text: string, duration: Duration.Duration]> = [
+  ["1s", Duration.seconds(1)],
+  ["500ms", Duration.millis(500)],
+  ["2m", Duration.minutes(2)],
+  ["1.5s", Duration.millis(1500)],
+  ["1 second", Duration.seconds(1)],
+  ["500 millis", Duration.millis(500)],
+  ["2 minutes", Duration.minutes(2)],
+  ["250 ms", Duration.millis(250)],
+  ["1h", Duration.hours(1)]
+]
+
+/**
  * The duration a text names, or none when it is not a duration or is not a whole number of
  * nanoseconds.
  *

@@ -31,6 +31,12 @@ describe("DurationText", () => {
     }
   })
 
+  it("reads each of its examples as the duration it names", () => {
+    for (const [text, duration] of DurationText.EXAMPLES) {
+      expect(Option.getOrThrow(DurationText.parse(text)), text).toEqual(duration)
+    }
+  })
+
   it("refuses what is not a duration", () => {
     for (const text of ["", "1", "s", "1 fortnight", "-1s", "1.s", ".5s", "1e3ms", "1 s s", "0.5ns", "one second"]) {
       expect(DurationText.parse(text), text).toEqual(Option.none())

@@ -104,12 +104,10 @@ const durationsOf = (options: Simulator.Options | { readonly error: string }) =>
 }
 
 describe("vega-sim duration flags", () => {
-  const FORMS = ["1s", "500ms", "2m", "1 second", "500 millis", "1.5s", "1.5m", "250 ms", "2 minutes", "100us"]
-
-  for (const form of FORMS) {
+  for (const [form, duration] of DurationText.EXAMPLES) {
     it.effect(`read "${form}" as DurationText does`, () =>
       Effect.gen(function* () {
-        const expected = Duration.toMillis(Option.getOrThrow(DurationText.parse(form)))
+        const expected = Duration.toMillis(duration)
         const fromArgs = yield* parseArgs(["--block-interval", form, "--latency", form, "--jitter", form])
         const fromFlags = toOptions({
           ...defaults,
