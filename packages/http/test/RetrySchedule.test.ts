@@ -2,7 +2,7 @@ import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } fr
 import { describe, expect, it } from "@effect/vitest"
 import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
-import { Clock, Effect, Either, Fiber, Layer, Schedule, TestClock } from "effect"
+import { Clock, Effect, Either, Fiber, HashMap, Layer, Logger, LogLevel, Schedule, TestClock } from "effect"
 
 /** A node that answers every request with `answer()`, remembering when (TestClock millis) each came. */
 const fakeNode = (answer: () => Response) => {
@@ -40,6 +40,34 @@ describe("the client's retry policy", () => {
       const outcome = yield* Fiber.join(fiber)
       expect(node.times).toEqual([0, 3000, 6000])
       expect(Either.isLeft(outcome) && outcome.left._tag).toBe("UnavailableError")
+    })
+  )
+
+  it.scoped("logs each retry at debug with the node, path, attempt and delay, and counts it", () =>
+    Effect.gen(function* () {
+      const node = fakeNode(unavailable)
+      const logs: Array<{ message: unknown; annotations: Record<string, unknown> }> = []
+      const logger = Logger.make(({ annotations, message }) =>
+        logs.push({ message, annotations: Object.fromEntries(HashMap.toEntries(annotations)) })
+      )
+      const client = yield* DataNodeClient.make({
+        urls: "http://node",
+        rateLimit: false,
+        retry: Schedule.spaced("2 seconds").pipe(Schedule.intersect(Schedule.recurs(2)))
+      }).pipe(Effect.provide(node.layer))
+      const fiber = yield* Effect.fork(
+        Effect.either(client.info).pipe(
+          Effect.provide(Logger.replace(Logger.defaultLogger, logger)),
+          Logger.withMinimumLogLevel(LogLevel.Debug)
+        )
+      )
+      yield* TestClock.adjust("1 minute")
+      yield* Fiber.join(fiber)
+      const retries = logs.filter((log) => String(log.message).startsWith("retrying Info after UnavailableError"))
+      expect(retries.map((log) => log.annotations)).toEqual([
+        { node: "http://node", path: "/api/v2/info", attempt: 1, delayMillis: 2000 },
+        { node: "http://node", path: "/api/v2/info", attempt: 2, delayMillis: 2000 }
+      ])
     })
   )
 

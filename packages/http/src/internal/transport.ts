@@ -212,9 +212,12 @@ const isPlatformError = (error: { readonly _tag: string }): error is HttpClientE
 /** Logs and counts each retry with the failure that caused it and the delay before it. */
 const observed = (
   schedule: Schedule.Schedule<unknown, Errors.DataNodeError>,
-  endpoint: string
+  endpoint: string,
+  path: string
 ): Schedule.Schedule<unknown, Errors.DataNodeError> => {
+  // one schedule per read (see `read`): these follow that read's failures
   let last: Errors.DataNodeError | undefined
+  let attempt = 0
   return schedule.pipe(
     Schedule.tapInput((error: Errors.DataNodeError) => Effect.sync(() => void (last = error))),
     Schedule.onDecision((_, decision) =>
@@ -226,6 +229,8 @@ const observed = (
               Effect.logDebug(`retrying ${endpoint} after ${last?._tag}`).pipe(
                 Effect.annotateLogs({
                   node: last !== undefined && "node" in last ? last.node : undefined,
+                  path,
+                  attempt: ++attempt,
                   delayMillis: Math.max(0, ScheduleIntervals.start(decision.intervals) - now)
                 })
               )
@@ -274,8 +279,10 @@ export const make = (http: HttpClient.HttpClient, settings: Settings): Effect.Ef
           // a ban is final for its node; with another node available, carry on there
           (now) => Errors.isRetryable(error) || (error._tag === "BannedError" && another(now))
         )
-      return Effect.locally(attempt, currentPin, pin).pipe(
-        Effect.retry({ schedule: observed(settings.retry, endpoint), while: retryable })
+      return Effect.suspend(() =>
+        Effect.locally(attempt, currentPin, pin).pipe(
+          Effect.retry({ schedule: observed(settings.retry, endpoint, path), while: retryable })
+        )
       )
     }
 
