@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Stream from "effect/Stream"
 import { rewardTypeName, type Summary } from "./Build.js"
-import { Progress } from "./Progress.js"
+import { Progress, type Service as ProgressService } from "./Progress.js"
 import { ReadError } from "./ReadError.js"
 
 /** What was read: the sums per party and asset, how many rows, and the rows themselves if kept. */
@@ -85,97 +85,114 @@ class Collector {
   }
 }
 
+/** What one read of the range works with: the client, the request, where rows go, the progress bar. */
+interface Reading {
+  readonly client: DataNodeClient.Service
+  readonly progress: ProgressService
+  readonly request: RowsRequest
+  readonly collector: Collector
+  /** How many epochs the range has (the progress counts epochs, filter after filter). */
+  readonly epochs: number
+}
+
+/** One epoch of `filter` in one answer: its rows, or none when they do not fit. */
+const oneEpoch = (
+  client: DataNodeClient.Service,
+  filter: Filter,
+  epoch: bigint
+): Effect.Effect<ReadonlyArray<Reward.Reward> | undefined, ReadError> =>
+  client
+    .listRewards({
+      ...filter,
+      fromEpoch: epoch.toString(),
+      toEpoch: epoch.toString(),
+      pagination: { first: Pagination.MAX_PAGE_SIZE, newestFirst: false }
+    })
+    .pipe(
+      Effect.map(({ rewards }) => (rewards.pageInfo.hasNextPage ? undefined : rewards.edges.map((e) => e.node))),
+      Effect.mapError(failed)
+    )
+
+const tooBig = (epoch: bigint, what: string) =>
+  new ReadError({
+    reason: `partial data: epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts ${what}, which the node cannot list completely (it pages rewards by epoch only)`
+  })
+
+/** An epoch too big for one answer, read asset by asset and, where still too big, party by party. */
+const splitEpoch = (reading: Reading, filter: Filter, epoch: bigint): Effect.Effect<void, ReadError> =>
+  Effect.gen(function* () {
+    const { client, collector, request } = reading
+    const assets = filter.assetId === undefined ? request.assets : [filter.assetId]
+    for (const assetId of assets) {
+      const rows = yield* oneEpoch(client, { ...filter, assetId }, epoch)
+      if (rows !== undefined) {
+        collector.add(rows)
+        continue
+      }
+      if (filter.partyId !== undefined) return yield* tooBig(epoch, `for party ${filter.partyId} in asset ${assetId}`)
+      const parties = request.partiesOf(assetId)
+      yield* Effect.logWarning(
+        `epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts in asset ${assetId}: reading them party by party (${parties.length} requests)`
+      )
+      const pages = yield* Effect.forEach(parties, (partyId) => oneEpoch(client, { partyId, assetId }, epoch), {
+        concurrency: 4
+      })
+      for (const [i, page] of pages.entries()) {
+        if (page === undefined) return yield* tooBig(epoch, `for party ${parties[i]} in asset ${assetId}`)
+        collector.add(page)
+      }
+    }
+  })
+
+/** The range for one filter: windows of epochs, with the epochs too big for them split up. */
+const readFilter = (reading: Reading, filter: Filter, index: number): Effect.Effect<void, ReadError> =>
+  Effect.gen(function* () {
+    const { client, collector, progress, epochs } = reading
+    const { fromEpoch, toEpoch } = reading.request
+    let cursor = fromEpoch
+    while (cursor <= toEpoch) {
+      let last: bigint | undefined
+      const outcome = yield* client.rewardsByEpoch({ ...filter, fromEpoch: cursor, toEpoch }).pipe(
+        Stream.runForEachChunk((chunk) =>
+          Effect.suspend(() => {
+            collector.add(Chunk.toReadonlyArray(chunk))
+            const lastRow = Chunk.last(chunk)
+            if (lastRow._tag === "None") return Effect.void
+            last = lastRow.value.epoch
+            return progress.update(index * epochs + Number(last - fromEpoch + 1n))
+          })
+        ),
+        Effect.either
+      )
+      if (Either.isRight(outcome)) return
+      if (outcome.left._tag !== "PaginationLoopError") return yield* failed(outcome.left)
+      // windows are delivered whole: every epoch up to the last row delivered is complete; find
+      // the first epoch after it that does not fit one answer, taking the others on the way
+      let epoch = last === undefined ? cursor : last + 1n
+      for (;;) {
+        if (epoch > toEpoch) return yield* failed(outcome.left)
+        const rows = yield* oneEpoch(client, filter, epoch)
+        if (rows === undefined) break
+        collector.add(rows)
+        epoch++
+      }
+      yield* splitEpoch(reading, filter, epoch)
+      cursor = epoch + 1n
+    }
+  })
+
 export const readRows = (
   request: RowsRequest
 ): Effect.Effect<Rows, ReadError, DataNodeClient.DataNodeClient | Progress> =>
   Effect.gen(function* () {
-    const client = yield* DataNodeClient.DataNodeClient
-    const progress = yield* Progress
-    const { fromEpoch, toEpoch } = request
-    const epochs = Number(toEpoch - fromEpoch + 1n)
-    const collector = new Collector(request.rewardTypes, request.keep)
-
-    /** One epoch of `filter` in one answer: its rows, or none when they do not fit. */
-    const oneEpoch = (filter: Filter, epoch: bigint) =>
-      client
-        .listRewards({
-          ...filter,
-          fromEpoch: epoch.toString(),
-          toEpoch: epoch.toString(),
-          pagination: { first: Pagination.MAX_PAGE_SIZE, newestFirst: false }
-        })
-        .pipe(
-          Effect.map(({ rewards }) => (rewards.pageInfo.hasNextPage ? undefined : rewards.edges.map((e) => e.node))),
-          Effect.mapError(failed)
-        )
-
-    const tooBig = (epoch: bigint, what: string) =>
-      new ReadError({
-        reason: `partial data: epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts ${what}, which the node cannot list completely (it pages rewards by epoch only)`
-      })
-
-    /** An epoch too big for one answer, read asset by asset and, where still too big, party by party. */
-    const splitEpoch = (filter: Filter, epoch: bigint) =>
-      Effect.gen(function* () {
-        const assets = filter.assetId === undefined ? request.assets : [filter.assetId]
-        for (const assetId of assets) {
-          const rows = yield* oneEpoch({ ...filter, assetId }, epoch)
-          if (rows !== undefined) {
-            collector.add(rows)
-            continue
-          }
-          if (filter.partyId !== undefined)
-            return yield* tooBig(epoch, `for party ${filter.partyId} in asset ${assetId}`)
-          const parties = request.partiesOf(assetId)
-          yield* Effect.logWarning(
-            `epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts in asset ${assetId}: reading them party by party (${parties.length} requests)`
-          )
-          const pages = yield* Effect.forEach(parties, (partyId) => oneEpoch({ partyId, assetId }, epoch), {
-            concurrency: 4
-          })
-          for (const [i, page] of pages.entries()) {
-            if (page === undefined) return yield* tooBig(epoch, `for party ${parties[i]} in asset ${assetId}`)
-            collector.add(page)
-          }
-        }
-      })
-
-    /** The range for one filter: windows of epochs, with the epochs too big for them split up. */
-    const readFilter = (filter: Filter, index: number) =>
-      Effect.gen(function* () {
-        let cursor = fromEpoch
-        while (cursor <= toEpoch) {
-          let last: bigint | undefined
-          const outcome = yield* client.rewardsByEpoch({ ...filter, fromEpoch: cursor, toEpoch }).pipe(
-            Stream.runForEachChunk((chunk) =>
-              Effect.suspend(() => {
-                collector.add(Chunk.toReadonlyArray(chunk))
-                const lastRow = Chunk.last(chunk)
-                if (lastRow._tag === "None") return Effect.void
-                last = lastRow.value.epoch
-                return progress.update(index * epochs + Number(last - fromEpoch + 1n))
-              })
-            ),
-            Effect.either
-          )
-          if (Either.isRight(outcome)) return
-          if (outcome.left._tag !== "PaginationLoopError") return yield* failed(outcome.left)
-          // windows are delivered whole: every epoch up to the last row delivered is complete; find
-          // the first epoch after it that does not fit one answer, taking the others on the way
-          let epoch = last === undefined ? cursor : last + 1n
-          for (;;) {
-            if (epoch > toEpoch) return yield* failed(outcome.left)
-            const rows = yield* oneEpoch(filter, epoch)
-            if (rows === undefined) break
-            collector.add(rows)
-            epoch++
-          }
-          yield* splitEpoch(filter, epoch)
-          cursor = epoch + 1n
-        }
-      })
-
-    yield* progress.step("reading per-epoch rewards", epochs * request.filters.length)
-    for (const [index, filter] of request.filters.entries()) yield* readFilter(filter, index)
-    return collector.result()
+    const reading: Reading = {
+      client: yield* DataNodeClient.DataNodeClient,
+      progress: yield* Progress,
+      request,
+      collector: new Collector(request.rewardTypes, request.keep),
+      epochs: Number(request.toEpoch - request.fromEpoch + 1n)
+    }
+    yield* reading.progress.step("reading per-epoch rewards", reading.epochs * request.filters.length)
+    for (const [index, filter] of request.filters.entries()) yield* readFilter(reading, filter, index)
+    return reading.collector.result()
   })

@@ -157,75 +157,98 @@ const sameSummaries = (a: ReadonlyArray<Summary>, b: ReadonlyArray<Summary>): bo
   return b.every((s) => amounts.get(`${s.partyId}|${s.assetId}`) === s.amount)
 }
 
+/**
+ * The rows can be checked against the totals only when read for every epoch and type: limited rows
+ * add up to less than the all-time totals.
+ */
+const isComparable = (epochs: ReadRequest["epochs"]): boolean =>
+  epochs !== undefined &&
+  epochs.fromEpoch === undefined &&
+  epochs.toEpoch === undefined &&
+  epochs.rewardTypes.length === 0
+
+/** What one attempt read, and whether it can be kept (no epoch ended during it, see above). */
+interface Attempt {
+  readonly assets: Map<string, AssetInfo>
+  readonly summaries: ReadonlyArray<Summary>
+  readonly rows: Rows | undefined
+  readonly settled: boolean
+}
+
+/** One attempt: statistics, assets, totals and rows, and (when comparable) the totals again after the rows. */
+const readAttempt = (
+  request: ReadRequest,
+  comparable: boolean
+): Effect.Effect<Attempt, ReadError, DataNodeClient.DataNodeClient | Progress> =>
+  Effect.gen(function* () {
+    const client = yield* DataNodeClient.DataNodeClient
+    const progress = yield* Progress
+    const epochs = request.epochs
+    yield* progress.step("reading chain statistics")
+    const { statistics } = yield* client.statistics.pipe(Effect.mapError(failed("chain statistics")))
+    yield* progress.step("reading assets")
+    const assets = yield* readAssets
+    yield* progress.step("reading reward totals")
+    const summaries = yield* readSummaries(request)
+    if (epochs === undefined) return { assets, summaries, rows: undefined, settled: true }
+    // the current epoch's rewards may be paid during the read: it is included, and checked below
+    const fromEpoch = epochs.fromEpoch ?? 0n
+    const toEpoch = epochs.toEpoch ?? statistics.epochSeq
+    const rows: Rows =
+      fromEpoch > toEpoch
+        ? { kept: epochs.keep ? [] : undefined, sums: [], count: 0 }
+        : yield* readRows({
+            filters: combinations(request),
+            fromEpoch,
+            toEpoch,
+            rewardTypes: new Set(epochs.rewardTypes),
+            keep: epochs.keep,
+            assets: [...assets.keys()],
+            partiesOf: partiesBy(summaries)
+          })
+    if (!comparable) return { assets, summaries, rows, settled: true }
+    yield* progress.step("reading reward totals again")
+    const after = yield* readSummaries(request)
+    if (sameSummaries(after, rows.sums)) return { assets, summaries: after, rows, settled: true }
+    // unchanged totals: nothing was paid during the read, so a difference is the node's own
+    const settled = sameSummaries(summaries, after) || sameSummaries(summaries, rows.sums)
+    return { assets, summaries, rows, settled }
+  })
+
+/** Attempts until one is settled (at most `attempts`), then the assets and aliases that one needs. */
+const readSettled = (request: ReadRequest, comparable: boolean) =>
+  Effect.gen(function* () {
+    const progress = yield* Progress
+    const attempts = request.attempts ?? 3
+    for (let n = 1; ; n++) {
+      const result = yield* readAttempt(request, comparable)
+      if (result.settled) {
+        const { assets, rows, summaries } = result
+        const all = [...summaries, ...(rows?.sums ?? [])]
+        yield* completeAssets(assets, new Set(all.map((s) => s.assetId)))
+        yield* progress.step("reading party aliases")
+        const parties = new Set(all.map((s) => s.partyId))
+        const aliases = yield* readAliases(parties)
+        return { assets, rows, summaries, aliases }
+      }
+      if (n >= attempts) {
+        return yield* new ReadError({
+          reason: `partial data: rewards kept being paid while reading (${attempts} attempts); try again`
+        })
+      }
+      yield* Effect.logWarning("rewards were paid during the read (an epoch ended): reading again")
+    }
+  })
+
 /** Reads a snapshot; its provenance says which nodes answered and at which heights. */
 export const read = (
   request: ReadRequest
 ): Effect.Effect<Snapshot, ReadError, DataNodeClient.DataNodeClient | Progress> =>
   Effect.gen(function* () {
-    const client = yield* DataNodeClient.DataNodeClient
     const progress = yield* Progress
-    const attempts = request.attempts ?? 3
     const epochs = request.epochs
-    const comparable =
-      epochs !== undefined &&
-      epochs.fromEpoch === undefined &&
-      epochs.toEpoch === undefined &&
-      epochs.rewardTypes.length === 0
-
-    const attempt = Effect.gen(function* () {
-      yield* progress.step("reading chain statistics")
-      const { statistics } = yield* client.statistics.pipe(Effect.mapError(failed("chain statistics")))
-      yield* progress.step("reading assets")
-      const assets = yield* readAssets
-      yield* progress.step("reading reward totals")
-      const summaries = yield* readSummaries(request)
-      if (epochs === undefined) return { assets, summaries, rows: undefined, settled: true }
-      // the current epoch's rewards may be paid during the read: it is included, and checked below
-      const fromEpoch = epochs.fromEpoch ?? 0n
-      const toEpoch = epochs.toEpoch ?? statistics.epochSeq
-      const rows: Rows =
-        fromEpoch > toEpoch
-          ? { kept: epochs.keep ? [] : undefined, sums: [], count: 0 }
-          : yield* readRows({
-              filters: combinations(request),
-              fromEpoch,
-              toEpoch,
-              rewardTypes: new Set(epochs.rewardTypes),
-              keep: epochs.keep,
-              assets: [...assets.keys()],
-              partiesOf: partiesBy(summaries)
-            })
-      if (!comparable) return { assets, summaries, rows, settled: true }
-      yield* progress.step("reading reward totals again")
-      const after = yield* readSummaries(request)
-      if (sameSummaries(after, rows.sums)) return { assets, summaries: after, rows, settled: true }
-      // unchanged totals: nothing was paid during the read, so a difference is the node's own
-      const settled = sameSummaries(summaries, after) || sameSummaries(summaries, rows.sums)
-      return { assets, summaries, rows, settled }
-    })
-
-    const tracked = yield* ReadTracking.track(
-      Effect.gen(function* () {
-        for (let n = 1; ; n++) {
-          const result = yield* attempt
-          if (result.settled) {
-            const { assets, rows, summaries } = result
-            const all = [...summaries, ...(rows?.sums ?? [])]
-            yield* completeAssets(assets, new Set(all.map((s) => s.assetId)))
-            yield* progress.step("reading party aliases")
-            const parties = new Set(all.map((s) => s.partyId))
-            const aliases = yield* readAliases(parties)
-            return { assets, rows, summaries, aliases }
-          }
-          if (n >= attempts) {
-            return yield* new ReadError({
-              reason: `partial data: rewards kept being paid while reading (${attempts} attempts); try again`
-            })
-          }
-          yield* Effect.logWarning("rewards were paid during the read (an epoch ended): reading again")
-        }
-      })
-    ).pipe(Effect.ensuring(progress.finish))
+    const comparable = isComparable(epochs)
+    const tracked = yield* ReadTracking.track(readSettled(request, comparable)).pipe(Effect.ensuring(progress.finish))
     const { aliases, assets, rows } = tracked[0]
     // limited rows cannot be compared with all-time totals: the report's totals are then their sums
     const summaries = comparable || rows === undefined ? tracked[0].summaries : rows.sums

@@ -89,6 +89,62 @@ export const nowMillis = (sql: SqlClient.SqlClient) =>
     orElse: () => sql.literal("CAST(unixepoch('subsec') * 1000 AS INTEGER)")
   })
 
+/** The database as this member uses it: its identity and host, the database's clock and the lease time. */
+interface MemberSql {
+  readonly sql: SqlClient.SqlClient
+  readonly owner: string
+  readonly host: string
+  /** The database's clock (`nowMillis`). */
+  readonly now: ReturnType<typeof nowMillis>
+  readonly ttlMillis: number
+}
+
+/** The live members (heartbeat within the time to live), ordered by identity. */
+const listMembers = ({ now, sql, ttlMillis }: MemberSql): Effect.Effect<ReadonlyArray<Member>, SqlError> =>
+  Effect.gen(function* () {
+    // members silent for ten lease times are forgotten
+    yield* sql`DELETE FROM watcher_member WHERE heartbeat < ${now} - ${ttlMillis * 10}`
+    const rows = yield* sql<{ owner: string; host: string; pid: number | string }>`SELECT owner, host, pid
+      FROM watcher_member WHERE heartbeat >= ${now} - ${ttlMillis} ORDER BY owner`
+    return rows.map((row): Member => ({ owner: row.owner, host: row.host, pid: Number(row.pid) }))
+  })
+
+/** Takes the slice if it is free or its lease expired; `undefined` when another member holds it. */
+const acquire = (
+  { now, owner, sql, ttlMillis }: MemberSql,
+  slice: string
+): Effect.Effect<Acquired | undefined, SqlError> =>
+  Effect.gen(function* () {
+    const rows = yield* sql<{ owner: string | null; expired: number | boolean }>`SELECT owner,
+      CASE WHEN expires < ${now} THEN 1 ELSE 0 END AS expired FROM watcher_lease WHERE slice = ${slice}`
+    const lease = rows[0]
+    if (lease === undefined) return undefined
+    if (lease.owner === owner) return { slice }
+    if (lease.owner !== null && Number(lease.expired) !== 1) return undefined
+    const taken =
+      lease.owner === null
+        ? yield* sql<{ slice: string }>`UPDATE watcher_lease SET owner = ${owner}, expires = ${now} + ${ttlMillis}
+            WHERE slice = ${slice} AND owner IS NULL RETURNING slice`
+        : yield* sql<{ slice: string }>`UPDATE watcher_lease SET owner = ${owner}, expires = ${now} + ${ttlMillis},
+            takeovers = takeovers + 1
+            WHERE slice = ${slice} AND owner = ${lease.owner} AND expires < ${now} RETURNING slice`
+    if (taken.length === 0) return undefined
+    return lease.owner === null ? { slice } : { slice, from: lease.owner }
+  })
+
+/** Expires the leases of members on this host whose process is gone; returns them. */
+const reapDead = ({ host, owner, sql }: MemberSql): Effect.Effect<ReadonlyArray<Member>, SqlError> =>
+  Effect.gen(function* () {
+    const rows = yield* sql<{ owner: string; pid: number | string }>`SELECT owner, pid FROM watcher_member
+      WHERE host = ${host} AND owner <> ${owner}`
+    const dead = rows.filter((row) => !processAlive(Number(row.pid)))
+    for (const member of dead) {
+      yield* sql`UPDATE watcher_lease SET expires = 0 WHERE owner = ${member.owner}`
+      yield* sql`DELETE FROM watcher_member WHERE owner = ${member.owner}`
+    }
+    return dead.map((row): Member => ({ owner: row.owner, host, pid: Number(row.pid) }))
+  })
+
 export const make = (options: Options = {}): Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
@@ -99,6 +155,7 @@ export const make = (options: Options = {}): Effect.Effect<Service, SqlError | E
     // the database's clock counts milliseconds
     const ttlMillis = Duration.toMillis(ttl)
     const now = nowMillis(sql)
+    const member: MemberSql = { sql, owner, host, now, ttlMillis }
 
     const heartbeat = sql`INSERT INTO watcher_member (owner, host, pid, heartbeat)
       VALUES (${owner}, ${host}, ${process.pid}, ${now})
@@ -118,14 +175,6 @@ export const make = (options: Options = {}): Effect.Effect<Service, SqlError | E
       sql`DELETE FROM watcher_member WHERE owner = ${owner}`
     ).pipe(Effect.asVoid)
 
-    const members = Effect.gen(function* () {
-      // members silent for ten lease times are forgotten
-      yield* sql`DELETE FROM watcher_member WHERE heartbeat < ${now} - ${ttlMillis * 10}`
-      const rows = yield* sql<{ owner: string; host: string; pid: number | string }>`SELECT owner, host, pid
-        FROM watcher_member WHERE heartbeat >= ${now} - ${ttlMillis} ORDER BY owner`
-      return rows.map((row): Member => ({ owner: row.owner, host: row.host, pid: Number(row.pid) }))
-    })
-
     const renew = Effect.gen(function* () {
       yield* heartbeat
       const rows = yield* sql<{ slice: string }>`UPDATE watcher_lease SET expires = ${now} + ${ttlMillis}
@@ -138,41 +187,11 @@ export const make = (options: Options = {}): Effect.Effect<Service, SqlError | E
       (rows) => new Set(rows.map((row) => row.slice))
     )
 
-    const acquire = (slice: string) =>
-      Effect.gen(function* () {
-        const rows = yield* sql<{ owner: string | null; expired: number | boolean }>`SELECT owner,
-          CASE WHEN expires < ${now} THEN 1 ELSE 0 END AS expired FROM watcher_lease WHERE slice = ${slice}`
-        const lease = rows[0]
-        if (lease === undefined) return undefined
-        if (lease.owner === owner) return { slice }
-        if (lease.owner !== null && Number(lease.expired) !== 1) return undefined
-        const taken =
-          lease.owner === null
-            ? yield* sql<{ slice: string }>`UPDATE watcher_lease SET owner = ${owner}, expires = ${now} + ${ttlMillis}
-                WHERE slice = ${slice} AND owner IS NULL RETURNING slice`
-            : yield* sql<{ slice: string }>`UPDATE watcher_lease SET owner = ${owner}, expires = ${now} + ${ttlMillis},
-                takeovers = takeovers + 1
-                WHERE slice = ${slice} AND owner = ${lease.owner} AND expires < ${now} RETURNING slice`
-        if (taken.length === 0) return undefined
-        return lease.owner === null ? { slice } : { slice, from: lease.owner }
-      })
-
     const release = (slices: ReadonlyArray<string>) =>
       slices.length === 0
         ? Effect.void
         : sql`UPDATE watcher_lease SET owner = NULL, expires = 0
             WHERE owner = ${owner} AND ${sql.in("slice", slices)}`.pipe(Effect.asVoid)
-
-    const reapDead = Effect.gen(function* () {
-      const rows = yield* sql<{ owner: string; pid: number | string }>`SELECT owner, pid FROM watcher_member
-        WHERE host = ${host} AND owner <> ${owner}`
-      const dead = rows.filter((row) => !processAlive(Number(row.pid)))
-      for (const member of dead) {
-        yield* sql`UPDATE watcher_lease SET expires = 0 WHERE owner = ${member.owner}`
-        yield* sql`DELETE FROM watcher_member WHERE owner = ${member.owner}`
-      }
-      return dead.map((row): Member => ({ owner: row.owner, host, pid: Number(row.pid) }))
-    })
 
     const holders = Effect.map(
       sql<{ slice: string; owner: string | null }>`SELECT slice, owner FROM watcher_lease`,
@@ -189,12 +208,12 @@ export const make = (options: Options = {}): Effect.Effect<Service, SqlError | E
       renewEvery: Duration.max(Duration.millis(50), Duration.unsafeDivide(ttl, 3)),
       join,
       leave,
-      members,
+      members: listMembers(member),
       renew,
       available,
-      acquire,
+      acquire: (slice) => acquire(member, slice),
       release,
-      reapDead,
+      reapDead: reapDead(member),
       holders
     } satisfies Service
   })

@@ -109,11 +109,79 @@ const checkpointOf = (row: CheckpointRow): Checkpoint => ({
   cycles: Number(row.cycles)
 })
 
+/** Writes a cycle's rows: new values upserted in chunks, forgotten keys deleted. */
+const writeRows = (sql: SqlClient.SqlClient, cycle: CycleCommit): Effect.Effect<void, SqlError> =>
+  Effect.gen(function* () {
+    const upserts = cycle.writes.filter((w) => w.value !== null)
+    const deletes = cycle.writes.filter((w) => w.value === null)
+    for (const part of chunks(upserts, CHUNK)) {
+      yield* sql`INSERT INTO watcher_state ${sql.insert(
+        part.map((w) => ({ resource: w.resource, key: w.key, value: w.value!, slice: cycle.slice }))
+      )} ON CONFLICT (resource, key) DO UPDATE SET value = excluded.value, slice = excluded.slice`
+    }
+    for (const w of deletes) yield* sql`DELETE FROM watcher_state WHERE resource = ${w.resource} AND key = ${w.key}`
+  })
+
+/** Appends a cycle's events to the outbox under the next seqs; returns the last one (absent with no events). */
+const appendEvents = (sql: SqlClient.SqlClient, cycle: CycleCommit): Effect.Effect<number | undefined, SqlError> =>
+  Effect.gen(function* () {
+    if (cycle.events.length === 0) return undefined
+    // taken last, so the lock that orders commits is held for the shortest time
+    const [sequence] = yield* sql<{ next_seq: number | string }>`UPDATE watcher_sequence
+      SET next_seq = next_seq + ${cycle.events.length} WHERE id = 1 RETURNING next_seq`
+    const firstSeq = Number(sequence.next_seq) - cycle.events.length
+    const events = cycle.events.map((event, i) => ({
+      seq: firstSeq + i,
+      id: event.id,
+      kind: event.kind,
+      event: event.json
+    }))
+    for (const part of chunks(events, CHUNK)) yield* sql`INSERT INTO watcher_outbox ${sql.insert(part)}`
+    return firstSeq + events.length - 1
+  })
+
+/** Moves a slice's checkpoint to the cycle's read point, counting the cycle. */
+const saveCheckpoint = (sql: SqlClient.SqlClient, cycle: CycleCommit): Effect.Effect<Checkpoint, SqlError> =>
+  Effect.gen(function* () {
+    const [saved] = yield* sql<CheckpointRow>`INSERT INTO watcher_slice ${sql.insert({
+      slice: cycle.slice,
+      height: cycle.point.height,
+      time: cycle.point.time,
+      node: cycle.point.node,
+      cycles: 1,
+      resume: cycle.resume ?? null
+    })} ON CONFLICT (slice) DO UPDATE SET height = excluded.height, time = excluded.time, node = excluded.node,
+      cycles = watcher_slice.cycles + 1, resume = excluded.resume
+      RETURNING slice, height, time, node, cycles, resume`
+    return checkpointOf(saved)
+  })
+
+/** Writes a slice's cycle in one transaction, only while `owner` holds its lease. */
+const commitCycle = (
+  sql: SqlClient.SqlClient,
+  owner: string,
+  cycle: CycleCommit
+): Effect.Effect<Committed, SqlError | LeaseLost> => {
+  const forUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
+  return sql.withTransaction(
+    Effect.gen(function* () {
+      // the lease row stays locked to the end: nobody takes the slice while its cycle is written
+      const lease = yield* sql<{ owner: string | null }>`SELECT owner FROM watcher_lease
+        WHERE slice = ${cycle.slice} ${forUpdate}`
+      const holder = lease[0]?.owner ?? null
+      if (holder !== owner) return yield* new LeaseLost({ slice: cycle.slice, owner: holder })
+      yield* writeRows(sql, cycle)
+      const lastSeq = yield* appendEvents(sql, cycle)
+      const checkpoint = yield* saveCheckpoint(sql, cycle)
+      return { checkpoint, lastSeq }
+    })
+  )
+}
+
 export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient | Leases> = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const leases = yield* Leases
   yield* migrate
-  const forUpdate = sql.onDialectOrElse({ pg: () => sql.literal("FOR UPDATE"), orElse: () => sql.literal("") })
 
   const load = (slice: string) =>
     Effect.gen(function* () {
@@ -146,50 +214,7 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient 
       return out
     })
 
-  const commit = (cycle: CycleCommit) =>
-    sql.withTransaction(
-      Effect.gen(function* () {
-        // the lease row stays locked to the end: nobody takes the slice while its cycle is written
-        const lease = yield* sql<{ owner: string | null }>`SELECT owner FROM watcher_lease
-          WHERE slice = ${cycle.slice} ${forUpdate}`
-        const owner = lease[0]?.owner ?? null
-        if (owner !== leases.owner) return yield* new LeaseLost({ slice: cycle.slice, owner })
-        const upserts = cycle.writes.filter((w) => w.value !== null)
-        const deletes = cycle.writes.filter((w) => w.value === null)
-        for (const part of chunks(upserts, CHUNK)) {
-          yield* sql`INSERT INTO watcher_state ${sql.insert(
-            part.map((w) => ({ resource: w.resource, key: w.key, value: w.value!, slice: cycle.slice }))
-          )} ON CONFLICT (resource, key) DO UPDATE SET value = excluded.value, slice = excluded.slice`
-        }
-        for (const w of deletes) yield* sql`DELETE FROM watcher_state WHERE resource = ${w.resource} AND key = ${w.key}`
-        let lastSeq: number | undefined
-        if (cycle.events.length > 0) {
-          // taken last, so the lock that orders commits is held for the shortest time
-          const [sequence] = yield* sql<{ next_seq: number | string }>`UPDATE watcher_sequence
-            SET next_seq = next_seq + ${cycle.events.length} WHERE id = 1 RETURNING next_seq`
-          const firstSeq = Number(sequence.next_seq) - cycle.events.length
-          const events = cycle.events.map((event, i) => ({
-            seq: firstSeq + i,
-            id: event.id,
-            kind: event.kind,
-            event: event.json
-          }))
-          for (const part of chunks(events, CHUNK)) yield* sql`INSERT INTO watcher_outbox ${sql.insert(part)}`
-          lastSeq = firstSeq + events.length - 1
-        }
-        const [saved] = yield* sql<CheckpointRow>`INSERT INTO watcher_slice ${sql.insert({
-          slice: cycle.slice,
-          height: cycle.point.height,
-          time: cycle.point.time,
-          node: cycle.point.node,
-          cycles: 1,
-          resume: cycle.resume ?? null
-        })} ON CONFLICT (slice) DO UPDATE SET height = excluded.height, time = excluded.time, node = excluded.node,
-          cycles = watcher_slice.cycles + 1, resume = excluded.resume
-          RETURNING slice, height, time, node, cycles, resume`
-        return { checkpoint: checkpointOf(saved), lastSeq }
-      })
-    )
+  const commit = (cycle: CycleCommit) => commitCycle(sql, leases.owner, cycle)
 
   const lastSeq = Effect.map(
     sql<{ next_seq: number | string }>`SELECT next_seq FROM watcher_sequence WHERE id = 1`,

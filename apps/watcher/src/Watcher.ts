@@ -25,7 +25,7 @@ import { BATCH, deliverForever, drained } from "./Delivery.js"
 import * as Leases from "./Leases.js"
 import * as Metrics from "./Metrics.js"
 import * as Operations from "./Operations.js"
-import { Readiness } from "./Readiness.js"
+import { Readiness, type Service as ReadinessService } from "./Readiness.js"
 import { loadAssets } from "./resources/assets.js"
 import { sinkSlice } from "./Slice.js"
 import type { Sink } from "./Sink.js"
@@ -35,7 +35,7 @@ import * as JetStreamSink from "./sinks/JetStreamSink.js"
 import * as JsonLinesSink from "./sinks/JsonLinesSink.js"
 import * as WebhookSink from "./sinks/WebhookSink.js"
 import * as Store from "./Store.js"
-import { cacheDuration, slicesOf } from "./Work.js"
+import { cacheDuration, type SliceSpec, slicesOf } from "./Work.js"
 
 export interface RunOptions {
   /** One cycle, wait for every sink, then return. */
@@ -94,6 +94,120 @@ const recordNodes = (client: DataNodeClient.Service) =>
 /** How often an idle sink looks for events committed by another watcher. */
 const OUTBOX_POLL = Duration.millis(500)
 
+/** What the steps of the loop share: the services, the slices and sinks, and what this watcher holds. */
+interface Loop {
+  readonly config: WatcherConfig
+  readonly client: DataNodeClient.Service
+  readonly store: Store.Service
+  readonly leases: Leases.Service
+  readonly readiness: ReadinessService
+  readonly coordinator: Coordinator.Coordinator
+  readonly specs: ReadonlyArray<SliceSpec>
+  readonly specOfSlice: ReadonlyMap<string, SliceSpec>
+  readonly sinkOfSlice: ReadonlyMap<string, Sink>
+  /** Every sink's name, whoever delivers it: the outbox keeps an event until all of them have it. */
+  readonly sinkNames: ReadonlyArray<string>
+  /** The seq of the last event committed. */
+  readonly committed: SubscriptionRef.SubscriptionRef<number>
+  /** The deliveries of the sinks whose slice this watcher holds, by slice. */
+  readonly deliveries: FiberMap.FiberMap<string>
+  /** The resource slices this watcher holds, by slice. */
+  readonly works: Map<string, SliceWork>
+  /** When the slices were last balanced (`Date.now()`). */
+  balancedAt: number
+}
+
+/** Takes up the slices gained and lets go of those given up or lost. */
+const rebalance = (loop: Loop) =>
+  Effect.gen(function* () {
+    const { deliveries, store, works } = loop
+    loop.balancedAt = Date.now()
+    const { acquired, dropped } = yield* loop.coordinator.balance
+    for (const slice of dropped) {
+      works.delete(slice)
+      yield* FiberMap.remove(deliveries, slice)
+    }
+    const resumed: Array<number> = []
+    for (const slice of acquired) {
+      const spec = loop.specOfSlice.get(slice)
+      if (spec !== undefined) {
+        const work = workOf(slice, spec.make(), yield* store.load(slice))
+        works.set(slice, work)
+        if (Option.isSome(work.checkpoint)) resumed.push(work.checkpoint.value.height)
+      }
+      const sink = loop.sinkOfSlice.get(slice)
+      if (sink !== undefined) {
+        yield* FiberMap.run(
+          deliveries,
+          slice,
+          deliverForever(sink, { store, committed: loop.committed, sinkNames: loop.sinkNames, poll: OUTBOX_POLL })
+        )
+      }
+    }
+    if (acquired.length > 0) {
+      const from =
+        resumed.length === 0
+          ? ""
+          : `; ${resumed.length} resume from height ${Math.min(...resumed)}${Math.max(...resumed) > Math.min(...resumed) ? `–${Math.max(...resumed)}` : ""}`
+      yield* Effect.logInfo(`took ${acquired.length} slice(s)${from}`)
+    }
+  })
+
+/** One cycle over the slices held, balanced first; its outcome recorded and committed seqs published. */
+const cycleOf = (loop: Loop) => {
+  const { client, config, readiness, works } = loop
+  // during a long cycle, as often as leases are renewed: a watcher that joins gets its share
+  // without waiting for the first sync of the others to end
+  const rebalanceIfDue = Effect.suspend(() =>
+    Date.now() - loop.balancedAt < Duration.toMillis(loop.leases.renewEvery) ? Effect.void : rebalance(loop)
+  ).pipe(Effect.catchAll((error) => Effect.logWarning("could not rebalance", error)))
+
+  // assets are few: read them again each cycle, so a new asset is known when its rewards come
+  const diffContext = config.watch.rewards.enabled
+    ? Effect.map(loadAssets(client), (assets) => ({ asset: (id: string) => assets.get(id) }))
+    : Effect.succeed({ asset: () => undefined })
+
+  return Effect.gen(function* () {
+    yield* rebalance(loop)
+    const started = Date.now()
+    const outcome = yield* runCycle({
+      client,
+      store: loop.store,
+      // in slice order, so one watcher always writes the outbox in the same order
+      works: loop.specs.flatMap((spec) => works.get(spec.slice) ?? []),
+      diffContext,
+      initialEvents: config.initialEvents,
+      holds: (slice) => works.has(slice),
+      between: rebalanceIfDue
+    })
+    const millis = Date.now() - started
+    for (const lost of outcome.lost) {
+      yield* Effect.logWarning(lost.message)
+      works.delete(lost.slice)
+      yield* loop.coordinator.lose(lost.slice)
+    }
+    yield* recordOutcome(outcome, millis)
+    yield* recordNodes(client)
+    const { behind, lastSeq } = totals(outcome)
+    if (lastSeq !== undefined) yield* SubscriptionRef.update(loop.committed, (last) => Math.max(last, lastSeq))
+    // a cycle counts unless every slice was refused (a node behind); holding no slice is fine
+    if (outcome.slices.size === 0 || behind.length < outcome.slices.size) {
+      yield* readiness.markCycle(outcome.head.height, new Date())
+    }
+    if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
+    return outcome
+  })
+}
+
+/** After the one cycle of `once`: waits until the sinks delivered here have every event committed, then stops them. */
+const drainDeliveries = (loop: Loop) =>
+  Effect.gen(function* () {
+    const held = yield* loop.coordinator.held
+    const delivering = loop.sinkNames.filter((name) => held.has(sinkSlice(name)))
+    yield* drained(loop.store, delivering, yield* SubscriptionRef.get(loop.committed))
+    yield* FiberMap.clear(loop.deliveries)
+  })
+
 /** Runs the watcher until interrupted (or for one cycle with `once`). */
 export const watch = (config: WatcherConfig, options: RunOptions) =>
   Effect.gen(function* () {
@@ -103,104 +217,37 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     const client = yield* DataNodeClient.DataNodeClient
     const specs = yield* slicesOf(client, config, cacheDuration(config.interval))
     const sinks = [...(yield* sinksOf(config)), ...(options.sinks ?? [])]
-    const sinkNames = sinks.map((s) => s.name)
     const sinkOfSlice = new Map(sinks.map((sink) => [sinkSlice(sink.name), sink] as const))
-    const specOfSlice = new Map(specs.map((spec) => [spec.slice, spec] as const))
     const committed = yield* SubscriptionRef.make(yield* store.lastSeq)
     const deliveries = yield* FiberMap.make<string>()
-    const works = new Map<string, SliceWork>()
-
     const coordinator = yield* Coordinator.make(leases, {
       slices: [...specs.map((spec) => spec.slice), ...sinkOfSlice.keys()],
       onLost: (lost) => Effect.forEach(lost, (slice) => FiberMap.remove(deliveries, slice), { discard: true })
     })
+    const loop: Loop = {
+      config,
+      client,
+      store,
+      leases,
+      readiness,
+      coordinator,
+      specs,
+      specOfSlice: new Map(specs.map((spec) => [spec.slice, spec] as const)),
+      sinkOfSlice,
+      sinkNames: sinks.map((s) => s.name),
+      committed,
+      deliveries,
+      works: new Map(),
+      balancedAt: 0
+    }
 
     // on the way out, deliveries stop before the leases are given up, so no two watchers feed a sink
     yield* Effect.addFinalizer(() => FiberMap.clear(deliveries))
 
-    let balancedAt = 0
-    /** Takes up the slices gained and lets go of those given up or lost. */
-    const rebalance = Effect.gen(function* () {
-      balancedAt = Date.now()
-      const { acquired, dropped } = yield* coordinator.balance
-      for (const slice of dropped) {
-        works.delete(slice)
-        yield* FiberMap.remove(deliveries, slice)
-      }
-      const resumed: Array<number> = []
-      for (const slice of acquired) {
-        const spec = specOfSlice.get(slice)
-        if (spec !== undefined) {
-          const work = workOf(slice, spec.make(), yield* store.load(slice))
-          works.set(slice, work)
-          if (Option.isSome(work.checkpoint)) resumed.push(work.checkpoint.value.height)
-        }
-        const sink = sinkOfSlice.get(slice)
-        if (sink !== undefined) {
-          yield* FiberMap.run(
-            deliveries,
-            slice,
-            deliverForever(sink, { store, committed, sinkNames, poll: OUTBOX_POLL })
-          )
-        }
-      }
-      if (acquired.length > 0) {
-        const from =
-          resumed.length === 0
-            ? ""
-            : `; ${resumed.length} resume from height ${Math.min(...resumed)}${Math.max(...resumed) > Math.min(...resumed) ? `–${Math.max(...resumed)}` : ""}`
-        yield* Effect.logInfo(`took ${acquired.length} slice(s)${from}`)
-      }
-    })
-
-    // during a long cycle, as often as leases are renewed: a watcher that joins gets its share
-    // without waiting for the first sync of the others to end
-    const rebalanceIfDue = Effect.suspend(() =>
-      Date.now() - balancedAt < Duration.toMillis(leases.renewEvery) ? Effect.void : rebalance
-    ).pipe(Effect.catchAll((error) => Effect.logWarning("could not rebalance", error)))
-
-    // assets are few: read them again each cycle, so a new asset is known when its rewards come
-    const diffContext = config.watch.rewards.enabled
-      ? Effect.map(loadAssets(client), (assets) => ({ asset: (id: string) => assets.get(id) }))
-      : Effect.succeed({ asset: () => undefined })
-
-    const cycle = Effect.gen(function* () {
-      yield* rebalance
-      const started = Date.now()
-      const outcome = yield* runCycle({
-        client,
-        store,
-        // in slice order, so one watcher always writes the outbox in the same order
-        works: specs.flatMap((spec) => works.get(spec.slice) ?? []),
-        diffContext,
-        initialEvents: config.initialEvents,
-        holds: (slice) => works.has(slice),
-        between: rebalanceIfDue
-      })
-      const millis = Date.now() - started
-      for (const lost of outcome.lost) {
-        yield* Effect.logWarning(lost.message)
-        works.delete(lost.slice)
-        yield* coordinator.lose(lost.slice)
-      }
-      yield* recordOutcome(outcome, millis)
-      yield* recordNodes(client)
-      const { behind, lastSeq } = totals(outcome)
-      if (lastSeq !== undefined) yield* SubscriptionRef.update(committed, (last) => Math.max(last, lastSeq))
-      // a cycle counts unless every slice was refused (a node behind); holding no slice is fine
-      if (outcome.slices.size === 0 || behind.length < outcome.slices.size) {
-        yield* readiness.markCycle(outcome.head.height, new Date())
-      }
-      if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
-      return outcome
-    })
-
+    const cycle = cycleOf(loop)
     if (options.once) {
       yield* cycle
-      const held = yield* coordinator.held
-      const delivering = sinkNames.filter((name) => held.has(sinkSlice(name)))
-      yield* drained(store, delivering, yield* SubscriptionRef.get(committed))
-      yield* FiberMap.clear(deliveries)
+      yield* drainDeliveries(loop)
       return
     }
     yield* cycle.pipe(

@@ -146,9 +146,36 @@ const submit = (submitter: TransactionSubmitter.Service, label: string, command:
 const errorText = (error: unknown): string =>
   error instanceof Error && error.message !== "" ? error.message : String(error)
 
-const scenario = Effect.gen(function* () {
-  const started = Date.now()
+type Recorder = Effect.Effect.Success<typeof makeRecorder>
 
+/** Waits for the watcher to report an event for our party, and says so. */
+type Report = (what: string, predicate: (event: WatchEvent) => boolean) => Effect.Effect<WatchEvent, DemoFailure>
+
+/** A transaction sent and included. */
+interface Submitted {
+  readonly label: string
+  readonly hash: string
+}
+
+/** Who trades, and where. */
+interface Trader {
+  readonly submitter: TransactionSubmitter.Service
+  /** Lowercase hex. */
+  readonly party: string
+  readonly marketId: string
+  readonly marketName: string
+}
+
+/** What the steps leave for the summary. */
+interface Outcome {
+  readonly party: string
+  readonly market: string
+  readonly submitted: ReadonlyArray<Submitted>
+  /** Whether an event is about our party. */
+  readonly ours: (event: WatchEvent) => boolean
+}
+
+const startNetwork = Effect.gen(function* () {
   yield* heading("starting a simulated network")
   const sim = yield* Simulator.make({
     seed: 7,
@@ -164,37 +191,45 @@ const scenario = Effect.gen(function* () {
     `simulator at ${sim.url}: height ${yield* sim.height}, ${sim.world.catalog.markets.length} markets, ` +
       `a block every ${Duration.format(BLOCK_INTERVAL)}`
   )
+  return sim
+})
 
-  yield* heading("starting the watcher")
-  const directory = yield* Effect.acquireRelease(
-    Effect.sync(() => mkdtempSync(join(tmpdir(), "vega-watcher-demo-"))),
-    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-  )
-  const config = yield* Schema.decodeUnknown(WatcherConfig)({
-    nodes: [sim.url],
-    database: join(directory, "watcher.db"),
-    port: 0,
-    interval: DurationText.format(WATCH_INTERVAL),
-    initialEvents: false,
-    sinks: { console: true }
+/**
+ * The watcher on the simulator, its state in a temporary directory and the recorder among its sinks;
+ * `stopped` fails when the watcher stops, which it should not do by itself.
+ */
+const startWatcher = (sim: Simulator.Service) =>
+  Effect.gen(function* () {
+    yield* heading("starting the watcher")
+    const directory = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "vega-watcher-demo-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
+    const config = yield* Schema.decodeUnknown(WatcherConfig)({
+      nodes: [sim.url],
+      database: join(directory, "watcher.db"),
+      port: 0,
+      interval: DurationText.format(WATCH_INTERVAL),
+      initialEvents: false,
+      sinks: { console: true }
+    })
+    const recorder = yield* makeRecorder
+    yield* Console.log(
+      `watching ${sim.url} every ${Duration.format(WATCH_INTERVAL)}, state in ${config.database}; ` +
+        `its events follow as they are reported`
+    )
+    // forked in this scope: interrupted (and its database closed) before the directory goes
+    const watcher = yield* Effect.forkScoped(run(config, { once: false, sinks: [recorder.sink] }))
+    const stopped = Fiber.join(watcher).pipe(
+      Effect.mapError((error) => new DemoFailure({ message: `the watcher failed: ${errorText(error)}` })),
+      Effect.zipRight(Effect.fail(new DemoFailure({ message: "the watcher stopped unexpectedly" })))
+    )
+    return { recorder, watcher, stopped }
   })
-  const recorder = yield* makeRecorder
-  yield* Console.log(
-    `watching ${sim.url} every ${Duration.format(WATCH_INTERVAL)}, state in ${config.database}; ` +
-      `its events follow as they are reported`
-  )
-  // forked in this scope: interrupted (and its database closed) before the directory goes
-  const watcher = yield* Effect.forkScoped(run(config, { once: false, sinks: [recorder.sink] }))
-  const stopped = Fiber.join(watcher).pipe(
-    Effect.mapError((error) => new DemoFailure({ message: `the watcher failed: ${errorText(error)}` })),
-    Effect.zipRight(Effect.fail(new DemoFailure({ message: "the watcher stopped unexpectedly" })))
-  )
 
-  const steps = Effect.gen(function* () {
-    // the first sync only records what is there; the first event is the first change after it
-    const first = yield* recorder.waitFor("a first change", () => true)
-    yield* Console.log(`-- the watcher is in sync: first change reported at block #${first.height}`)
-
+/** Key 1 of the mnemonic, with a submitter and a client of the simulator, on its first active market. */
+const joinAsTrader = (sim: Simulator.Service) =>
+  Effect.gen(function* () {
     const key = yield* Keys.fromMnemonic(MNEMONIC, { index: 1 })
     const services = yield* Layer.build(
       Layer.provideMerge(TransactionSubmitter.layer({ key }), DataNodeClient.layer({ urls: sim.urls })).pipe(
@@ -210,64 +245,64 @@ const scenario = Effect.gen(function* () {
     if (market === undefined) return yield* new DemoFailure({ message: "the simulator lists no market" })
     const marketName = market.tradableInstrument.instrument.code
     yield* Console.log(`-- trading as party ${party} (mnemonic key 1) on market ${marketName} ${market.id}`)
-    const ours = (event: WatchEvent) => event.key.includes(party) || partyOf(event) === party
+    return { submitter, party, marketId: market.id, marketName } satisfies Trader
+  })
 
-    const submitted: Array<{ readonly label: string; readonly hash: string }> = []
-    const report = (what: string, predicate: (event: WatchEvent) => boolean) =>
-      recorder
-        .waitFor(what, predicate)
-        .pipe(
-          Effect.tap((event) =>
-            Console.log(`-- the watcher reported ${event.kind} for our party at block #${event.height}`)
-          )
-        )
-
-    submitted.push(
-      yield* submit(
-        submitter,
-        "profile update",
-        Commands.command(
-          "updatePartyProfile",
-          Commands.updatePartyProfile({
-            alias: ALIAS,
-            metadata: [
-              { key: "desk", value: "demo" },
-              { key: "strategy", value: "market-making" }
-            ]
-          })
-        )
+/** Sets our alias and metadata. */
+const updateProfile = ({ party, submitter }: Trader, report: Report) =>
+  Effect.gen(function* () {
+    const submitted = yield* submit(
+      submitter,
+      "profile update",
+      Commands.command(
+        "updatePartyProfile",
+        Commands.updatePartyProfile({
+          alias: ALIAS,
+          metadata: [
+            { key: "desk", value: "demo" },
+            { key: "strategy", value: "market-making" }
+          ]
+        })
       )
     )
     yield* report(
       "a profile change of our party",
       (e) => e.resource === "profiles" && e.key === party && (e.after?.alias ?? "") === ALIAS
     )
+    return submitted
+  })
 
-    submitted.push(
-      yield* submit(
-        submitter,
-        "liquidity provision",
-        Commands.command(
-          "liquidityProvisionSubmission",
-          Commands.liquidityProvisionSubmission({
-            marketId: market.id,
-            commitmentAmount: "5000000",
-            fee: "0.01",
-            reference: "demo-lp"
-          })
-        )
+/** The provision as the watcher first reported it. */
+const provideLiquidity = ({ marketId, party, submitter }: Trader, report: Report) =>
+  Effect.gen(function* () {
+    const submitted = yield* submit(
+      submitter,
+      "liquidity provision",
+      Commands.command(
+        "liquidityProvisionSubmission",
+        Commands.liquidityProvisionSubmission({
+          marketId,
+          commitmentAmount: "5000000",
+          fee: "0.01",
+          reference: "demo-lp"
+        })
       )
     )
     const provision = yield* report(
       "the liquidity provision of our party",
-      (e) => e.kind === "liquidity.created" && e.details.partyId === party && e.details.marketId === market.id
+      (e) => e.kind === "liquidity.created" && e.details.partyId === party && e.details.marketId === marketId
     )
+    return { submitted, provision }
+  })
 
+/** A market buy that opens a position, then a market sell that reduces it. */
+const tradePosition = ({ marketId, party, submitter }: Trader, report: Report) =>
+  Effect.gen(function* () {
     const order = (side: "SIDE_BUY" | "SIDE_SELL", size: bigint) =>
       Commands.command(
         "orderSubmission",
         Commands.orderSubmission({
-          marketId: market.id,
+          marketId,
           size,
           side,
           type: "TYPE_MARKET",
@@ -275,15 +310,20 @@ const scenario = Effect.gen(function* () {
           reference: "demo"
         })
       )
-    const position = positionKey(market.id, party)
-    submitted.push(yield* submit(submitter, "market buy of 5", order("SIDE_BUY", 5n)))
+    const position = positionKey(marketId, party)
+    const buy = yield* submit(submitter, "market buy of 5", order("SIDE_BUY", 5n))
     yield* report("the opening of our position", (e) => e.kind === "position.opened" && e.key === position)
-    submitted.push(yield* submit(submitter, "market sell of 2", order("SIDE_SELL", 2n)))
+    const sell = yield* submit(submitter, "market sell of 2", order("SIDE_SELL", 2n))
     yield* report(
       "the change of our position",
       (e) => e.kind === "position.volume_changed" && e.key === position && e.details.to === "3"
     )
+    return [buy, sell]
+  })
 
+/** Waits for the provision to become active, unless it already was when first reported. */
+const awaitActivation = (report: Report, provision: WatchEvent) =>
+  Effect.gen(function* () {
     // a new provision waits in STATUS_PENDING until the epoch ends, as on a real network
     if (provision.details.status === "STATUS_PENDING") {
       yield* heading("waiting for the end of the epoch: the provision becomes active")
@@ -295,17 +335,39 @@ const scenario = Effect.gen(function* () {
       // the epoch ended between its inclusion and the watcher's next read
       yield* Console.log(`-- the provision was already ${provision.details.status} when the watcher first read it`)
     }
-    return { party, market: `${marketName} ${market.id}`, submitted, ours }
   })
 
-  const outcome = yield* Effect.raceFirst(steps, stopped)
+/** The transactions, each followed by waiting until the watcher reports its effect. */
+const steps = (sim: Simulator.Service, recorder: Recorder) =>
+  Effect.gen(function* () {
+    // the first sync only records what is there; the first event is the first change after it
+    const first = yield* recorder.waitFor("a first change", () => true)
+    yield* Console.log(`-- the watcher is in sync: first change reported at block #${first.height}`)
 
-  // everything awaited was reported: stop the watcher before counting what it delivered
-  yield* Fiber.interrupt(watcher)
-  const delivered = yield* recorder.delivered
-  const elapsed = (Date.now() - started) / 1000
+    const trader = yield* joinAsTrader(sim)
+    const { party } = trader
+    const ours = (event: WatchEvent) => event.key.includes(party) || partyOf(event) === party
 
-  yield* heading("summary")
+    const submitted: Array<Submitted> = []
+    const report: Report = (what, predicate) =>
+      recorder
+        .waitFor(what, predicate)
+        .pipe(
+          Effect.tap((event) =>
+            Console.log(`-- the watcher reported ${event.kind} for our party at block #${event.height}`)
+          )
+        )
+
+    submitted.push(yield* updateProfile(trader, report))
+    const { provision, submitted: provided } = yield* provideLiquidity(trader, report)
+    submitted.push(provided)
+    submitted.push(...(yield* tradePosition(trader, report)))
+    yield* awaitActivation(report, provision)
+    return { party, market: `${trader.marketName} ${trader.marketId}`, submitted, ours } satisfies Outcome
+  })
+
+/** The summary: our party and market, the transactions, the events reported for us, every kind counted. */
+const summaryOf = (outcome: Outcome, delivered: ReadonlyArray<WatchEvent>, elapsed: number): string => {
   const lines: Array<string> = []
   lines.push(`party     ${outcome.party} (alias ${ALIAS})`)
   lines.push(`market    ${outcome.market}`)
@@ -323,7 +385,23 @@ const scenario = Effect.gen(function* () {
     lines.push(`  ${String(count).padStart(5)}  ${kind}`)
   }
   lines.push(`elapsed   ${elapsed.toFixed(1)} s`)
-  yield* Console.log(lines.join("\n"))
+  return lines.join("\n")
+}
+
+const scenario = Effect.gen(function* () {
+  const started = Date.now()
+  const sim = yield* startNetwork
+  const { recorder, stopped, watcher } = yield* startWatcher(sim)
+
+  const outcome = yield* Effect.raceFirst(steps(sim, recorder), stopped)
+
+  // everything awaited was reported: stop the watcher before counting what it delivered
+  yield* Fiber.interrupt(watcher)
+  const delivered = yield* recorder.delivered
+  const elapsed = (Date.now() - started) / 1000
+
+  yield* heading("summary")
+  yield* Console.log(summaryOf(outcome, delivered, elapsed))
 }).pipe(
   Effect.scoped,
   Effect.timeoutFail({

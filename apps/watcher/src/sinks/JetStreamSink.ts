@@ -134,58 +134,64 @@ const classify = (error: unknown, subject: string, config: JetStream): { reason:
 
 const describeStream = (info: StreamInfo): string => `[${(info.config.subjects ?? []).join(", ")}]`
 
-/** The sink publishing to the configured stream; the connection is drained and closed with the scope. */
-export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Scope> =>
+const attempts = Metrics.sinkAttemptsTotal.pipe(Metric.tagged("sink", NAME))
+const failures = Metrics.sinkFailuresTotal.pipe(Metric.tagged("sink", NAME))
+
+/** Text and errors of the sink, with the configured password and token kept out of them. */
+interface SecretSafe {
+  /** Hides the secrets in text that came back from the client or the server. */
+  readonly scrub: (text: string) => string
+  readonly sinkError: (message: string, cause?: unknown) => SinkError
+}
+
+const secretSafe = (config: JetStream): SecretSafe => {
+  const secrets = Secrets.valuesOf([config.password, config.token])
+  const scrub = (text: string): string => Secrets.scrub(text, secrets)
+  /** An error as a `SinkError` cause, unless some text of it holds a secret. */
+  const safeCause = (error: unknown): unknown => {
+    const text = fullText(error)
+    return secrets.some((secret) => text.includes(secret)) ? undefined : error
+  }
+  const sinkError = (message: string, cause?: unknown) =>
+    new SinkError({
+      sink: NAME,
+      message: scrub(message),
+      ...(cause === undefined ? {} : { cause: safeCause(cause) })
+    })
+  return { scrub, sinkError }
+}
+
+/** Refuses a password without a user, and a token given with a user or password. */
+const checkCredentials = (config: JetStream, { sinkError }: SecretSafe): Effect.Effect<void, SinkError> => {
+  const servers = config.servers.join(", ")
+  if (config.password !== undefined && config.user === undefined) {
+    return Effect.fail(sinkError(`NATS at ${servers}: a password needs a user`))
+  }
+  if (config.token !== undefined && (config.user !== undefined || config.password !== undefined)) {
+    return Effect.fail(sinkError(`NATS at ${servers}: use either a token or a user and password, not both`))
+  }
+  return Effect.void
+}
+
+const connectionOptions = (config: JetStream, timeoutMillis: number): NodeConnectionOptions => ({
+  servers: [...config.servers],
+  name: "vega-watcher",
+  // once connected, never give up reconnecting: deliveries fail (and are retried) meanwhile
+  maxReconnectAttempts: -1,
+  timeout: timeoutMillis,
+  ...(config.user === undefined ? {} : { user: config.user }),
+  ...(config.password === undefined ? {} : { pass: Redacted.value(config.password) }),
+  ...(config.token === undefined ? {} : { token: Redacted.value(config.token) })
+})
+
+/** Logs the connection's status changes and its closing for good; drains and closes it with the scope. */
+const watchConnection = (
+  nc: NatsConnection,
+  config: JetStream,
+  scrub: (text: string) => string
+): Effect.Effect<void, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const secrets = Secrets.valuesOf([config.password, config.token])
-    /** Hides the secrets in text that came back from the client or the server. */
-    const scrub = (text: string): string => Secrets.scrub(text, secrets)
-    /** An error as a `SinkError` cause, unless some text of it holds a secret. */
-    const safeCause = (error: unknown): unknown => {
-      const text = fullText(error)
-      return secrets.some((secret) => text.includes(secret)) ? undefined : error
-    }
-    const sinkError = (message: string, cause?: unknown) =>
-      new SinkError({
-        sink: NAME,
-        message: scrub(message),
-        ...(cause === undefined ? {} : { cause: safeCause(cause) })
-      })
-
     const servers = config.servers.join(", ")
-    // the NATS client counts milliseconds
-    const timeoutMillis = Duration.toMillis(config.timeout)
-    if (config.password !== undefined && config.user === undefined) {
-      return yield* Effect.fail(sinkError(`NATS at ${servers}: a password needs a user`))
-    }
-    if (config.token !== undefined && (config.user !== undefined || config.password !== undefined)) {
-      return yield* Effect.fail(sinkError(`NATS at ${servers}: use either a token or a user and password, not both`))
-    }
-
-    const options: NodeConnectionOptions = {
-      servers: [...config.servers],
-      name: "vega-watcher",
-      // once connected, never give up reconnecting: deliveries fail (and are retried) meanwhile
-      maxReconnectAttempts: -1,
-      timeout: timeoutMillis,
-      ...(config.user === undefined ? {} : { user: config.user }),
-      ...(config.password === undefined ? {} : { pass: Redacted.value(config.password) }),
-      ...(config.token === undefined ? {} : { token: Redacted.value(config.token) })
-    }
-
-    const nc: NatsConnection = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => connect(options),
-        catch: (cause) => {
-          const text = errorText(cause)
-          const hint = /authori[sz]ation|authentication/i.test(text) ? " (check user, password or token)" : ""
-          return sinkError(`cannot connect to NATS at ${servers}: ${text}${hint}`, cause)
-        }
-      }),
-      (nc) => Effect.tryPromise(() => nc.close()).pipe(Effect.ignore)
-    )
-    yield* Effect.logDebug(`connected to NATS at ${nc.getServer()}`).pipe(Effect.annotateLogs({ sink: NAME }))
-
     let closing = false
     yield* Stream.fromAsyncIterable(nc.status(), (error) => error).pipe(
       Stream.runForEach((status) => logStatus(status, scrub)),
@@ -218,6 +224,84 @@ export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Sc
         Effect.zipRight(Effect.tryPromise(() => nc.close()).pipe(Effect.ignore))
       )
     )
+  })
+
+/** Connects (failing at once when no server answers), closed with the scope and watched meanwhile. */
+const openConnection = (
+  config: JetStream,
+  timeoutMillis: number,
+  { scrub, sinkError }: SecretSafe
+): Effect.Effect<NatsConnection, SinkError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const servers = config.servers.join(", ")
+    const options = connectionOptions(config, timeoutMillis)
+    const nc: NatsConnection = yield* Effect.acquireRelease(
+      Effect.tryPromise({
+        try: () => connect(options),
+        catch: (cause) => {
+          const text = errorText(cause)
+          const hint = /authori[sz]ation|authentication/i.test(text) ? " (check user, password or token)" : ""
+          return sinkError(`cannot connect to NATS at ${servers}: ${text}${hint}`, cause)
+        }
+      }),
+      (nc) => Effect.tryPromise(() => nc.close()).pipe(Effect.ignore)
+    )
+    yield* Effect.logDebug(`connected to NATS at ${nc.getServer()}`).pipe(Effect.annotateLogs({ sink: NAME }))
+    yield* watchConnection(nc, config, scrub)
+    return nc
+  })
+
+/** What publishing an event needs. */
+interface Publishing {
+  readonly js: JetStreamClient
+  readonly config: JetStream
+  readonly timeoutMillis: number
+  readonly sinkError: SecretSafe["sinkError"]
+}
+
+/** Publishes one event and waits for its acknowledgement; a repeat the server dropped is logged. */
+const publishOne = (
+  { config, js, sinkError, timeoutMillis }: Publishing,
+  { event, seq }: PendingEvent
+): Effect.Effect<void, SinkError> =>
+  Effect.gen(function* () {
+    const subject = subjectFor(config.subjectPrefix, event.kind)
+    const headers = natsHeaders()
+    headers.set("Content-Type", "application/json")
+    headers.set("Vega-Watcher-Kind", event.kind.replace(/[\r\n]/g, " "))
+    headers.set("Vega-Watcher-Seq", String(seq))
+    yield* Metric.update(attempts, 1)
+    const ack: PubAck = yield* Effect.tryPromise({
+      try: () => js.publish(subject, toJsonLine(event), { msgID: event.id, timeout: timeoutMillis, headers }),
+      catch: (cause) => cause
+    }).pipe(
+      Effect.catchAll((cause) => {
+        const { reason, what } = classify(cause, subject, config)
+        return Metric.update(failures.pipe(Metric.tagged("reason", reason)), 1).pipe(
+          Effect.zipRight(
+            Effect.fail(sinkError(`event ${event.id} (seq ${seq}) not acknowledged on ${subject}: ${what}`, cause))
+          )
+        )
+      })
+    )
+    if (ack.duplicate) {
+      yield* Effect.logDebug(
+        `event ${event.id} (seq ${seq}) was already in stream ${ack.stream} (message ${ack.seq}): a repeat, dropped by the server`
+      )
+    }
+  })
+
+/** The sink publishing to the configured stream; the connection is drained and closed with the scope. */
+export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const safe = secretSafe(config)
+    const { sinkError } = safe
+    const servers = config.servers.join(", ")
+    // the NATS client counts milliseconds
+    const timeoutMillis = Duration.toMillis(config.timeout)
+    yield* checkCredentials(config, safe)
+
+    const nc = yield* openConnection(config, timeoutMillis, safe)
 
     const jsm: JetStreamManager = yield* Effect.tryPromise({
       try: () => jetstreamManager(nc, { timeout: timeoutMillis }),
@@ -225,40 +309,11 @@ export const make = (config: JetStream): Effect.Effect<Sink, SinkError, Scope.Sc
     })
     yield* ensureStream(jsm, config, sinkError)
 
-    const js: JetStreamClient = jetstream(nc, { timeout: timeoutMillis })
-    const attempts = Metrics.sinkAttemptsTotal.pipe(Metric.tagged("sink", NAME))
-    const failures = Metrics.sinkFailuresTotal.pipe(Metric.tagged("sink", NAME))
-
-    const publishOne = ({ event, seq }: PendingEvent): Effect.Effect<void, SinkError> =>
-      Effect.gen(function* () {
-        const subject = subjectFor(config.subjectPrefix, event.kind)
-        const headers = natsHeaders()
-        headers.set("Content-Type", "application/json")
-        headers.set("Vega-Watcher-Kind", event.kind.replace(/[\r\n]/g, " "))
-        headers.set("Vega-Watcher-Seq", String(seq))
-        yield* Metric.update(attempts, 1)
-        const ack: PubAck = yield* Effect.tryPromise({
-          try: () => js.publish(subject, toJsonLine(event), { msgID: event.id, timeout: timeoutMillis, headers }),
-          catch: (cause) => cause
-        }).pipe(
-          Effect.catchAll((cause) => {
-            const { reason, what } = classify(cause, subject, config)
-            return Metric.update(failures.pipe(Metric.tagged("reason", reason)), 1).pipe(
-              Effect.zipRight(
-                Effect.fail(sinkError(`event ${event.id} (seq ${seq}) not acknowledged on ${subject}: ${what}`, cause))
-              )
-            )
-          })
-        )
-        if (ack.duplicate) {
-          yield* Effect.logDebug(
-            `event ${event.id} (seq ${seq}) was already in stream ${ack.stream} (message ${ack.seq}): a repeat, dropped by the server`
-          )
-        }
-      })
-
+    const publishing: Publishing = { js: jetstream(nc, { timeout: timeoutMillis }), config, timeoutMillis, sinkError }
     const deliver = (events: ReadonlyArray<PendingEvent>): Effect.Effect<void, SinkError> =>
-      Effect.forEach(events, publishOne, { discard: true }).pipe(Effect.annotateLogs({ sink: NAME }))
+      Effect.forEach(events, (pending) => publishOne(publishing, pending), { discard: true }).pipe(
+        Effect.annotateLogs({ sink: NAME })
+      )
 
     return {
       name: NAME,

@@ -78,138 +78,158 @@ export const retrySchedule = (
     (failure: Failed) => failure.retryAfter
   ).pipe(Schedule.delays, Schedule.intersect(Schedule.identity<Failed>()))
 
+const attempts = Metrics.sinkAttemptsTotal.pipe(Metric.tagged("sink", NAME))
+const failures = Metrics.sinkFailuresTotal.pipe(Metric.tagged("sink", NAME))
+const retryAfters = Metrics.sinkRetryAfterTotal.pipe(Metric.tagged("sink", NAME))
+const rejected = Metrics.sinkRejectedTotal.pipe(Metric.tagged("sink", NAME))
+
+/** What sending an event needs. */
+interface Sending {
+  readonly config: Webhook
+  readonly client: HttpClient.HttpClient
+  /** The configured header names, lowercase: their values are hidden from trace spans. */
+  readonly headerNames: ReadonlyArray<string>
+  /** Hides every configured secret in text that came back from the receiver. */
+  readonly scrub: (text: string) => string
+  /** Waits until the next request may start (at most `rate` a second). */
+  readonly pace: Effect.Effect<void>
+}
+
+/** Requests start at most `rate` per second: each waits for the start the previous one left it. */
+const pacer = (rate: number): Effect.Effect<void> => {
+  const intervalMillis = 1000 / rate
+  let nextStart = 0
+  return Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis
+    const start = Math.max(now, nextStart)
+    nextStart = start + intervalMillis
+    if (start > now) yield* Effect.sleep(Duration.millis(start - now))
+  })
+}
+
+const requestFor = (config: Webhook, event: WatchEvent) =>
+  HttpClientRequest.post(config.url).pipe(
+    HttpClientRequest.setHeaders(
+      Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name, Redacted.value(value)]))
+    ),
+    HttpClientRequest.bodyText(toJsonLine(event), "application/json"),
+    HttpClientRequest.setHeader("content-type", "application/json"),
+    HttpClientRequest.setHeader("idempotency-key", event.id)
+  )
+
+const answerOf = (response: HttpClientResponse.HttpClientResponse) =>
+  response.status >= 200 && response.status < 300
+    ? Effect.succeed({ response, body: "" })
+    : response.text.pipe(
+        Effect.orElseSucceed(() => ""),
+        Effect.map((body) => ({ response, body }))
+      )
+
+const outcomeOf = (
+  { config, scrub }: Sending,
+  response: HttpClientResponse.HttpClientResponse,
+  body: string
+): Effect.Effect<Outcome> => {
+  const status = response.status
+  if (status >= 200 && status < 300) {
+    // read the answer so the connection is free again; the event is delivered whatever happens here
+    return response.text.pipe(Effect.timeout(config.timeout), Effect.ignore, Effect.as({ _tag: "Delivered" as const }))
+  }
+  if (retryableStatuses.has(status) || status >= 500) {
+    return Clock.currentTimeMillis.pipe(
+      Effect.map((now) => ({
+        _tag: "Failed" as const,
+        reason: `http_${status}`,
+        status,
+        what: `HTTP ${status}`,
+        retryAfter: RetryPolicy.retryAfter(response.headers, now)
+      }))
+    )
+  }
+  return Effect.succeed({ _tag: "Refused" as const, status, body: scrub(body.slice(0, BODY_START)) })
+}
+
+const send = (sending: Sending, event: WatchEvent): Effect.Effect<Outcome> =>
+  sending.client.execute(requestFor(sending.config, event)).pipe(
+    Effect.flatMap(answerOf),
+    Effect.timeout(sending.config.timeout),
+    Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, ...sending.headerNames]),
+    Effect.flatMap(({ body, response }) => outcomeOf(sending, response, body)),
+    Effect.catchAll((error) =>
+      Effect.succeed<Outcome>(
+        error._tag === "TimeoutException"
+          ? {
+              _tag: "Failed",
+              reason: "timeout",
+              what: `no answer in ${DurationText.format(sending.config.timeout)}`,
+              retryAfter: Option.none()
+            }
+          : { _tag: "Failed", reason: "network", what: sending.scrub(errorText(error)), retryAfter: Option.none() }
+      )
+    )
+  )
+
+const refused = (event: WatchEvent, outcome: Extract<Outcome, { _tag: "Refused" }>, attempt: number) => {
+  const answer = outcome.body.replace(/\s+/g, " ").trim()
+  return Metric.increment(Metric.tagged(rejected, "status", String(outcome.status))).pipe(
+    Effect.zipRight(
+      Effect.logError(
+        `event ${event.id} (${event.kind}) refused with HTTP ${outcome.status}, skipped` +
+          (answer === "" ? "" : `: ${answer}`)
+      )
+    ),
+    Effect.annotateLogs({ status: outcome.status, attempt })
+  )
+}
+
+const retrying = (event: WatchEvent, attempt: number, delay: Duration.Duration, failure: Failed) => {
+  const asked = Option.isSome(failure.retryAfter)
+  return Effect.logWarning(
+    `event ${event.id}: attempt ${attempt} failed (${failure.what}); ` +
+      `retrying in ${Math.round(Duration.toMillis(delay))} ms` +
+      (asked ? " as Retry-After asks" : "")
+  ).pipe(
+    Effect.zipRight(asked ? Metric.increment(retryAfters) : Effect.void),
+    Effect.annotateLogs({ reason: failure.reason, attempt }),
+    Effect.annotateLogs(failure.status === undefined ? {} : { status: failure.status })
+  )
+}
+
+/** Sends the event until it is delivered or refused; a retryable failure is tried again, never skipped. */
+const deliverOne = (sending: Sending, event: WatchEvent): Effect.Effect<void> => {
+  let attempt = 0
+  const once: Effect.Effect<void, Failed> = Effect.gen(function* () {
+    yield* sending.pace
+    attempt += 1
+    yield* Metric.increment(attempts)
+    const outcome = yield* send(sending, event)
+    if (outcome._tag === "Refused") return yield* refused(event, outcome, attempt)
+    if (outcome._tag === "Failed") {
+      yield* Metric.increment(Metric.tagged(failures, "reason", outcome.reason))
+      return yield* Effect.fail(outcome)
+    }
+  })
+  const schedule = retrySchedule(sending.config).pipe(
+    Schedule.tapOutput(([delay, failure]) => retrying(event, attempt, delay, failure))
+  )
+  // the schedule never ends: a failure is retried as long as it takes
+  return once.pipe(Effect.retry(schedule), Effect.orDie)
+}
+
 export const make = (config: Webhook): Effect.Effect<Sink, never, HttpClient.HttpClient> =>
   Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
-    const headerNames = Object.keys(config.headers).map((name) => name.toLowerCase())
-    const intervalMillis = 1000 / config.rate
-    const attempts = Metrics.sinkAttemptsTotal.pipe(Metric.tagged("sink", NAME))
-    const failures = Metrics.sinkFailuresTotal.pipe(Metric.tagged("sink", NAME))
-    const retryAfters = Metrics.sinkRetryAfterTotal.pipe(Metric.tagged("sink", NAME))
-    const rejected = Metrics.sinkRejectedTotal.pipe(Metric.tagged("sink", NAME))
     const secrets = Secrets.valuesOf(Object.values(config.headers))
-    /** Hides every configured secret in text that came back from the receiver. */
-    const scrub = (text: string): string => Secrets.scrub(text, secrets)
-    let nextStart = 0
-
-    const pace = Effect.gen(function* () {
-      const now = yield* Clock.currentTimeMillis
-      const start = Math.max(now, nextStart)
-      nextStart = start + intervalMillis
-      if (start > now) yield* Effect.sleep(Duration.millis(start - now))
-    })
-
-    const requestFor = (event: WatchEvent) =>
-      HttpClientRequest.post(config.url).pipe(
-        HttpClientRequest.setHeaders(
-          Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name, Redacted.value(value)]))
-        ),
-        HttpClientRequest.bodyText(toJsonLine(event), "application/json"),
-        HttpClientRequest.setHeader("content-type", "application/json"),
-        HttpClientRequest.setHeader("idempotency-key", event.id)
-      )
-
-    const answerOf = (response: HttpClientResponse.HttpClientResponse) =>
-      response.status >= 200 && response.status < 300
-        ? Effect.succeed({ response, body: "" })
-        : response.text.pipe(
-            Effect.orElseSucceed(() => ""),
-            Effect.map((body) => ({ response, body }))
-          )
-
-    const outcomeOf = (response: HttpClientResponse.HttpClientResponse, body: string): Effect.Effect<Outcome> => {
-      const status = response.status
-      if (status >= 200 && status < 300) {
-        // read the answer so the connection is free again; the event is delivered whatever happens here
-        return response.text.pipe(
-          Effect.timeout(config.timeout),
-          Effect.ignore,
-          Effect.as({ _tag: "Delivered" as const })
-        )
-      }
-      if (retryableStatuses.has(status) || status >= 500) {
-        return Clock.currentTimeMillis.pipe(
-          Effect.map((now) => ({
-            _tag: "Failed" as const,
-            reason: `http_${status}`,
-            status,
-            what: `HTTP ${status}`,
-            retryAfter: RetryPolicy.retryAfter(response.headers, now)
-          }))
-        )
-      }
-      return Effect.succeed({ _tag: "Refused" as const, status, body: scrub(body.slice(0, BODY_START)) })
-    }
-
-    const send = (event: WatchEvent): Effect.Effect<Outcome> =>
-      client.execute(requestFor(event)).pipe(
-        Effect.flatMap(answerOf),
-        Effect.timeout(config.timeout),
-        Effect.locallyWith(Headers.currentRedactedNames, (names) => [...names, ...headerNames]),
-        Effect.flatMap(({ body, response }) => outcomeOf(response, body)),
-        Effect.catchAll((error) =>
-          Effect.succeed<Outcome>(
-            error._tag === "TimeoutException"
-              ? {
-                  _tag: "Failed",
-                  reason: "timeout",
-                  what: `no answer in ${DurationText.format(config.timeout)}`,
-                  retryAfter: Option.none()
-                }
-              : { _tag: "Failed", reason: "network", what: scrub(errorText(error)), retryAfter: Option.none() }
-          )
-        )
-      )
-
-    const refused = (event: WatchEvent, outcome: Extract<Outcome, { _tag: "Refused" }>, attempt: number) => {
-      const answer = outcome.body.replace(/\s+/g, " ").trim()
-      return Metric.increment(Metric.tagged(rejected, "status", String(outcome.status))).pipe(
-        Effect.zipRight(
-          Effect.logError(
-            `event ${event.id} (${event.kind}) refused with HTTP ${outcome.status}, skipped` +
-              (answer === "" ? "" : `: ${answer}`)
-          )
-        ),
-        Effect.annotateLogs({ status: outcome.status, attempt })
-      )
-    }
-
-    const retrying = (event: WatchEvent, attempt: number, delay: Duration.Duration, failure: Failed) => {
-      const asked = Option.isSome(failure.retryAfter)
-      return Effect.logWarning(
-        `event ${event.id}: attempt ${attempt} failed (${failure.what}); ` +
-          `retrying in ${Math.round(Duration.toMillis(delay))} ms` +
-          (asked ? " as Retry-After asks" : "")
-      ).pipe(
-        Effect.zipRight(asked ? Metric.increment(retryAfters) : Effect.void),
-        Effect.annotateLogs({ reason: failure.reason, attempt }),
-        Effect.annotateLogs(failure.status === undefined ? {} : { status: failure.status })
-      )
-    }
-
-    /** Sends the event until it is delivered or refused; a retryable failure is tried again, never skipped. */
-    const deliverOne = (event: WatchEvent): Effect.Effect<void> => {
-      let attempt = 0
-      const once: Effect.Effect<void, Failed> = Effect.gen(function* () {
-        yield* pace
-        attempt += 1
-        yield* Metric.increment(attempts)
-        const outcome = yield* send(event)
-        if (outcome._tag === "Refused") return yield* refused(event, outcome, attempt)
-        if (outcome._tag === "Failed") {
-          yield* Metric.increment(Metric.tagged(failures, "reason", outcome.reason))
-          return yield* Effect.fail(outcome)
-        }
-      })
-      const schedule = retrySchedule(config).pipe(
-        Schedule.tapOutput(([delay, failure]) => retrying(event, attempt, delay, failure))
-      )
-      // the schedule never ends: a failure is retried as long as it takes
-      return once.pipe(Effect.retry(schedule), Effect.orDie)
+    const sending: Sending = {
+      config,
+      client,
+      headerNames: Object.keys(config.headers).map((name) => name.toLowerCase()),
+      scrub: (text) => Secrets.scrub(text, secrets),
+      pace: pacer(config.rate)
     }
 
     const deliver = (events: ReadonlyArray<PendingEvent>) =>
-      Effect.forEach(events, ({ event }) => deliverOne(event), { discard: true }).pipe(
+      Effect.forEach(events, ({ event }) => deliverOne(sending, event), { discard: true }).pipe(
         Effect.annotateLogs({ sink: NAME })
       )
 
