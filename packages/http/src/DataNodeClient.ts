@@ -78,7 +78,7 @@ export interface Options {
   readonly retries?: number
   /** The default schedule's backoff: first delay up to `base`, doubling up to `max`. Defaults 200 ms and 10 s. */
   readonly backoff?: RetryPolicy.BackoffOptions
-  /** Client-side pacing per node; default the real node's 20 requests/s with a burst of 100. `false` to turn off. */
+  /** Client-side pacing per node; default the node's own 20 requests/s, with a burst of 90 (its 100 less a tenth in reserve). `false` to turn off. */
   readonly rateLimit?: false | { readonly rate?: number; readonly burst?: number }
   /** Node choice: drop nodes lagging more than `maxLag` blocks (default 5) or `slowFactor` times slower than the fastest (default 4). */
   readonly pool?: { readonly maxLag?: number; readonly slowFactor?: number }
