@@ -82,7 +82,8 @@ describe("the client's retry policy", () => {
       yield* Fiber.join(fiber)
       expect(node.times).toHaveLength(6)
       const gaps = node.times.slice(1).map((t, i) => t - node.times[i])
-      gaps.forEach((gap, n) => expect(gap).toBeLessThanOrEqual(200 * 2 ** n))
+      const ceilings = [200, 400, 800, 1600, 3200]
+      gaps.forEach((gap, n) => expect(gap).toBeLessThanOrEqual(ceilings[n]))
     })
   )
 

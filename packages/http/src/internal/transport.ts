@@ -100,12 +100,6 @@ const currentPin = FiberRef.unsafeMake<Pin | undefined>(undefined)
 /** A time limit for the current request other than the client's, read by {@link answered}. */
 const currentTimeout = FiberRef.unsafeMake<Duration.Duration | undefined>(undefined)
 
-export const lowerHeaders = (headers: Readonly<Record<string, string>>): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(headers)) out[k.toLowerCase()] = v
-  return out
-}
-
 /** The pool's choice for the current request, waiting while every node rests. */
 const chooseNode = (pool: Pool): Effect.Effect<string> =>
   Effect.flatMap(FiberRef.get(currentPin), (pin) => {
@@ -148,7 +142,8 @@ const recordAnswer = (
 ) =>
   Effect.gen(function* () {
     const finished = yield* Clock.currentTimeMillis
-    const headers = lowerHeaders(response.headers)
+    // platform headers come with lowercase names
+    const headers = response.headers
     recorder.pool.answered(node, finished - started, headers)
     const pacer = recorder.pacerOf(node)
     pacer.observe(headers)
@@ -261,7 +256,7 @@ export const make = (http: HttpClient.HttpClient, settings: Settings): Effect.Ef
           node,
           path: response.request.url.slice(node.length),
           status: response.status,
-          headers: lowerHeaders(response.headers),
+          headers: response.headers,
           text
         }))
       }).pipe(
@@ -292,7 +287,7 @@ export const make = (http: HttpClient.HttpClient, settings: Settings): Effect.Ef
         const node = nodeOf(response.request.url)
         if (response.status >= 200 && response.status < 300) return { node, response }
         const text = yield* Effect.orElseSucceed(response.text, () => "")
-        const answer = { node, path, status: response.status, headers: lowerHeaders(response.headers), text }
+        const answer = { node, path, status: response.status, headers: response.headers, text }
         return yield* Effect.fail(errorOf(answer, yield* Clock.currentTimeMillis))
       })
 
