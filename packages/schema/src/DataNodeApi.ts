@@ -521,9 +521,41 @@ export const CoreObserveEventBus = stream({
 })
 
 /**
+ * `GET /api/v2/stream/positions`: a snapshot of the matching positions in pages of 50, then each
+ * block's changed positions; query `partyId`, `marketId`.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ObservePositions = stream({
+  name: "ObservePositions",
+  path: "/api/v2/stream/positions",
+  message: Position.ObservePositionsResponse
+})
+
+/**
+ * `GET /api/v2/stream/liquidity-provisions`: each block's changed provisions, no snapshot; query
+ * `marketId`, `partyId`.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ObserveLiquidityProvisions = stream({
+  name: "ObserveLiquidityProvisions",
+  path: "/api/v2/stream/liquidity-provisions",
+  message: LiquidityProvision.ObserveLiquidityProvisionsResponse
+})
+
+/**
  * Every streaming route described here.
  *
  * @since 0.1.0
  * @category Streams
  */
-export const streams: ReadonlyArray<AnyStream> = [ObserveTransactionResults, ObserveEventBus, CoreObserveEventBus]
+export const streams: ReadonlyArray<AnyStream> = [
+  ObserveTransactionResults,
+  ObserveEventBus,
+  CoreObserveEventBus,
+  ObservePositions,
+  ObserveLiquidityProvisions
+]

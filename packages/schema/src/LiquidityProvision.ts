@@ -12,6 +12,8 @@ import * as Enum from "./Enum.js"
 import { LiquidityProvisionId, MarketId, OrderId, PartyId } from "./Ids.js"
 import { Uint32, Uint64 } from "./Integer.js"
 import * as Pagination from "./Pagination.js"
+import { optional } from "./internal/proto.js"
+import * as StreamForm from "./StreamForm.js"
 import { VegaTimestamp } from "./Timestamp.js"
 
 /**
@@ -126,3 +128,32 @@ export const ListLiquidityProvisionsResponse = Schema.Struct({
 }).annotations({ identifier: "ListLiquidityProvisionsResponse" })
 /** @since 0.1.0 @category Responses */
 export type ListLiquidityProvisionsResponse = typeof ListLiquidityProvisionsResponse.Type
+
+/**
+ * A message of `GET /api/v2/stream/liquidity-provisions` (the `result` of a frame), in stream
+ * form: up to 50 provisions a block changed, each the plain record (not the REST list's
+ * current/pending pair). The stream sends no snapshot.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ObserveLiquidityProvisionsResponse = StreamForm.make(
+  Schema.Struct({ liquidityProvisions: Schema.Array(LiquidityProvision) }).annotations({
+    identifier: "ObserveLiquidityProvisionsResponse"
+  })
+)
+/** @since 0.1.0 @category Streams */
+export type ObserveLiquidityProvisionsResponse = typeof ObserveLiquidityProvisionsResponse.Type
+
+/**
+ * Query of `GET /api/v2/stream/liquidity-provisions`: both optional, lowercase ids.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ObserveLiquidityProvisionsRequest = Schema.Struct({
+  marketId: optional(MarketId),
+  partyId: optional(PartyId)
+}).annotations({ identifier: "ObserveLiquidityProvisionsRequest" })
+/** @since 0.1.0 @category Streams */
+export type ObserveLiquidityProvisionsRequest = typeof ObserveLiquidityProvisionsRequest.Type

@@ -12,9 +12,10 @@ import * as Schema from "effect/Schema"
 import { Amount, SignedAmount } from "./Amount.js"
 import * as Enum from "./Enum.js"
 import { MarketId, PartyId } from "./Ids.js"
-import { optional } from "./internal/proto.js"
+import { oneof, optional } from "./internal/proto.js"
 import { Int64 } from "./Integer.js"
 import * as Pagination from "./Pagination.js"
+import * as StreamForm from "./StreamForm.js"
 import { VegaTimestamp } from "./Timestamp.js"
 
 /**
@@ -86,3 +87,58 @@ export const ListPositionsResponse = Schema.Struct({
 }).annotations({ identifier: "ListPositionsResponse" })
 /** @since 0.1.0 @category Responses */
 export type ListPositionsResponse = typeof ListPositionsResponse.Type
+
+/**
+ * A page of the positions stream's opening snapshot (pages of 50; `lastPage` is `true` only on
+ * the last one).
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const PositionSnapshotPage = Schema.Struct({
+  positions: Schema.Array(Position),
+  lastPage: Schema.Boolean
+}).annotations({ identifier: "PositionSnapshotPage" })
+
+/**
+ * The positions a block changed (each at most once, in its state at the block's end).
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const PositionUpdates = Schema.Struct({ positions: Schema.Array(Position) }).annotations({
+  identifier: "PositionUpdates"
+})
+
+/**
+ * A message of `GET /api/v2/stream/positions` (the `result` of a frame), in stream form: a
+ * snapshot page, then the updates of each block. Carries no block height: `updatedAt` is the
+ * block's time.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ObservePositionsResponse = StreamForm.make(
+  Schema.Struct({
+    snapshot: optional(PositionSnapshotPage),
+    updates: optional(PositionUpdates)
+  })
+    .pipe(oneof("response", ["snapshot", "updates"]))
+    .annotations({ identifier: "ObservePositionsResponse" })
+)
+/** @since 0.1.0 @category Streams */
+export type ObservePositionsResponse = typeof ObservePositionsResponse.Type
+
+/**
+ * Query of `GET /api/v2/stream/positions`: both optional; lowercase ids (the node compares the
+ * text of updates exactly).
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ObservePositionsRequest = Schema.Struct({
+  partyId: optional(PartyId),
+  marketId: optional(MarketId)
+}).annotations({ identifier: "ObservePositionsRequest" })
+/** @since 0.1.0 @category Streams */
+export type ObservePositionsRequest = typeof ObservePositionsRequest.Type
