@@ -4,4 +4,5 @@
 export * as DataNodeClient from "./DataNodeClient.js"
 export * as DataNodeError from "./DataNodeError.js"
 export * as ReadTracking from "./ReadTracking.js"
+export * as RequestBudget from "./RequestBudget.js"
 export * as RetryPolicy from "./RetryPolicy.js"

@@ -34,6 +34,7 @@ import * as ScheduleIntervals from "effect/ScheduleIntervals"
 import type * as Scope from "effect/Scope"
 import * as Errors from "../DataNodeError.js"
 import * as ReadTracking from "../ReadTracking.js"
+import * as RequestBudget from "../RequestBudget.js"
 import * as RetryPolicy from "../RetryPolicy.js"
 import { type Answer, asksToWait, decodeBody, errorOf } from "./answer.js"
 import * as Metrics from "./metrics.js"
@@ -123,9 +124,11 @@ const routed = (pool: Pool) =>
       : Effect.succeed(request)
   )
 
-/** Middleware: a request waits for its node's token bucket. */
+/** Middleware: a request waits for the budgets of the work it belongs to, then for its node's token bucket. */
 const paced = (pacerOf: (url: string) => Pacer) =>
-  HttpClient.tapRequest((request: HttpClientRequest.HttpClientRequest) => pacerOf(request.url).take)
+  HttpClient.tapRequest((request: HttpClientRequest.HttpClientRequest) =>
+    Effect.zipRight(RequestBudget.take, pacerOf(request.url).take)
+  )
 
 interface Recorder {
   readonly pool: Pool

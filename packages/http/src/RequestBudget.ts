@@ -1,0 +1,82 @@
+/**
+ * A share of the node's request rate for a piece of work: requests made within a budget wait for
+ * its token bucket as well as for the node's, so background work (a reconciliation that reads a
+ * whole resource, say) never takes more than its share and leaves the rest of the node's limit to
+ * urgent reads.
+ *
+ * Like {@link ReadTracking}, a budget travels with the fibers of the work it wraps (parallel reads
+ * and prefetching streams included), and the wait happens before a request's time limit starts.
+ *
+ * @since 0.1.0
+ */
+import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
+import * as Stream from "effect/Stream"
+import { makePacer } from "./internal/pacer.js"
+
+/**
+ * @since 0.1.0
+ * @category Models
+ */
+export interface RequestBudget {
+  /** Requests per second, on average. */
+  readonly perSecond: number
+  /** Requests that may go at once after a quiet spell. */
+  readonly burst: number
+  /** Waits for (and reserves) one request of the budget. */
+  readonly take: Effect.Effect<void>
+}
+
+/**
+ * A budget of `perSecond` requests a second, `burst` at once (by default one second's worth).
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const make = (options: { readonly perSecond: number; readonly burst?: number }): RequestBudget => {
+  const { perSecond } = options
+  if (!(perSecond > 0)) throw new RangeError(`a request budget needs a rate above 0, got ${perSecond}`)
+  const burst = Math.max(1, options.burst ?? Math.ceil(perSecond))
+  const pacer = makePacer({ rate: perSecond, burst })
+  return { perSecond, burst, take: pacer.take }
+}
+
+const currentBudgets = FiberRef.unsafeMake<ReadonlyArray<RequestBudget>>([])
+
+/**
+ * Waits for a request of every budget the current work runs within. Called by the client before
+ * each request.
+ *
+ * @since 0.1.0
+ * @category Internal
+ */
+export const take: Effect.Effect<void> = Effect.flatMap(FiberRef.get(currentBudgets), (budgets) =>
+  budgets.length === 0 ? Effect.void : Effect.forEach(budgets, (budget) => budget.take, { discard: true })
+)
+
+/**
+ * Runs `self` with its requests within `budget` (and within any enclosing budget).
+ *
+ * @since 0.1.0
+ * @category Combinators
+ */
+export const within =
+  (budget: RequestBudget) =>
+  <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.locallyWith(self, currentBudgets, (budgets) => [...budgets, budget])
+
+/**
+ * {@link within} for a stream: every request made to produce it counts against `budget`.
+ *
+ * @since 0.1.0
+ * @category Combinators
+ */
+export const withinStream =
+  (budget: RequestBudget) =>
+  <A, E, R>(self: Stream.Stream<A, E, R>): Stream.Stream<A, E, R> =>
+    Stream.unwrapScoped(
+      Effect.as(
+        Effect.locallyScopedWith(currentBudgets, (budgets) => [...budgets, budget]),
+        self
+      )
+    )
