@@ -129,7 +129,26 @@ export const Simulated = Schema.Struct({
   port: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 65535)), { default: () => 0 })
 })
 
+/**
+ * How the watcher learns of changes: `live` follows the node's streams and reads again only what
+ * they name (reconciling on a slow schedule, within a share of the node's rate limit); `poll` reads
+ * every resource each `interval`, for nodes without streams.
+ */
+export const Mode = Schema.Literal("live", "poll")
+export type Mode = typeof Mode.Type
+
+export const Live = Schema.Struct({
+  reconcileEvery: PositiveDuration(Duration.minutes(10)),
+  /** Requests per second reconciliations may use: a quarter of the node's 20 by default. */
+  reconcileBudget: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { default: () => 5 }),
+  quiet: PositiveDuration(Duration.seconds(1)),
+  idleTimeout: PositiveDuration(Duration.seconds(15))
+})
+export type Live = typeof Live.Type
+
 export const WatcherConfig = Schema.Struct({
+  mode: Schema.optionalWith(Mode, { default: () => "live" as const }),
+  live: Schema.optionalWith(Live, { default: () => Schema.decodeSync(Live)({}) }),
   /** Data-node URLs; none: an in-process simulator is started and watched. */
   nodes: Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.pattern(httpUrl))), {
     default: () => []

@@ -70,7 +70,7 @@ export interface CycleContext {
   readonly between?: Effect.Effect<void>
 }
 
-const pointOf = (read: ReadTracking.ReadAt): ReadPoint => ({
+export const pointOf = (read: ReadTracking.ReadAt): ReadPoint => ({
   height: read.height,
   time: Option.match(ReadTracking.blockTime(read), { onNone: () => "", onSome: (d) => d.toISOString() }),
   node: read.node
@@ -90,15 +90,16 @@ const canonicalRows = (rows: ReadonlyMap<string, Row>): Map<string, string> => {
  * The events and row writes of one resource, keys in sorted order so that every run orders them
  * alike. Only fingerprints are held in memory: the rows held under changed keys come from the store.
  */
-const compare = (
+export const compare = (
   store: Store,
   resource: Resource,
-  rows: ReadonlyMap<string, string>,
+  rows: ReadonlyMap<string, string | null>,
   complete: boolean,
   held: ReadonlyMap<string, string>,
   at: ReadPoint,
   context: DiffContext,
-  report: boolean
+  report: boolean,
+  skip: (key: string) => boolean = () => false
 ) =>
   Effect.gen(function* () {
     const writes: Array<RowWrite & { readonly fingerprint: string | null }> = []
@@ -106,7 +107,8 @@ const compare = (
     if (complete) for (const key of held.keys()) if (!rows.has(key)) keys.push(key)
     keys.sort()
     for (const key of keys) {
-      const after = rows.get(key)
+      if (skip(key)) continue
+      const after = rows.get(key) ?? undefined
       const print = after === undefined ? null : fingerprintOf(after)
       if (held.get(key) === (print ?? undefined)) continue
       writes.push({ resource: resource.name, key, value: after ?? null, fingerprint: print })
@@ -136,7 +138,7 @@ export const readHead = (client: DataNodeClient.Service): Effect.Effect<ReadPoin
       : { height: Number(head.height), time: "", node: read.nodes[0] ?? "" }
   )
 
-type Prepared =
+export type Prepared =
   | { readonly _tag: "Done"; readonly outcome: SliceOutcome }
   | {
       readonly _tag: "Ready"
@@ -182,11 +184,16 @@ const prepare = (
     return { _tag: "Ready", at, resume: snapshot.resume, ...found } as const
   })
 
-const commitSlice = (store: Store, work: SliceWork, prepared: Prepared) =>
+/**
+ * Commits what `prepare` found. `point` is where the slice's checkpoint moves (by default where
+ * the rows were read): live work stamps events with the block that made them while the checkpoint
+ * never goes back.
+ */
+export const commitSlice = (store: Store, work: SliceWork, prepared: Prepared, point?: ReadPoint) =>
   Effect.gen(function* () {
     if (prepared._tag === "Done") return prepared.outcome
     const { at, events, resume, writes } = prepared
-    const committed = yield* store.commit({ slice: work.slice, point: at, resume, writes, events })
+    const committed = yield* store.commit({ slice: work.slice, point: point ?? at, resume, writes, events })
     for (const write of writes) {
       if (write.fingerprint === null) work.held.delete(write.key)
       else work.held.set(write.key, write.fingerprint)

@@ -109,3 +109,21 @@ export const leaseReleasedTotal = Metric.counter("vega_watcher_lease_released_to
   description: "slices given up to rebalance",
   incremental: true
 })
+
+/** Changes found only by reading a resource again, not by its live source; tag `resource`. What the streams missed. */
+export const reconciledTotal = Metric.counter("vega_watcher_reconciled_total", {
+  description: "events found by reconciliation rather than by a live source",
+  incremental: true
+})
+
+/** Events found from live sources (whole rows and the reads their hints asked for); tag `resource`. */
+export const liveEventsTotal = Metric.counter("vega_watcher_live_events_total", {
+  description: "events found from live sources",
+  incremental: true
+})
+
+/** Live streams that ended; tags `source` (`bus`, `positions`, `liquidity`) and `reason`. */
+export const streamDisconnectsTotal = Metric.counter("vega_watcher_stream_disconnects_total", {
+  description: "live streams that ended, by source and reason",
+  incremental: true
+})

@@ -46,6 +46,15 @@ export interface Snapshot {
 export interface Resource {
   readonly name: ResourceName
   readonly read: (context: ReadContext) => Effect.Effect<Snapshot, DataNodeError.DataNodeError>
+  /**
+   * Reads again only what live hints name (what a hint is depends on the resource: a party for
+   * stake, `<market>/<party>/<id>` for a liquidity provision): the rows under those names, and
+   * `null` for a key that is gone. Absent: a hint reads the whole slice again with `read`.
+   */
+  readonly readHinted?: (
+    hints: ReadonlyArray<string>,
+    context: ReadContext
+  ) => Effect.Effect<ReadonlyMap<string, Row | null>, DataNodeError.DataNodeError>
   /** What the change from `before` to `after` (either absent: created or gone) means; may be nothing. */
   readonly diff: (before: Row | undefined, after: Row | undefined, context: DiffContext) => ReadonlyArray<Change>
 }

@@ -5,7 +5,7 @@
  * `Coordinator.ts`). With no node configured it starts a simulator in the same process and watches
  * that.
  */
-import { NodeHttpClient } from "@effect/platform-node"
+import { NodeHttpClient, NodeSocket } from "@effect/platform-node"
 import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
 import * as Duration from "effect/Duration"
@@ -18,11 +18,13 @@ import * as Schedule from "effect/Schedule"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import type { WatcherConfig } from "./Config.js"
 import * as Coordinator from "./Coordinator.js"
-import { type CycleOutcome, runCycle, type SliceWork, totals, workOf } from "./Cycle.js"
+import { type CycleOutcome, runCycle, type SliceOutcome, type SliceWork, totals, workOf } from "./Cycle.js"
 import * as DataNode from "./DataNode.js"
 import * as Database from "./Database.js"
 import { BATCH, deliverForever, drained } from "./Delivery.js"
+import { type ResourceName, resourceNames } from "./Event.js"
 import * as Leases from "./Leases.js"
+import * as LiveWatch from "./live/LiveWatch.js"
 import * as Metrics from "./Metrics.js"
 import * as Operations from "./Operations.js"
 import { Readiness, type Service as ReadinessService } from "./Readiness.js"
@@ -117,7 +119,7 @@ interface Loop {
   balancedAt: number
 }
 
-/** Takes up the slices gained and lets go of those given up or lost. */
+/** Takes up the slices gained and lets go of those given up or lost; returns the slices taken up. */
 const rebalance = (loop: Loop) =>
   Effect.gen(function* () {
     const { deliveries, store, works } = loop
@@ -151,7 +153,14 @@ const rebalance = (loop: Loop) =>
           : `; ${resumed.length} resume from height ${Math.min(...resumed)}${Math.max(...resumed) > Math.min(...resumed) ? `–${Math.max(...resumed)}` : ""}`
       yield* Effect.logInfo(`took ${acquired.length} slice(s)${from}`)
     }
+    return acquired
   })
+
+/** What diffs need: assets are few, so they are read again each time, and a new asset is known when its rewards come. */
+const diffContextOf = (loop: Loop) =>
+  loop.config.watch.rewards.enabled
+    ? Effect.map(loadAssets(loop.client), (assets) => ({ asset: (id: string) => assets.get(id) }))
+    : Effect.succeed({ asset: () => undefined })
 
 /** One cycle over the slices held, balanced first; its outcome recorded and committed seqs published. */
 const cycleOf = (loop: Loop) => {
@@ -162,10 +171,7 @@ const cycleOf = (loop: Loop) => {
     Date.now() - loop.balancedAt < Duration.toMillis(loop.leases.renewEvery) ? Effect.void : rebalance(loop)
   ).pipe(Effect.catchAll((error) => Effect.logWarning("could not rebalance", error)))
 
-  // assets are few: read them again each cycle, so a new asset is known when its rewards come
-  const diffContext = config.watch.rewards.enabled
-    ? Effect.map(loadAssets(client), (assets) => ({ asset: (id: string) => assets.get(id) }))
-    : Effect.succeed({ asset: () => undefined })
+  const diffContext = diffContextOf(loop)
 
   return Effect.gen(function* () {
     yield* rebalance(loop)
@@ -207,6 +213,53 @@ const drainDeliveries = (loop: Loop) =>
     yield* drained(loop.store, delivering, yield* SubscriptionRef.get(loop.committed))
     yield* FiberMap.clear(loop.deliveries)
   })
+
+/** A slice's live commit, recorded as a cycle's would be: metrics, and the seq published to the sinks. */
+const recordLive = (loop: Loop) => (slice: string, outcome: SliceOutcome) =>
+  Effect.gen(function* () {
+    if (outcome._tag !== "Committed") return
+    for (const [kind, count] of outcome.kinds)
+      yield* Metric.update(Metrics.eventsTotal.pipe(Metric.tagged("kind", kind)), count)
+    const { lastSeq } = outcome
+    if (lastSeq !== undefined) yield* SubscriptionRef.update(loop.committed, (last) => Math.max(last, lastSeq))
+  })
+
+/** Real-time watching over the slices held (see `live/LiveWatch.ts`). */
+const watchLive = (loop: Loop) => {
+  const { client, config, readiness, works } = loop
+  const resources = resourceNames.filter((resource) => config.watch[resource].enabled)
+  const slicesOf = (resource: ResourceName) => loop.specs.filter((s) => s.resource === resource).map((s) => s.slice)
+  return LiveWatch.run(
+    {
+      client,
+      resources,
+      slicesOf,
+      state: {
+        store: loop.store,
+        works,
+        diffContext: diffContextOf(loop),
+        initialEvents: config.initialEvents,
+        committed: recordLive(loop),
+        lost: (lost) =>
+          Effect.gen(function* () {
+            yield* Effect.logWarning(lost.message)
+            works.delete(lost.slice)
+            yield* loop.coordinator.lose(lost.slice)
+          })
+      },
+      rebalance: rebalance(loop).pipe(
+        Effect.catchAll((error) => Effect.as(Effect.logWarning("could not rebalance", error), []))
+      ),
+      renewEvery: loop.leases.renewEvery,
+      onBlock: (height) =>
+        Effect.gen(function* () {
+          yield* readiness.markCycle(height, new Date())
+          if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
+        })
+    },
+    config.live
+  )
+}
 
 /** Runs the watcher until interrupted (or for one cycle with `once`). */
 export const watch = (config: WatcherConfig, options: RunOptions) =>
@@ -250,6 +303,7 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
       yield* drainDeliveries(loop)
       return
     }
+    if (config.mode === "live") return yield* watchLive(loop)
     yield* cycle.pipe(
       Effect.catchAll((error) =>
         Effect.zipRight(
@@ -299,6 +353,6 @@ export const run = (config: WatcherConfig, options: RunOptions): Effect.Effect<v
           staleAfter: Operations.staleAfterFor(config.interval)
         }).pipe(Layer.provideMerge(Readiness.layer)),
         Layer.unwrapScoped(Effect.map(nodesOf(config), ({ paced, urls }) => DataNode.layer(urls, paced)))
-      ).pipe(Layer.provideMerge(NodeHttpClient.layerUndici))
+      ).pipe(Layer.provideMerge(Layer.merge(NodeHttpClient.layerUndici, NodeSocket.layerWebSocketConstructor)))
     )
   )

@@ -64,10 +64,25 @@ export const options = {
     description: `how long a watcher's hold on a slice of the work lasts unrenewed, e.g. 15s (env ${env.lease})`,
     variable: env.lease
   }),
+  mode: Settings.text("mode", {
+    pseudo: "live|poll",
+    description: `live: follow the node's streams (default); poll: read everything each interval (env ${env.mode})`,
+    variable: env.mode
+  }),
   interval: Settings.text("interval", {
     pseudo: "duration",
-    description: `time between polls, e.g. 2s or 500ms (env ${env.interval})`,
+    description: `time between polls in poll mode, e.g. 2s or 500ms (env ${env.interval})`,
     variable: env.interval
+  }),
+  reconcileEvery: Settings.text("reconcile-every", {
+    pseudo: "duration",
+    description: `live mode: read every resource again this often, e.g. 10m (env ${env.reconcileEvery})`,
+    variable: env.reconcileEvery
+  }),
+  reconcileBudget: Settings.text("reconcile-budget", {
+    pseudo: "requests/s",
+    description: `live mode: requests per second reconciliations may use, default 5 (env ${env.reconcileBudget})`,
+    variable: env.reconcileBudget
   }),
   port: Settings.integer("port", {
     pseudo: "port",
@@ -129,6 +144,8 @@ const paths = {
   nodes: ["nodes"],
   database: ["database"],
   interval: ["interval"],
+  mode: ["mode"],
+  reconcileEvery: ["live", "reconcileEvery"],
   lease: ["lease"],
   host: ["host"],
   file: ["sinks", "file"],
@@ -156,6 +173,16 @@ const portGiven = (port: Parsed["port"], problems: Array<string>): ReadonlyArray
   const { origin, value } = port.value
   if (/^\d+$/.test(value)) return [{ path: ["port"], value: Number(value), origin }]
   problems.push(`${origin}: expected a port number, got ${JSON.stringify(value)}`)
+  return []
+}
+
+/** The reconciliation budget: a positive number of requests per second. */
+const budgetGiven = (budget: Parsed["reconcileBudget"], problems: Array<string>): ReadonlyArray<Given> => {
+  if (Option.isNone(budget)) return []
+  const { origin, value } = budget.value
+  const number = Number(value)
+  if (/^\d+(\.\d+)?$/.test(value) && number > 0) return [{ path: ["live", "reconcileBudget"], value: number, origin }]
+  problems.push(`${origin}: expected requests per second above 0, got ${JSON.stringify(value)}`)
   return []
 }
 
@@ -195,6 +222,7 @@ export const givenBy = (parsed: Parsed, token: Option.Option<Sourced<string>>) =
   const given: ReadonlyArray<Given> = [
     ...Object.entries(paths).flatMap(([key, path]) => givenAt(path, parsed[key as keyof typeof paths])),
     ...portGiven(parsed.port, problems),
+    ...budgetGiven(parsed.reconcileBudget, problems),
     ...switchesGiven(parsed),
     ...idsGiven(parsed.parties, partyFiltered, "parties", problems),
     ...idsGiven(parsed.markets, marketFiltered, "markets", problems),

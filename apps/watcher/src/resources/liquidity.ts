@@ -110,8 +110,36 @@ export const make = (client: DataNodeClient.Service, options: Options): Resource
       return { rows, complete: true }
     })
 
-  return { name: "liquidity", read, diff: (before, after) => diffLiquidity(before, after) }
+  /**
+   * The hinted provisions (`<market>/<party>/<id>`): the live list of each market and party named,
+   * read again; a hinted provision not in it any more is gone.
+   */
+  const readHinted: NonNullable<Resource["readHinted"]> = (hints) =>
+    Effect.gen(function* () {
+      const filters = new Map<string, Filter>()
+      const ids: Array<string> = []
+      for (const hint of hints) {
+        const [marketId, partyId, id] = hint.split("/")
+        if (partySet !== undefined && !partySet.has(partyId)) continue
+        if (marketSet !== undefined && !marketSet.has(marketId)) continue
+        filters.set(`${marketId}/${partyId}`, { marketId, partyId })
+        ids.push(id)
+      }
+      const rows = new Map<string, Row | null>()
+      const found = new Map<string, Row>()
+      yield* readEach([...filters.values()], found)
+      for (const id of ids) rows.set(id, found.get(id) ?? null)
+      // a provision of the same party and market that the hint did not name may have moved too
+      for (const [id, row] of found) rows.set(id, row)
+      return rows
+    })
+
+  return { name: "liquidity", read, readHinted, diff: (before, after) => diffLiquidity(before, after) }
 }
+
+/** The hint a changed provision gives: its market, party and id. */
+export const hintOf = (lp: { readonly marketId: string; readonly partyId: string; readonly id: string }): string =>
+  `${lp.marketId}/${lp.partyId}/${lp.id}`
 
 type Provision = { readonly [key: string]: Json }
 

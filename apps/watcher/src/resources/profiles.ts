@@ -18,6 +18,12 @@ import type { Resource } from "../Resource.js"
 
 const encodeProfile = Encoder.encodeSync(PartyProfile.PartyProfile)
 
+/** A profile as the resource stores it: the REST row. */
+export const rowOf = (profile: PartyProfile.PartyProfile): Row => encodeProfile(profile)
+
+/** The row of a party new to the network: listed with an empty alias and no metadata. */
+export const newPartyRow = (partyId: string): Row => ({ partyId, alias: "", metadata: [] })
+
 /** Parties per request when filtering: 50 ids keep the URL near 4 KB. */
 const PARTIES_PER_REQUEST = 50
 
@@ -94,7 +100,7 @@ export const make = (client: DataNodeClient.Service, options: Watch["profiles"])
       Effect.map((pages) => {
         const rows = new Map<string, Row>()
         for (const page of pages) {
-          for (const { node } of Chunk.toReadonlyArray(page)) rows.set(node.partyId, encodeProfile(node))
+          for (const { node } of Chunk.toReadonlyArray(page)) rows.set(node.partyId, rowOf(node))
         }
         return { rows, complete: true }
       })

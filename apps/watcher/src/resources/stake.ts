@@ -113,6 +113,27 @@ const read =
       return { rows: new Map(perParty.flat()), complete: false }
     })
 
+/** The hinted parties of the slice, read again (a party's available row and its changed linkings). */
+const readHinted =
+  (
+    client: DataNodeClient.Service,
+    paging: Required<Paging>,
+    slice: Slice,
+    options: Options
+  ): NonNullable<Resource["readHinted"]> =>
+  (hints, context) => {
+    const watched = options.parties !== undefined && options.parties.length > 0 ? new Set(options.parties) : undefined
+    const parties = [...new Set(hints)].filter(
+      (party) => inShard(slice.shard, party) && (watched === undefined || watched.has(party))
+    )
+    return Effect.map(
+      Effect.forEach(parties, (partyId) => readParty(client, partyId, context.previous, paging), {
+        concurrency: CONCURRENCY
+      }),
+      (perParty) => new Map(perParty.flat())
+    )
+  }
+
 const text = (row: Row | undefined, field: string): string | undefined => {
   const value = row?.[field]
   return typeof value === "string" ? value : undefined
@@ -167,15 +188,15 @@ export const make = (
   options: Options,
   paging: Paging = {},
   slice: Slice = { shard: whole, parties: Effect.suspend(() => partiesOf(client, options)) }
-): Resource => ({
-  name: "stake",
-  read: read(
-    client,
-    {
-      pageSize: paging.pageSize ?? Pagination.MAX_PAGE_SIZE,
-      knownFirstPage: paging.knownFirstPage ?? KNOWN_PARTY_FIRST_PAGE
-    },
-    slice
-  ),
-  diff: (before, after) => diffStake(before, after)
-})
+): Resource => {
+  const pages = {
+    pageSize: paging.pageSize ?? Pagination.MAX_PAGE_SIZE,
+    knownFirstPage: paging.knownFirstPage ?? KNOWN_PARTY_FIRST_PAGE
+  }
+  return {
+    name: "stake",
+    read: read(client, pages, slice),
+    readHinted: readHinted(client, pages, slice, options),
+    diff: (before, after) => diffStake(before, after)
+  }
+}

@@ -1,0 +1,260 @@
+/**
+ * Applying what the live sources say, and reading resources again, on the slices this watcher
+ * holds: each change is compared with the rows held, turned into events and committed like a
+ * cycle's, one slice at a time under that slice's lock.
+ *
+ * Two rules keep live rows and REST reads from undoing each other (a read at height H shows at
+ * least block H-1, a live change of block N is newer than that when N ≥ H):
+ *
+ * - a read does not touch a key a live change of a block at or above the read's height wrote;
+ * - a live change of a block below the height of the slice's last read is already in that read.
+ *
+ * A slice not yet read once (a first start) keeps the live changes that come until its first read
+ * is committed, then applies them under the same rules.
+ */
+import { type DataNodeError, ReadTracking, RequestBudget } from "@vega-effect/http"
+import type { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
+import { commitSlice, compare, pointOf, type Prepared, type SliceOutcome, type SliceWork } from "../Cycle.js"
+import type { ReadPoint, ResourceName, Row } from "../Event.js"
+import * as Metrics from "../Metrics.js"
+import { canonical, type DiffContext } from "../Resource.js"
+import { sliceOfRow } from "../Slice.js"
+import { LeaseLost, type Service as Store } from "../Store.js"
+import type { BlockClock } from "./BlockClock.js"
+
+/** What applying needs, and what it keeps per slice. */
+export interface LiveState {
+  readonly store: Store
+  readonly clock: BlockClock
+  /** The slices held, by slice. */
+  readonly works: ReadonlyMap<string, SliceWork>
+  readonly diffContext: Effect.Effect<DiffContext, DataNodeError.DataNodeError>
+  readonly initialEvents: boolean
+  /** Called with each slice's committed outcome, and with a slice lost to another watcher. */
+  readonly committed: (slice: string, outcome: SliceOutcome) => Effect.Effect<void>
+  readonly lost: (lost: LeaseLost) => Effect.Effect<void>
+  readonly lock: (slice: string) => Effect.Semaphore
+  /** Per slice: keys written by live changes, with the block that wrote them. */
+  readonly liveWrites: Map<string, Map<string, number>>
+  /** Per slice: the height of its last committed read. */
+  readonly readAt: Map<string, number>
+  /** Per slice not yet read: live work waiting for its first read. */
+  readonly waiting: Map<string, Array<Effect.Effect<void, DataNodeError.DataNodeError | SqlError>>>
+}
+
+/** Whether a slice has been read once (in this run, or by a run before whose state it holds). */
+const synced = (state: LiveState, work: SliceWork): boolean =>
+  state.readAt.has(work.slice) || Option.isSome(work.checkpoint)
+
+/** The checkpoint never goes back: a commit stamped lower leaves it where it is. */
+const checkpointPoint = (work: SliceWork, at: ReadPoint): ReadPoint =>
+  Option.match(work.checkpoint, {
+    onNone: () => at,
+    onSome: (checkpoint) =>
+      checkpoint.height > at.height ? { height: checkpoint.height, time: checkpoint.time, node: checkpoint.node } : at
+  })
+
+const canonicalOf = (rows: ReadonlyMap<string, Row | null>): Map<string, string | null> => {
+  const out = new Map<string, string | null>()
+  for (const [key, row] of rows) out.set(key, row === null ? null : canonical(row))
+  return out
+}
+
+interface Found {
+  readonly rows: ReadonlyMap<string, Row | null>
+  readonly complete: boolean
+  readonly resume?: string | undefined
+}
+
+/**
+ * Compares `found` with the slice, commits rows and events, and tells `state.committed`. Keys a
+ * live change of a block at or above `at.height` wrote are left alone unless `live` (the change
+ * itself). A lost lease drops the slice.
+ */
+const commitFound = (
+  state: LiveState,
+  work: SliceWork,
+  found: Found,
+  at: ReadPoint,
+  origin: "live" | "read"
+): Effect.Effect<SliceOutcome | undefined, DataNodeError.DataNodeError | SqlError> =>
+  Effect.gen(function* () {
+    const writes = state.liveWrites.get(work.slice)
+    const skip =
+      origin === "live" || writes === undefined ? undefined : (key: string) => (writes.get(key) ?? -1) >= at.height
+    const context = yield* state.diffContext
+    const report = synced(state, work) || state.initialEvents
+    const compared = yield* compare(
+      state.store,
+      work.resource,
+      canonicalOf(found.rows),
+      found.complete,
+      work.held,
+      at,
+      context,
+      report,
+      skip
+    )
+    const prepared: Prepared = {
+      _tag: "Ready",
+      at,
+      resume: found.resume ?? work.resume,
+      events: compared.events,
+      writes: compared.writes
+    }
+    const outcome = yield* commitSlice(state.store, work, prepared, checkpointPoint(work, at)).pipe(
+      Effect.catchIf(
+        (error): error is LeaseLost => error instanceof LeaseLost,
+        (error) => Effect.as(state.lost(error), undefined)
+      )
+    )
+    if (outcome === undefined) return undefined
+    if (origin === "live") {
+      const keys = state.liveWrites.get(work.slice) ?? new Map<string, number>()
+      for (const write of compared.writes) keys.set(write.key, Math.max(keys.get(write.key) ?? -1, at.height))
+      state.liveWrites.set(work.slice, keys)
+    }
+    yield* state.committed(work.slice, outcome)
+    return outcome
+  })
+
+/**
+ * Runs `work` on a slice under its lock; live work (`live`) on a slice not yet read is kept for
+ * after its first read.
+ */
+const onSlice = (
+  state: LiveState,
+  slice: string,
+  live: boolean,
+  work: (slice: SliceWork) => Effect.Effect<void, DataNodeError.DataNodeError | SqlError>
+): Effect.Effect<void, DataNodeError.DataNodeError | SqlError> =>
+  Effect.suspend(() => {
+    const held = state.works.get(slice)
+    if (held === undefined) return Effect.void
+    const run = Effect.suspend(() => {
+      const current = state.works.get(slice)
+      return current === undefined ? Effect.void : state.lock(slice).withPermits(1)(work(current))
+    })
+    if (!live || synced(state, held)) return run
+    const waiting = state.waiting.get(slice) ?? []
+    waiting.push(run)
+    state.waiting.set(slice, waiting)
+    return Effect.void
+  })
+
+/** Whole rows of block `height`, from a stream: applied to the slices they belong to. */
+export const applyRows = (
+  state: LiveState,
+  resource: ResourceName,
+  height: number,
+  node: string,
+  rows: ReadonlyArray<readonly [string, Row]>
+): Effect.Effect<void, DataNodeError.DataNodeError | SqlError> => {
+  const bySlice = new Map<string, Map<string, Row>>()
+  for (const [key, row] of rows) {
+    const slice = sliceOfRow(resource, key, row)
+    const entries = bySlice.get(slice) ?? new Map<string, Row>()
+    entries.set(key, row)
+    bySlice.set(slice, entries)
+  }
+  const at: ReadPoint = { height, time: state.clock.timeOf(height), node }
+  return Effect.forEach(
+    bySlice,
+    ([slice, entries]) =>
+      onSlice(state, slice, true, (work) =>
+        // a read at or above the next block already holds this change, or a later one
+        (state.readAt.get(slice) ?? -1) > height
+          ? Effect.void
+          : Effect.asVoid(commitFound(state, work, { rows: entries, complete: false }, at, "live"))
+      ),
+    { discard: true }
+  )
+}
+
+/**
+ * Reads a slice again, or only what hints name (`hints` given and the resource can), once the node
+ * can show block `minHeight - 1`, and commits what changed. A read of the whole slice counts as
+ * the slice's read; found by reconciliation (`reconciled`), its events are counted as such.
+ */
+export const readSlice = (
+  state: LiveState,
+  slice: string,
+  options: {
+    readonly minHeight: number
+    readonly hints?: ReadonlyArray<string> | undefined
+    readonly budget?: RequestBudget.RequestBudget | undefined
+    readonly reconciled: boolean
+  }
+): Effect.Effect<void, DataNodeError.DataNodeError | SqlError> =>
+  Effect.gen(function* () {
+    yield* state.clock.awaitBlock(options.minHeight)
+    const hinted = options.hints !== undefined ? state.works.get(slice)?.resource.readHinted : undefined
+    const readOf = (
+      work: SliceWork
+    ): Effect.Effect<readonly [Found, ReadTracking.Reads], DataNodeError.DataNodeError> => {
+      const context = { previous: work.held, resume: work.resume }
+      const read: Effect.Effect<Found, DataNodeError.DataNodeError> =
+        hinted !== undefined
+          ? Effect.map(hinted(options.hints!, context), (rows) => ({ rows, complete: false }))
+          : work.resource.read(context)
+      return ReadTracking.track(options.budget === undefined ? read : RequestBudget.within(options.budget)(read))
+    }
+    const commit = (work: SliceWork, [found, reads]: readonly [Found, ReadTracking.Reads]) =>
+      Effect.gen(function* () {
+        if (reads.lowest === undefined) return
+        const at = pointOf(reads.lowest)
+        // a newer read of the slice was committed meanwhile (a node behind answered this one)
+        if (hinted === undefined && (state.readAt.get(slice) ?? -1) > at.height) return
+        const outcome = yield* commitFound(state, work, found, at, hinted !== undefined ? "live" : "read")
+        if (outcome === undefined) return
+        if (hinted === undefined) afterRead(state, slice, at.height)
+        if (outcome._tag === "Committed" && outcome.events > 0) {
+          const counter = options.reconciled ? Metrics.reconciledTotal : Metrics.liveEventsTotal
+          yield* Metric.update(counter.pipe(Metric.tagged("resource", work.resource.name)), outcome.events)
+        }
+      })
+    if (hinted !== undefined) {
+      // a hint's read is short: done under the lock, so hints of one slice apply in order
+      return yield* onSlice(state, slice, true, (work) => Effect.flatMap(readOf(work), (read) => commit(work, read)))
+    }
+    // a whole read may be long (a reconciliation within its budget): live changes go on meanwhile
+    const work = state.works.get(slice)
+    if (work === undefined) return
+    const read = yield* readOf(work)
+    yield* onSlice(state, slice, options.hints !== undefined, (current) => commit(current, read))
+    // the live work that waited for the slice's first read, now that the lock is free
+    if (!state.readAt.has(slice)) return
+    const waiting = state.waiting.get(slice) ?? []
+    state.waiting.delete(slice)
+    yield* Effect.forEach(waiting, (run) => run, { discard: true })
+  })
+
+/** After a read of the whole slice: its height, and the live writes it covers forgotten. */
+const afterRead = (state: LiveState, slice: string, height: number): void => {
+  state.readAt.set(slice, height)
+  const writes = state.liveWrites.get(slice)
+  if (writes !== undefined) for (const [key, at] of writes) if (at < height) writes.delete(key)
+}
+
+/** Moves the checkpoint of a slice with nothing to commit to block `height` (the chain went past it quietly). */
+export const touch = (state: LiveState, slice: string, height: number, node: string) =>
+  onSlice(state, slice, true, (work) =>
+    Option.match(work.checkpoint, {
+      onNone: () => Effect.void,
+      onSome: (checkpoint) =>
+        checkpoint.height >= height
+          ? Effect.void
+          : Effect.asVoid(
+              commitFound(
+                state,
+                work,
+                { rows: new Map(), complete: false },
+                { height, time: state.clock.timeOf(height), node },
+                "live"
+              )
+            )
+    })
+  )
