@@ -6,8 +6,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
-import { resourceNames, type ResourceName, type Row } from "./Event.js"
-import { resourceSlices, shardCounts, sliceOfRow } from "./Slice.js"
+import { shardOf } from "./Slice.js"
 
 const bigintType = (sql: SqlClient.SqlClient) =>
   sql.onDialectOrElse({ pg: () => sql.literal("BIGINT"), orElse: () => sql.literal("INTEGER") })
@@ -57,6 +56,37 @@ const init = Effect.gen(function* () {
 const SLICE_CHUNK = 500
 
 /**
+ * The resources and their shard counts when migration 2 shipped, written out: a migration does
+ * what it did then, whatever resources the watcher has since.
+ */
+const SHARDS_AT_2: ReadonlyArray<readonly [resource: string, shards: number]> = [
+  ["positions", 16],
+  ["stake", 16],
+  ["liquidity", 1],
+  ["signerBundles", 1],
+  ["profiles", 1],
+  ["rewards", 1],
+  ["referrals", 1]
+]
+
+const sliceAt2 = (resource: string, index: number, shards: number): string =>
+  shards === 1 ? resource : `${resource}:${index}`
+
+/** The slice of a row as migration 2 assigned it: positions by the market of their key, stake by party. */
+const rowSliceAt2 = (resource: string, shards: number, key: string, json: string): string => {
+  const row = JSON.parse(json) as { readonly partyId?: unknown; readonly party?: unknown }
+  const id =
+    resource === "positions"
+      ? key.slice(0, key.indexOf("/"))
+      : typeof row.partyId === "string"
+        ? row.partyId
+        : typeof row.party === "string"
+          ? row.party
+          : ""
+  return sliceAt2(resource, shardOf(id, shards), shards)
+}
+
+/**
  * Slices: each state row records the slice that wrote it, each slice has its own checkpoint, the
  * outbox seq gets a table of its own, and the single-instance lock gives way to members and leases.
  * A state written before keeps its rows and events: every slice starts from the old checkpoint.
@@ -65,17 +95,16 @@ const slices = Effect.gen(function* () {
   const sql = yield* SqlClient.SqlClient
   const bigint = bigintType(sql)
   yield* sql`ALTER TABLE watcher_state ADD COLUMN slice TEXT NOT NULL DEFAULT ''`
-  const sharded = resourceNames.filter((r) => shardCounts[r] > 1)
   yield* sql`UPDATE watcher_state SET slice = resource WHERE ${sql.in(
     "resource",
-    resourceNames.filter((r) => shardCounts[r] === 1)
+    SHARDS_AT_2.filter(([, shards]) => shards === 1).map(([resource]) => resource)
   )}`
-  for (const resource of sharded) {
+  for (const [resource, shards] of SHARDS_AT_2.filter(([, n]) => n > 1)) {
     const rows = yield* sql<{ key: string; value: string }>`SELECT key, value FROM watcher_state
       WHERE resource = ${resource}`
     const bySlice = new Map<string, Array<string>>()
     for (const row of rows) {
-      const slice = sliceOfRow(resource as ResourceName, row.key, JSON.parse(row.value) as Row)
+      const slice = rowSliceAt2(resource, shards, row.key, row.value)
       const keys = bySlice.get(slice) ?? []
       bySlice.set(slice, keys)
       keys.push(row.key)
@@ -114,7 +143,9 @@ const slices = Effect.gen(function* () {
   if (old.length > 0) {
     const { cycles, height, node, time } = old[0]
     yield* sql`INSERT INTO watcher_slice ${sql.insert(
-      resourceSlices(resourceNames).map((slice) => ({
+      SHARDS_AT_2.flatMap(([resource, shards]) =>
+        Array.from({ length: shards }, (_, index) => sliceAt2(resource, index, shards))
+      ).map((slice) => ({
         slice,
         height: Number(height),
         time,

@@ -54,50 +54,94 @@ export interface LiveContext {
   readonly onBlock: (height: number) => Effect.Effect<void>
 }
 
-/** What is waiting to be reconciled: each resource with the height its read must reach. */
-interface Due {
-  readonly resources: Map<ResourceName, number>
+/**
+ * What is not done yet: resources waiting to be (or being) reconciled, each with the height its
+ * read must reach, and hint reads in flight per block. A slice's checkpoint moves to a block only
+ * once nothing before it is left: then every change up to that block has been reported.
+ */
+interface Backlog {
+  readonly due: Map<ResourceName, number>
+  readonly reconciling: Set<ResourceName>
+  readonly hints: Map<number, number>
   readonly wake: Queue.Queue<void>
 }
 
-const request = (due: Due, resources: ReadonlyArray<ResourceName>, minHeight: number) =>
+const request = (backlog: Backlog, resources: ReadonlyArray<ResourceName>, minHeight: number) =>
   Effect.suspend(() => {
-    for (const resource of resources) due.resources.set(resource, Math.max(due.resources.get(resource) ?? 0, minHeight))
-    return Queue.offer(due.wake, undefined)
+    for (const resource of resources) {
+      backlog.due.set(resource, Math.max(backlog.due.get(resource) ?? 0, minHeight))
+      backlog.reconciling.add(resource)
+    }
+    return Queue.offer(backlog.wake, undefined)
+  })
+
+/** Moves the checkpoints of the slices with nothing left before the head to it. */
+const settle = (context: LiveContext, state: LiveState, backlog: Backlog) =>
+  Effect.gen(function* () {
+    const head = yield* state.clock.head
+    const oldestHint = Math.min(Infinity, ...backlog.hints.keys())
+    const height = Math.min(head, oldestHint - 1)
+    if (height <= 0) return
+    const quiet = context.resources.filter((resource) => !backlog.reconciling.has(resource))
+    const slices = quiet.flatMap((resource) => context.slicesOf(resource)).filter((slice) => state.works.has(slice))
+    yield* Effect.forEach(slices, (slice) => touch(state, slice, height, ""), { discard: true })
+    yield* context.onBlock(height)
   })
 
 /** Reads again, slice by slice within the budget, what is due; forever. */
-const reconciler = (context: LiveContext, state: LiveState, due: Due, budget: RequestBudget.RequestBudget) =>
+const reconciler = (context: LiveContext, state: LiveState, backlog: Backlog, budget: RequestBudget.RequestBudget) =>
   Effect.forever(
     Effect.gen(function* () {
-      yield* Queue.take(due.wake)
-      const jobs = [...due.resources]
-      due.resources.clear()
+      yield* Queue.take(backlog.wake)
+      const jobs = [...backlog.due]
+      backlog.due.clear()
       for (const [resource, minHeight] of jobs) {
-        yield* Effect.forEach(
+        const failed = yield* Effect.forEach(
           context.slicesOf(resource).filter((slice) => state.works.has(slice)),
           (slice) =>
             readSlice(state, slice, { minHeight, budget, reconciled: true }).pipe(
+              Effect.as(false),
               Effect.catchAll((error) =>
-                Effect.zipRight(
-                  Effect.logWarning(`reconciling ${slice} failed; trying again shortly`, error),
-                  Effect.delay(request(due, [resource], minHeight), Duration.seconds(1))
-                )
+                Effect.as(Effect.logWarning(`reconciling ${slice} failed; trying again shortly`, error), true)
               )
-            ),
-          { discard: true }
+            )
         )
+        if (failed.some(Boolean)) {
+          yield* Effect.forkScoped(Effect.delay(request(backlog, [resource], minHeight), Duration.seconds(1)))
+        } else if (!backlog.due.has(resource)) {
+          backlog.reconciling.delete(resource)
+        }
       }
+      yield* settle(context, state, backlog)
     })
   )
 
-/** Applies one live item. Hints wait for their block to be readable, so they run beside the rest. */
-const applier = (
+/** What a hint names, read again on the slices held; a failure leaves it to a reconciliation. */
+const readHints = (
   context: LiveContext,
   state: LiveState,
-  due: Due,
-  background: FiberSet.FiberSet
+  backlog: Backlog,
+  item: LiveItem & { readonly _tag: "Hints" },
+  height: number
 ) => {
+  const slices = context.slicesOf(item.resource).filter((slice) => state.works.has(slice))
+  const read = Effect.forEach(
+    slices,
+    (slice) => readSlice(state, slice, { minHeight: height + 1, hints: item.hints, reconciled: false }),
+    { discard: true }
+  ).pipe(
+    Effect.catchAll((error) =>
+      Effect.zipRight(
+        Effect.logWarning(`reading ${item.resource} again after a change failed; reconciling it`, error),
+        request(backlog, [item.resource], height + 1)
+      )
+    )
+  )
+  return read
+}
+
+/** Applies one live item. Hints wait for their block to be readable, so they run beside the rest. */
+const applier = (context: LiveContext, state: LiveState, backlog: Backlog, background: FiberSet.FiberSet) => {
   const heightOf = (at: { readonly height: number } | { readonly timeNanos: bigint }) =>
     "height" in at
       ? Effect.succeed(at.height)
@@ -107,29 +151,25 @@ const applier = (
   return (item: LiveItem) =>
     Effect.gen(function* () {
       switch (item._tag) {
-        case "Tick": {
+        case "Tick":
           yield* state.clock.tick(item.height, item.timeNanos)
-          yield* Effect.forEach(state.works.keys(), (slice) => touch(state, slice, item.height, ""), { discard: true })
-          return yield* context.onBlock(item.height)
-        }
+          return yield* settle(context, state, backlog)
         case "Gap":
-          return yield* request(due, item.resources, (yield* state.clock.head) + 2)
+          return yield* request(backlog, item.resources, (yield* state.clock.head) + 2)
         case "Rows":
           return yield* applyRows(state, item.resource, yield* heightOf(item.at), item.node, item.rows)
         case "Hints": {
           const height = yield* heightOf(item.at)
-          const slices = context.slicesOf(item.resource).filter((slice) => state.works.has(slice))
-          const read = Effect.forEach(
-            slices,
-            (slice) => readSlice(state, slice, { minHeight: height + 1, hints: item.hints, reconciled: false }),
-            { discard: true }
-          ).pipe(
-            Effect.catchAll((error) =>
-              Effect.zipRight(
-                Effect.logWarning(`reading ${item.resource} again after a change failed; reconciling it`, error),
-                request(due, [item.resource], height + 1)
-              )
-            )
+          // counted before the next item, so that no block is settled with this read still to come
+          backlog.hints.set(height, (backlog.hints.get(height) ?? 0) + 1)
+          const done = Effect.sync(() => {
+            const left = (backlog.hints.get(height) ?? 1) - 1
+            if (left > 0) backlog.hints.set(height, left)
+            else backlog.hints.delete(height)
+          })
+          const read = Effect.ensuring(
+            readHints(context, state, backlog, item, height),
+            Effect.zipRight(done, Effect.ignore(settle(context, state, backlog)))
           )
           return yield* Effect.asVoid(FiberSet.run(background, read))
         }
@@ -159,21 +199,27 @@ export const run = (
       readAt: new Map(),
       waiting: new Map()
     }
-    const due: Due = { resources: new Map(), wake: yield* Queue.sliding<void>(1) }
+    const backlog: Backlog = {
+      due: new Map(),
+      reconciling: new Set(),
+      hints: new Map(),
+      wake: yield* Queue.sliding<void>(1)
+    }
     const background = yield* FiberSet.make()
     const budget = RequestBudget.make({ perSecond: settings.reconcileBudget })
     const items = yield* Queue.unbounded<LiveItem>()
 
     yield* Effect.forkScoped(
-      Stream.runForEach(liveItems(context.client, { resources: context.resources, idleTimeout: settings.idleTimeout }), (item) =>
-        Queue.offer(items, item)
+      Stream.runForEach(
+        liveItems(context.client, { resources: context.resources, idleTimeout: settings.idleTimeout }),
+        (item) => Queue.offer(items, item)
       )
     )
-    yield* Effect.forkScoped(reconciler(context, state, due, budget))
+    yield* Effect.forkScoped(reconciler(context, state, backlog, budget))
     // the first sync (or a catch-up after a stop), then every reconcileEvery
-    yield* request(due, context.resources, 0)
+    yield* request(backlog, context.resources, 0)
     yield* Effect.forkScoped(
-      Effect.flatMap(state.clock.head, (head) => request(due, context.resources, head + 1)).pipe(
+      Effect.flatMap(state.clock.head, (head) => request(backlog, context.resources, head + 1)).pipe(
         Effect.delay(settings.reconcileEvery),
         Effect.forever
       )
@@ -183,12 +229,13 @@ export const run = (
       context.rebalance.pipe(
         Effect.flatMap((acquired) => {
           const resources = context.resources.filter((r) => context.slicesOf(r).some((s) => acquired.includes(s)))
-          return resources.length === 0 ? Effect.void : Effect.flatMap(state.clock.head, (h) => request(due, resources, h + 1))
+          return resources.length === 0
+            ? Effect.void
+            : Effect.flatMap(state.clock.head, (h) => request(backlog, resources, h + 1))
         }),
         Effect.repeat(Schedule.spaced(context.renewEvery))
       )
     )
-    const apply = applier(context, state, due, background)
+    const apply = applier(context, state, backlog, background)
     return yield* Effect.forever(Effect.flatMap(Queue.take(items), apply))
   })
-
