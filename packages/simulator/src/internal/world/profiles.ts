@@ -6,6 +6,7 @@
 import { Ids } from "@vega-effect/schema"
 import type { Random } from "../random.js"
 import type { Catalog, Party } from "./catalog.js"
+import type { Journal } from "./journal.js"
 import { compareStrings, insertSorted, type Versioned } from "./versioned.js"
 
 export interface ProfileRow extends Versioned {
@@ -24,7 +25,10 @@ export class Profiles {
   /** Parties whose profile a transaction has set: the world's own profile changes leave them alone. */
   private readonly owned = new Set<string>()
 
-  constructor(catalog: Catalog) {
+  constructor(
+    catalog: Catalog,
+    private readonly journal?: Journal
+  ) {
     this.parties = [...catalog.parties].sort((a, b) => compareStrings(a.key, b.key))
     for (const party of catalog.parties) {
       const alias = party === catalog.network ? Ids.NETWORK_PARTY : ""
@@ -45,7 +49,9 @@ export class Profiles {
     current.to = height
     const name = `${random.pick(NAMES)}-${random.hex(2)}`
     const metadata = KEYS.filter(() => random.chance(0.3)).map((key) => ({ key, value: `${name}@${key}` }))
-    versions.push({ party, from: height, to: Infinity, alias: random.chance(0.9) ? name : "", metadata })
+    const row: ProfileRow = { party, from: height, to: Infinity, alias: random.chance(0.9) ? name : "", metadata }
+    versions.push(row)
+    this.journal?.record(height, { _tag: "Profile", row })
   }
 
   /** Adds a party first seen at `height`: no profile before it, alias `""` and no metadata from it. */
@@ -53,6 +59,7 @@ export class Profiles {
     if (this.versions.has(party.id)) return
     insertSorted(this.parties, party, (a, b) => compareStrings(a.key, b.key))
     this.versions.set(party.id, [{ party, from: height, to: Infinity, alias: "", metadata: [] }])
+    this.journal?.record(height, { _tag: "Party", party })
   }
 
   /**
@@ -69,6 +76,7 @@ export class Profiles {
       versions.push(row)
     }
     this.owned.add(party.id)
+    this.journal?.record(height, { _tag: "Profile", row })
     return row
   }
 
