@@ -15,6 +15,9 @@ export interface ProfileRow extends Versioned {
   readonly metadata: ReadonlyArray<{ readonly key: string; readonly value: string }>
 }
 
+const byKey = (metadata: ProfileRow["metadata"]): ProfileRow["metadata"] =>
+  [...metadata].sort((a, b) => compareStrings(a.key, b.key))
+
 const KEYS = ["twitter", "discord", "website", "telegram", "github"]
 const NAMES = ["trader", "whale", "maker", "degen", "quant", "hodler", "scalper", "arb"]
 
@@ -48,7 +51,7 @@ export class Profiles {
     const current = versions[versions.length - 1]
     current.to = height
     const name = `${random.pick(NAMES)}-${random.hex(2)}`
-    const metadata = KEYS.filter(() => random.chance(0.3)).map((key) => ({ key, value: `${name}@${key}` }))
+    const metadata = byKey(KEYS.filter(() => random.chance(0.3)).map((key) => ({ key, value: `${name}@${key}` })))
     const row: ProfileRow = { party, from: height, to: Infinity, alias: random.chance(0.9) ? name : "", metadata }
     versions.push(row)
     this.journal?.record(height, { _tag: "Profile", row })
@@ -69,7 +72,8 @@ export class Profiles {
   set(party: Party, height: number, alias: string, metadata: ProfileRow["metadata"]): ProfileRow {
     const versions = this.versions.get(party.id)!
     const current = versions[versions.length - 1]
-    const row: ProfileRow = { party, from: height, to: Infinity, alias, metadata }
+    // the node sorts a profile's metadata by key
+    const row: ProfileRow = { party, from: height, to: Infinity, alias, metadata: byKey(metadata) }
     if (current.from === height) versions[versions.length - 1] = row
     else {
       current.to = height
