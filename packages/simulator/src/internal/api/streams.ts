@@ -58,7 +58,7 @@ interface TimingMillis {
  * Calls `deliver` with each block published after now (or published before but above the node's
  * height), in height order, as soon as the node's height reaches it. Returns the stop function.
  */
-const follow = (node: StreamNode, pollInterval: number, deliver: (block: BlockResults) => void): (() => void) => {
+export const follow = (node: StreamNode, pollInterval: number, deliver: (block: BlockResults) => void): (() => void) => {
   const { feed } = node
   const published = feed.recent()
   const last = published.length > 0 ? published[published.length - 1].height : node.height
@@ -108,7 +108,7 @@ const follow = (node: StreamNode, pollInterval: number, deliver: (block: BlockRe
   }
 }
 
-const strings = (params: Params, name: string): ReadonlyArray<string> => {
+export const strings = (params: Params, name: string): ReadonlyArray<string> => {
   const value = params.query.get(name)
   return value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]
 }

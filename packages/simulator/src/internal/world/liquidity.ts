@@ -84,10 +84,7 @@ export class LiquidityProvisions {
         rows.push(this.next(random, row, Math.min(height, row.from + 5), { status: LpStatus.STOPPED }))
     }
     rows.sort(compareLp)
-    for (const row of rows) {
-      this.add(row)
-      this.journal?.record(height, { _tag: "Provision", row })
-    }
+    for (const row of rows) this.add(row)
   }
 
   private commitmentFor(random: Random, market: MarketInfo): bigint {
@@ -197,7 +194,10 @@ export class LiquidityProvisions {
       }
     }
     rows.sort(compareLp)
-    for (const row of rows) this.add(row)
+    for (const row of rows) {
+      this.add(row)
+      this.journal?.record(height, { _tag: "Provision", row })
+    }
   }
 
   /** The latest row of a provision. */
