@@ -17,14 +17,14 @@ type Event = { id: string; type: number; txHash?: string } & Record<string, any>
 const eventsIn = (frame: string): Array<Event> => JSON.parse(frame).result.events
 
 /** Every frame that arrives within `ms`. */
-const drain = async (client: SocketClient, ms = 300): Promise<Array<string>> => {
+const drain = async (client: SocketClient, ms = 800): Promise<Array<string>> => {
   await sleep(ms)
   const out: Array<string> = []
   while (client.frames.pending.length > 0) out.push(await client.frames.next())
   return out
 }
 
-const world = { seed: 5, blocksPerEpoch: 5, scale: { epochs: 2 }, activity: { bundleEveryEpochs: 1, stakeEvents: 3, liquidityChanges: 3, profileChanges: 5 } }
+const world = { seed: 5, blocksPerEpoch: 5, scale: { epochs: 2, stakeLinkings: 50 }, activity: { bundleEveryEpochs: 1, stakeEvents: 3, liquidityChanges: 3, profileChanges: 5, rewardShare: 0.05 } }
 
 describe("event bus: the world's changes", () => {
   it.scopedLive("numbers each block's events in core order and delivers them grouped by type", () =>
@@ -211,6 +211,25 @@ describe("/api/v2/stream/liquidity-provisions", () => {
       expect(typeof lps[0].status).toBe("number")
       expect(typeof lps[0].version).toBe("string")
       expect(lps[0].sells).toBeUndefined()
+    })
+  )
+})
+
+describe("limits", () => {
+  it.scopedLive("closes a WebSocket without a frame on a line of 64 KiB or more (a payout burst), not a chunked stream", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make({ ...world, scale: { parties: 1_000, epochs: 2 }, activity: { rewardShare: 1 } })
+      const bus = yield* promise(() => connect(sim.url, "/api/v2/stream/event/bus"))
+      bus.send(JSON.stringify({ type: [34, 2] }))
+      yield* promise(() => sleep(100))
+      yield* sim.advance(1)
+      const small = yield* promise(() => bus.frames.next())
+      expect(Buffer.byteLength(small)).toBeLessThan(65_536)
+      yield* sim.advance(sim.world.chain.epochLastBlock(sim.world.epoch) - sim.world.height)
+      expect(yield* promise(() => bus.closed)).toBe(1006)
+      // the earlier blocks' time updates came; the block with the payouts never did
+      const types = bus.frames.pending.flatMap(eventsIn).map((e) => e.type)
+      expect(types.every((t) => t === 2)).toBe(true)
     })
   )
 })
