@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { makeRandom, mix, seedOf } from "./internal/random.js"
+import { Journal } from "./internal/world/journal.js"
 import { LiquidityProvisions } from "./internal/world/liquidity.js"
 import { SignerBundles } from "./internal/world/bundles.js"
 import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
@@ -145,6 +146,8 @@ export class World {
   readonly rewards: Rewards
   /** Resting orders of user transactions, and the fills that move their positions. */
   readonly orders: OrderBook
+  /** What each block changed, until the core publishes the block (see `internal/world/journal.ts`). */
+  readonly journal = new Journal()
   /** The height of the last block processed. */
   height: number
 
@@ -163,13 +166,14 @@ export class World {
     this.height = Math.max(1, this.scale.epochs) * blocksPerEpoch + 1
     const random = makeRandom(mix(this.seed, 0))
     this.catalog = makeCatalog(random, this.scale, genesisMicros)
-    this.positions = new Positions(this.catalog, this.chain)
-    this.stakeLinkings = new StakeLinkings(this.catalog, this.chain)
-    this.liquidityProvisions = new LiquidityProvisions(this.catalog, this.chain)
-    this.referralSets = new ReferralSets(this.catalog, this.chain)
-    this.signerBundles = new SignerBundles(this.catalog, this.chain)
-    this.profiles = new Profiles(this.catalog)
-    this.rewards = new Rewards(this.catalog, this.chain)
+    const journal = this.journal
+    this.positions = new Positions(this.catalog, this.chain, journal)
+    this.stakeLinkings = new StakeLinkings(this.catalog, this.chain, journal)
+    this.liquidityProvisions = new LiquidityProvisions(this.catalog, this.chain, journal)
+    this.referralSets = new ReferralSets(this.catalog, this.chain, journal)
+    this.signerBundles = new SignerBundles(this.catalog, this.chain, journal)
+    this.profiles = new Profiles(this.catalog, journal)
+    this.rewards = new Rewards(this.catalog, this.chain, journal)
     this.orders = new OrderBook(this.seed, this.chain, this.positions)
 
     const stream = (n: number) => makeRandom(mix(this.seed, 0, n))
@@ -183,6 +187,7 @@ export class World {
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
     }
+    journal.enable()
   }
 
   /** The epoch of the current block. */
@@ -207,6 +212,9 @@ export class World {
       }
       if (chain.epochLastBlock(chain.epochOf(height)) === height) {
         const epoch = chain.epochOf(height)
+        // the block that closes an epoch ends it and starts the next
+        this.journal.record(height, { _tag: "Epoch", epoch, action: "END" })
+        this.journal.record(height, { _tag: "Epoch", epoch: epoch + 1, action: "START" })
         this.referralSets.close(random, epoch)
         this.rewards.payEpoch(random, height, activity.rewardShare)
         if (epoch % Math.max(1, activity.bundleEveryEpochs) === 0) this.signerBundles.promote(random, epoch + 1, height)

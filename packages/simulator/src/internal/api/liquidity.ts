@@ -25,8 +25,8 @@ const STATUSES = [
 
 const encode = Encoder.stringify(LiquidityProvision.LiquidityProvision)
 
-export const provisionJson = cachedJson((row: LpRow) =>
-  encode({
+export const provisionValue = (row: LpRow): LiquidityProvision.LiquidityProvision =>
+  ({
     id: row.id,
     partyId: row.party.id,
     createdAt: BigInt(row.createdAt) * 1000n,
@@ -40,7 +40,8 @@ export const provisionJson = cachedJson((row: LpRow) =>
     status: STATUSES[row.status],
     reference: row.reference
   } as unknown as LiquidityProvision.LiquidityProvision)
-)
+
+export const provisionJson = cachedJson((row: LpRow) => encode(provisionValue(row)))
 
 export const provisionCursor = (row: LpRow): string => writeCursor(LiquidityProvisionCursor, [row.vt, row.id])
 

@@ -23,8 +23,8 @@ const STATUS_NAMES = [
 
 const encode = Encoder.stringify(Position.Position)
 
-export const positionJson = cachedJson((row: PositionRow) =>
-  encode({
+export const positionValue = (row: PositionRow): Position.Position =>
+  ({
     marketId: row.market.id,
     partyId: row.party.id,
     openVolume: BigInt(row.openVolume),
@@ -35,7 +35,8 @@ export const positionJson = cachedJson((row: PositionRow) =>
     lossSocialisationAmount: BigInt(row.lossSocialisation),
     positionStatus: STATUS_NAMES[row.status]
   } as Position.Position)
-)
+
+export const positionJson = cachedJson((row: PositionRow) => encode(positionValue(row)))
 
 export const positionCursor = (row: PositionRow): string =>
   writeCursor(PositionCursor, [row.vt, row.party.id, row.market.id])

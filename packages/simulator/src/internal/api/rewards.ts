@@ -63,8 +63,8 @@ export const route: Route<NodeView> = {
 
 const encodeReward = Encoder.stringify(Reward.Reward)
 
-export const rewardJson = cachedJson((row: RewardRow) =>
-  encodeReward({
+export const rewardValue = (row: RewardRow): Reward.Reward =>
+  ({
     assetId: row.asset.id,
     partyId: row.party.id,
     epoch: BigInt(row.epoch),
@@ -76,7 +76,8 @@ export const rewardJson = cachedJson((row: RewardRow) =>
     lockedUntilEpoch: BigInt(row.epoch),
     quantumAmount: row.quantumAmount
   } as Reward.Reward)
-)
+
+export const rewardJson = cachedJson((row: RewardRow) => encodeReward(rewardValue(row)))
 
 export const rewardCursor = (row: RewardRow): string =>
   writeCursor(RewardCursor, [row.party.id, row.asset.id, row.epoch])

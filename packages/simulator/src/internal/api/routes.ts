@@ -5,6 +5,7 @@ import type { Route, StreamRoute } from "../route.js"
 import * as bundles from "./bundles.js"
 import * as liquidity from "./liquidity.js"
 import * as neighbours from "./neighbours.js"
+import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
 import * as positions from "./positions.js"
 import * as profiles from "./profiles.js"
@@ -28,4 +29,4 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
-export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = streams.routes
+export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [...streams.routes, ...makeObserverRoutes(50)]

@@ -26,8 +26,8 @@ const STATUSES = ["STATUS_UNSPECIFIED", "STATUS_PENDING", "STATUS_ACCEPTED", "ST
 
 const encode = Encoder.stringify(StakeLinking.StakeLinking)
 
-export const stakeJson = cachedJson((row: StakeRow) =>
-  encode({
+export const stakeValue = (row: StakeRow): StakeLinking.StakeLinking =>
+  ({
     id: row.id,
     type: TYPES[row.type],
     ts: BigInt(row.ethTime),
@@ -41,7 +41,8 @@ export const stakeJson = cachedJson((row: StakeRow) =>
     logIndex: BigInt(row.logIndex),
     ethereumAddress: row.address
   } as StakeLinking.StakeLinking)
-)
+
+export const stakeJson = cachedJson((row: StakeRow) => encode(stakeValue(row)))
 
 export const stakeCursor = (row: StakeRow): string => writeCursor(StakeCursor, [row.vt, row.id])
 

@@ -15,12 +15,13 @@
  * one not until it moves), and only blocks that come after the subscription: there is no replay.
  * Everything is written in stream form (enums as numbers, defaults omitted).
  */
-import { DataNodeApi, EventBus, GatewayError, StreamForm, Timestamp, TransactionResult } from "@vega-effect/schema"
+import { DataNodeApi, EventBus, GatewayError, StreamForm, TransactionResult } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
-import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { World } from "../../World.js"
 import type { BlockResults, IncludedResult, ResultFeed } from "../core/contract.js"
+import { deliveryOrder, eventsOf, type SimEvent } from "./busEvents.js"
+import { EVENT_BUS_CLIENT_BUFFER_SIZE, EVENT_BUS_REQUEST_TIMEOUT_MILLIS } from "./limits.js"
 import { scanJsonBody } from "../gatewayJson.js"
 import { type Decoded, param, type Params, type StreamHandle, type StreamRoute, type StreamSink } from "../route.js"
 
@@ -41,7 +42,7 @@ export interface StreamTiming {
 }
 
 /** The node's own timings. */
-const NODE_TIMING = { requestTimeout: Duration.seconds(5), pollInterval: Duration.millis(50) }
+const NODE_TIMING = { requestTimeout: Duration.millis(EVENT_BUS_REQUEST_TIMEOUT_MILLIS), pollInterval: Duration.millis(50) }
 
 /** {@link StreamTiming} resolved to milliseconds, for the timers. */
 interface TimingMillis {
@@ -57,7 +58,7 @@ interface TimingMillis {
  * Calls `deliver` with each block published after now (or published before but above the node's
  * height), in height order, as soon as the node's height reaches it. Returns the stop function.
  */
-const follow = (node: StreamNode, pollInterval: number, deliver: (block: BlockResults) => void): (() => void) => {
+export const follow = (node: StreamNode, pollInterval: number, deliver: (block: BlockResults) => void): (() => void) => {
   const { feed } = node
   const published = feed.recent()
   const last = published.length > 0 ? published[published.length - 1].height : node.height
@@ -107,7 +108,7 @@ const follow = (node: StreamNode, pollInterval: number, deliver: (block: BlockRe
   }
 }
 
-const strings = (params: Params, name: string): ReadonlyArray<string> => {
+export const strings = (params: Params, name: string): ReadonlyArray<string> => {
   const value = params.query.get(name)
   return value === undefined ? [] : Array.isArray(value) ? value.map(String) : [String(value)]
 }
@@ -258,116 +259,34 @@ export const decodeBusRequest = (json: unknown): Decoded => {
 // Event bus: the events of a block
 // ---------------------------------------------------------------------------------------------
 
-interface SimEvent {
-  readonly type: number
-  readonly event: EventBus.BusEvent
-  /** The party the event concerns, when it concerns one. */
-  readonly partyId: string | undefined
-  /** The markets the event concerns. */
-  readonly marketIds: ReadonlyArray<string>
-}
-
-const encodeResultStream = Schema.encodeSync(TransactionResult.TransactionResultStream)
 const encodeEventsFrame = Schema.encodeSync(StreamForm.frame(EventBus.ObserveEventBusResponse))
 
-// the commands TxErrorEvent can echo (fields 101 to 119)
-const TX_ERROR_COMMANDS = [
-  "orderSubmission",
-  "orderAmendment",
-  "orderCancellation",
-  "proposal",
-  "voteSubmission",
-  "liquidityProvisionSubmission",
-  "withdrawSubmission",
-  "delegateSubmission",
-  "undelegateSubmission",
-  "liquidityProvisionCancellation",
-  "liquidityProvisionAmendment",
-  "transfer",
-  "cancelTransfer",
-  "announceNode",
-  "oracleDataSubmission",
-  "protocolUpgradeProposal",
-  "issueSignatures",
-  "batchMarketInstructions"
-]
+/** Each block's events in delivery order, built once for every subscriber. */
+const delivered = new WeakMap<BlockResults, ReadonlyArray<SimEvent>>()
 
-/** Every `marketId` the command names (batches and stop orders included). */
-const marketsOf = (value: unknown, into: Set<string> = new Set()): Set<string> => {
-  if (Array.isArray(value)) for (const item of value) marketsOf(item, into)
-  else if (typeof value === "object" && value !== null) {
-    for (const [key, inner] of Object.entries(value)) {
-      if (key === "marketId" && typeof inner === "string" && inner !== "") into.add(inner)
-      else marketsOf(inner, into)
-    }
-  }
-  return into
-}
-
-/**
- * The events the simulator emits for a block: the time update (sequence 0), then for each
- * transaction its TransactionResult and, when it failed, the legacy TxErrorEvent.
- */
-const eventsOf = (block: BlockResults, chainId: string): ReadonlyArray<SimEvent> => {
-  const base = { block: block.blockHash, version: 1, chainId }
-  const events: Array<SimEvent> = [
-    {
-      type: TYPE.BUS_EVENT_TYPE_TIME_UPDATE,
-      event: {
-        ...base,
-        id: `${block.height}-0`,
-        type: "BUS_EVENT_TYPE_TIME_UPDATE",
-        timeUpdate: { timestamp: Timestamp.VegaTimestamp.make(BigInt(block.timeMicros) * 1000n) },
-        txHash: ""
-      },
-      partyId: undefined,
-      marketIds: []
-    }
-  ]
-  let sequence = 1
-  for (const { result, transaction } of block.results) {
-    const txHash = transaction.hash.toLowerCase()
-    const command = Option.getOrUndefined(TransactionResult.command(result))
-    const marketIds = [...marketsOf(command?.value)]
-    events.push({
-      type: TYPE.BUS_EVENT_TYPE_TRANSACTION_RESULT,
-      event: {
-        ...base,
-        id: `${block.height}-${sequence++}`,
-        type: "BUS_EVENT_TYPE_TRANSACTION_RESULT",
-        transactionResult: result,
-        txHash
-      },
-      partyId: result.partyId,
-      marketIds
-    })
-    if (result.failure !== undefined) {
-      const streamed = encodeResultStream(result) as Record<string, unknown>
-      const txErrEvent: Record<string, unknown> = {
-        partyId: result.partyId,
-        errMsg: Option.getOrElse(TransactionResult.failureMessage(result), () => "")
-      }
-      for (const name of TX_ERROR_COMMANDS) if (streamed[name] !== undefined) txErrEvent[name] = streamed[name]
-      events.push({
-        type: TYPE.BUS_EVENT_TYPE_TX_ERROR,
-        event: { ...base, id: `${block.height}-${sequence++}`, type: "BUS_EVENT_TYPE_TX_ERROR", txErrEvent, txHash },
-        partyId: result.partyId,
-        marketIds
-      })
-    }
+const blockEvents = (block: BlockResults, world: World): ReadonlyArray<SimEvent> => {
+  let events = delivered.get(block)
+  if (events === undefined) {
+    const context = { chainId: world.chain.chainId, chain: world.chain, seed: world.seed }
+    events = deliveryOrder(eventsOf(block, context), world.seed, block.height)
+    delivered.set(block, events)
   }
   return events
 }
 
-/** The request's filter: types (none or ALL: everything but TxErrorEvent), party and market. */
+/**
+ * The request's filter: types (none or ALL: everything but TxErrorEvent), then party and market
+ * as the node applies them: an event type without the method a filter needs is dropped.
+ */
 const filterOf = (request: BusRequest): ((event: SimEvent) => boolean) => {
   const types = new Set(request.types)
   const all = types.size === 0 || types.has(TYPE.BUS_EVENT_TYPE_ALL)
   const { marketId, partyId } = request
-  return (event) =>
-    (types.has(event.type) || (all && event.type !== TYPE.BUS_EVENT_TYPE_TX_ERROR)) &&
-    (partyId === "" || event.partyId === partyId) &&
-    (marketId === "" || event.marketIds.includes(marketId))
+  const byParty = (event: SimEvent): boolean =>
+    marketId !== ""
+      ? event.marketId === marketId && (partyId === "" || (event.partyMethod === true && event.party === partyId))
+      : partyId === "" || event.party === partyId
+  return (event) => (types.has(event.type) || (all && event.type !== TYPE.BUS_EVENT_TYPE_TX_ERROR)) && byParty(event)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -454,12 +373,14 @@ class EventBusSubscription implements StreamHandle {
 
   private onBlock(block: BlockResults): void {
     if (this.filter === undefined) return
-    const events = eventsOf(block, this.node.world.chain.chainId)
+    const events = blockEvents(block, this.node.world)
       .filter(this.filter)
       .map((e) => e.event)
     if (events.length === 0) return
     if (!this.acked) return this.sendBatch(events)
     this.queue.push(...events)
+    // the service's pending list is bounded: past it the observer closes without an error
+    if (this.queue.length > EVENT_BUS_CLIENT_BUFFER_SIZE) return this.stop()
     this.pump()
   }
 

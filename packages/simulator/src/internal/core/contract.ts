@@ -7,6 +7,7 @@
  * are published on the {@link ResultFeed} that the stream routes read.
  */
 import type { Commands, TransactionResult } from "@vega-effect/schema"
+import type { BlockChanges } from "../world/journal.js"
 
 /** A user transaction the core included in a block, ready to be applied to the world. */
 export interface IncludedTransaction {
@@ -37,6 +38,11 @@ export interface BlockResults {
   /** Block time, unix microseconds. */
   readonly timeMicros: number
   readonly results: ReadonlyArray<IncludedResult>
+  /**
+   * What the block changed in the world (its own processing, then each transaction's); absent
+   * for a block published by hand, which changed nothing.
+   */
+  readonly changes?: BlockChanges | undefined
 }
 
 /**

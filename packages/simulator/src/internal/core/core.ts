@@ -196,13 +196,17 @@ export class Core {
         height,
         index
       }
-      return { transaction, result: applyTransaction(this.world, transaction) }
+      this.world.journal.during(tx.hash)
+      const result = applyTransaction(this.world, transaction)
+      this.world.journal.during("")
+      return { transaction, result }
     })
     const block: BlockResults = {
       height,
       blockHash: this.pow.blockHash(height),
       timeMicros: this.world.chain.blockTime(height),
-      results
+      results,
+      changes: this.world.journal.take(height)
     }
     this.feed.publish(block)
     return block

@@ -14,6 +14,7 @@
 import type * as http from "node:http"
 import { GatewayError, StreamForm } from "@vega-effect/schema"
 import * as Schema from "effect/Schema"
+import { WEBSOCKET_MAX_LINE_BYTES } from "../api/limits.js"
 import { gatewayErrorText, goSafe } from "../gatewayJson.js"
 import type { JsonItem } from "../jsonValues.js"
 import type { Decoded, StreamHandle, StreamRoute, StreamSink } from "../route.js"
@@ -85,11 +86,17 @@ const httpStream = (x: Exchange, res: http.ServerResponse, extra: Headers): Stre
   }
 }
 
+/**
+ * Whether the proxy can read the line: its scanner's buffer must hold the line and its `\n`, or
+ * it stops and closes the socket without sending the line (nor a close frame).
+ */
+const fitsProxy = (frame: string): boolean => Buffer.byteLength(frame) < WEBSOCKET_MAX_LINE_BYTES
+
 /** Frames over a WebSocket; the end of the stream drops the connection. */
 const socketStream = (socket: Socket): StreamOutput => ({
-  line: (frame) => socket.send(frame),
+  line: (frame) => (fitsProxy(frame) ? socket.send(frame) : socket.drop()),
   fail: (_code, frame) => {
-    socket.send(frame)
+    if (fitsProxy(frame)) socket.send(frame)
     socket.drop()
   },
   finish: () => socket.drop(),

@@ -6,6 +6,7 @@ import { SignerBundle } from "@vega-effect/schema"
 import type { Random } from "../random.js"
 import type { Catalog, Validator } from "./catalog.js"
 import type { Chain } from "./chain.js"
+import type { Journal } from "./journal.js"
 import { compareStrings } from "./versioned.js"
 
 export interface BundleRow {
@@ -35,7 +36,8 @@ export class SignerBundles {
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly chain: Chain
+    private readonly chain: Chain,
+    private readonly journal?: Journal
   ) {}
 
   generate(random: Random, count: number, height: number): void {
@@ -65,5 +67,9 @@ export class SignerBundles {
     }
     this.rows.push(row)
     this.rows.sort(compareBundles)
+    // the bundle is readable with its signatures from the block that issues it: its signatures
+    // are announced in that block too
+    this.journal?.record(from, { _tag: "BundleIssued", row })
+    if (row.signatures !== "") this.journal?.record(from, { _tag: "BundleSigned", row })
   }
 }

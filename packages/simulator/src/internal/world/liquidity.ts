@@ -8,6 +8,7 @@
 import type { Random } from "../random.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
+import type { Journal } from "./journal.js"
 import { compareStrings, insertSorted, type Versioned } from "./versioned.js"
 
 export const LpStatus = { ACTIVE: 1, STOPPED: 2, CANCELLED: 3, REJECTED: 4, UNDEPLOYED: 5, PENDING: 6 } as const
@@ -57,7 +58,8 @@ export class LiquidityProvisions {
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly chain: Chain
+    private readonly chain: Chain,
+    private readonly journal?: Journal
   ) {}
 
   generate(random: Random, count: number, height: number): void {
@@ -192,7 +194,10 @@ export class LiquidityProvisions {
       }
     }
     rows.sort(compareLp)
-    for (const row of rows) this.add(row)
+    for (const row of rows) {
+      this.add(row)
+      this.journal?.record(height, { _tag: "Provision", row })
+    }
   }
 
   /** The latest row of a provision. */
@@ -224,6 +229,7 @@ export class LiquidityProvisions {
     }
     this.owned.add(row.id)
     this.add(row)
+    this.journal?.record(row.from, { _tag: "Provision", row })
   }
 
   /**

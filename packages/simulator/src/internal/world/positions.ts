@@ -7,6 +7,7 @@
 import type { Random } from "../random.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
+import type { Journal } from "./journal.js"
 import { compareStrings, insertSorted, prune, type Versioned } from "./versioned.js"
 
 export const PositionStatus = { UNSPECIFIED: 0, ORDERS_CLOSED: 1, CLOSED_OUT: 2, DISTRESSED: 4 } as const
@@ -55,7 +56,8 @@ export class Positions {
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly chain: Chain
+    private readonly chain: Chain,
+    private readonly journal?: Journal
   ) {}
 
   /** Creates `count` positions spread over the blocks up to `height`. */
@@ -144,8 +146,10 @@ export class Positions {
     }
     const rows = [...changed.values()].sort(comparePositions)
     for (const row of rows) {
-      this.current.get(this.keyOf(row.party, row.market))!.to = height
+      const key = this.keyOf(row.party, row.market)
+      this.current.get(key)!.to = height
       this.add(row)
+      this.journal?.position(height, key, row)
     }
   }
 
@@ -229,6 +233,7 @@ export class Positions {
     }
     this.owned.add(key)
     this.current.set(key, row)
+    this.journal?.position(row.from, key, row)
     insertSorted(this.log, row, comparePositions)
     insertSorted((this.byParty[row.party.index] ??= []), row, comparePositions)
     insertSorted((this.byMarket[row.market.index] ??= []), row, comparePositions)

@@ -6,6 +6,7 @@
 import { Ids } from "@vega-effect/schema"
 import type { Random } from "../random.js"
 import type { Catalog, Party } from "./catalog.js"
+import type { Journal } from "./journal.js"
 import { compareStrings, insertSorted, type Versioned } from "./versioned.js"
 
 export interface ProfileRow extends Versioned {
@@ -13,6 +14,9 @@ export interface ProfileRow extends Versioned {
   readonly alias: string
   readonly metadata: ReadonlyArray<{ readonly key: string; readonly value: string }>
 }
+
+const byKey = (metadata: ProfileRow["metadata"]): ProfileRow["metadata"] =>
+  [...metadata].sort((a, b) => compareStrings(a.key, b.key))
 
 const KEYS = ["twitter", "discord", "website", "telegram", "github"]
 const NAMES = ["trader", "whale", "maker", "degen", "quant", "hodler", "scalper", "arb"]
@@ -24,7 +28,10 @@ export class Profiles {
   /** Parties whose profile a transaction has set: the world's own profile changes leave them alone. */
   private readonly owned = new Set<string>()
 
-  constructor(catalog: Catalog) {
+  constructor(
+    catalog: Catalog,
+    private readonly journal?: Journal
+  ) {
     this.parties = [...catalog.parties].sort((a, b) => compareStrings(a.key, b.key))
     for (const party of catalog.parties) {
       const alias = party === catalog.network ? Ids.NETWORK_PARTY : ""
@@ -44,8 +51,10 @@ export class Profiles {
     const current = versions[versions.length - 1]
     current.to = height
     const name = `${random.pick(NAMES)}-${random.hex(2)}`
-    const metadata = KEYS.filter(() => random.chance(0.3)).map((key) => ({ key, value: `${name}@${key}` }))
-    versions.push({ party, from: height, to: Infinity, alias: random.chance(0.9) ? name : "", metadata })
+    const metadata = byKey(KEYS.filter(() => random.chance(0.3)).map((key) => ({ key, value: `${name}@${key}` })))
+    const row: ProfileRow = { party, from: height, to: Infinity, alias: random.chance(0.9) ? name : "", metadata }
+    versions.push(row)
+    this.journal?.record(height, { _tag: "Profile", row })
   }
 
   /** Adds a party first seen at `height`: no profile before it, alias `""` and no metadata from it. */
@@ -53,6 +62,7 @@ export class Profiles {
     if (this.versions.has(party.id)) return
     insertSorted(this.parties, party, (a, b) => compareStrings(a.key, b.key))
     this.versions.set(party.id, [{ party, from: height, to: Infinity, alias: "", metadata: [] }])
+    this.journal?.record(height, { _tag: "Party", party })
   }
 
   /**
@@ -62,13 +72,15 @@ export class Profiles {
   set(party: Party, height: number, alias: string, metadata: ProfileRow["metadata"]): ProfileRow {
     const versions = this.versions.get(party.id)!
     const current = versions[versions.length - 1]
-    const row: ProfileRow = { party, from: height, to: Infinity, alias, metadata }
+    // the node sorts a profile's metadata by key
+    const row: ProfileRow = { party, from: height, to: Infinity, alias, metadata: byKey(metadata) }
     if (current.from === height) versions[versions.length - 1] = row
     else {
       current.to = height
       versions.push(row)
     }
     this.owned.add(party.id)
+    this.journal?.record(height, { _tag: "Profile", row })
     return row
   }
 

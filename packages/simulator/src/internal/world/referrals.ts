@@ -5,6 +5,7 @@
 import type { Random } from "../random.js"
 import type { Catalog, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
+import type { Journal } from "./journal.js"
 import { compareStrings } from "./versioned.js"
 
 export interface ReferralSet {
@@ -55,7 +56,8 @@ export class ReferralSets {
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly chain: Chain
+    private readonly chain: Chain,
+    private readonly journal?: Journal
   ) {}
 
   generate(random: Random, count: number, refereesPerSet: number, height: number): void {
@@ -73,36 +75,48 @@ export class ReferralSets {
     for (let epoch = 1; epoch < lastEpoch; epoch++) this.close(random, epoch)
   }
 
-  /** Writes the statistics of `epoch`, visible from the block that closed it. */
+  /**
+   * Writes the statistics of `epoch`, visible from the block that closed it. The set's own figures
+   * (running volume, reward factors, eligibility, referrer volume) are the same in every referee's
+   * row, as the node copies them from the set's event.
+   */
   close(random: Random, epoch: number): void {
     const from = this.chain.epochLastBlock(epoch)
     const vt = this.chain.blockTime(from)
     const rows: Array<ReferralStatsRow> = []
-    for (const set of this.sets) {
+    const bySet: Array<Array<ReferralStatsRow>> = []
+    for (const set of [...this.sets].sort((a, b) => compareStrings(a.id, b.id))) {
       const setVolume = BigInt(random.int(5_000_000)) * 1_000_000n
       const running = (this.running.get(set.id) ?? 0n) + setVolume
       this.running.set(set.id, running)
       const eligible = random.chance(0.8)
-      for (const referee of set.referees) {
-        rows.push({
-          from,
-          epoch,
-          set,
-          referee,
-          vt,
-          runningVolume: running,
-          discountFactor: eligible ? random.pick(DISCOUNTS) : "0",
-          rewardFactor: eligible ? random.pick(REWARDS) : "0",
-          epochVolume: BigInt(random.int(1_000_000)) * 1_000_000n,
-          rewardsMultiplier: random.pick(MULTIPLIERS),
-          rewardsFactorMultiplier: eligible ? random.pick(REWARDS) : "0",
-          wasEligible: eligible,
-          referrerTakerVolume: BigInt(random.int(2_000_000)) * 1_000_000n
-        })
+      const shared = {
+        from,
+        epoch,
+        set,
+        vt,
+        runningVolume: running,
+        rewardFactor: eligible ? random.pick(REWARDS) : "0",
+        rewardsMultiplier: random.pick(MULTIPLIERS),
+        rewardsFactorMultiplier: eligible ? random.pick(REWARDS) : "0",
+        wasEligible: eligible,
+        referrerTakerVolume: BigInt(random.int(2_000_000)) * 1_000_000n
       }
+      const setRows = set.referees.map(
+        (referee): ReferralStatsRow => ({
+          ...shared,
+          referee,
+          discountFactor: eligible ? random.pick(DISCOUNTS) : "0",
+          epochVolume: BigInt(random.int(1_000_000)) * 1_000_000n
+        })
+      )
+      setRows.sort(compareReferralStats)
+      rows.push(...setRows)
+      if (setRows.length > 0) bySet.push(setRows)
     }
     rows.sort(compareReferralStats)
     this.byEpoch.set(epoch, rows)
+    for (const setRows of bySet) this.journal?.record(from, { _tag: "ReferralStats", rows: setRows })
   }
 
   /** The last epoch with statistics visible at `height` (the `MAX(at_epoch)` of the table). */

@@ -7,6 +7,7 @@
 import type { Random } from "../random.js"
 import type { AssetInfo, Catalog, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
+import type { Journal } from "./journal.js"
 import { compareStrings, idSortKey } from "./versioned.js"
 
 export interface RewardTotal {
@@ -54,7 +55,8 @@ export class Rewards {
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly chain: Chain
+    private readonly chain: Chain,
+    private readonly journal?: Journal
   ) {}
 
   /** Pays one epoch's rewards at block `from` (the epoch's last block) to about `share` of the parties. */
@@ -91,6 +93,7 @@ export class Rewards {
     for (const p of payments) this.add(p.party, p.asset, from, p.amount)
     rows.sort(compareRewardRows)
     for (const row of rows) this.rows.push(row)
+    if (rows.length > 0) this.journal?.record(from, { _tag: "Rewards", rows })
   }
 
   private add(party: Party, asset: AssetInfo, from: number, amount: bigint): void {

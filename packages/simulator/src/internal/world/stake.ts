@@ -6,6 +6,7 @@
 import { makeRandom, type Random } from "../random.js"
 import type { Catalog, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
+import type { Journal } from "./journal.js"
 import { compareStrings, insertSorted, prune, type Versioned } from "./versioned.js"
 
 export const StakeType = { LINK: 1, UNLINK: 2 } as const
@@ -57,7 +58,8 @@ export class StakeLinkings {
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly chain: Chain
+    private readonly chain: Chain,
+    private readonly journal?: Journal
   ) {}
 
   /** `count` linkings, skewed so that a few parties hold many (a cube of a uniform draw). */
@@ -147,7 +149,10 @@ export class StakeLinkings {
       row.to = height
       settled.push({ ...row, from: height, to: Infinity, vt, status, finalizedAt: vt })
     }
-    for (const row of settled) insertSorted(this.byParty.get(row.party.id)!, row, compareStake)
+    for (const row of settled) {
+      insertSorted(this.byParty.get(row.party.id)!, row, compareStake)
+      this.journal?.record(height, { _tag: "Stake", row })
+    }
     const parties = this.catalog.parties.slice(1)
     for (let i = 0; i < arrivals && parties.length > 0; i++) {
       const party = random.pick(parties)
@@ -163,6 +168,7 @@ export class StakeLinkings {
       if (list === undefined) this.byParty.set(party.id, [row])
       else insertSorted(list, row, compareStake)
       this.pending.push(row)
+      this.journal?.record(height, { _tag: "Stake", row })
     }
   }
 
