@@ -104,6 +104,28 @@ export const Observation = Data.taggedEnum<ObservationDefinition>()
 
 /**
  * @since 0.1.0
+ * @category Guards
+ */
+export const isConnected = <A>(o: Observation<A>): o is Extract<Observation<A>, { readonly _tag: "Connected" }> =>
+  o._tag === "Connected"
+
+/**
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isMessage = <A>(o: Observation<A>): o is Extract<Observation<A>, { readonly _tag: "Message" }> =>
+  o._tag === "Message"
+
+/**
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isDisconnected = <A>(
+  o: Observation<A>
+): o is Extract<Observation<A>, { readonly _tag: "Disconnected" }> => o._tag === "Disconnected"
+
+/**
+ * @since 0.1.0
  * @category Models
  */
 export interface ObserveOptions {

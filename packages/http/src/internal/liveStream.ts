@@ -205,18 +205,24 @@ const connection = <A>(
       const inbox = yield* Effect.acquireRelease(Queue.unbounded<Incoming>(), Queue.shutdown)
       const write = yield* openSocket(node, route as Route<unknown>, inbox, settings.openTimeout)
       let lastFrame: number | undefined
+      let opened = false
       let messages = 0
       let done = false
+      // a frame can come before the open is seen (the node writes at once): it waits its turn
+      let early: Incoming | undefined
       const end = (reason: StreamEnd): End => {
         done = true
         return { _tag: "End", node, reason, served: messages > 0 }
       }
-      const handle = (incoming: Incoming, now: number): Effect.Effect<Observation<A> | End> => {
+      const handle = (incoming: Incoming, now: number): Effect.Effect<Observation<A> | End, Option.Option<never>> => {
         if (incoming._tag === "End") return Effect.succeed(end(incoming.reason))
         lastFrame = now
-        if (incoming._tag === "Open") {
+        if (!opened) {
+          opened = true
+          if (incoming._tag === "Text") early = incoming
           return Effect.as(connected(route, node, attempt), Observation.Connected({ node, attempt }))
         }
+        if (incoming._tag === "Open") return pull
         const read = readFrame(route, incoming.text, messages)
         if (Either.isLeft(read)) return Effect.succeed(end(read.left))
         messages++
@@ -228,12 +234,15 @@ const connection = <A>(
           Effect.succeed(Observation.Message({ node, message: read.right }))
         )
       }
+      const next = Effect.suspend(() => {
+        const ready = early
+        early = undefined
+        return ready === undefined ? receive(inbox, settings.idleTimeout, lastFrame) : Effect.succeed(ready)
+      })
       const pull: Effect.Effect<Observation<A> | End, Option.Option<never>> = Effect.suspend(() =>
         done
           ? Effect.fail(Option.none())
-          : Effect.flatMap(receive(inbox, settings.idleTimeout, lastFrame), (incoming) =>
-              Effect.flatMap(Clock.currentTimeMillis, (now) => handle(incoming, now))
-            )
+          : Effect.flatMap(next, (incoming) => Effect.flatMap(Clock.currentTimeMillis, (now) => handle(incoming, now)))
       )
       return Stream.repeatEffectOption(pull)
     })
