@@ -1,7 +1,8 @@
 import { NodeSocket } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { LiveStream } from "@vega-effect/http"
-import { Position } from "@vega-effect/schema"
+import { EventBus, Position } from "@vega-effect/schema"
+import { Simulator } from "@vega-effect/simulator"
 import { Chunk, Duration, Effect, Option, Schedule, Schema, Stream } from "effect"
 import { closedPort, clientOf, eventually, playNode, refuseUpgrades } from "./playNode.js"
 
@@ -324,6 +325,38 @@ describe("live streams: event bus acks", () => {
         "11-1"
       ])
       yield* eventually(() => connection().received.length === 3)
+    })
+  )
+})
+
+describe("live streams: the simulator's event bus", () => {
+  it.scopedLive("a TIME_UPDATE per block arrives through observeEventBus", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make({ blockInterval: "manual", seed: 3 })
+      const client = yield* clientOf(sim.urls)
+      const stream = client.observeEventBus(
+        { types: ["BUS_EVENT_TYPE_TIME_UPDATE"] },
+        { reconnect: false, idleTimeout: "5 seconds" }
+      )
+      const pull = yield* Stream.toPull(stream).pipe(Effect.provide(NodeSocket.layerWebSocketConstructor))
+      const next = Effect.map(pull, (chunk) => Chunk.toReadonlyArray(chunk)).pipe(
+        Effect.provide(NodeSocket.layerWebSocketConstructor)
+      )
+      const [connected] = yield* next
+      expect(connected).toMatchObject({ _tag: "Connected", attempt: 1 })
+      // the node subscribes once it has read the request frame
+      yield* Effect.sleep("100 millis")
+      const from = sim.world.height
+      yield* sim.advance(2)
+      const events: Array<EventBus.BusEvent> = []
+      while (events.length < 2) {
+        for (const o of yield* next) if (LiveStream.isMessage(o)) events.push(...o.message)
+      }
+      expect(events.map((e) => [e.type, EventBus.heightOf(e)])).toEqual([
+        ["BUS_EVENT_TYPE_TIME_UPDATE", BigInt(from + 1)],
+        ["BUS_EVENT_TYPE_TIME_UPDATE", BigInt(from + 2)]
+      ])
+      expect(events.every((e) => e.timeUpdate !== undefined)).toBe(true)
     })
   )
 })
