@@ -21,6 +21,7 @@
  */
 import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import type * as Socket from "@effect/platform/Socket"
 import type * as Paginate from "@vega-effect/pagination/Paginate"
 import {
   type Asset,
@@ -28,6 +29,7 @@ import {
   DataNodeApi,
   DurationText,
   type Epoch,
+  type EventBus,
   type LiquidityProvision,
   type Market,
   type PartyProfile,
@@ -54,10 +56,13 @@ import type * as Errors from "./DataNodeError.js"
 import type { Answer } from "./internal/answer.js"
 import { DEFAULTS as defaults } from "./internal/defaults.js"
 import { type In, page, type StreamIn, stream } from "./internal/endpoints.js"
+import * as LiveRoutes from "./internal/liveRoutes.js"
+import { observe } from "./internal/liveStream.js"
 import type { NodeStatus } from "./internal/pool.js"
 import { observeTransactionResults } from "./internal/resultsStream.js"
 import { rewardsByEpoch } from "./internal/rewardsByEpoch.js"
 import * as Transport from "./internal/transport.js"
+import type * as LiveStream from "./LiveStream.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 
 /**
@@ -242,6 +247,45 @@ export interface Service {
   readonly observeTransactionResults: (
     request?: TransactionResultsFilter
   ) => Stream.Stream<TransactionResult.TransactionResult, Errors.DataNodeError>
+  /**
+   * Positions as they change (`/api/v2/stream/positions` over WebSocket), reconnecting (see
+   * `LiveStream`): after each `Connected`, snapshot pages (`snapshot`, 50 positions each, the last
+   * with `lastPage`), then each block's changed positions (`updates`). Filters: `partyId`,
+   * `marketId`. A block flushed while the snapshot is sent is missed by the node itself: backfill
+   * over REST after the last snapshot page.
+   */
+  readonly observePositions: (
+    request: Position.ObservePositionsRequest,
+    options?: LiveStream.ObserveOptions
+  ) => Stream.Stream<
+    LiveStream.Observation<Position.ObservePositionsResponse>,
+    never,
+    Socket.WebSocketConstructor
+  >
+  /**
+   * Liquidity provisions as they change (`/api/v2/stream/liquidity-provisions` over WebSocket),
+   * reconnecting (see `LiveStream`): each message holds up to 50 provision records of one block
+   * (the plain records, not REST's current/pending pairs). No snapshot: read the current state
+   * over REST after each `Connected`. Filters: `marketId`, `partyId`.
+   */
+  readonly observeLiquidityProvisions: (
+    request: LiquidityProvision.ObserveLiquidityProvisionsRequest,
+    options?: LiveStream.ObserveOptions
+  ) => Stream.Stream<
+    LiveStream.Observation<ReadonlyArray<LiquidityProvision.LiquidityProvision>>,
+    never,
+    Socket.WebSocketConstructor
+  >
+  /**
+   * The event bus (`/api/v2/stream/event/bus` over WebSocket), reconnecting (see `LiveStream`):
+   * each message holds the events of the requested types (see `LiveStream.EventBusRequest`).
+   * Events of different types may arrive out of chain order: sort by `EventBus.comparePosition`
+   * when it matters.
+   */
+  readonly observeEventBus: (
+    request: LiveStream.EventBusRequest,
+    options?: LiveStream.ObserveOptions
+  ) => Stream.Stream<LiveStream.Observation<ReadonlyArray<EventBus.BusEvent>>, never, Socket.WebSocketConstructor>
   readonly vegaTime: Effect.Effect<ChainInfo.GetVegaTimeResponse, Errors.DataNodeError>
   readonly getEpoch: (
     request?: In<typeof DataNodeApi.GetEpoch>
@@ -341,6 +385,10 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
       lastBlockHeight: one(api.LastBlockHeight)(),
       getSpamStatistics: one(api.GetSpamStatistics),
       observeTransactionResults: (filter) => observeTransactionResults(transport, filter),
+      observePositions: (request, options) => observe(transport, LiveRoutes.positions(request), options),
+      observeLiquidityProvisions: (request, options) =>
+        observe(transport, LiveRoutes.liquidityProvisions(request), options),
+      observeEventBus: (request, options) => observe(transport, LiveRoutes.eventBus(request), options),
       vegaTime: one(api.GetVegaTime)(),
       getEpoch: one(api.GetEpoch),
       listAssets: one(api.ListAssets),

@@ -19,3 +19,11 @@ export const latency = Metric.histogram(
   MetricBoundaries.exponential({ start: 1, factor: 2, count: 16 }),
   "time to a complete answer"
 )
+
+export const streamConnectionsTotal = Metric.counter("vega_datanode_stream_connections_total", {
+  description: "live-stream connections subscribed, by route and node"
+})
+
+export const streamDisconnectsTotal = Metric.counter("vega_datanode_stream_disconnects_total", {
+  description: "live-stream connections ended, by route, node and reason"
+})

@@ -88,6 +88,14 @@ export interface Transport {
     { readonly node: string; readonly response: HttpClientResponse.HttpClientResponse },
     Errors.DataNodeError
   >
+  /**
+   * For a live stream (a WebSocket the transport does not send itself): the node the pool
+   * chooses, waiting while every node rests, once that node's pacer lets a request through (the
+   * node rate-limits opening streams like requests).
+   */
+  readonly claim: Effect.Effect<string>
+  /** What became of a live stream's connection: it delivered a message, or it was refused or never opened (the node rests). */
+  readonly recordStream: (node: string, outcome: "served" | "refused" | "unreachable") => Effect.Effect<void>
 }
 
 export interface ExecuteOptions {
@@ -294,9 +302,17 @@ export const make = (http: HttpClient.HttpClient, settings: Settings): Effect.Ef
         return yield* Effect.fail(errorOf(answer, yield* Clock.currentTimeMillis))
       })
 
+    const claim = Effect.tap(chooseNode(pool), (node) => pacerOf(node).take)
+    const recordStream = (node: string, outcome: "served" | "refused" | "unreachable") =>
+      Effect.map(Clock.currentTimeMillis, (now) =>
+        outcome === "served"
+          ? pool.succeeded(node)
+          : pool.failed(node, now, { unanswered: outcome === "unreachable" })
+      )
+
     if (urls.length > 1) yield* watchHeights(urls, execute, settings)
 
-    return { urls, status: Effect.sync(() => pool.status()), execute, read, open }
+    return { urls, status: Effect.sync(() => pool.status()), execute, read, open, claim, recordStream }
   })
 
 /** One attempt of a read: sent, decoded, and its outcome recorded. */

@@ -1,0 +1,72 @@
+/**
+ * The live routes of the client: their paths and query strings (ids lowercase, as the node
+ * compares them as text), their frame decoders (built once), and the event bus's subscription
+ * and ack frames.
+ */
+import { DataNodeApi, EventBus, type LiquidityProvision, type Position } from "@vega-effect/schema"
+import * as Either from "effect/Either"
+import * as Schema from "effect/Schema"
+import type { EventBusRequest } from "../LiveStream.js"
+import { type Frame, frameDecoder, type Route } from "./liveStream.js"
+
+/** `path` with the query parameters that are set. */
+const withQuery = (path: string, params: Readonly<Record<string, string | undefined>>): string => {
+  const query = new URLSearchParams()
+  for (const [name, value] of Object.entries(params)) if (value !== undefined) query.append(name, value.toLowerCase())
+  return query.size === 0 ? path : `${path}?${query}`
+}
+
+/** A decoder whose messages are a part of the route's message. */
+const mapResult =
+  <A, B>(decode: Route<A>["decode"], f: (a: A) => B): Route<B>["decode"] =>
+  (u) =>
+    Either.map(decode(u), (frame): Frame<B> => ("result" in frame ? { result: f(frame.result) } : frame))
+
+const decodePositions = frameDecoder(DataNodeApi.ObservePositions.message)
+
+export const positions = (request: Position.ObservePositionsRequest): Route<Position.ObservePositionsResponse> => ({
+  name: DataNodeApi.ObservePositions.name,
+  path: withQuery(DataNodeApi.ObservePositions.path, { partyId: request.partyId, marketId: request.marketId }),
+  decode: decodePositions
+})
+
+const decodeProvisions = mapResult(
+  frameDecoder(DataNodeApi.ObserveLiquidityProvisions.message),
+  (message) => message.liquidityProvisions
+)
+
+export const liquidityProvisions = (
+  request: LiquidityProvision.ObserveLiquidityProvisionsRequest
+): Route<ReadonlyArray<LiquidityProvision.LiquidityProvision>> => ({
+  name: DataNodeApi.ObserveLiquidityProvisions.name,
+  path: withQuery(DataNodeApi.ObserveLiquidityProvisions.path, {
+    marketId: request.marketId,
+    partyId: request.partyId
+  }),
+  decode: decodeProvisions
+})
+
+const decodeEvents = mapResult(frameDecoder(DataNodeApi.ObserveEventBus.message), (message) => message.events)
+
+const encodeBusRequest = Schema.encodeSync(EventBus.ObserveEventBusRequest)
+
+/**
+ * The event bus: no query (the node reads only the request frame, sent once the socket is open);
+ * in ack mode (`batchSize` > 0) an ack `{"batchSize":"N"}` after each message.
+ */
+export const eventBus = (request: EventBusRequest): Route<ReadonlyArray<EventBus.BusEvent>> => {
+  const batchSize = Math.max(0, Math.trunc(request.batchSize ?? 0))
+  const subscription = encodeBusRequest({
+    type: request.types,
+    marketId: (request.marketId ?? "").toLowerCase(),
+    partyId: (request.partyId ?? "").toLowerCase(),
+    batchSize: BigInt(batchSize)
+  })
+  return {
+    name: DataNodeApi.ObserveEventBus.name,
+    path: DataNodeApi.ObserveEventBus.path,
+    decode: decodeEvents,
+    subscribe: JSON.stringify(subscription),
+    ack: batchSize > 0 ? JSON.stringify({ batchSize: String(batchSize) }) : undefined
+  }
+}
