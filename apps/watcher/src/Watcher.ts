@@ -18,7 +18,7 @@ import * as Schedule from "effect/Schedule"
 import * as SubscriptionRef from "effect/SubscriptionRef"
 import type { WatcherConfig } from "./Config.js"
 import * as Coordinator from "./Coordinator.js"
-import { type CycleOutcome, runCycle, type SliceOutcome, type SliceWork, totals, workOf } from "./Cycle.js"
+import { type CycleOutcome, readHead, runCycle, type SliceOutcome, type SliceWork, totals, workOf } from "./Cycle.js"
 import * as DataNode from "./DataNode.js"
 import * as Database from "./Database.js"
 import { BATCH, deliverForever, drained } from "./Delivery.js"
@@ -238,6 +238,7 @@ const watchLive = (loop: Loop) => {
         store: loop.store,
         works,
         diffContext: diffContextOf(loop),
+        head: readHead(client),
         initialEvents: config.initialEvents,
         committed: recordLive(loop),
         lost: (lost) =>

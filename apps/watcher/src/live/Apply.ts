@@ -32,6 +32,8 @@ export interface LiveState {
   /** The slices held, by slice. */
   readonly works: ReadonlyMap<string, SliceWork>
   readonly diffContext: Effect.Effect<DiffContext, DataNodeError.DataNodeError>
+  /** Where the chain is, for a read that asked the node nothing (a shard with nothing in it). */
+  readonly head: Effect.Effect<ReadPoint, DataNodeError.DataNodeError>
   readonly initialEvents: boolean
   /** Called with each slice's committed outcome, and with a slice lost to another watcher. */
   readonly committed: (slice: string, outcome: SliceOutcome) => Effect.Effect<void>
@@ -204,8 +206,7 @@ export const readSlice = (
     }
     const commit = (work: SliceWork, [found, reads]: readonly [Found, ReadTracking.Reads]) =>
       Effect.gen(function* () {
-        if (reads.lowest === undefined) return
-        const at = pointOf(reads.lowest)
+        const at = reads.lowest === undefined ? yield* state.head : pointOf(reads.lowest)
         // a newer read of the slice was committed meanwhile (a node behind answered this one)
         if (hinted === undefined && (state.readAt.get(slice) ?? -1) > at.height) return
         const outcome = yield* commitFound(state, work, found, at, hinted !== undefined ? "live" : "read")
@@ -223,6 +224,8 @@ export const readSlice = (
     // a whole read may be long (a reconciliation within its budget): live changes go on meanwhile
     const work = state.works.get(slice)
     if (work === undefined) return
+    // read at that height already (a reconciliation asked for twice)
+    if ((state.readAt.get(slice) ?? -1) >= options.minHeight) return
     const read = yield* readOf(work)
     yield* onSlice(state, slice, options.hints !== undefined, (current) => commit(current, read))
     // the live work that waited for the slice's first read, now that the lock is free
