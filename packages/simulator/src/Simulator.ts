@@ -67,6 +67,14 @@ export interface NodeOptions {
   readonly faults?: Faults.Options
   /** Rate limiting as the real node does it; off unless given (`true` for the node's defaults). */
   readonly rateLimit?: boolean | RateLimit.Options
+  /**
+   * How long the node takes to commit each block it reaches, e.g. `"30 millis"`; default 0 (none).
+   * During the window `X-Block-Height` already shows the new block N and its streams and event
+   * bus have delivered N's updates and events, but REST reads still serve the data of N-1 (the
+   * real node caches the height when a block starts and commits its data at the block's end). A
+   * read showing `X-Block-Height` ≥ N+1 is sure to include block N.
+   */
+  readonly commitWindow?: Duration.DurationInput
 }
 
 /**
@@ -99,8 +107,10 @@ export interface Node {
   readonly name: string
   /** Base URL, e.g. `http://127.0.0.1:43121`. */
   readonly url: string
-  /** The height this node serves. */
+  /** The height this node has reached (its `X-Block-Height`, and what its streams delivered). */
   readonly height: () => number
+  /** The height whose data its REST reads serve: {@link height}, or one less during a commit window. */
+  readonly readableHeight: () => number
   /** Makes the node trail the chain by `blocks`. */
   readonly setLag: (blocks: number) => void
   /** Stops the node at its current height until {@link Node.unfreeze}. */
@@ -133,6 +143,30 @@ export interface Service {
   readonly setSpamParameters: (parameters: Partial<SpamParameters>) => Effect.Effect<void>
   /** Allows or stops trading on the network. */
   readonly setTradingEnabled: (enabled: boolean) => Effect.Effect<void>
+  /**
+   * Test control: drops every open stream connection of node `node` (an index into
+   * {@link nodes}; every node when absent) now. WebSockets close without a close frame (1006),
+   * chunked responses are destroyed before their end. Nothing else changes; clients may reconnect.
+   */
+  readonly cutStreams: (node?: number) => Effect.Effect<void>
+  /**
+   * Test control: the positions streams open now on `node` (every node when absent) do not send
+   * the updates of their next block that has any, as when the node misses a block's flush.
+   */
+  readonly dropPositionsBlock: (node?: number) => Effect.Effect<void>
+  /**
+   * Test control: at their next block, the positions and liquidity-provision streams open now on
+   * `node` (every node when absent) end as slow consumers do, with the error frame `code` 13,
+   * detail 10010 `internal stream failure`, inner `channel closed`; open event-bus streams end
+   * without any frame (the node's 100,000-pending cut-off).
+   */
+  readonly slowConsumerNext: (node?: number) => Effect.Effect<void>
+  /**
+   * Test control: stops `node`'s listener (every node's when absent): open connections and streams
+   * are dropped and new ones refused for `downtime`, then it listens on the same port again. The
+   * world goes on meanwhile. Succeeds once the node listens again.
+   */
+  readonly restartNode: (downtime: Duration.DurationInput, node?: number) => Effect.Effect<void, ListenError>
 }
 
 /**

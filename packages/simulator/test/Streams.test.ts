@@ -3,6 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { EventBus, StreamForm, TransactionResult } from "@vega-effect/schema"
 import { Effect, Schema } from "effect"
 import { Simulator } from "@vega-effect/simulator"
+import { StreamControls } from "../src/internal/api/streamControls.js"
 import { makeRoutes, type StreamNode, type StreamTiming } from "../src/internal/api/streams.js"
 import { type BlockResults, type IncludedResult, makeResultFeed } from "../src/internal/core/contract.js"
 import { makeHandler } from "../src/internal/http/handler.js"
@@ -287,7 +288,11 @@ const standalone = Effect.gen(function* () {
     get height() {
       return height
     },
-    feed
+    get readableHeight() {
+      return height
+    },
+    feed,
+    controls: new StreamControls()
   }
   const { url } = yield* listen(
     makeHandler({

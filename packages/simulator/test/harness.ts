@@ -4,6 +4,7 @@ import type { NodeView } from "../src/internal/api/node.js"
 import { Core, type CoreOptions } from "../src/internal/core/core.js"
 import type { ParamValue, Reply } from "../src/internal/route.js"
 import { World, type Options } from "../src/World.js"
+import { StreamControls } from "../src/internal/api/streamControls.js"
 
 /** Calls a route's handler directly, as the gateway would after parsing the query. */
 export const call = (
@@ -37,12 +38,15 @@ export const coreOf = (world: World, options?: CoreOptions): Core => {
 
 export const nodeOf = (world: World, options: { height?: number; quirks?: boolean } = {}): NodeView => {
   const core = coreOf(world)
+  const height = options.height ?? world.height
   return {
     world,
-    height: options.height ?? world.height,
+    height,
+    readableHeight: height,
     quirks: options.quirks ?? false,
     core,
-    feed: core.feed
+    feed: core.feed,
+    controls: new StreamControls()
   }
 }
 

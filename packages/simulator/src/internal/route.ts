@@ -88,6 +88,8 @@ export interface StreamSink {
   readonly fail: (error: GatewayError.ErrorBody) => void
   /** Ends the stream without an error (the handler returned nil). */
   readonly end: () => void
+  /** Bytes already written that the client has not taken yet (a slow consumer's backlog). */
+  readonly backlog: () => number
 }
 
 /** What an open stream gives back to the server. */

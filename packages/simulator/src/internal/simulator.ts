@@ -10,13 +10,16 @@ import * as Faults from "../Faults.js"
 import * as RateLimit from "../RateLimit.js"
 import type { Node, NodeOptions, Options, Service } from "../Simulator.js"
 import { World } from "../World.js"
+import { DEFAULT_COMMIT_WINDOW_MILLIS } from "./api/limits.js"
 import type { NodeView } from "./api/node.js"
 import { routes, streamRoutes } from "./api/routes.js"
+import { StreamControls } from "./api/streamControls.js"
+import { CommitWindow } from "./commitWindow.js"
 import * as Contract from "./core/contract.js"
 import { Core } from "./core/core.js"
 import { microsToNanos } from "./goTime.js"
 import { makeHandler } from "./http/handler.js"
-import { type ListenError, listen } from "./http/listen.js"
+import { type ListenError, type Listening, listen } from "./http/listen.js"
 
 /** How often versions nobody can see any more are pruned. */
 const PRUNE_EVERY = 50
@@ -32,21 +35,49 @@ interface Network {
 const rateLimiterOf = (rateLimit: NodeOptions["rateLimit"]): RateLimit.RateLimiter | undefined =>
   rateLimit === undefined || rateLimit === false ? undefined : RateLimit.make(rateLimit === true ? {} : rateLimit)
 
+/** A node with what the simulator keeps to drive it. */
+interface RunningNode {
+  readonly node: Node
+  /** Notes the node's height now (for its commit window). */
+  readonly tick: () => void
+  readonly listening: Listening
+  readonly controls: StreamControls
+  readonly cutStreams: () => void
+}
+
 /** Starts the `index`th node (0-based) on its own port, serving the world at its own height. */
-const startNode = (network: Network, spec: NodeOptions, index: number): Effect.Effect<Node, ListenError, Scope.Scope> =>
+const startNode = (
+  network: Network,
+  spec: NodeOptions,
+  index: number
+): Effect.Effect<RunningNode, ListenError, Scope.Scope> =>
   Effect.gen(function* () {
     const { core, feed, quirks, world } = network
     let lag = Math.max(0, spec.lag ?? 0)
     let frozenAt: number | undefined = spec.frozen === true ? Math.max(1, world.height - lag) : undefined
     const height = () => frozenAt ?? Math.max(1, world.height - lag)
+    const window = new CommitWindow(
+      Duration.toMillis(Duration.decode(spec.commitWindow ?? DEFAULT_COMMIT_WINDOW_MILLIS)),
+      height()
+    )
+    const tick = (): void => window.reach(height())
+    const readableHeight = (): number => {
+      tick()
+      return Math.min(window.readable(), height())
+    }
+    const controls = new StreamControls()
     const view: NodeView = {
       world,
       get height() {
         return height()
       },
+      get readableHeight() {
+        return readableHeight()
+      },
       quirks,
       core,
-      feed
+      feed,
+      controls
     }
     const faults = Faults.make({ seed: world.seed + index, ...spec.faults })
     const rateLimiter = rateLimiterOf(spec.rateLimit)
@@ -59,44 +90,85 @@ const startNode = (network: Network, spec: NodeOptions, index: number): Effect.E
       faults
     })
     const listening = yield* listen(listener, { host: spec.host, port: spec.port })
-    return {
+    const node: Node = {
       name: spec.name ?? `node-${index + 1}`,
       url: listening.url,
       height,
+      readableHeight,
       setLag: (blocks) => {
         lag = Math.max(0, blocks)
+        tick()
       },
       freeze: () => {
         frozenAt = height()
       },
       unfreeze: () => {
         frozenAt = undefined
+        tick()
       },
       faults,
       rateLimiter
     }
+    return { node, tick, listening, controls, cutStreams: listener.cutStreams }
   })
 
 /** Processes blocks one by one, pruning now and then what no node can see any more. */
 const advancer =
-  ({ core, world }: Network, nodes: ReadonlyArray<Node>) =>
+  ({ core, world }: Network, running: ReadonlyArray<RunningNode>) =>
   (blocks = 1): Effect.Effect<void> =>
     Effect.sync(() => {
       for (let i = 0; i < blocks; i++) {
         world.advance(1)
+        for (const { tick } of running) tick()
         core.sync()
-        if (world.height % PRUNE_EVERY === 0) world.prune(Math.min(...nodes.map((n) => n.height())))
+        if (world.height % PRUNE_EVERY === 0) {
+          world.prune(Math.min(...running.map(({ node }) => node.readableHeight())))
+        }
       }
     })
 
-const serviceOf = (network: Network, nodes: ReadonlyArray<Node>, advance: Service["advance"]): Service => {
+/** The nodes a control acts on: the `index`th, or every node when absent. */
+const targets = (running: ReadonlyArray<RunningNode>, index: number | undefined): Effect.Effect<Array<RunningNode>> =>
+  index === undefined
+    ? Effect.succeed([...running])
+    : index >= 0 && index < running.length && Number.isInteger(index)
+      ? Effect.succeed([running[index]])
+      : Effect.dieMessage(`no node ${index}: the simulator runs ${running.length}`)
+
+/** The test controls of the nodes' streams and listeners. */
+const controlsOf = (
+  running: ReadonlyArray<RunningNode>
+): Pick<Service, "cutStreams" | "dropPositionsBlock" | "slowConsumerNext" | "restartNode"> => {
+  const each =
+    (f: (node: RunningNode) => void) =>
+    (index?: number): Effect.Effect<void> =>
+      Effect.flatMap(targets(running, index), (nodes) => Effect.sync(() => nodes.forEach(f)))
+  return {
+    cutStreams: each((n) => n.cutStreams()),
+    dropPositionsBlock: each((n) => n.controls.dropPositionsBlock()),
+    slowConsumerNext: each((n) => n.controls.slowConsumerNext()),
+    restartNode: (downtime, index) =>
+      Effect.flatMap(targets(running, index), (nodes) =>
+        Effect.forEach(
+          nodes,
+          ({ listening }) =>
+            Effect.zipRight(Effect.zipRight(listening.stop, Effect.sleep(downtime)), listening.start),
+          { concurrency: "unbounded", discard: true }
+        )
+      )
+  }
+}
+
+const serviceOf = (network: Network, running: ReadonlyArray<RunningNode>, advance: Service["advance"]): Service => {
   const { core, feed, world } = network
+  const nodes = running.map(({ node }) => node)
   return {
     world,
     nodes,
     url: nodes[0].url,
     urls: nodes.map((n) => n.url),
     advance,
+    ...controlsOf(running),
     height: Effect.sync(() => world.height),
     feed,
     mempoolSize: Effect.sync(() => core.mempoolSize),
@@ -119,7 +191,7 @@ export const make = (options: Options = {}): Effect.Effect<Service, ListenError,
     )
     const network: Network = { world, core, feed, quirks: options.quirks === "v0.75" }
     const specs = options.nodes ?? [{}]
-    const nodes: Array<Node> = []
+    const nodes: Array<RunningNode> = []
     for (let i = 0; i < specs.length; i++) nodes.push(yield* startNode(network, specs[i], i))
     const advance = advancer(network, nodes)
     const interval = options.blockInterval ?? "manual"

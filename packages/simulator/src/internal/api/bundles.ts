@@ -55,7 +55,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   if (submitter !== undefined && !(submitter.startsWith("0x") && isHexBytes(submitter.slice(2)))) {
     return invalidId(ApiErrors.AddedMultisigEvents, notHex(submitter))
   }
-  const height = node.height
+  const height = node.readableHeight
   const rows = node.world.signerBundles.rows.filter(
     (row) =>
       row.from <= height &&

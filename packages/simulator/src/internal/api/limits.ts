@@ -32,7 +32,14 @@ export const WEBSOCKET_MAX_LINE_BYTES = 65_536
 export const SLOW_CONSUMER_BACKLOG_BYTES = 1_048_576
 
 /**
- * How long, by default, a node shows a new block's height in `X-Block-Height` before the block's
- * data is readable (the SQL broker commits at the end of the block, after the height is cached).
+ * How long, by default, a simulated node shows a new block's height in `X-Block-Height` before the
+ * block's data is readable (on the node the SQL broker commits at the end of the block, after the
+ * height is cached): none, unless a node is given a `commitWindow`.
  */
-export const DEFAULT_COMMIT_WINDOW_MILLIS = 20
+export const DEFAULT_COMMIT_WINDOW_MILLIS = 0
+
+/**
+ * The Vega error detail code of `ErrStreamInternal` ("internal stream failure"), which ends a
+ * positions or liquidity-provision stream whose subscriber was closed (inner `channel closed`).
+ */
+export const STREAM_INTERNAL_DETAIL_CODE = 10010

@@ -65,7 +65,7 @@ const handle = (params: Params, node: NodeView): Reply => {
     )
   }
   const { liquidityProvisions } = node.world
-  const height = node.height
+  const height = node.readableHeight
   const market = marketId?.toLowerCase()
   const party =
     partyId === undefined ? undefined : partyId === Ids.NETWORK_PARTY ? Ids.NETWORK_PARTY : partyId.toLowerCase()

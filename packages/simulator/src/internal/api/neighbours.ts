@@ -125,7 +125,7 @@ const epoch: Route<NodeView> = {
     const { catalog, chain } = node.world
     const id = uint64(params, "id")
     const block = uint64(params, "block")
-    const current = chain.epochOf(node.height)
+    const current = chain.epochOf(node.readableHeight)
     const seq = id !== undefined ? Number(id) : block !== undefined ? chain.epochOf(Number(block)) : current
     if (seq > current || seq < 1) {
       return error(

@@ -15,16 +15,17 @@
  *
  * Rows are the REST rows of the same state, in stream form.
  */
-import { DataNodeApi, LiquidityProvision, Position, StreamForm } from "@vega-effect/schema"
+import { DataNodeApi, GatewayError, LiquidityProvision, Position, StreamForm } from "@vega-effect/schema"
 import * as Schema from "effect/Schema"
 import type { BlockResults } from "../core/contract.js"
 import { param, type Params, type StreamRoute, type StreamSink } from "../route.js"
 import type { LpRow } from "../world/liquidity.js"
 import { comparePositions, type PositionRow } from "../world/positions.js"
 import { visibleAt } from "../world/versioned.js"
-import { STREAM_PAGE_SIZE } from "./limits.js"
+import { SLOW_CONSUMER_BACKLOG_BYTES, STREAM_INTERNAL_DETAIL_CODE, STREAM_PAGE_SIZE } from "./limits.js"
 import { provisionValue } from "./liquidity.js"
 import { positionValue } from "./positions.js"
+import type { Watch, WatchedKind } from "./streamControls.js"
 import { follow, type StreamNode } from "./streams.js"
 
 const encodePositions = Schema.encodeSync(StreamForm.frame(Position.ObservePositionsResponse))
@@ -41,10 +42,33 @@ const pages = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
   return out
 }
 
+/** How the node ends a stream whose subscriber it closed: `ErrStreamInternal`, `channel closed`. */
+const CHANNEL_CLOSED = GatewayError.internal(STREAM_INTERNAL_DETAIL_CODE, "internal stream failure", "channel closed")
+
+/**
+ * Registers an open stream with the node's controls, and gives the check made when a block comes:
+ * whether the stream ends here as a slow consumer (told to, or the client has left too much
+ * unread), in which case it is ended with `channel closed`.
+ */
+const watchStream = (
+  node: StreamNode,
+  kind: WatchedKind,
+  sink: StreamSink
+): { readonly watch: Watch; readonly release: () => void; readonly closedAsSlow: () => boolean } => {
+  const { release, watch } = node.controls.watch(kind)
+  const closedAsSlow = (): boolean => {
+    if (!watch.slowAtNextBlock && sink.backlog() <= SLOW_CONSUMER_BACKLOG_BYTES) return false
+    release()
+    sink.fail(CHANNEL_CLOSED)
+    return true
+  }
+  return { watch, release, closedAsSlow }
+}
+
 /** The positions the snapshot reads, matching ids as bytes (any case). */
 const snapshotRows = (node: StreamNode, partyId: string, marketId: string): Array<PositionRow> => {
   const { catalog, positions } = node.world
-  const height = node.height
+  const height = node.readableHeight
   const party = partyId === "" ? undefined : catalog.partyById.get(partyId.toLowerCase())
   const market = marketId === "" ? undefined : catalog.marketById.get(marketId.toLowerCase())
   if ((partyId !== "" && party === undefined) || (marketId !== "" && market === undefined)) return []
@@ -92,12 +116,20 @@ const positionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
     const marketId = text(params, "marketId")
     let stopped = false
     let stopFollowing: (() => void) | undefined
+    const { closedAsSlow, release, watch } = watchStream(node, "positions", sink)
     const onBlock = (block: BlockResults): void => {
+      if (closedAsSlow()) return
       const rows: Array<PositionRow> = []
       for (const row of block.changes?.positions.values() ?? []) {
         if ((partyId === "" || row.party.id === partyId) && (marketId === "" || row.market.id === marketId)) {
           rows.push(row)
         }
+      }
+      if (rows.length === 0) return
+      // the node missed this block (told from outside)
+      if (watch.dropNextUpdates) {
+        watch.dropNextUpdates = false
+        return
       }
       rows.sort(comparePositions)
       for (const page of pages(rows)) {
@@ -115,6 +147,7 @@ const positionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
       close: () => {
         stopped = true
         stopFollowing?.()
+        release()
       }
     }
   }
@@ -127,7 +160,9 @@ const provisionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
   open: (params, node, sink) => {
     const partyId = text(params, "partyId")
     const marketId = text(params, "marketId")
+    const { closedAsSlow, release } = watchStream(node, "provisions", sink)
     const stop = follow(node, pollInterval, (block) => {
+      if (closedAsSlow()) return
       // one record per provision and block: its last state in the block
       const latest = new Map<string, LpRow>()
       for (const { change } of block.changes?.entries ?? []) {
@@ -142,7 +177,12 @@ const provisionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
         sink.send(JSON.stringify(encodeProvisions({ result: { liquidityProvisions: page.map(provisionValue) } })))
       }
     })
-    return { close: stop }
+    return {
+      close: () => {
+        stop()
+        release()
+      }
+    }
   }
 })
 

@@ -67,7 +67,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
 
-  const height = node.height
+  const height = node.readableHeight
   let source
   if (partyIds.length > 0 || marketIds.length > 0) {
     const markets = new Set(marketIds)

@@ -44,7 +44,7 @@ const handle = (params: Params, node: NodeView): Reply => {
     return internal(ApiErrors.PartiesProfiles, "building cursor predicate: no field matching column name id")
   }
   const { profiles } = node.world
-  const height = node.height
+  const height = node.readableHeight
   const filter = wanted.length === 0 ? undefined : new Set(wanted)
   const parties: ReadonlyArray<Party> = profiles.parties
   const profileOf = (party: Party): ProfileRow => profiles.at(party, height)!

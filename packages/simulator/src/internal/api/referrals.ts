@@ -48,7 +48,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   const atEpoch = uint64(params, "atEpoch")
   if (setId !== undefined && !decodesAsId(setId)) return invalidId(ApiErrors.ReferralSetStats, notHex(setId))
   const { referralSets } = node.world
-  const height = node.height
+  const height = node.readableHeight
   // without atEpoch: the last epoch with statistics, unless both the set and the referee are
   // given, in which case the whole history of that referee in that set
   const epochs: Array<number> = []

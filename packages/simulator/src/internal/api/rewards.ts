@@ -35,7 +35,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   }
   const party = partyId === undefined || partyId === Ids.NETWORK_PARTY ? partyId : partyId.toLowerCase()
   const asset = assetId?.toLowerCase()
-  const height = node.height
+  const height = node.readableHeight
   const summaries: Array<{ readonly party: string; readonly asset: string; readonly amount: bigint }> = []
   const totals = node.world.rewards.totals
   const parties = party === undefined ? [...totals.keys()] : totals.has(party) ? [party] : []
@@ -134,7 +134,7 @@ const handleList = (params: Params, node: NodeView): Reply => {
   const asset = assetId?.toLowerCase()
   const fromEpoch = epochParam(params, "fromEpoch")
   const toEpoch = epochParam(params, "toEpoch")
-  const height = node.height
+  const height = node.readableHeight
   const all = node.world.rewards.rows
   // the rows are sorted by epoch: serve the epoch range as a slice; no row has a team or a game
   const lo = fromEpoch === undefined ? 0 : epochBound(all, fromEpoch)

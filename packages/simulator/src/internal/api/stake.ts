@@ -54,7 +54,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
 
-  const height = node.height
+  const height = node.readableHeight
   const rows = (node.world.stakeLinkings.byParty.get(partyId) ?? []).filter((row) => visibleAt(row, height))
   let available = 0n
   for (const row of rows) {

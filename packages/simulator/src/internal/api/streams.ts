@@ -22,15 +22,20 @@ import type { World } from "../../World.js"
 import type { BlockResults, IncludedResult, ResultFeed } from "../core/contract.js"
 import { deliveryOrder, eventsOf, type SimEvent } from "./busEvents.js"
 import { EVENT_BUS_CLIENT_BUFFER_SIZE, EVENT_BUS_REQUEST_TIMEOUT_MILLIS } from "./limits.js"
+import type { StreamControls, Watch } from "./streamControls.js"
 import { scanJsonBody } from "../gatewayJson.js"
 import { type Decoded, param, type Params, type StreamHandle, type StreamRoute, type StreamSink } from "../route.js"
 
 /** What the streams read of a node. */
 export interface StreamNode {
   readonly world: World
-  /** The height the node has processed. */
+  /** The height the node has processed: streams deliver each block once the node reaches it. */
   readonly height: number
+  /** The height whose data the node's store serves (it trails {@link height} during a commit). */
+  readonly readableHeight: number
   readonly feed: ResultFeed
+  /** Orders given to the node's open streams from outside. */
+  readonly controls: StreamControls
 }
 
 /** Timings of the streams (the node's are fixed; tests shorten them). */
@@ -320,6 +325,10 @@ class EventBusSubscription implements StreamHandle {
   private readonly unread: Array<BusRequest> = []
   private awaiting = false
   private clientEnded = false
+  // pushing: the frames sent, newest last, while some of their bytes may be unsent
+  private readonly sent: Array<{ readonly bytes: number; readonly events: number }> = []
+  private readonly watch: Watch
+  private readonly release: () => void
 
   constructor(
     private readonly node: StreamNode,
@@ -328,6 +337,9 @@ class EventBusSubscription implements StreamHandle {
   ) {
     // no request in time: the handler gives up and returns without an error
     this.timer = setTimeout(() => this.stop(), timing.requestTimeout)
+    const { release, watch } = node.controls.watch("bus")
+    this.watch = watch
+    this.release = release
   }
 
   private clearTimer(): void {
@@ -339,6 +351,7 @@ class EventBusSubscription implements StreamHandle {
     this.ended = true
     this.clearTimer()
     this.stopFollowing?.()
+    this.release()
   }
 
   private stop(error?: GatewayError.ErrorBody): void {
@@ -349,7 +362,25 @@ class EventBusSubscription implements StreamHandle {
   }
 
   private sendBatch(events: ReadonlyArray<EventBus.BusEvent>): void {
-    this.sink.send(JSON.stringify(encodeEventsFrame({ result: { events } })))
+    const frame = JSON.stringify(encodeEventsFrame({ result: { events } }))
+    if (!this.acked) this.sent.push({ bytes: Buffer.byteLength(frame) + 1, events: events.length })
+    this.sink.send(frame)
+  }
+
+  /**
+   * Pushing: the events of the frames whose bytes are not all taken by the client yet (the
+   * connection's backlog is the newest frames' bytes). Frames wholly gone are forgotten.
+   */
+  private unsentEvents(): number {
+    let backlog = this.sink.backlog()
+    let events = 0
+    let i = this.sent.length - 1
+    for (; i >= 0 && backlog > 0; i--) {
+      backlog -= this.sent[i].bytes
+      events += this.sent[i].events
+    }
+    this.sent.splice(0, i + 1)
+    return events
   }
 
   // read the next request as the ack: one sent ahead is read at once
@@ -373,11 +404,16 @@ class EventBusSubscription implements StreamHandle {
 
   private onBlock(block: BlockResults): void {
     if (this.filter === undefined) return
+    // a slow consumer's observer is closed without an error
+    if (this.watch.slowAtNextBlock) return this.stop()
     const events = blockEvents(block, this.node.world)
       .filter(this.filter)
       .map((e) => e.event)
     if (events.length === 0) return
-    if (!this.acked) return this.sendBatch(events)
+    if (!this.acked) {
+      if (this.unsentEvents() + events.length > EVENT_BUS_CLIENT_BUFFER_SIZE) return this.stop()
+      return this.sendBatch(events)
+    }
     this.queue.push(...events)
     // the service's pending list is bounded: past it the observer closes without an error
     if (this.queue.length > EVENT_BUS_CLIENT_BUFFER_SIZE) return this.stop()

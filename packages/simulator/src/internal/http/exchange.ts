@@ -15,6 +15,10 @@ export interface Socket {
   readonly send: (text: string) => void
   /** Closes the connection without a close frame, once the frames sent so far are written. */
   readonly drop: () => void
+  /** Closes the connection at once, without a close frame, whatever is still unsent. */
+  readonly cut: () => void
+  /** Bytes sent and not yet taken by the client's side of the connection. */
+  readonly backlog: () => number
   /** Reads the client's frames as the request body; frames that came before are kept for it. */
   readonly read: (onItem: (item: JsonItem) => void) => void
   /** The request does not read its body: frames are dropped. */
@@ -43,9 +47,36 @@ export interface Exchange {
   readonly fault: Faults.Fault | undefined
 }
 
+/**
+ * The node's open streams, each by the way to cut its connection: for the node's cap on streams
+ * and for dropping them all at once.
+ */
+export class OpenStreams {
+  private readonly cuts = new Set<() => void>()
+
+  get size(): number {
+    return this.cuts.size
+  }
+
+  /** Counts a stream until the returned function is called. */
+  add(cut: () => void): () => void {
+    this.cuts.add(cut)
+    return () => this.cuts.delete(cut)
+  }
+
+  /** Cuts every open stream's connection. */
+  cutAll(): void {
+    const cuts = [...this.cuts]
+    this.cuts.clear()
+    for (const cut of cuts) cut()
+  }
+}
+
 /** What the parts of the handler share: the node served and the way answers go out. */
 export interface Gateway<Node> {
   readonly node: Node
+  /** The streams open on the node. */
+  readonly streams: OpenStreams
   /** Adds `X-Block-Height` and `X-Block-Timestamp` for the block the node is at. */
   readonly blockHeaders: (headers: Headers) => Headers
   /** Sends a JSON answer through `?pretty`, faults, gzip and the common headers. */

@@ -18,7 +18,7 @@ import type * as RateLimit from "../../RateLimit.js"
 import { parseRawQuery, type RawQuery } from "../goQuery.js"
 import type { BlockInfo, Route, StreamRoute } from "../route.js"
 import { allowsOrigin, answerPreflight, isPreflight } from "./cors.js"
-import { type Exchange, type Gateway, type Headers, sendError } from "./exchange.js"
+import { type Exchange, type Gateway, type Headers, OpenStreams, sendError } from "./exchange.js"
 import { afterDelay, decide, replacedAnswer } from "./faults.js"
 import { makeAdmission } from "./rateLimit.js"
 import { acceptsGzip, answerHealth, answerUnreadablePath, makeSend } from "./response.js"
@@ -59,6 +59,11 @@ export interface Handler {
   readonly upgrade: (req: http.IncomingMessage, socket: Duplex, head: Buffer) => void
   /** Drops every open WebSocket connection. */
   readonly closeSockets: () => void
+  /**
+   * Drops the connection of every open stream: a WebSocket without a close frame, a chunked
+   * response destroyed before its end.
+   */
+  readonly cutStreams: () => void
 }
 
 const makeGateway = <Node>(options: HandlerOptions<Node>): Gateway<Node> => {
@@ -70,7 +75,8 @@ const makeGateway = <Node>(options: HandlerOptions<Node>): Gateway<Node> => {
     headers[DataNodeApi.BlockHeaders.timestamp] = info.timestampNanos
     return headers
   }
-  return { node, send, blockHeaders, admit: makeAdmission(options.rateLimiter, { send, blockHeaders }) }
+  const admit = makeAdmission(options.rateLimiter, { send, blockHeaders })
+  return { node, streams: new OpenStreams(), send, blockHeaders, admit }
 }
 
 /** Serves an API request: an injected error, a routing or query error, or the route. */
@@ -95,7 +101,8 @@ const serveWith =
  * does, calling the route handlers with the decoded parameters.
  */
 export const makeHandler = <Node>(options: HandlerOptions<Node>): Handler => {
-  const serve = serveWith(makeGateway(options), makeRouteTable(options.routes, options.streams ?? []))
+  const gateway = makeGateway(options)
+  const serve = serveWith(gateway, makeRouteTable(options.routes, options.streams ?? []))
   const { faults } = options
   const listener = (req: http.IncomingMessage, res: http.ServerResponse): void => {
     const target = requestTarget(req)
@@ -120,5 +127,6 @@ export const makeHandler = <Node>(options: HandlerOptions<Node>): Handler => {
     afterDelay(decision, () => serve(x, path, raw))
   }
   const { closeSockets, upgrade } = makeWebSockets(faults, serve)
-  return Object.assign(listener, { upgrade, closeSockets })
+  const cutStreams = (): void => gateway.streams.cutAll()
+  return Object.assign(listener, { upgrade, closeSockets, cutStreams })
 }

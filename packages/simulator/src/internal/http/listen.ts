@@ -22,6 +22,13 @@ export interface Listening {
   readonly port: number
   /** `http://host:port`, without a trailing slash. */
   readonly url: string
+  /**
+   * Stops listening (new connections are refused) and drops every open connection, streams and
+   * WebSockets included.
+   */
+  readonly stop: Effect.Effect<void>
+  /** Listens again on the same host and port. */
+  readonly start: Effect.Effect<void, ListenError>
 }
 
 const isHandler = (listener: http.RequestListener | Handler): listener is Handler => "upgrade" in listener
@@ -40,29 +47,44 @@ export const listen = (
   const closeSockets = (): void => {
     if (isHandler(listener)) listener.closeSockets()
   }
+  const shown = host.includes(":") ? `[${host}]` : host
+  // closing a server that is not listening only reports that it is not
+  const close = (server: http.Server): Effect.Effect<void> =>
+    Effect.async<void>((resume) => {
+      closeSockets()
+      server.close(() => resume(Effect.void))
+      server.closeAllConnections()
+    })
   return Effect.acquireRelease(
-    Effect.async<Listening, ListenError>((resume) => {
+    Effect.gen(function* () {
       const server = http.createServer(listener)
       if (isHandler(listener)) server.on("upgrade", listener.upgrade)
-      const onError = (cause: unknown) => resume(Effect.fail(new ListenError({ host, port, cause })))
-      server.once("error", onError)
-      server.listen(port, host, () => {
-        server.off("error", onError)
-        const bound = (server.address() as AddressInfo).port
-        const shown = host.includes(":") ? `[${host}]` : host
-        resume(Effect.succeed({ server, host, port: bound, url: `http://${shown}:${bound}` }))
-      })
-      return Effect.sync(() => {
-        closeSockets()
-        server.close()
-        server.closeAllConnections()
-      })
+      const bound = yield* listenOn(server, host, port)
+      return {
+        server,
+        host,
+        port: bound,
+        url: `http://${shown}:${bound}`,
+        stop: close(server),
+        start: Effect.asVoid(listenOn(server, host, bound))
+      }
     }),
-    ({ server }) =>
-      Effect.async<void>((resume) => {
-        closeSockets()
-        server.close(() => resume(Effect.void))
-        server.closeAllConnections()
-      })
+    ({ server }) => close(server)
   )
 }
+
+/** Has `server` listen on `host` and `port`; gives the port bound. */
+const listenOn = (server: http.Server, host: string, port: number): Effect.Effect<number, ListenError> =>
+  Effect.async<number, ListenError>((resume) => {
+    const onError = (cause: unknown) => resume(Effect.fail(new ListenError({ host, port, cause })))
+    server.once("error", onError)
+    server.listen(port, host, () => {
+      server.off("error", onError)
+      resume(Effect.succeed((server.address() as AddressInfo).port))
+    })
+    return Effect.sync(() => {
+      server.off("error", onError)
+      server.close()
+      server.closeAllConnections()
+    })
+  })

@@ -14,7 +14,7 @@
 import type * as http from "node:http"
 import { GatewayError, StreamForm } from "@vega-effect/schema"
 import * as Schema from "effect/Schema"
-import { WEBSOCKET_MAX_LINE_BYTES } from "../api/limits.js"
+import { MAX_SUBSCRIPTIONS_MESSAGE, MAX_SUBSCRIPTIONS_PER_CLIENT, WEBSOCKET_MAX_LINE_BYTES } from "../api/limits.js"
 import { gatewayErrorText, goSafe } from "../gatewayJson.js"
 import type { JsonItem } from "../jsonValues.js"
 import type { Decoded, StreamHandle, StreamRoute, StreamSink } from "../route.js"
@@ -38,6 +38,9 @@ export const errorFrame = (body: GatewayError.ErrorBody): string => {
   return goSafe(JSON.stringify(encodeErrorFrame({ error })))
 }
 
+/** The bare status of the node's refusal of one stream too many (ResourceExhausted, HTTP 429). */
+const TOO_MANY_STREAMS = gatewayErrorText(GatewayError.GrpcCode.ResourceExhausted, MAX_SUBSCRIPTIONS_MESSAGE)
+
 /** Where a stream's frames go. */
 interface StreamOutput {
   readonly line: (frame: string) => void
@@ -46,6 +49,10 @@ interface StreamOutput {
   readonly finish: () => void
   /** A fault: part of a frame, then the connection is reset or the stream ends. */
   readonly cut: (part: string, fault: StreamCut) => void
+  /** Drops the connection now, whatever is unsent. */
+  readonly drop: () => void
+  /** Bytes written and not yet taken by the client. */
+  readonly backlog: () => number
 }
 
 /** A chunked response whose status line and headers go out with the first frame (or the end). */
@@ -82,7 +89,13 @@ const httpStream = (x: Exchange, res: http.ServerResponse, extra: Headers): Stre
       over = true
       if (fault === "Truncate") res.end(part)
       else res.write(part, () => res.destroy())
-    }
+    },
+    drop: () => {
+      over = true
+      res.destroy()
+    },
+    // what the response holds plus what its socket does
+    backlog: () => res.writableLength
   }
 }
 
@@ -103,7 +116,9 @@ const socketStream = (socket: Socket): StreamOutput => ({
   cut: (part) => {
     socket.send(part)
     socket.drop()
-  }
+  },
+  drop: () => socket.cut(),
+  backlog: () => socket.backlog()
 })
 
 /**
@@ -161,7 +176,14 @@ class ServerStream {
     end: () => {
       if (this.finished) return
       this.last(() => this.out.finish())
-    }
+    },
+    backlog: () => this.out.backlog()
+  }
+
+  /** Drops the connection now: nothing more is sent, and the route is torn down. */
+  drop(): void {
+    this.abandon()
+    this.out.drop()
   }
 
   /** Starts the route; a route that throws fails the stream with gRPC `Internal`. */
@@ -252,9 +274,15 @@ export const openStream = <Node>(
   if (transport._tag === "Http" && x.req.socket.destroyed) return
   const admitted = gateway.admit(x)
   if (admitted === undefined) return
+  // the node's stream interceptor: the gateway answers the refusal as an error
+  if (gateway.streams.size >= MAX_SUBSCRIPTIONS_PER_CLIENT) return gateway.send(x, GatewayError.httpStatus(GatewayError.GrpcCode.ResourceExhausted), TOO_MANY_STREAMS, admitted)
   const out = transport._tag === "Http" ? httpStream(x, transport.res, admitted) : socketStream(transport.socket)
   const stream = new ServerStream(out, streamCut(x), route.decode !== undefined)
-  const gone = (): void => stream.abandon()
+  const forget = gateway.streams.add(() => stream.drop())
+  const gone = (): void => {
+    forget()
+    stream.abandon()
+  }
   if (transport._tag === "Http") transport.res.on("close", gone)
   else transport.socket.onClose(gone)
   if (stream.torn) return

@@ -51,6 +51,11 @@ const makeSocket = (ws: WebSocket): Socket => {
       dropped = true
       void written.then(() => ws.terminate())
     },
+    cut: () => {
+      dropped = true
+      ws.terminate()
+    },
+    backlog: () => ws.bufferedAmount,
     read: (onItem) => {
       const values = makeJsonValues(onItem)
       reader = values
