@@ -139,6 +139,7 @@ export type Mode = typeof Mode.Type
 
 export const Live = Schema.Struct({
   reconcileEvery: PositiveDuration(Duration.minutes(10)),
+  positionsCheckEvery: PositiveDuration(Duration.seconds(30)),
   /** Requests per second reconciliations may use: a quarter of the node's 20 by default. */
   reconcileBudget: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { default: () => 5 }),
   quiet: PositiveDuration(Duration.seconds(1)),

@@ -55,6 +55,11 @@ export interface Resource {
     hints: ReadonlyArray<string>,
     context: ReadContext
   ) => Effect.Effect<ReadonlyMap<string, Row | null>, DataNodeError.DataNodeError>
+  /**
+   * Whether a row a live source carries is one this resource watches (its configured parties and
+   * markets); absent: every row. Rows a hint's read returns are filtered by the read itself.
+   */
+  readonly watches?: (key: string, row: Row) => boolean
   /** What the change from `before` to `after` (either absent: created or gone) means; may be nothing. */
   readonly diff: (before: Row | undefined, after: Row | undefined, context: DiffContext) => ReadonlyArray<Change>
 }

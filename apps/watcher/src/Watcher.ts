@@ -225,42 +225,45 @@ const recordLive = (loop: Loop) => (slice: string, outcome: SliceOutcome) =>
   })
 
 /** Real-time watching over the slices held (see `live/LiveWatch.ts`). */
-const watchLive = (loop: Loop) => {
-  const { client, config, readiness, works } = loop
-  const resources = resourceNames.filter((resource) => config.watch[resource].enabled)
-  const slicesOf = (resource: ResourceName) => loop.specs.filter((s) => s.resource === resource).map((s) => s.slice)
-  return LiveWatch.run(
-    {
-      client,
-      resources,
-      slicesOf,
-      state: {
-        store: loop.store,
-        works,
-        diffContext: diffContextOf(loop),
-        head: readHead(client),
-        initialEvents: config.initialEvents,
-        committed: recordLive(loop),
-        lost: (lost) =>
+const watchLive = (loop: Loop) =>
+  Effect.gen(function* () {
+    const { client, config, readiness, works } = loop
+    // assets are read again at most once a minute: live commits come every block
+    const diffContext = yield* Effect.cachedWithTTL(diffContextOf(loop), "1 minute")
+    const resources = resourceNames.filter((resource) => config.watch[resource].enabled)
+    const slicesOf = (resource: ResourceName) => loop.specs.filter((s) => s.resource === resource).map((s) => s.slice)
+    return yield* LiveWatch.run(
+      {
+        client,
+        resources,
+        slicesOf,
+        state: {
+          store: loop.store,
+          works,
+          diffContext,
+          head: readHead(client),
+          initialEvents: config.initialEvents,
+          committed: recordLive(loop),
+          lost: (lost) =>
+            Effect.gen(function* () {
+              yield* Effect.logWarning(lost.message)
+              works.delete(lost.slice)
+              yield* loop.coordinator.lose(lost.slice)
+            })
+        },
+        rebalance: rebalance(loop).pipe(
+          Effect.catchAll((error) => Effect.as(Effect.logWarning("could not rebalance", error), []))
+        ),
+        renewEvery: loop.leases.renewEvery,
+        onBlock: (height) =>
           Effect.gen(function* () {
-            yield* Effect.logWarning(lost.message)
-            works.delete(lost.slice)
-            yield* loop.coordinator.lose(lost.slice)
+            yield* readiness.markCycle(height, new Date())
+            if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
           })
       },
-      rebalance: rebalance(loop).pipe(
-        Effect.catchAll((error) => Effect.as(Effect.logWarning("could not rebalance", error), []))
-      ),
-      renewEvery: loop.leases.renewEvery,
-      onBlock: (height) =>
-        Effect.gen(function* () {
-          yield* readiness.markCycle(height, new Date())
-          if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
-        })
-    },
-    config.live
-  )
-}
+      config.live
+    )
+  })
 
 /** Runs the watcher until interrupted (or for one cycle with `once`). */
 export const watch = (config: WatcherConfig, options: RunOptions) =>

@@ -14,6 +14,7 @@ import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Logger from "effect/Logger"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import { command } from "./cli.js"
 import { ConfigProblem } from "./ConfigFile.js"
@@ -43,10 +44,24 @@ const exitCode = (exit: Exit.Exit<unknown, unknown>): number =>
 /** Logs go to stderr: stdout is the stdout sink's, one JSON event per line. */
 const logToStderr = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
 
-cli(process.argv).pipe(Effect.tapErrorCause(report), Effect.provide([NodeContext.layer, logToStderr]), (program) =>
-  NodeRuntime.runMain(program, {
-    disableErrorReporting: true,
-    disablePrettyLogger: true,
-    teardown: (exit, onExit) => onExit(exitCode(exit))
-  })
+/** `VEGA_WATCHER_LOG_LEVEL` (`debug`, `info`, `warning`, `error`), default `info`. */
+const LOG_LEVELS: Record<string, LogLevel.LogLevel> = {
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error
+}
+const logLevel = Logger.minimumLogLevel(
+  LOG_LEVELS[process.env.VEGA_WATCHER_LOG_LEVEL?.toLowerCase() ?? ""] ?? LogLevel.Info
+)
+
+cli(process.argv).pipe(
+  Effect.tapErrorCause(report),
+  Effect.provide([NodeContext.layer, logToStderr, logLevel]),
+  (program) =>
+    NodeRuntime.runMain(program, {
+      disableErrorReporting: true,
+      disablePrettyLogger: true,
+      teardown: (exit, onExit) => onExit(exitCode(exit))
+    })
 )

@@ -23,7 +23,7 @@ import * as Metrics from "../Metrics.js"
 import { canonical, type DiffContext } from "../Resource.js"
 import { sliceOfRow } from "../Slice.js"
 import { LeaseLost, type Service as Store } from "../Store.js"
-import type { BlockClock } from "./BlockClock.js"
+import type { BlockClock, Seen } from "./BlockClock.js"
 
 /** What applying needs, and what it keeps per slice. */
 export interface LiveState {
@@ -46,6 +46,13 @@ export interface LiveState {
   /** Per slice not yet read: live work waiting for its first read. */
   readonly waiting: Map<string, Array<Effect.Effect<void, DataNodeError.DataNodeError | SqlError>>>
 }
+
+/** The block a REST answer showed. */
+export const seenOf = (read: ReadTracking.ReadAt): Seen => ({
+  height: read.height,
+  timeNanos:
+    read.blockTimestamp !== undefined && /^\d+$/.test(read.blockTimestamp) ? BigInt(read.blockTimestamp) : undefined
+})
 
 /** Whether a slice has been read once (in this run, or by a run before whose state it holds). */
 const synced = (state: LiveState, work: SliceWork): boolean =>
@@ -84,6 +91,22 @@ const commitFound = (
   origin: "live" | "read"
 ): Effect.Effect<SliceOutcome | undefined, DataNodeError.DataNodeError | SqlError> =>
   Effect.gen(function* () {
+    if (found.rows.size === 0 && !found.complete) {
+      // nothing to compare: only the checkpoint moves
+      const outcome = yield* commitSlice(
+        state.store,
+        work,
+        { _tag: "Ready", at, resume: work.resume, events: [], writes: [] },
+        checkpointPoint(work, at)
+      ).pipe(
+        Effect.catchIf(
+          (error): error is LeaseLost => error instanceof LeaseLost,
+          (error) => Effect.as(state.lost(error), undefined)
+        )
+      )
+      if (outcome !== undefined) yield* state.committed(work.slice, outcome)
+      return outcome
+    }
     const writes = state.liveWrites.get(work.slice)
     const skip =
       origin === "live" || writes === undefined ? undefined : (key: string) => (writes.get(key) ?? -1) >= at.height
@@ -107,6 +130,9 @@ const commitFound = (
       events: compared.events,
       writes: compared.writes
     }
+    yield* Effect.logDebug(
+      `${work.slice}: ${origin} ${found.rows.size} row(s) at ${at.height}: ${compared.writes.length} changed, ${compared.events.length} event(s)`
+    )
     const outcome = yield* commitSlice(state.store, work, prepared, checkpointPoint(work, at)).pipe(
       Effect.catchIf(
         (error): error is LeaseLost => error instanceof LeaseLost,
@@ -166,12 +192,15 @@ export const applyRows = (
   return Effect.forEach(
     bySlice,
     ([slice, entries]) =>
-      onSlice(state, slice, true, (work) =>
+      onSlice(state, slice, true, (work) => {
         // a read at or above the next block already holds this change, or a later one
-        (state.readAt.get(slice) ?? -1) > height
+        if ((state.readAt.get(slice) ?? -1) > height) return Effect.void
+        const watches = work.resource.watches
+        const rows = watches === undefined ? entries : new Map([...entries].filter(([key, row]) => watches(key, row)))
+        return rows.size === 0
           ? Effect.void
-          : Effect.asVoid(commitFound(state, work, { rows: entries, complete: false }, at, "live"))
-      ),
+          : Effect.asVoid(commitFound(state, work, { rows, complete: false }, at, "live"))
+      }),
     { discard: true }
   )
 }
@@ -207,6 +236,8 @@ export const readSlice = (
     const commit = (work: SliceWork, [found, reads]: readonly [Found, ReadTracking.Reads]) =>
       Effect.gen(function* () {
         const at = reads.lowest === undefined ? yield* state.head : pointOf(reads.lowest)
+        for (const read of [reads.lowest, reads.highest])
+          if (read !== undefined) yield* state.clock.observe(seenOf(read))
         // a newer read of the slice was committed meanwhile (a node behind answered this one)
         if (hinted === undefined && (state.readAt.get(slice) ?? -1) > at.height) return
         const outcome = yield* commitFound(state, work, found, at, hinted !== undefined ? "live" : "read")

@@ -1,6 +1,7 @@
 /**
- * The chain's clock as the bus tells it: each block's time update maps the block's time to its
- * height (the positions and liquidity streams carry only the time), and says how far the chain is.
+ * The chain's clock as the node tells it: each block's time update on the bus, and the height and
+ * block time every REST answer carries (`X-Block-Height`, `X-Block-Timestamp`), map block times to
+ * heights (the positions and liquidity streams carry only the time), and say how far the chain is.
  *
  * A read for a change of block N waits until the node is at N+1: a node shows height N as soon as
  * it starts writing block N, and only N+1 proves N readable (see the event-streams facts, §3). On a
@@ -10,24 +11,51 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as SubscriptionRef from "effect/SubscriptionRef"
 import * as Stream from "effect/Stream"
+import * as SubscriptionRef from "effect/SubscriptionRef"
 
 /** Block times remembered, to map the streams' times to heights. */
 const KEPT_BLOCKS = 4096
 
 interface State {
+  /** The highest block the bus told of. */
   readonly head: number
-  /** When the head last moved (`Date.now()`). */
+  /** The highest block a REST answer showed. */
+  readonly readHead: number
+  /** When a block not seen before last showed up, on the bus or in an answer (`Date.now()`). */
   readonly movedAt: number
+  /** While the bus is up: the block the chain was at when it connected (what came before is a gap). */
+  readonly busFrom: number | undefined
+}
+
+/** A block as a REST answer showed it: its height and time (ns). */
+export interface Seen {
+  readonly height: number
+  readonly timeNanos: bigint | undefined
 }
 
 export interface BlockClock {
-  /** Records a block's time update. */
+  /** Records a block's time update from the bus. */
   readonly tick: (height: number, timeNanos: bigint) => Effect.Effect<void>
-  /** The highest block seen (0 before the first). */
+  /** Records the block a REST answer showed. */
+  readonly observe: (seen: Seen) => Effect.Effect<void>
+  /** The highest block the bus told of (0 before the first). */
   readonly head: Effect.Effect<number>
-  /** The height of the block at `timeNanos`, waiting up to `quiet` for its time update; none if it never came. */
+  /**
+   * The block up to which every event is in: the one before the bus's head (events of one block
+   * come through one sender per type, so the head's own may still be on their way); once no block
+   * has come for `quiet` (a chain that stopped), the bus's head itself, or the block the bus
+   * connected at when it told of none since; while the bus is down, the highest block seen.
+   */
+  readonly known: Effect.Effect<number>
+  /** The bus connected: blocks up to where the node is now are a gap, later ones it tells of. */
+  readonly busUp: Effect.Effect<void>
+  /** The bus went down. */
+  readonly busDown: Effect.Effect<void>
+  /**
+   * The height of the block at `timeNanos`: from the bus's time updates (waiting up to `quiet` for
+   * it), else from what REST answers showed (asking the node once more); none if neither tells.
+   */
   readonly heightAt: (timeNanos: bigint) => Effect.Effect<Option.Option<number>>
   /** Block time of a height, RFC 3339 UTC (ms), when known. */
   readonly timeOf: (height: number) => string
@@ -38,57 +66,100 @@ export interface BlockClock {
 /** The node writes block times in ns; positions' `updatedAt` has µs precision (PostgreSQL). */
 const micros = (timeNanos: bigint): bigint => timeNanos / 1000n
 
-export const make = (quiet: Duration.DurationInput): Effect.Effect<BlockClock> =>
+/** Heights by block time and times by height, the oldest forgotten first. */
+class Blocks {
+  private readonly heights = new Map<bigint, number>()
+  private readonly times = new Map<number, bigint>()
+
+  add(height: number, timeNanos: bigint): void {
+    if (this.times.has(height)) return
+    this.heights.set(micros(timeNanos), height)
+    this.times.set(height, timeNanos)
+    if (this.times.size > KEPT_BLOCKS) {
+      const oldest = this.times.keys().next().value as number
+      this.heights.delete(micros(this.times.get(oldest)!))
+      this.times.delete(oldest)
+    }
+  }
+
+  heightAt(timeNanos: bigint): number | undefined {
+    return this.heights.get(micros(timeNanos))
+  }
+
+  timeOf(height: number): bigint | undefined {
+    return this.times.get(height)
+  }
+}
+
+export const make = (
+  quiet: Duration.DurationInput,
+  /** Asks the node where it is (one cheap read). */
+  probe: Effect.Effect<Option.Option<Seen>>
+): Effect.Effect<BlockClock> =>
   Effect.gen(function* () {
     const quietMillis = Duration.toMillis(Duration.decode(quiet))
-    const state = yield* SubscriptionRef.make<State>({ head: 0, movedAt: Date.now() })
-    const heights = new Map<bigint, number>()
-    const times = new Map<number, bigint>()
+    const state = yield* SubscriptionRef.make<State>({ head: 0, readHead: 0, movedAt: Date.now(), busFrom: undefined })
+    const blocks = new Blocks()
+    const newest = (s: State) => Math.max(s.head, s.readHead)
 
     const tick = (height: number, timeNanos: bigint) =>
       Effect.suspend(() => {
-        heights.set(micros(timeNanos), height)
-        times.set(height, timeNanos)
-        if (times.size > KEPT_BLOCKS) {
-          const oldest = times.keys().next().value as number
-          heights.delete(micros(times.get(oldest)!))
-          times.delete(oldest)
-        }
-        return SubscriptionRef.update(state, (s) => (height > s.head ? { head: height, movedAt: Date.now() } : s))
+        blocks.add(height, timeNanos)
+        return SubscriptionRef.update(state, (s) =>
+          height <= s.head ? s : { ...s, head: height, movedAt: height > newest(s) ? Date.now() : s.movedAt }
+        )
+      })
+
+    const observe = ({ height, timeNanos }: Seen) =>
+      Effect.suspend(() => {
+        if (timeNanos !== undefined) blocks.add(height, timeNanos)
+        return SubscriptionRef.update(state, (s) =>
+          height <= s.readHead ? s : { ...s, readHead: height, movedAt: height > newest(s) ? Date.now() : s.movedAt }
+        )
       })
 
     /** Waits for `done` over the clock's changes, or until the chain has been quiet for `quiet`. */
     const until = (done: (s: State) => boolean) =>
       Effect.gen(function* () {
-        const now = yield* SubscriptionRef.get(state)
-        if (done(now)) return
-        yield* state.changes.pipe(
-          Stream.filter(done),
-          Stream.take(1),
-          Stream.runDrain,
-          Effect.raceFirst(
-            Effect.suspend(function wait(): Effect.Effect<void> {
-              return Effect.flatMap(SubscriptionRef.get(state), (s) => {
-                const left = s.movedAt + quietMillis - Date.now()
-                return left <= 0 ? Effect.void : Effect.zipRight(Effect.sleep(Duration.millis(left)), wait())
-              })
-            })
-          )
-        )
+        if (done(yield* SubscriptionRef.get(state))) return
+        const quietly: Effect.Effect<void> = Effect.flatMap(SubscriptionRef.get(state), (s) => {
+          const left = s.movedAt + quietMillis - Date.now()
+          return left <= 0 ? Effect.void : Effect.zipRight(Effect.sleep(Duration.millis(left)), quietly)
+        })
+        yield* state.changes.pipe(Stream.filter(done), Stream.take(1), Stream.runDrain, Effect.raceFirst(quietly))
+      })
+
+    const heightAt = (timeNanos: bigint) =>
+      Effect.gen(function* () {
+        yield* until(() => blocks.heightAt(timeNanos) !== undefined)
+        const known = blocks.heightAt(timeNanos)
+        if (known !== undefined) return Option.some(known)
+        // the bus did not say (it was down): the node's answer for its current block may
+        yield* Effect.flatMap(probe, Option.match({ onNone: () => Effect.void, onSome: observe }))
+        return Option.fromNullable(blocks.heightAt(timeNanos))
       })
 
     return {
       tick,
+      observe,
       head: Effect.map(SubscriptionRef.get(state), (s) => s.head),
-      heightAt: (timeNanos) =>
-        Effect.zipRight(
-          until(() => heights.has(micros(timeNanos))),
-          Effect.sync(() => Option.fromNullable(heights.get(micros(timeNanos))))
-        ),
+      known: Effect.map(SubscriptionRef.get(state), (s) =>
+        Date.now() - s.movedAt < quietMillis
+          ? s.head - 1
+          : s.busFrom === undefined
+            ? newest(s)
+            : Math.max(s.head, s.busFrom)
+      ),
+      busUp: Effect.gen(function* () {
+        yield* Effect.flatMap(probe, Option.match({ onNone: () => Effect.void, onSome: observe }))
+        yield* SubscriptionRef.update(state, (s) => ({ ...s, busFrom: newest(s) }))
+      }),
+      busDown: SubscriptionRef.update(state, (s) => ({ ...s, busFrom: undefined })),
+      heightAt,
       timeOf: (height) => {
-        const nanos = times.get(height)
+        const nanos = blocks.timeOf(height)
         return nanos === undefined ? "" : new Date(Number(nanos / 1_000_000n)).toISOString()
       },
-      awaitBlock: (height) => until((s) => s.head >= height)
+      awaitBlock: (height) => until((s) => newest(s) >= height)
     }
   })

@@ -51,6 +51,8 @@ export type LiveItem =
     }
   /** A source connected: what it carries may have been missed until now. */
   | { readonly _tag: "Gap"; readonly resources: ReadonlyArray<ResourceName>; readonly source: string }
+  /** A source went down: until it is back and its gap read again, its resources are not known complete. */
+  | { readonly _tag: "Down"; readonly resources: ReadonlyArray<ResourceName>; readonly source: string }
 
 /** The bus event types each resource needs. */
 export const busTypesOf: { readonly [R in ResourceName]?: ReadonlyArray<EventBus.BusEventType> } = {

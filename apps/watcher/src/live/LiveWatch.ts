@@ -14,7 +14,7 @@
  */
 import type * as Socket from "@effect/platform/Socket"
 import type { DataNodeClient } from "@vega-effect/http"
-import { RequestBudget } from "@vega-effect/http"
+import { ReadTracking, RequestBudget } from "@vega-effect/http"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
@@ -24,7 +24,7 @@ import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { ResourceName } from "../Event.js"
-import { applyRows, type LiveState, readSlice, touch } from "./Apply.js"
+import { applyRows, type LiveState, readSlice, seenOf, touch } from "./Apply.js"
 import * as BlockClock from "./BlockClock.js"
 import type { LiveItem } from "./LiveItem.js"
 import { liveItems } from "./Sources.js"
@@ -32,6 +32,12 @@ import { liveItems } from "./Sources.js"
 export interface LiveSettings {
   /** How often every watched resource is read again whatever the streams said. */
   readonly reconcileEvery: Duration.Duration
+  /**
+   * How often positions are read again from where the last read stopped: a block the positions
+   * stream left out (the node misses one when it subscribes, and may lose one under load) gives
+   * no sign, and this read costs a request or two, whatever the number of positions.
+   */
+  readonly positionsCheckEvery: Duration.Duration
   /** Requests per second reconciliations may use (the node allows 20). */
   readonly reconcileBudget: number
   /** How long a chain without a new block is taken as done writing its last one. */
@@ -62,6 +68,8 @@ export interface LiveContext {
 interface Backlog {
   readonly due: Map<ResourceName, number>
   readonly reconciling: Set<ResourceName>
+  /** Resources whose live source is down. */
+  readonly down: Set<ResourceName>
   readonly hints: Map<number, number>
   readonly wake: Queue.Queue<void>
 }
@@ -78,11 +86,18 @@ const request = (backlog: Backlog, resources: ReadonlyArray<ResourceName>, minHe
 /** Moves the checkpoints of the slices with nothing left before the head to it. */
 const settle = (context: LiveContext, state: LiveState, backlog: Backlog) =>
   Effect.gen(function* () {
-    const head = yield* state.clock.head
+    const head = yield* state.clock.known
     const oldestHint = Math.min(Infinity, ...backlog.hints.keys())
     const height = Math.min(head, oldestHint - 1)
     if (height <= 0) return
-    const quiet = context.resources.filter((resource) => !backlog.reconciling.has(resource))
+    const quiet = context.resources.filter(
+      (resource) => !backlog.reconciling.has(resource) && !backlog.down.has(resource)
+    )
+    if (quiet.length < context.resources.length || oldestHint <= head) {
+      yield* Effect.logDebug(
+        `settling at ${height} of ${head}: reconciling ${[...backlog.reconciling].join(", ") || "nothing"}, down ${[...backlog.down].join(", ") || "nothing"}, hints of ${[...backlog.hints.keys()].join(", ") || "no block"}`
+      )
+    }
     const slices = quiet.flatMap((resource) => context.slicesOf(resource)).filter((slice) => state.works.has(slice))
     yield* Effect.forEach(slices, (slice) => touch(state, slice, height, ""), { discard: true })
     yield* context.onBlock(height)
@@ -95,6 +110,7 @@ const reconciler = (context: LiveContext, state: LiveState, backlog: Backlog, bu
       yield* Queue.take(backlog.wake)
       const jobs = [...backlog.due]
       backlog.due.clear()
+      yield* Effect.logDebug(`reconciling ${jobs.map(([resource, height]) => `${resource} from ${height}`).join(", ")}`)
       for (const [resource, minHeight] of jobs) {
         const failed = yield* Effect.forEach(
           context.slicesOf(resource).filter((slice) => state.works.has(slice)),
@@ -146,7 +162,7 @@ const applier = (context: LiveContext, state: LiveState, backlog: Backlog, backg
     "height" in at
       ? Effect.succeed(at.height)
       : Effect.flatMap(state.clock.heightAt(at.timeNanos), (height) =>
-          Option.match(height, { onNone: () => state.clock.head, onSome: Effect.succeed })
+          Option.match(height, { onNone: () => state.clock.known, onSome: Effect.succeed })
         )
   return (item: LiveItem) =>
     Effect.gen(function* () {
@@ -155,7 +171,14 @@ const applier = (context: LiveContext, state: LiveState, backlog: Backlog, backg
           yield* state.clock.tick(item.height, item.timeNanos)
           return yield* settle(context, state, backlog)
         case "Gap":
+          if (item.source === "bus") yield* state.clock.busUp
+          for (const resource of item.resources) backlog.down.delete(resource)
           return yield* request(backlog, item.resources, (yield* state.clock.head) + 2)
+        case "Down":
+          // not settled until the source is back and what it missed is read
+          if (item.source === "bus") yield* state.clock.busDown
+          for (const resource of item.resources) backlog.down.add(resource)
+          return
         case "Rows":
           return yield* applyRows(state, item.resource, yield* heightOf(item.at), item.node, item.rows)
         case "Hints": {
@@ -186,7 +209,13 @@ export const run = (
     const locks = new Map<string, Effect.Semaphore>()
     const state: LiveState = {
       ...context.state,
-      clock: yield* BlockClock.make(settings.quiet),
+      clock: yield* BlockClock.make(
+        settings.quiet,
+        ReadTracking.track(context.client.lastBlockHeight).pipe(
+          Effect.map(([, reads]) => Option.map(Option.fromNullable(reads.highest), seenOf)),
+          Effect.orElseSucceed(() => Option.none())
+        )
+      ),
       lock: (slice) => {
         let lock = locks.get(slice)
         if (lock === undefined) {
@@ -202,6 +231,7 @@ export const run = (
     const backlog: Backlog = {
       due: new Map(),
       reconciling: new Set(),
+      down: new Set(),
       hints: new Map(),
       wake: yield* Queue.sliding<void>(1)
     }
@@ -224,6 +254,14 @@ export const run = (
         Effect.forever
       )
     )
+    if (context.resources.includes("positions")) {
+      yield* Effect.forkScoped(
+        Effect.flatMap(state.clock.head, (head) => request(backlog, ["positions"], head + 1)).pipe(
+          Effect.delay(settings.positionsCheckEvery),
+          Effect.forever
+        )
+      )
+    }
     // slices taken over were worked by another watcher until now: read them again
     yield* Effect.forkScoped(
       context.rebalance.pipe(
@@ -235,6 +273,10 @@ export const run = (
         }),
         Effect.repeat(Schedule.spaced(context.renewEvery))
       )
+    )
+    // a chain with no new block for a while (a stopped test chain, a bus down) settles on what REST shows
+    yield* Effect.forkScoped(
+      Effect.ignore(settle(context, state, backlog)).pipe(Effect.repeat(Schedule.spaced(settings.quiet)))
     )
     const apply = applier(context, state, backlog, background)
     return yield* Effect.forever(Effect.flatMap(Queue.take(items), apply))

@@ -11,7 +11,7 @@
  */
 import type { DataNodeClient, LiveStream } from "@vega-effect/http"
 import type * as Socket from "@effect/platform/Socket"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Stream from "effect/Stream"
@@ -64,7 +64,7 @@ const itemsOf = <A>(source: Source<A>): Stream.Stream<LiveItem, never, Socket.We
                 `${source.name} stream from ${observation.node} ended (${observation.reason._tag}); reading what it carries again once it is back`
               )
             ),
-            []
+            [{ _tag: "Down", resources: source.feeds, source: source.name } as const]
           )
       }
     })

@@ -280,8 +280,16 @@ export const make = (
   client: DataNodeClient.Service,
   options: Options,
   slice: Slice = { shard: whole, markets: Effect.suspend(() => marketIds(client)) }
-): Resource => ({
-  name: "positions",
-  read: read(client, options, slice),
-  diff: (before, after) => diffPosition(before, after, options.pnlThresholds)
-})
+): Resource => {
+  const parties = options.parties !== undefined && options.parties.length > 0 ? new Set(options.parties) : undefined
+  const markets = options.markets !== undefined && options.markets.length > 0 ? new Set(options.markets) : undefined
+  return {
+    name: "positions",
+    read: read(client, options, slice),
+    watches: (key) => {
+      const { marketId, partyId } = splitKey(key)
+      return (parties === undefined || parties.has(partyId)) && (markets === undefined || markets.has(marketId))
+    },
+    diff: (before, after) => diffPosition(before, after, options.pnlThresholds)
+  }
+}

@@ -86,6 +86,7 @@ const chunksOf = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray
 
 export const make = (client: DataNodeClient.Service, options: Watch["profiles"]): Resource => ({
   name: "profiles",
+  watches: (key) => options.parties === undefined || options.parties.length === 0 || options.parties.includes(key),
   read: () => {
     const parties = options.parties === undefined ? undefined : [...new Set(options.parties)]
     const requests =

@@ -119,7 +119,10 @@ describe("live items from the positions and liquidity streams", () => {
 describe("BlockClock", () => {
   it.live("maps block times (to the microsecond) to heights, and waits for a block or a quiet chain", () =>
     Effect.gen(function* () {
-      const clock = yield* BlockClock.make("150 millis")
+      const clock = yield* BlockClock.make(
+        "150 millis",
+        Effect.succeed(Option.some({ height: 9, timeNanos: 4_000_000_000n }))
+      )
       yield* clock.tick(7, 1_000_123_456n)
       expect(yield* clock.heightAt(1_000_123_000n)).toEqual(Option.some(7))
       expect(clock.timeOf(7)).toBe(new Date(1000).toISOString())
@@ -133,6 +136,12 @@ describe("BlockClock", () => {
       yield* clock.awaitBlock(9)
       expect(Date.now() - started).toBeGreaterThanOrEqual(100)
       expect(yield* clock.heightAt(3_000_000_000n)).toEqual(Option.none())
+      // a block the bus never told of, shown by the node's answer
+      expect(yield* clock.heightAt(4_000_000_000n)).toEqual(Option.some(9))
+      // the bus is not up: once quiet, what the node showed is known
+      expect(yield* clock.known).toBe(7)
+      yield* Effect.sleep("160 millis")
+      expect(yield* clock.known).toBe(9)
       expect(yield* clock.head).toBe(8)
     })
   )
