@@ -9,8 +9,10 @@
  * - a read does not touch a key a live change of a block at or above the read's height wrote;
  * - a live change of a block below the height of the slice's last read is already in that read.
  *
- * A slice not yet read once (a first start) keeps the live changes that come until its first read
- * is committed, then applies them under the same rules.
+ * Findings are staged by block and committed once their block is settled, block by block and
+ * slice by slice in report order, so the outbox order does not depend on which stream or read
+ * answered first. Before a slice's first read is committed, its findings are recorded silently (a
+ * first sync reports nothing unless told to).
  */
 import { type DataNodeError, ReadTracking, RequestBudget } from "@vega-effect/http"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -43,8 +45,18 @@ export interface LiveState {
   readonly liveWrites: Map<string, Map<string, number>>
   /** Per slice: the height of its last committed read. */
   readonly readAt: Map<string, number>
-  /** Per slice not yet read: live work waiting for its first read. */
-  readonly waiting: Map<string, Array<Effect.Effect<void, DataNodeError.DataNodeError | SqlError>>>
+  /** What was found, by block, then slice, waiting for its block to be settled (see {@link commitStaged}). */
+  readonly staged: Map<number, Map<string, Array<Staged>>>
+}
+
+/** Something found of a slice: rows from a live source or a hint's read, or a read of the whole slice. */
+export interface Staged {
+  readonly found: Found
+  readonly at: ReadPoint
+  /** `read`: a read of the whole slice (it then counts as the slice's read). */
+  readonly origin: "live" | "read"
+  /** Found by a reconciliation: its events are counted as what the streams missed. */
+  readonly reconciled: boolean
 }
 
 /** The block a REST answer showed. */
@@ -149,28 +161,78 @@ const commitFound = (
     return outcome
   })
 
-/**
- * Runs `work` on a slice under its lock; live work (`live`) on a slice not yet read is kept for
- * after its first read.
- */
+/** Runs `work` on a slice this watcher holds, under the slice's lock. */
 const onSlice = (
   state: LiveState,
   slice: string,
-  live: boolean,
   work: (slice: SliceWork) => Effect.Effect<void, DataNodeError.DataNodeError | SqlError>
 ): Effect.Effect<void, DataNodeError.DataNodeError | SqlError> =>
-  Effect.suspend(() => {
-    const held = state.works.get(slice)
-    if (held === undefined) return Effect.void
-    const run = Effect.suspend(() => {
-      const current = state.works.get(slice)
-      return current === undefined ? Effect.void : state.lock(slice).withPermits(1)(work(current))
+  Effect.suspend(() =>
+    state.works.has(slice)
+      ? state.lock(slice).withPermits(1)(
+          Effect.suspend(() => {
+            const current = state.works.get(slice)
+            return current === undefined ? Effect.void : work(current)
+          })
+        )
+      : Effect.void
+  )
+
+/**
+ * Keeps what was found of a slice until its block is settled. Keys from live sources are marked
+ * as written at that block, so that a read of the slice from below it leaves them alone.
+ */
+const stage = (state: LiveState, slice: string, staged: Staged): void => {
+  const { at, found, origin } = staged
+  const bySlice = state.staged.get(at.height) ?? new Map<string, Array<Staged>>()
+  state.staged.set(at.height, bySlice)
+  const entries = bySlice.get(slice) ?? []
+  bySlice.set(slice, entries)
+  entries.push(staged)
+  if (origin === "read") return
+  const writes = state.liveWrites.get(slice) ?? new Map<string, number>()
+  state.liveWrites.set(slice, writes)
+  for (const key of found.rows.keys()) writes.set(key, Math.max(writes.get(key) ?? -1, at.height))
+}
+
+/** Commits one staged finding on its slice, unless a later read of the slice already holds it. */
+const commitOne = (state: LiveState, slice: string, block: number, staged: Staged) =>
+  onSlice(state, slice, (work) =>
+    Effect.gen(function* () {
+      if ((state.readAt.get(slice) ?? -1) > block) return
+      const outcome = yield* commitFound(state, work, staged.found, staged.at, staged.origin)
+      if (outcome === undefined) return
+      if (staged.origin === "read") afterRead(state, slice, staged.at.height)
+      if (outcome._tag === "Committed" && outcome.events > 0) {
+        const counter = staged.reconciled ? Metrics.reconciledTotal : Metrics.liveEventsTotal
+        yield* Metric.update(counter.pipe(Metric.tagged("resource", work.resource.name)), outcome.events)
+      }
     })
-    if (!live || synced(state, held)) return run
-    const waiting = state.waiting.get(slice) ?? []
-    waiting.push(run)
-    state.waiting.set(slice, waiting)
-    return Effect.void
+  )
+
+/**
+ * Commits what was staged for blocks up to `height`, block by block and, within a block, slice by
+ * slice in the order given (report order): the outbox order then depends only on what changed, not
+ * on when each stream or read happened to answer. Slices not given (a resource being reconciled)
+ * keep theirs for later.
+ */
+export const commitStaged = (
+  state: LiveState,
+  height: number,
+  slices: ReadonlyArray<string>
+): Effect.Effect<void, DataNodeError.DataNodeError | SqlError> =>
+  Effect.gen(function* () {
+    const heights = [...state.staged.keys()].filter((h) => h <= height).sort((a, b) => a - b)
+    for (const block of heights) {
+      const bySlice = state.staged.get(block)!
+      for (const slice of slices) {
+        const entries = bySlice.get(slice)
+        if (entries === undefined) continue
+        bySlice.delete(slice)
+        for (const staged of entries) yield* commitOne(state, slice, block, staged)
+      }
+      if (bySlice.size === 0) state.staged.delete(block)
+    }
   })
 
 /** Whole rows of block `height`, from a stream: applied to the slices they belong to. */
@@ -189,20 +251,15 @@ export const applyRows = (
     bySlice.set(slice, entries)
   }
   const at: ReadPoint = { height, time: state.clock.timeOf(height), node }
-  return Effect.forEach(
-    bySlice,
-    ([slice, entries]) =>
-      onSlice(state, slice, true, (work) => {
-        // a read at or above the next block already holds this change, or a later one
-        if ((state.readAt.get(slice) ?? -1) > height) return Effect.void
-        const watches = work.resource.watches
-        const rows = watches === undefined ? entries : new Map([...entries].filter(([key, row]) => watches(key, row)))
-        return rows.size === 0
-          ? Effect.void
-          : Effect.asVoid(commitFound(state, work, { rows, complete: false }, at, "live"))
-      }),
-    { discard: true }
-  )
+  return Effect.sync(() => {
+    for (const [slice, entries] of bySlice) {
+      const watches = state.works.get(slice)?.resource.watches
+      if (!state.works.has(slice)) continue
+      const rows = watches === undefined ? entries : new Map([...entries].filter(([key, row]) => watches(key, row)))
+      if (rows.size > 0)
+        stage(state, slice, { found: { rows, complete: false }, at, origin: "live", reconciled: false })
+    }
+  })
 }
 
 /**
@@ -233,37 +290,29 @@ export const readSlice = (
           : work.resource.read(context)
       return ReadTracking.track(options.budget === undefined ? read : RequestBudget.within(options.budget)(read))
     }
-    const commit = (work: SliceWork, [found, reads]: readonly [Found, ReadTracking.Reads]) =>
+    const keep = ([found, reads]: readonly [Found, ReadTracking.Reads]) =>
       Effect.gen(function* () {
         const at = reads.lowest === undefined ? yield* state.head : pointOf(reads.lowest)
         for (const read of [reads.lowest, reads.highest])
           if (read !== undefined) yield* state.clock.observe(seenOf(read))
-        // a newer read of the slice was committed meanwhile (a node behind answered this one)
-        if (hinted === undefined && (state.readAt.get(slice) ?? -1) > at.height) return
-        const outcome = yield* commitFound(state, work, found, at, hinted !== undefined ? "live" : "read")
-        if (outcome === undefined) return
-        if (hinted === undefined) afterRead(state, slice, at.height)
-        if (outcome._tag === "Committed" && outcome.events > 0) {
-          const counter = options.reconciled ? Metrics.reconciledTotal : Metrics.liveEventsTotal
-          yield* Metric.update(counter.pipe(Metric.tagged("resource", work.resource.name)), outcome.events)
-        }
+        // reported with its block's other findings, once the block is settled
+        stage(state, slice, {
+          found,
+          at,
+          origin: hinted === undefined ? "read" : "live",
+          reconciled: options.reconciled
+        })
       })
     if (hinted !== undefined) {
       // a hint's read is short: done under the lock, so hints of one slice apply in order
-      return yield* onSlice(state, slice, true, (work) => Effect.flatMap(readOf(work), (read) => commit(work, read)))
+      return yield* onSlice(state, slice, (work) => Effect.flatMap(readOf(work), keep))
     }
     // a whole read may be long (a reconciliation within its budget): live changes go on meanwhile
     const work = state.works.get(slice)
     if (work === undefined) return
     // read at that height already (a reconciliation asked for twice)
     if ((state.readAt.get(slice) ?? -1) >= options.minHeight) return
-    const read = yield* readOf(work)
-    yield* onSlice(state, slice, options.hints !== undefined, (current) => commit(current, read))
-    // the live work that waited for the slice's first read, now that the lock is free
-    if (!state.readAt.has(slice)) return
-    const waiting = state.waiting.get(slice) ?? []
-    state.waiting.delete(slice)
-    yield* Effect.forEach(waiting, (run) => run, { discard: true })
+    yield* Effect.flatMap(readOf(work), keep)
   })
 
 /** After a read of the whole slice: its height, and the live writes it covers forgotten. */
@@ -275,7 +324,7 @@ const afterRead = (state: LiveState, slice: string, height: number): void => {
 
 /** Moves the checkpoint of a slice with nothing to commit to block `height` (the chain went past it quietly). */
 export const touch = (state: LiveState, slice: string, height: number, node: string) =>
-  onSlice(state, slice, true, (work) =>
+  onSlice(state, slice, (work) =>
     Option.match(work.checkpoint, {
       onNone: () => Effect.void,
       onSome: (checkpoint) =>

@@ -24,7 +24,7 @@ import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { ResourceName } from "../Event.js"
-import { applyRows, type LiveState, readSlice, seenOf, touch } from "./Apply.js"
+import { applyRows, commitStaged, type LiveState, readSlice, seenOf, touch } from "./Apply.js"
 import * as BlockClock from "./BlockClock.js"
 import type { LiveItem } from "./LiveItem.js"
 import { liveItems } from "./Sources.js"
@@ -52,7 +52,7 @@ export interface LiveContext {
   readonly resources: ReadonlyArray<ResourceName>
   /** The slices of each resource. */
   readonly slicesOf: (resource: ResourceName) => ReadonlyArray<string>
-  readonly state: Omit<LiveState, "clock" | "lock" | "liveWrites" | "readAt" | "waiting">
+  readonly state: Omit<LiveState, "clock" | "lock" | "liveWrites" | "readAt" | "staged">
   /** Takes up and lets go of slices; returns the slices taken up. */
   readonly rebalance: Effect.Effect<ReadonlyArray<string>>
   readonly renewEvery: Duration.Duration
@@ -70,6 +70,8 @@ interface Backlog {
   readonly reconciling: Set<ResourceName>
   /** Resources whose live source is down. */
   readonly down: Set<ResourceName>
+  /** One settling at a time, so that blocks are committed in order. */
+  readonly settling: Effect.Semaphore
   readonly hints: Map<number, number>
   readonly wake: Queue.Queue<void>
 }
@@ -85,6 +87,9 @@ const request = (backlog: Backlog, resources: ReadonlyArray<ResourceName>, minHe
 
 /** Moves the checkpoints of the slices with nothing left before the head to it. */
 const settle = (context: LiveContext, state: LiveState, backlog: Backlog) =>
+  backlog.settling.withPermits(1)(settleNow(context, state, backlog))
+
+const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
   Effect.gen(function* () {
     const head = yield* state.clock.known
     const oldestHint = Math.min(Infinity, ...backlog.hints.keys())
@@ -99,11 +104,16 @@ const settle = (context: LiveContext, state: LiveState, backlog: Backlog) =>
       )
     }
     const slices = quiet.flatMap((resource) => context.slicesOf(resource)).filter((slice) => state.works.has(slice))
+    yield* commitStaged(state, height, slices)
     yield* Effect.forEach(slices, (slice) => touch(state, slice, height, ""), { discard: true })
     yield* context.onBlock(height)
   })
 
-/** Reads again, slice by slice within the budget, what is due; forever. */
+/**
+ * Reads again, slice by slice, what is due; forever. A slice's first read (the backfill of an
+ * empty state, or of a slice taken over) goes as fast as the node allows, since nothing of it can
+ * be reported before; later reads stay within the budget.
+ */
 const reconciler = (context: LiveContext, state: LiveState, backlog: Backlog, budget: RequestBudget.RequestBudget) =>
   Effect.forever(
     Effect.gen(function* () {
@@ -115,7 +125,11 @@ const reconciler = (context: LiveContext, state: LiveState, backlog: Backlog, bu
         const failed = yield* Effect.forEach(
           context.slicesOf(resource).filter((slice) => state.works.has(slice)),
           (slice) =>
-            readSlice(state, slice, { minHeight, budget, reconciled: true }).pipe(
+            readSlice(state, slice, {
+              minHeight,
+              budget: state.readAt.has(slice) ? budget : undefined,
+              reconciled: true
+            }).pipe(
               Effect.as(false),
               Effect.catchAll((error) =>
                 Effect.as(Effect.logWarning(`reconciling ${slice} failed; trying again shortly`, error), true)
@@ -226,12 +240,13 @@ export const run = (
       },
       liveWrites: new Map(),
       readAt: new Map(),
-      waiting: new Map()
+      staged: new Map()
     }
     const backlog: Backlog = {
       due: new Map(),
       reconciling: new Set(),
       down: new Set(),
+      settling: Effect.unsafeMakeSemaphore(1),
       hints: new Map(),
       wake: yield* Queue.sliding<void>(1)
     }
