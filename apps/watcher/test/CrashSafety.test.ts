@@ -1,12 +1,12 @@
 /**
- * Crash safety: a watcher killed with SIGKILL at random moments (while reading, committing or
- * delivering) and restarted, next to one that runs uninterrupted, both over the same simulated
- * world driven block by block. The file sink of the killed one must end up holding exactly the
+ * Crash safety: a watcher following the node's streams in real time, killed with SIGKILL at random
+ * moments (while reading, committing or delivering) and restarted, next to one that runs
+ * uninterrupted, both over the same simulated world driven block by block. The file sink of the killed one must end up holding exactly the
  * events of the other, byte for byte; stdout may repeat, but only events in flight at a kill.
  */
 import { it } from "@effect/vitest"
 import { Effect } from "effect"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { expect } from "vitest"
@@ -14,7 +14,7 @@ import { resourceNames } from "../src/Event.js"
 import { resourceSlices } from "../src/Slice.js"
 import { startWatcher, type WatcherProcess } from "./support/process.js"
 import * as Progress from "./support/sqlite.js"
-import { processTestWorld } from "./support/world.js"
+import { LIVE_TEST_SETTINGS, processTestWorld } from "./support/world.js"
 
 const KILLS = 22
 /** Every slice of the watched resources. */
@@ -58,7 +58,12 @@ it.scopedLive(
       const dir = mkdtempSync(join(tmpdir(), "watcher-crash-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
       const sim = yield* processTestWorld({ seed: 11, markets: 4, positions: 120 })
+      // real time, with the waits of a world that stands still between blocks kept short
+      const liveConfig = join(dir, "live.json")
+      writeFileSync(liveConfig, JSON.stringify(LIVE_TEST_SETTINGS))
       const argsFor = (name: string, extra: ReadonlyArray<string>) => [
+        "--config",
+        liveConfig,
         "--node",
         sim.url,
         "--database",

@@ -21,7 +21,7 @@ import { freshPostgres, postgresAvailable } from "./support/database.js"
 import { reachable } from "./support/net.js"
 import { startWatcher, type WatcherProcess } from "./support/process.js"
 import { progressOf } from "./support/sqlite.js"
-import { processTestWorld } from "./support/world.js"
+import { LIVE_TEST_SETTINGS, processTestWorld } from "./support/world.js"
 
 const NATS = "nats://127.0.0.1:4222"
 const natsAvailable = await reachable(NATS, 4222).then((ok) => {
@@ -68,6 +68,7 @@ describe.skipIf(!postgresAvailable || !natsAvailable)("three watchers sharing Po
             nodes: [sim.url],
             database,
             interval: "20ms",
+            ...LIVE_TEST_SETTINGS,
             lease: LEASE,
             port: 0,
             sinks: { jetstream: { servers: [NATS], stream, subjectPrefix } }

@@ -72,15 +72,30 @@ interface Backlog {
   readonly down: Set<ResourceName>
   /** One settling at a time, so that blocks are committed in order. */
   readonly settling: Effect.Semaphore
+  /**
+   * Whether a block has been settled since the start. Until then every resource waits for all of
+   * them (each source connected, each gap read), so that what a restart catches up is reported in
+   * the same order as an uninterrupted run reports it; later, one resource's gap holds only its own.
+   */
+  started: boolean
   readonly hints: Map<number, number>
   readonly wake: Queue.Queue<void>
 }
 
-const request = (backlog: Backlog, resources: ReadonlyArray<ResourceName>, minHeight: number) =>
+/**
+ * Asks for `resources` to be read again from `minHeight`. A gap (`blocking`: a stream was down, a
+ * first sync, a slice taken over) holds their blocks unsettled until read; a routine check does not.
+ */
+const request = (
+  backlog: Backlog,
+  resources: ReadonlyArray<ResourceName>,
+  minHeight: number,
+  blocking: boolean = true
+) =>
   Effect.suspend(() => {
     for (const resource of resources) {
       backlog.due.set(resource, Math.max(backlog.due.get(resource) ?? 0, minHeight))
-      backlog.reconciling.add(resource)
+      if (blocking) backlog.reconciling.add(resource)
     }
     return Queue.offer(backlog.wake, undefined)
   })
@@ -103,6 +118,8 @@ const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
         `settling at ${height} of ${head}: reconciling ${[...backlog.reconciling].join(", ") || "nothing"}, down ${[...backlog.down].join(", ") || "nothing"}, hints of ${[...backlog.hints.keys()].join(", ") || "no block"}`
       )
     }
+    if (!backlog.started && quiet.length < context.resources.length) return
+    backlog.started = true
     const slices = quiet.flatMap((resource) => context.slicesOf(resource)).filter((slice) => state.works.has(slice))
     yield* commitStaged(state, height, slices)
     yield* Effect.forEach(slices, (slice) => touch(state, slice, height, ""), { discard: true })
@@ -245,8 +262,10 @@ export const run = (
     const backlog: Backlog = {
       due: new Map(),
       reconciling: new Set(),
-      down: new Set(),
+      // every source counts as down until it first connects
+      down: new Set(context.resources),
       settling: Effect.unsafeMakeSemaphore(1),
+      started: false,
       hints: new Map(),
       wake: yield* Queue.sliding<void>(1)
     }
@@ -264,14 +283,14 @@ export const run = (
     // the first sync (or a catch-up after a stop), then every reconcileEvery
     yield* request(backlog, context.resources, 0)
     yield* Effect.forkScoped(
-      Effect.flatMap(state.clock.head, (head) => request(backlog, context.resources, head + 1)).pipe(
+      Effect.flatMap(state.clock.head, (head) => request(backlog, context.resources, head + 1, false)).pipe(
         Effect.delay(settings.reconcileEvery),
         Effect.forever
       )
     )
     if (context.resources.includes("positions")) {
       yield* Effect.forkScoped(
-        Effect.flatMap(state.clock.head, (head) => request(backlog, ["positions"], head + 1)).pipe(
+        Effect.flatMap(state.clock.head, (head) => request(backlog, ["positions"], head + 1, false)).pipe(
           Effect.delay(settings.positionsCheckEvery),
           Effect.forever
         )

@@ -26,3 +26,14 @@ export const processTestWorld = (options: {
     },
     activity: { positionTrades: 6, stakeEvents: 2, liquidityChanges: 1, profileChanges: 1, bundleEveryEpochs: 1 }
   })
+
+/**
+ * Real-time settings for a world moved block by block by a test: a chain standing still for 200 ms
+ * is taken as done with its block (rather than a second), reconciliations are not held to a share
+ * of a node that does not limit anyone, and a bus that hears nothing while the test waits is not
+ * taken for dead.
+ */
+export const LIVE_TEST_SETTINGS = {
+  mode: "live",
+  live: { quiet: "200ms", reconcileBudget: 1000, idleTimeout: "1h" }
+} as const
