@@ -200,6 +200,8 @@ const commitOne = (state: LiveState, slice: string, block: number, staged: Stage
   onSlice(state, slice, (work) =>
     Effect.gen(function* () {
       if ((state.readAt.get(slice) ?? -1) > block) return
+      // the slice moved past this block meanwhile (another watcher worked it while this one did not hold it)
+      if (Option.isSome(work.checkpoint) && work.checkpoint.value.height > block) return
       const outcome = yield* commitFound(state, work, staged.found, staged.at, staged.origin)
       if (outcome === undefined) return
       if (staged.origin === "read") afterRead(state, slice, staged.at.height)
