@@ -206,6 +206,9 @@ const startWatcher = (sim: Simulator.Service) =>
       (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
     )
     const config = yield* Schema.decodeUnknown(WatcherConfig)({
+      // polled: the simulator's liquidity-provision stream does not yet carry provisions made by
+      // transactions, which the demo submits (live mode would find them only at a reconciliation)
+      mode: "poll",
       nodes: [sim.url],
       database: join(directory, "watcher.db"),
       port: 0,

@@ -1,8 +1,8 @@
 /**
  * The node's live streams the watcher follows, as one stream of {@link LiveItem}s: one event-bus
- * subscription (block ticks and the events of stake, profiles, rewards, referral sets and signer
- * bundles, unfiltered), the positions stream and the liquidity-provisions stream, each only when a
- * resource it feeds is watched. Three of the node's 250 stream slots per client.
+ * subscription (block ticks and the events of stake, profiles, referral sets and signer bundles,
+ * unfiltered), one for reward payouts, the positions stream and the liquidity-provisions stream,
+ * each only when a resource it feeds is watched. Four of the node's 250 stream slots per client.
  *
  * Each connection is announced by a gap for the resources it feeds: nothing is replayed, so what
  * happened while it was down (or before it was up) has to be read again. The positions stream's
@@ -17,7 +17,7 @@ import * as Metric from "effect/Metric"
 import * as Stream from "effect/Stream"
 import type { ResourceName } from "../Event.js"
 import * as Metrics from "../Metrics.js"
-import { busTypesFor, fromBusEvents, fromPositions, fromProvisions, type LiveItem } from "./LiveItem.js"
+import { busTypesFor, busTypesOf, fromBusEvents, fromPositions, fromProvisions, type LiveItem } from "./LiveItem.js"
 
 export interface SourceOptions {
   /** The resources watched: a stream none of them needs is not opened. */
@@ -76,16 +76,27 @@ export const liveItems = (
   options: SourceOptions
 ): Stream.Stream<LiveItem, never, Socket.WebSocketConstructor> => {
   const watched = new Set(options.resources)
+  // reward payouts all come in an epoch's last block, a message that can pass the 64 KiB a
+  // WebSocket line may hold: on a subscription of their own, that close costs a read of the
+  // reward totals only, not of every resource the bus feeds
+  const onBus = options.resources.filter((r) => r !== "positions" && r !== "liquidity" && r !== "rewards")
   const bus: Source<Parameters<typeof fromBusEvents>[0]> = {
     name: "bus",
-    feeds: options.resources.filter((r) => r !== "positions" && r !== "liquidity"),
-    observations: client.observeEventBus(
-      { types: busTypesFor(options.resources) },
-      { idleTimeout: options.idleTimeout }
-    ),
+    feeds: onBus,
+    observations: client.observeEventBus({ types: busTypesFor(onBus) }, { idleTimeout: options.idleTimeout }),
     items: (events, node) => fromBusEvents(events, node)
   }
   const sources: Array<Stream.Stream<LiveItem, never, Socket.WebSocketConstructor>> = [itemsOf(bus)]
+  if (watched.has("rewards")) {
+    sources.push(
+      itemsOf({
+        name: "payouts",
+        feeds: ["rewards"],
+        observations: client.observeEventBus({ types: busTypesOf.rewards ?? [] }),
+        items: (events: Parameters<typeof fromBusEvents>[0], node: string) => fromBusEvents(events, node)
+      })
+    )
+  }
   if (watched.has("positions")) {
     sources.push(
       itemsOf({

@@ -136,8 +136,12 @@ const positionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
         sink.send(JSON.stringify(encodePositions({ result: { updates: { positions: page.map(positionValue) } } } as never)))
       }
     }
+    // the node's handler sends the snapshot with blocking sends and subscribes to updates after: a
+    // client still reading the snapshot is not yet a slow consumer of updates
     const subscribe = (): void => {
-      if (!stopped) stopFollowing = follow(node, pollInterval, onBlock)
+      if (stopped) return
+      if (sink.backlog() > SLOW_CONSUMER_BACKLOG_BYTES) return void setTimeout(subscribe, pollInterval).unref()
+      stopFollowing = follow(node, pollInterval, onBlock)
     }
     const rows = snapshotRows(node, partyId, marketId)
     // both filters and no such position: the store's NotFound is ignored and no snapshot is sent
