@@ -11,7 +11,10 @@ import { Duration, Effect, Layer, Option, Stream } from "effect"
 const program = Effect.gen(function* () {
   const client = yield* DataNodeClient.DataNodeClient
   yield* client
-    .observeEventBus({ types: ["BUS_EVENT_TYPE_TIME_UPDATE", "BUS_EVENT_TYPE_STAKE_LINKING"] }, { idleTimeout: "30 seconds" })
+    .observeEventBus(
+      { types: ["BUS_EVENT_TYPE_TIME_UPDATE", "BUS_EVENT_TYPE_STAKE_LINKING"] },
+      { idleTimeout: "30 seconds" }
+    )
     .pipe(
       Stream.runForEach(
         LiveStream.Observation.$match({

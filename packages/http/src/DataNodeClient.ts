@@ -257,11 +257,7 @@ export interface Service {
   readonly observePositions: (
     request: Position.ObservePositionsRequest,
     options?: LiveStream.ObserveOptions
-  ) => Stream.Stream<
-    LiveStream.Observation<Position.ObservePositionsResponse>,
-    never,
-    Socket.WebSocketConstructor
-  >
+  ) => Stream.Stream<LiveStream.Observation<Position.ObservePositionsResponse>, never, Socket.WebSocketConstructor>
   /**
    * Liquidity provisions as they change (`/api/v2/stream/liquidity-provisions` over WebSocket),
    * reconnecting (see `LiveStream`): each message holds up to 50 provision records of one block

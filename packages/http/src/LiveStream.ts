@@ -120,9 +120,8 @@ export const isMessage = <A>(o: Observation<A>): o is Extract<Observation<A>, { 
  * @since 0.1.0
  * @category Guards
  */
-export const isDisconnected = <A>(
-  o: Observation<A>
-): o is Extract<Observation<A>, { readonly _tag: "Disconnected" }> => o._tag === "Disconnected"
+export const isDisconnected = <A>(o: Observation<A>): o is Extract<Observation<A>, { readonly _tag: "Disconnected" }> =>
+  o._tag === "Disconnected"
 
 /**
  * @since 0.1.0

@@ -27,7 +27,10 @@ const once = { reconnect: false } as const
 
 /** Every observation of a stream that ends. */
 const collect = <A>(stream: Stream.Stream<A, never, any>) =>
-  Stream.runCollect(stream).pipe(Effect.map(Chunk.toReadonlyArray), Effect.provide(NodeSocket.layerWebSocketConstructor))
+  Stream.runCollect(stream).pipe(
+    Effect.map(Chunk.toReadonlyArray),
+    Effect.provide(NodeSocket.layerWebSocketConstructor)
+  )
 
 const tags = (observations: ReadonlyArray<{ readonly _tag: string }>) => observations.map((o) => o._tag)
 
@@ -312,18 +315,14 @@ describe("live streams: event bus acks", () => {
       yield* Effect.sleep("150 millis")
       expect(connection().received).toHaveLength(1)
       const first = yield* next
-      expect(first.map((o) => (LiveStream.isMessage(o) ? o.message[0].id : o._tag))).toEqual([
-        "10-1"
-      ])
+      expect(first.map((o) => (LiveStream.isMessage(o) ? o.message[0].id : o._tag))).toEqual(["10-1"])
       yield* eventually(() => connection().received.length === 2)
       expect(connection().received[1]).toBe('{"batchSize":"1"}')
       // the second batch came after that ack, and waits for the consumer in turn
       yield* Effect.sleep("150 millis")
       expect(connection().received).toHaveLength(2)
       const second = yield* next
-      expect(second.map((o) => (LiveStream.isMessage(o) ? o.message[0].id : o._tag))).toEqual([
-        "11-1"
-      ])
+      expect(second.map((o) => (LiveStream.isMessage(o) ? o.message[0].id : o._tag))).toEqual(["11-1"])
       yield* eventually(() => connection().received.length === 3)
     })
   )

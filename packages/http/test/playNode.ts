@@ -49,9 +49,7 @@ export const playNode = (play: (connection: Connection, n: number) => void) =>
         server.close(() => done(Effect.void))
       })
       server.on("listening", () =>
-        resume(
-          Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections, stop })
-        )
+        resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections, stop }))
       )
     }),
     (node) => node.stop
@@ -63,7 +61,9 @@ export const refuseUpgrades = (status: number, body: string) =>
     Effect.async<{ readonly url: string; readonly server: http.Server }>((resume) => {
       const server = http.createServer((_, response) => response.writeHead(status).end(body))
       server.on("upgrade", (_request, socket) => {
-        socket.end(`HTTP/1.1 ${status} Refused\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`)
+        socket.end(
+          `HTTP/1.1 ${status} Refused\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+        )
       })
       server.listen(0, "127.0.0.1", () =>
         resume(Effect.succeed({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }))

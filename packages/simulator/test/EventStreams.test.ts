@@ -24,7 +24,12 @@ const drain = async (client: SocketClient, ms = 800): Promise<Array<string>> => 
   return out
 }
 
-const world = { seed: 5, blocksPerEpoch: 5, scale: { epochs: 2, stakeLinkings: 50 }, activity: { bundleEveryEpochs: 1, stakeEvents: 3, liquidityChanges: 3, profileChanges: 5, rewardShare: 0.05 } }
+const world = {
+  seed: 5,
+  blocksPerEpoch: 5,
+  scale: { epochs: 2, stakeLinkings: 50 },
+  activity: { bundleEveryEpochs: 1, stakeEvents: 3, liquidityChanges: 3, profileChanges: 5, rewardShare: 0.05 }
+}
 
 describe("event bus: the world's changes", () => {
   it.scopedLive("numbers each block's events in core order and delivers them grouped by type", () =>
@@ -68,21 +73,28 @@ describe("event bus: the world's changes", () => {
       for (const { stakeLinking } of stake.slice(-3)) {
         const page = yield* promise(() => rest(sim.url, `/api/v2/parties/${stakeLinking.party}/stake`))
         const edges: Array<any> = page.stakeLinkings.edges
-        const same = edges.map((e) => e.node).filter((n) => n.id === stakeLinking.id).pop()
+        const same = edges
+          .map((e) => e.node)
+          .filter((n) => n.id === stakeLinking.id)
+          .pop()
         expect(streamed(StakeLinking.StakeLinking, same)).toEqual(stakeLinking)
       }
 
       const provisions = ofType(25)
       expect(provisions.length).toBeGreaterThan(0)
       const lp = provisions[provisions.length - 1].liquidityProvision
-      const lps = yield* promise(() => rest(sim.url, `/api/v2/liquidity/all-provisions?partyId=${lp.partyId}&marketId=${lp.marketId}`))
+      const lps = yield* promise(() =>
+        rest(sim.url, `/api/v2/liquidity/all-provisions?partyId=${lp.partyId}&marketId=${lp.marketId}`)
+      )
       const nodes = lps.liquidityProvisions.edges.flatMap((e: any) => [e.node.current, e.node.pending].filter(Boolean))
       expect(nodes.map((n: unknown) => streamed(LiquidityProvision.LiquidityProvision, n))).toContainEqual(lp)
 
       for (const { partyProfileUpdated } of ofType(86)) {
         const profile = partyProfileUpdated.updatedProfile
         const page = yield* promise(() => rest(sim.url, `/api/v2/parties/profiles?parties=${profile.partyId}`))
-        const latest = ofType(86).filter((e) => e.partyProfileUpdated.updatedProfile.partyId === profile.partyId).pop()
+        const latest = ofType(86)
+          .filter((e) => e.partyProfileUpdated.updatedProfile.partyId === profile.partyId)
+          .pop()
         if (latest?.partyProfileUpdated.updatedProfile !== profile) continue
         expect(streamed(PartyProfile.PartyProfile, page.profiles.edges[0].node)).toEqual(profile)
       }
@@ -91,7 +103,9 @@ describe("event bus: the world's changes", () => {
       const stats = ofType(76)
       expect(stats.length).toBe(sim.world.referralSets.sets.length)
       for (const { referralSetStatsUpdated: s } of stats) {
-        const page = yield* promise(() => rest(sim.url, `/api/v2/referral-sets/stats?referralSetId=${s.setId}&atEpoch=${epoch}`))
+        const page = yield* promise(() =>
+          rest(sim.url, `/api/v2/referral-sets/stats?referralSetId=${s.setId}&atEpoch=${epoch}`)
+        )
         const rows: Array<any> = page.stats.edges.map((e: any) => e.node)
         expect(rows.map((r) => r.partyId).sort()).toEqual(s.refereesStats.map((r: any) => r.partyId))
         for (const r of rows) {
@@ -110,7 +124,9 @@ describe("event bus: the world's changes", () => {
       const payouts = ofType(34).map((e) => e.rewardPayout)
       expect(payouts.length).toBeGreaterThan(0)
       for (const p of payouts.slice(0, 5)) {
-        const page = yield* promise(() => rest(sim.url, `/api/v2/rewards?partyId=${p.party}&assetId=${p.asset}&epochFrom=${epoch}&epochTo=${epoch}`))
+        const page = yield* promise(() =>
+          rest(sim.url, `/api/v2/rewards?partyId=${p.party}&assetId=${p.asset}&epochFrom=${epoch}&epochTo=${epoch}`)
+        )
         const row = page.rewards.edges.map((e: any) => e.node).find((n: any) => n.epoch === String(epoch))
         expect([row.amount, row.percentageOfTotal, row.receivedAt, row.rewardType, row.quantumAmount]).toEqual([
           p.amount,
@@ -123,7 +139,9 @@ describe("event bus: the world's changes", () => {
 
       // the bundle issued at the epoch end, and its signatures
       const [added] = ofType(44).map((e) => e.erc20MultisigSignerAdded)
-      const page = yield* promise(() => rest(sim.url, `/api/v2/erc20/multisigcontrol/signer/added/bundles?nodeId=${added.validatorId}`))
+      const page = yield* promise(() =>
+        rest(sim.url, `/api/v2/erc20/multisigcontrol/signer/added/bundles?nodeId=${added.validatorId}`)
+      )
       const bundle = page.bundles.edges.map((e: any) => e.node).find((n: any) => n.nonce === added.nonce)
       expect([bundle.newSigner, bundle.submitter, bundle.timestamp, bundle.epochSeq]).toEqual([
         added.newSigner,
@@ -193,7 +211,9 @@ describe("/api/v2/stream/positions", () => {
       const party = yield* promise(() => connect(sim.url, `/api/v2/stream/positions?partyId=${nobody}`))
       expect(yield* promise(() => party.frames.next())).toBe('{"result":{"snapshot":{"lastPage":true}}}')
       const market = sim.world.catalog.markets[0].id
-      const both = yield* promise(() => connect(sim.url, `/api/v2/stream/positions?partyId=${nobody}&marketId=${market}`))
+      const both = yield* promise(() =>
+        connect(sim.url, `/api/v2/stream/positions?partyId=${nobody}&marketId=${market}`)
+      )
       expect(yield* promise(() => drain(both, 200))).toEqual([])
     })
   )
@@ -216,20 +236,26 @@ describe("/api/v2/stream/liquidity-provisions", () => {
 })
 
 describe("limits", () => {
-  it.scopedLive("closes a WebSocket without a frame on a line of 64 KiB or more (a payout burst), not a chunked stream", () =>
-    Effect.gen(function* () {
-      const sim = yield* Simulator.make({ ...world, scale: { parties: 1_000, epochs: 2 }, activity: { rewardShare: 1 } })
-      const bus = yield* promise(() => connect(sim.url, "/api/v2/stream/event/bus"))
-      bus.send(JSON.stringify({ type: [34, 2] }))
-      yield* promise(() => sleep(100))
-      yield* sim.advance(1)
-      const small = yield* promise(() => bus.frames.next())
-      expect(Buffer.byteLength(small)).toBeLessThan(65_536)
-      yield* sim.advance(sim.world.chain.epochLastBlock(sim.world.epoch) - sim.world.height)
-      expect(yield* promise(() => bus.closed)).toBe(1006)
-      // the earlier blocks' time updates came; the block with the payouts never did
-      const types = bus.frames.pending.flatMap(eventsIn).map((e) => e.type)
-      expect(types.every((t) => t === 2)).toBe(true)
-    })
+  it.scopedLive(
+    "closes a WebSocket without a frame on a line of 64 KiB or more (a payout burst), not a chunked stream",
+    () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.make({
+          ...world,
+          scale: { parties: 1_000, epochs: 2 },
+          activity: { rewardShare: 1 }
+        })
+        const bus = yield* promise(() => connect(sim.url, "/api/v2/stream/event/bus"))
+        bus.send(JSON.stringify({ type: [34, 2] }))
+        yield* promise(() => sleep(100))
+        yield* sim.advance(1)
+        const small = yield* promise(() => bus.frames.next())
+        expect(Buffer.byteLength(small)).toBeLessThan(65_536)
+        yield* sim.advance(sim.world.chain.epochLastBlock(sim.world.epoch) - sim.world.height)
+        expect(yield* promise(() => bus.closed)).toBe(1006)
+        // the earlier blocks' time updates came; the block with the payouts never did
+        const types = bus.frames.pending.flatMap(eventsIn).map((e) => e.type)
+        expect(types.every((t) => t === 2)).toBe(true)
+      })
   )
 })

@@ -58,7 +58,9 @@ describe("dropPositionsBlock", () => {
       yield* promise(() => Promise.all([readSnapshot(told), readSnapshot(other)]))
       yield* sim.dropPositionsBlock(0)
       const byBlock = async (client: SocketClient): Promise<Array<string>> => {
-        const times = (await drain(client)).flatMap((f) => JSON.parse(f).result.updates.positions.map((p: any) => p.updatedAt))
+        const times = (await drain(client)).flatMap((f) =>
+          JSON.parse(f).result.updates.positions.map((p: any) => p.updatedAt)
+        )
         return [...new Set(times)]
       }
       const toldBlocks: Array<string> = []

@@ -436,7 +436,9 @@ describe("event bus", () => {
       prompt.send(JSON.stringify({ type: ["BUS_EVENT_TYPE_ALL"] }))
       yield* promise(() => sleep(250))
       const block = node.publish([])
-      expect(sortedIds(yield* promise(() => prompt.frames.next()))).toEqual([1, 2, 3].map((s) => `${block.height}-${s}`))
+      expect(sortedIds(yield* promise(() => prompt.frames.next()))).toEqual(
+        [1, 2, 3].map((s) => `${block.height}-${s}`)
+      )
     })
   )
 

@@ -68,11 +68,7 @@ const decoder = new TextDecoder()
 const undecodable = (what: string, text: string) => StreamEnd.Undecodable({ message: `${what}: ${excerpt(text)}` })
 
 /** One frame, read: a message, or the end it announces. */
-export const readFrame = <A>(
-  route: Route<A>,
-  text: string,
-  messagesSoFar: number
-): Either.Either<A, StreamEnd> => {
+export const readFrame = <A>(route: Route<A>, text: string, messagesSoFar: number): Either.Either<A, StreamEnd> => {
   let json: unknown
   try {
     json = JSON.parse(text)
@@ -144,7 +140,10 @@ const openSocket = (
 ): Effect.Effect<(frame: string) => Effect.Effect<void>, never, Scope.Scope | Socket.WebSocketConstructor> =>
   Effect.gen(function* () {
     // every close is an end to report, with its code
-    const socket = yield* Socket.makeWebSocket(socketUrl(node, route.path), { closeCodeIsError: () => true, openTimeout })
+    const socket = yield* Socket.makeWebSocket(socketUrl(node, route.path), {
+      closeCodeIsError: () => true,
+      openTimeout
+    })
     const writer = yield* socket.writer
     // a failed write shows up as the socket's end
     const write = (frame: string) => Effect.ignore(writer(frame))
@@ -345,9 +344,7 @@ export const observe = <A>(
           Stream.filterMap((item) => (item._tag === "End" ? ((last = item), Option.none()) : Option.some(item))),
           Stream.concat(
             Stream.unwrap(
-              Effect.suspend(() =>
-                afterEnd(transport, route, schedule, run, last ?? unended(route, attempt))
-              )
+              Effect.suspend(() => afterEnd(transport, route, schedule, run, last ?? unended(route, attempt)))
             )
           )
         )

@@ -305,9 +305,7 @@ export const make = (http: HttpClient.HttpClient, settings: Settings): Effect.Ef
     const claim = Effect.tap(chooseNode(pool), (node) => pacerOf(node).take)
     const recordStream = (node: string, outcome: "served" | "refused" | "unreachable") =>
       Effect.map(Clock.currentTimeMillis, (now) =>
-        outcome === "served"
-          ? pool.succeeded(node)
-          : pool.failed(node, now, { unanswered: outcome === "unreachable" })
+        outcome === "served" ? pool.succeeded(node) : pool.failed(node, now, { unanswered: outcome === "unreachable" })
       )
 
     if (urls.length > 1) yield* watchHeights(urls, execute, settings)

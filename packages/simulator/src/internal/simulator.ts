@@ -151,8 +151,7 @@ const controlsOf = (
       Effect.flatMap(targets(running, index), (nodes) =>
         Effect.forEach(
           nodes,
-          ({ listening }) =>
-            Effect.zipRight(Effect.zipRight(listening.stop, Effect.sleep(downtime)), listening.start),
+          ({ listening }) => Effect.zipRight(Effect.zipRight(listening.stop, Effect.sleep(downtime)), listening.start),
           { concurrency: "unbounded", discard: true }
         )
       )

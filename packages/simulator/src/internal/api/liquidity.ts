@@ -39,7 +39,7 @@ export const provisionValue = (row: LpRow): LiquidityProvision.LiquidityProvisio
     version: BigInt(row.version),
     status: STATUSES[row.status],
     reference: row.reference
-  } as unknown as LiquidityProvision.LiquidityProvision)
+  }) as unknown as LiquidityProvision.LiquidityProvision
 
 export const provisionJson = cachedJson((row: LpRow) => encode(provisionValue(row)))
 

@@ -133,7 +133,9 @@ const positionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
       }
       rows.sort(comparePositions)
       for (const page of pages(rows)) {
-        sink.send(JSON.stringify(encodePositions({ result: { updates: { positions: page.map(positionValue) } } } as never)))
+        sink.send(
+          JSON.stringify(encodePositions({ result: { updates: { positions: page.map(positionValue) } } } as never))
+        )
       }
     }
     // the node's handler sends the snapshot with blocking sends and subscribes to updates after: a

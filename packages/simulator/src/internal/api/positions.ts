@@ -34,7 +34,7 @@ export const positionValue = (row: PositionRow): Position.Position =>
     updatedAt: BigInt(row.vt) * 1000n,
     lossSocialisationAmount: BigInt(row.lossSocialisation),
     positionStatus: STATUS_NAMES[row.status]
-  } as Position.Position)
+  }) as Position.Position
 
 export const positionJson = cachedJson((row: PositionRow) => encode(positionValue(row)))
 

@@ -17,7 +17,7 @@ import { badCursor, error, internal, invalidPagination, notHex, ok } from "./rep
 const encode = Encoder.stringify(PartyProfile.PartyProfile)
 
 export const profileValue = (row: ProfileRow): PartyProfile.PartyProfile =>
-  ({ partyId: row.party.id, alias: row.alias, metadata: row.metadata } as PartyProfile.PartyProfile)
+  ({ partyId: row.party.id, alias: row.alias, metadata: row.metadata }) as PartyProfile.PartyProfile
 
 export const profileJson = cachedJson((row: ProfileRow) => encode(profileValue(row)))
 

@@ -75,7 +75,7 @@ export const rewardValue = (row: RewardRow): Reward.Reward =>
     rewardType: row.rewardType,
     lockedUntilEpoch: BigInt(row.epoch),
     quantumAmount: row.quantumAmount
-  } as Reward.Reward)
+  }) as Reward.Reward
 
 export const rewardJson = cachedJson((row: RewardRow) => encodeReward(rewardValue(row)))
 

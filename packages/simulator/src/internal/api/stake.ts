@@ -40,7 +40,7 @@ export const stakeValue = (row: StakeRow): StakeLinking.StakeLinking =>
     blockTime: BigInt(row.ethTime),
     logIndex: BigInt(row.logIndex),
     ethereumAddress: row.address
-  } as StakeLinking.StakeLinking)
+  }) as StakeLinking.StakeLinking
 
 export const stakeJson = cachedJson((row: StakeRow) => encode(stakeValue(row)))
 

@@ -47,7 +47,10 @@ export interface StreamTiming {
 }
 
 /** The node's own timings. */
-const NODE_TIMING = { requestTimeout: Duration.millis(EVENT_BUS_REQUEST_TIMEOUT_MILLIS), pollInterval: Duration.millis(50) }
+const NODE_TIMING = {
+  requestTimeout: Duration.millis(EVENT_BUS_REQUEST_TIMEOUT_MILLIS),
+  pollInterval: Duration.millis(50)
+}
 
 /** {@link StreamTiming} resolved to milliseconds, for the timers. */
 interface TimingMillis {
@@ -63,7 +66,11 @@ interface TimingMillis {
  * Calls `deliver` with each block published after now (or published before but above the node's
  * height), in height order, as soon as the node's height reaches it. Returns the stop function.
  */
-export const follow = (node: StreamNode, pollInterval: number, deliver: (block: BlockResults) => void): (() => void) => {
+export const follow = (
+  node: StreamNode,
+  pollInterval: number,
+  deliver: (block: BlockResults) => void
+): (() => void) => {
   const { feed } = node
   const published = feed.recent()
   const last = published.length > 0 ? published[published.length - 1].height : node.height

@@ -275,7 +275,8 @@ export const openStream = <Node>(
   const admitted = gateway.admit(x)
   if (admitted === undefined) return
   // the node's stream interceptor: the gateway answers the refusal as an error
-  if (gateway.streams.size >= MAX_SUBSCRIPTIONS_PER_CLIENT) return gateway.send(x, GatewayError.httpStatus(GatewayError.GrpcCode.ResourceExhausted), TOO_MANY_STREAMS, admitted)
+  if (gateway.streams.size >= MAX_SUBSCRIPTIONS_PER_CLIENT)
+    return gateway.send(x, GatewayError.httpStatus(GatewayError.GrpcCode.ResourceExhausted), TOO_MANY_STREAMS, admitted)
   const out = transport._tag === "Http" ? httpStream(x, transport.res, admitted) : socketStream(transport.socket)
   const stream = new ServerStream(out, streamCut(x), route.decode !== undefined)
   const forget = gateway.streams.add(() => stream.drop())

@@ -102,14 +102,12 @@ export class ReferralSets {
         wasEligible: eligible,
         referrerTakerVolume: BigInt(random.int(2_000_000)) * 1_000_000n
       }
-      const setRows = set.referees.map(
-        (referee): ReferralStatsRow => ({
-          ...shared,
-          referee,
-          discountFactor: eligible ? random.pick(DISCOUNTS) : "0",
-          epochVolume: BigInt(random.int(1_000_000)) * 1_000_000n
-        })
-      )
+      const setRows = set.referees.map((referee): ReferralStatsRow => ({
+        ...shared,
+        referee,
+        discountFactor: eligible ? random.pick(DISCOUNTS) : "0",
+        epochVolume: BigInt(random.int(1_000_000)) * 1_000_000n
+      }))
       setRows.sort(compareReferralStats)
       rows.push(...setRows)
       if (setRows.length > 0) bySet.push(setRows)
