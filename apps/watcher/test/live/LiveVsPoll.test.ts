@@ -81,7 +81,6 @@ const race = (
       Effect.sync(() => {
         if (Exit.isFailure(exit)) {
           for (const w of watchers) console.error(`--- stderr of ${w.child.pid}:\n${w.stderr().slice(-3000)}`)
-          writeFileSync(`/tmp/live-${live.child.pid}.err`, live.stderr())
         }
         for (const w of watchers) w.child.kill("SIGKILL")
       })
@@ -91,16 +90,10 @@ const race = (
       yield* before(block)
       if (block > 0) yield* sim.advance(1)
       const height = yield* sim.height
-      const started = Date.now()
-      let pollAt = 0
       yield* waitFor(
         () => `both watchers at height ${height} (poll ${heightOf("poll")}, live ${heightOf("live")})`,
-        () => {
-          if (pollAt === 0 && heightOf("poll") === height) pollAt = Date.now() - started
-          return heightOf("poll") === height && heightOf("live") === height
-        }
+        () => heightOf("poll") === height && heightOf("live") === height
       )
-      if (process.env.LIVE_TIMING) console.log(`block ${height}: poll ${pollAt} ms, both ${Date.now() - started} ms`)
     }
     yield* Effect.sleep(settleFor)
     const delivered = (name: string) => {
@@ -111,11 +104,6 @@ const race = (
       () => "every event delivered",
       () => delivered("poll") && delivered("live")
     )
-    if (process.env.LIVE_KEEP) {
-      writeFileSync(`${process.env.LIVE_KEEP}-poll.jsonl`, linesOf(file("poll")).join("\n"))
-      writeFileSync(`${process.env.LIVE_KEEP}-live.jsonl`, linesOf(file("live")).join("\n"))
-      writeFileSync(`${process.env.LIVE_KEEP}-live.err`, live.stderr())
-    }
     return { polled: linesOf(file("poll")), followed: linesOf(file("live")), stderr: live.stderr() }
   })
 
@@ -132,11 +120,6 @@ const expectSameEvents = (polled: ReadonlyArray<string>, followed: ReadonlyArray
     const { key, kind } = JSON.parse(c)
     return `${kind} ${key.slice(0, 20)}`
   }
-  if (process.env.LIVE_DIFF)
-    writeFileSync(
-      process.env.LIVE_DIFF,
-      JSON.stringify({ missed: missed.map(brief).sort(), invented: invented.map(brief).sort() })
-    )
   expect({ missed: missed.map(brief).sort(), invented: invented.map(brief).sort() }).toEqual({
     missed: [],
     invented: []
