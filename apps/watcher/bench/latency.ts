@@ -12,7 +12,7 @@
  * in real time over 1,000,000 positions.
  *
  * Run: npx -y pnpm@10 --filter @vega-effect/watcher bench:latency   (about 15 minutes)
- * Environment: BENCH_STEADY_SECONDS (default 120), BENCH_SKIP_MILLION=1.
+ * Environment: BENCH_STEADY_SECONDS (default 120), BENCH_MODES (default `poll,live`), BENCH_SKIP_MILLION=1.
  */
 import { type ChildProcess, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
@@ -188,5 +188,6 @@ const bench = async (positions: number, modes: ReadonlyArray<"poll" | "live">) =
 }
 
 console.log(`steady window ${STEADY_SECONDS} s per run; node limit 20 requests/s, burst 100; a block every second`)
-await bench(100_000, ["poll", "live"])
+const modes = (process.env.BENCH_MODES ?? "poll,live").split(",") as Array<"poll" | "live">
+await bench(100_000, modes)
 if (process.env.BENCH_SKIP_MILLION !== "1") await bench(1_000_000, ["live"])

@@ -294,9 +294,12 @@ export const readSlice = (
     }
     const keep = ([found, reads]: readonly [Found, ReadTracking.Reads]) =>
       Effect.gen(function* () {
+        // a hint for another slice's keys: nothing was asked, nothing to keep
+        if (hinted !== undefined && reads.lowest === undefined && found.rows.size === 0) return
         const at = reads.lowest === undefined ? yield* state.head : pointOf(reads.lowest)
         for (const read of [reads.lowest, reads.highest])
           if (read !== undefined) yield* state.clock.observe(seenOf(read))
+        yield* Effect.logDebug(`${slice}: ${found.rows.size} row(s) read at ${at.height}, kept for its block`)
         // reported with its block's other findings, once the block is settled
         stage(state, slice, {
           found,

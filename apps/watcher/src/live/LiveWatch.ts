@@ -276,7 +276,12 @@ export const run = (
     yield* Effect.forkScoped(
       Stream.runForEach(
         liveItems(context.client, { resources: context.resources, idleTimeout: settings.idleTimeout }),
-        (item) => Queue.offer(items, item)
+        // a block's time is known as soon as the bus says it: a stream row queued before the tick
+        // would otherwise wait for it behind itself
+        (item) =>
+          item._tag === "Tick"
+            ? Effect.zipRight(state.clock.tick(item.height, item.timeNanos), Queue.offer(items, item))
+            : Queue.offer(items, item)
       )
     )
     yield* Effect.forkScoped(reconciler(context, state, backlog, budget))
