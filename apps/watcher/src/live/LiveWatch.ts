@@ -231,11 +231,8 @@ const applier = (context: LiveContext, state: LiveState, backlog: Backlog, backg
     }).pipe(Effect.catchAll((error) => Effect.logWarning(`a live change could not be applied`, error)))
 }
 
-/** Runs real-time watching until interrupted. */
-export const run = (
-  context: LiveContext,
-  settings: LiveSettings
-): Effect.Effect<never, never, Socket.WebSocketConstructor | Scope.Scope> =>
+/** What applying keeps, empty: per-slice locks, the block clock, staged findings. */
+const makeState = (context: LiveContext, settings: LiveSettings) =>
   Effect.gen(function* () {
     const locks = new Map<string, Effect.Semaphore>()
     const state: LiveState = {
@@ -259,6 +256,16 @@ export const run = (
       readAt: new Map(),
       staged: new Map()
     }
+    return state
+  })
+
+/** Runs real-time watching until interrupted. */
+export const run = (
+  context: LiveContext,
+  settings: LiveSettings
+): Effect.Effect<never, never, Socket.WebSocketConstructor | Scope.Scope> =>
+  Effect.gen(function* () {
+    const state = yield* makeState(context, settings)
     const backlog: Backlog = {
       due: new Map(),
       reconciling: new Set(),
