@@ -67,8 +67,18 @@ export const seenOf = (read: ReadTracking.ReadAt): Seen => ({
 })
 
 /** Whether a slice has been read once (in this run, or by a run before whose state it holds). */
-const synced = (state: LiveState, work: SliceWork): boolean =>
-  state.readAt.has(work.slice) || Option.isSome(work.checkpoint)
+/** Whether each slice, as this watcher took it, came with a checkpoint (read by a run before). */
+const resumed = new WeakMap<SliceWork, boolean>()
+
+/**
+ * Whether a slice has been read once: in this run, or by a run before whose state it holds. A
+ * checkpoint this run's own live commits made does not count: until the slice's first read, what
+ * the streams say is recorded silently, like the first sync it precedes.
+ */
+const synced = (state: LiveState, work: SliceWork): boolean => {
+  if (!resumed.has(work)) resumed.set(work, Option.isSome(work.checkpoint))
+  return state.readAt.has(work.slice) || resumed.get(work) === true
+}
 
 /** The checkpoint never goes back: a commit stamped lower leaves it where it is. */
 const checkpointPoint = (work: SliceWork, at: ReadPoint): ReadPoint =>
