@@ -252,11 +252,11 @@ export interface Service {
    * `LiveStream`): after each `Connected`, snapshot pages (`snapshot`, 50 positions each, the last
    * with `lastPage`), then each block's changed positions (`updates`). Filters: `partyId`,
    * `marketId`. A block flushed while the snapshot is sent is missed by the node itself: backfill
-   * over REST after the last snapshot page.
+   * over REST after the last snapshot page (and with `skipSnapshot`, the snapshot pages come empty).
    */
   readonly observePositions: (
     request: Position.ObservePositionsRequest,
-    options?: LiveStream.ObserveOptions
+    options?: LiveStream.ObservePositionsOptions
   ) => Stream.Stream<LiveStream.Observation<Position.ObservePositionsResponse>, never, Socket.WebSocketConstructor>
   /**
    * Liquidity provisions as they change (`/api/v2/stream/liquidity-provisions` over WebSocket),
@@ -381,7 +381,8 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
       lastBlockHeight: one(api.LastBlockHeight)(),
       getSpamStatistics: one(api.GetSpamStatistics),
       observeTransactionResults: (filter) => observeTransactionResults(transport, filter),
-      observePositions: (request, options) => observe(transport, LiveRoutes.positions(request), options),
+      observePositions: (request, options) =>
+        observe(transport, LiveRoutes.positions(request, options?.skipSnapshot), options),
       observeLiquidityProvisions: (request, options) =>
         observe(transport, LiveRoutes.liquidityProvisions(request), options),
       observeEventBus: (request, options) => observe(transport, LiveRoutes.eventBus(request), options),

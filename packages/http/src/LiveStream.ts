@@ -143,6 +143,18 @@ export interface ObserveOptions {
 }
 
 /**
+ * Options of `observePositions`. `skipSnapshot`: the snapshot pages come without their positions
+ * (`positions` empty, `lastPage` as sent), for a caller that reads the positions over REST after
+ * each connection anyway: the snapshot, every position there is, is then neither decoded nor kept.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
+export interface ObservePositionsOptions extends ObserveOptions {
+  readonly skipSnapshot?: boolean
+}
+
+/**
  * The event-bus subscription: event types, optional market and party filters (ids are sent
  * lowercase: the node compares them as text; an event without a market or party is dropped by
  * such a filter), and `batchSize`: 0 (default) pushes events as they come; N > 0 makes the node

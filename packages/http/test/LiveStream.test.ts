@@ -65,6 +65,28 @@ describe("live streams: frames of each route", () => {
     })
   )
 
+  it.scopedLive("positions with skipSnapshot: snapshot pages come without their positions, updates whole", () =>
+    Effect.gen(function* () {
+      const node = yield* playNode((c) => {
+        // a snapshot row that would not even decode: with skipSnapshot it is never looked at
+        c.send(`{"result":{"snapshot":{"positions":[{"broken":true}],"lastPage":false}}}`)
+        c.send(snapshotFrame(true))
+        c.send(updatesFrame)
+        c.drop()
+      })
+      const client = yield* clientOf([node.url])
+      const seen = yield* collect(client.observePositions(request, { ...once, skipSnapshot: true }))
+      expect(tags(seen)).toEqual(["Connected", "Message", "Message", "Message", "Disconnected"])
+      const messages = seen.filter(LiveStream.isMessage).map((o) => o.message)
+      expect(messages.map((m) => [m.snapshot?.positions.length, m.snapshot?.lastPage])).toEqual([
+        [0, false],
+        [0, true],
+        [undefined, undefined]
+      ])
+      expect(messages[2].updates?.positions[0].openVolume).toBe(7n)
+    })
+  )
+
   it.scopedLive("liquidity provisions: the records of each message", () =>
     Effect.gen(function* () {
       const node = yield* playNode((c) => {

@@ -24,10 +24,23 @@ const mapResult =
 
 const decodePositions = frameDecoder(DataNodeApi.ObservePositions.message)
 
-export const positions = (request: Position.ObservePositionsRequest): Route<Position.ObservePositionsResponse> => ({
+/** A positions frame with its snapshot page's positions left out, before anything of them is decoded. */
+const withoutSnapshotRows = (u: unknown): unknown => {
+  if (typeof u !== "object" || u === null || !("result" in u)) return u
+  const result = u.result
+  if (typeof result !== "object" || result === null || !("snapshot" in result)) return u
+  const snapshot = result.snapshot
+  if (typeof snapshot !== "object" || snapshot === null) return u
+  return { ...u, result: { ...result, snapshot: { ...snapshot, positions: [] } } }
+}
+
+export const positions = (
+  request: Position.ObservePositionsRequest,
+  skipSnapshot: boolean = false
+): Route<Position.ObservePositionsResponse> => ({
   name: DataNodeApi.ObservePositions.name,
   path: withQuery(DataNodeApi.ObservePositions.path, { partyId: request.partyId, marketId: request.marketId }),
-  decode: decodePositions
+  decode: skipSnapshot ? (u) => decodePositions(withoutSnapshotRows(u)) : decodePositions
 })
 
 const decodeProvisions = mapResult(
