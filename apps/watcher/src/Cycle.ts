@@ -13,7 +13,8 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { type Change, makeEvent, type ReadPoint, type Row, type SerializedEvent, serialize } from "./Event.js"
-import { canonical, type DiffContext, fingerprintOf, type Resource } from "./Resource.js"
+import { type Fingerprints, fingerprintOf } from "./Fingerprints.js"
+import { canonical, type DiffContext, type ReadContext, type Resource } from "./Resource.js"
 import { type Checkpoint, LeaseLost, type RowWrite, type Service as Store, type SliceState } from "./Store.js"
 
 /** A slice as its holder works it: the resource reading it, and what the store holds of it. */
@@ -21,17 +22,19 @@ export interface SliceWork {
   readonly slice: string
   readonly resource: Resource
   /** The rows held, as fingerprints: the in-memory summary of the store's rows. */
-  readonly held: Map<string, string>
+  readonly held: Fingerprints
   checkpoint: Option.Option<Checkpoint>
   /** Where the next read may start, as last committed. */
   resume: string | undefined
 }
 
-export const workOf = (slice: string, resource: Resource, state: SliceState): SliceWork => {
-  const held = new Map<string, string>()
-  for (const [key, json] of state.rows) held.set(key, fingerprintOf(json))
-  return { slice, resource, held, checkpoint: state.checkpoint, resume: state.resume }
-}
+export const workOf = (slice: string, resource: Resource, state: SliceState): SliceWork => ({
+  slice,
+  resource,
+  held: state.held,
+  checkpoint: state.checkpoint,
+  resume: state.resume
+})
 
 export type SliceOutcome =
   | {
@@ -87,24 +90,25 @@ const canonicalRows = (rows: ReadonlyMap<string, Row>): Map<string, string> => {
 }
 
 /**
- * The events and row writes of one resource, keys in sorted order so that every run orders them
- * alike. Only fingerprints are held in memory: the rows held under changed keys come from the store.
+ * The events and row writes of a slice's rows read now (canonical JSON, `null`: gone), keys in
+ * sorted order so that every run orders them alike. Only fingerprints are held in memory: the rows
+ * held under changed keys, and the keys held when the read is complete, come from the store.
  */
 export const compare = (
   store: Store,
-  resource: Resource,
+  work: SliceWork,
   rows: ReadonlyMap<string, string | null>,
   complete: boolean,
-  held: ReadonlyMap<string, string>,
   at: ReadPoint,
   context: DiffContext,
   report: boolean,
   skip: (key: string) => boolean = () => false
 ) =>
   Effect.gen(function* () {
+    const { held, resource } = work
     const writes: Array<RowWrite & { readonly fingerprint: string | null }> = []
     const keys = [...rows.keys()]
-    if (complete) for (const key of held.keys()) if (!rows.has(key)) keys.push(key)
+    if (complete) for (const key of yield* store.keys(work.slice)) if (!rows.has(key)) keys.push(key)
     keys.sort()
     for (const key of keys) {
       if (skip(key)) continue
@@ -120,6 +124,8 @@ export const compare = (
       writes.filter((w) => held.has(w.key)).map((w) => w.key)
     )
     for (const write of writes) {
+      // a key whose hash another key shares looks changed: the store has the truth
+      if (befores.get(write.key) === (write.value ?? undefined)) continue
       const beforeRow = parse(befores.get(write.key))
       const afterRow = parse(write.value ?? undefined)
       const changes: ReadonlyArray<Change> = resource.diff(beforeRow, afterRow, context)
@@ -129,6 +135,13 @@ export const compare = (
     }
     return { events, writes }
   })
+
+/** What a read of the slice is given: the rows held, and where the last read stopped. */
+export const readContext = (store: Store, work: SliceWork): ReadContext => ({
+  previous: work.held,
+  heldKeys: store.keys(work.slice),
+  resume: work.resume
+})
 
 /** The chain's head, as the client's nodes report it. */
 export const readHead = (client: DataNodeClient.Service): Effect.Effect<ReadPoint, DataNodeError.DataNodeError> =>
@@ -165,7 +178,7 @@ const prepare = (
           : { _tag: "Unchanged", height: head.height }
       return { _tag: "Done", outcome } as const
     }
-    const [snapshot, read] = yield* ReadTracking.track(work.resource.read({ previous: work.held, resume: work.resume }))
+    const [snapshot, read] = yield* ReadTracking.track(work.resource.read(readContext(store, work)))
     const at = read.lowest ? pointOf(read.lowest) : head
     if (stored !== undefined && at.height < stored.height) {
       const outcome: SliceOutcome = { _tag: "Behind", height: at.height, node: at.node, checkpoint: stored.height }
@@ -173,10 +186,9 @@ const prepare = (
     }
     const found = yield* compare(
       store,
-      work.resource,
+      work,
       canonicalRows(snapshot.rows),
       snapshot.complete,
-      work.held,
       at,
       diffContext,
       stored !== undefined || initialEvents

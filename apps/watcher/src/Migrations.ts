@@ -172,8 +172,15 @@ const slices = Effect.gen(function* () {
   )`
 })
 
+/** A slice's rows in key order, so that they can be loaded page by page (see `Store.load`). */
+const sliceKeys = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE INDEX watcher_state_slice_key ON watcher_state (slice, key)`
+  yield* sql`DROP INDEX watcher_state_slice`
+})
+
 /** Every migration, by id: a test builds an older schema from the first ones. */
-export const migrations = { "1_init": init, "2_slices": slices }
+export const migrations = { "1_init": init, "2_slices": slices, "3_slice_keys": sliceKeys }
 
 /**
  * Brings the database to the current schema; safe to run at every start, and by several watchers

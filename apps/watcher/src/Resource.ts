@@ -6,10 +6,11 @@
  * that may have changed, where the node's ordering lets it stop early). The watcher compares the
  * rows with those it holds, asks `diff` what each change means, and stores both in one transaction.
  */
+import type { SqlError } from "@effect/sql/SqlError"
 import type { DataNodeError } from "@vega-effect/http"
 import type * as Effect from "effect/Effect"
-import { createHash } from "node:crypto"
 import type { Change, ResourceName, Row } from "./Event.js"
+import { fingerprintOf, type HeldRows } from "./Fingerprints.js"
 
 /** An asset as a diff needs it: to say amounts in the asset's own units. */
 export interface AssetInfo {
@@ -22,7 +23,9 @@ export interface ReadContext {
    * The rows held after the last cycle, by key, as fingerprints (see `fingerprint`): enough to
    * tell whether a row read now is the one held, for a fraction of the memory of the rows.
    */
-  readonly previous: ReadonlyMap<string, string>
+  readonly previous: HeldRows
+  /** The keys held, from the store, for a read that needs them (the fingerprints keep no keys). */
+  readonly heldKeys: Effect.Effect<ReadonlyArray<string>, SqlError>
   /** What the last read left for this one (`Snapshot.resume`), committed with the rows held. */
   readonly resume?: string | undefined
 }
@@ -45,7 +48,7 @@ export interface Snapshot {
 
 export interface Resource {
   readonly name: ResourceName
-  readonly read: (context: ReadContext) => Effect.Effect<Snapshot, DataNodeError.DataNodeError>
+  readonly read: (context: ReadContext) => Effect.Effect<Snapshot, DataNodeError.DataNodeError | SqlError>
   /**
    * Reads again only what live hints name (what a hint is depends on the resource: a party for
    * stake, `<market>/<party>/<id>` for a liquidity provision): the rows under those names, and
@@ -66,8 +69,5 @@ export interface Resource {
 
 /** The stored form of a row: its JSON, fields in the order they were read (the wire order). */
 export const canonical = (row: Row): string => JSON.stringify(row)
-
-/** A short digest of a row's canonical JSON: equal fingerprints, equal rows. */
-export const fingerprintOf = (json: string): string => createHash("sha256").update(json).digest("base64").slice(0, 24)
 
 export const fingerprint = (row: Row): string => fingerprintOf(canonical(row))

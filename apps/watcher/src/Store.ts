@@ -16,6 +16,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { ReadPoint, ResourceName, SerializedEvent, WatchEvent } from "./Event.js"
+import * as Fingerprints from "./Fingerprints.js"
 import { Leases } from "./Leases.js"
 import { migrate } from "./Migrations.js"
 import type { PendingEvent } from "./Sink.js"
@@ -25,10 +26,10 @@ export interface Checkpoint extends ReadPoint {
   readonly cycles: number
 }
 
-/** What the store holds of a slice: its checkpoint, its rows (canonical JSON by key) and where its next read may start. */
+/** What the store holds of a slice: its checkpoint, its rows' fingerprints and where its next read may start. */
 export interface SliceState {
   readonly checkpoint: Option.Option<Checkpoint>
-  readonly rows: Map<string, string>
+  readonly held: Fingerprints.Fingerprints
   readonly resume: string | undefined
 }
 
@@ -64,7 +65,10 @@ export class LeaseLost extends Schema.TaggedError<LeaseLost>()("LeaseLost", {
 }
 
 export interface Service {
+  /** A slice's checkpoint, and its rows as fingerprints (read page by page: memory does not grow with the rows). */
   readonly load: (slice: string) => Effect.Effect<SliceState, SqlError>
+  /** The keys of a slice's rows, in order. */
+  readonly keys: (slice: string) => Effect.Effect<ReadonlyArray<string>, SqlError>
   /** Every slice's checkpoint. */
   readonly checkpoints: Effect.Effect<ReadonlyMap<string, Checkpoint>, SqlError>
   /** The rows held under these keys of a resource, as canonical JSON (absent keys are left out). */
@@ -86,6 +90,8 @@ export class Store extends Context.Tag("@vega-effect/watcher/Store")<Store, Serv
 
 /** Rows per INSERT: well under SQLite's 32766 and PostgreSQL's 65535 bound parameters. */
 const CHUNK = 2000
+/** Rows per page when a slice's rows are loaded. */
+const LOAD_PAGE = 2000
 
 const chunks = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
   const out: Array<ReadonlyArray<A>> = []
@@ -187,16 +193,26 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient 
     Effect.gen(function* () {
       const found = yield* sql<CheckpointRow>`SELECT slice, height, time, node, cycles, resume FROM watcher_slice
         WHERE slice = ${slice}`
-      const rows = new Map<string, string>()
-      for (const row of yield* sql<{ key: string; value: string }>`SELECT key, value FROM watcher_state
-        WHERE slice = ${slice}`)
-        rows.set(row.key, row.value)
+      const held = Fingerprints.make()
+      let after = ""
+      for (;;) {
+        const page = yield* sql<{ key: string; value: string }>`SELECT key, value FROM watcher_state
+          WHERE slice = ${slice} AND key > ${after} ORDER BY key LIMIT ${LOAD_PAGE}`
+        for (const row of page) held.set(row.key, Fingerprints.fingerprintOf(row.value))
+        if (page.length < LOAD_PAGE) break
+        after = page[page.length - 1].key
+      }
       return {
         checkpoint: found.length === 0 ? Option.none() : Option.some(checkpointOf(found[0])),
-        rows,
+        held,
         resume: found[0]?.resume ?? undefined
       }
     })
+
+  const keys = (slice: string) =>
+    Effect.map(sql<{ key: string }>`SELECT key FROM watcher_state WHERE slice = ${slice} ORDER BY key`, (rows) =>
+      rows.map((row) => row.key)
+    )
 
   const checkpoints = Effect.map(
     sql<CheckpointRow>`SELECT slice, height, time, node, cycles, resume FROM watcher_slice`,
@@ -252,7 +268,7 @@ export const make: Effect.Effect<Service, SqlError | Error, SqlClient.SqlClient 
           sinks
         )})`.pipe(Effect.asVoid)
 
-  return { load, checkpoints, rows: rowsOf, commit, lastSeq, cursor, advance, pending, prune } satisfies Service
+  return { load, keys, checkpoints, rows: rowsOf, commit, lastSeq, cursor, advance, pending, prune } satisfies Service
 })
 
 export const layer: Layer.Layer<Store, SqlError | Error, SqlClient.SqlClient | Leases> = Layer.effect(Store, make)

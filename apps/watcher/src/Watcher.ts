@@ -168,7 +168,9 @@ const cycleOf = (loop: Loop) => {
   // during a long cycle, as often as leases are renewed: a watcher that joins gets its share
   // without waiting for the first sync of the others to end
   const rebalanceIfDue = Effect.suspend(() =>
-    Date.now() - loop.balancedAt < Duration.toMillis(loop.leases.renewEvery) ? Effect.void : rebalance(loop)
+    Date.now() - loop.balancedAt < Duration.toMillis(loop.leases.renewEvery)
+      ? Effect.void
+      : Effect.asVoid(rebalance(loop))
   ).pipe(Effect.catchAll((error) => Effect.logWarning("could not rebalance", error)))
 
   const diffContext = diffContextOf(loop)

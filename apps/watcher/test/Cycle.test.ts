@@ -20,8 +20,13 @@ const worksOf = (
 ) => Effect.flatMap(slicesOf(client, config), (specs) => takeAll(state.leases, state.store, specs))
 
 /** The rows held of a resource, over its slices. */
-const heldOf = (works: ReadonlyArray<SliceWork>, resource: ResourceName): Map<string, string> =>
-  new Map(works.filter((w) => w.resource.name === resource).flatMap((w) => [...w.held]))
+const heldOf = (works: ReadonlyArray<SliceWork>, resource: ResourceName) => {
+  const mine = works.filter((w) => w.resource.name === resource)
+  return {
+    size: mine.reduce((sum, w) => sum + w.held.size, 0),
+    get: (key: string) => mine.map((w) => w.held.get(key)).find((print) => print !== undefined)
+  }
+}
 
 const setup = (options: { readonly initialEvents: boolean; readonly lag?: number }) =>
   Effect.gen(function* () {

@@ -6,6 +6,7 @@ import { expect } from "vitest"
 import * as Database from "../src/Database.js"
 import { makeEvent, type ReadPoint, serialize } from "../src/Event.js"
 import type * as Leases from "../src/Leases.js"
+import { fingerprintOf } from "../src/Fingerprints.js"
 import { migrations } from "../src/Migrations.js"
 import { resourceSlices, sliceOfRow } from "../src/Slice.js"
 import * as Store from "../src/Store.js"
@@ -67,8 +68,11 @@ for (const engine of engines) {
         const slice = yield* store.load("positions:1")
         expect(slice.checkpoint).toEqual(Option.some({ ...at(6), cycles: 2 }))
         expect(slice.resume).toBe("1711929600000000000") // committed with the rows
-        expect([...slice.rows]).toEqual([["b", '{"v":3}']])
-        expect([...(yield* store.load("stake:2")).rows]).toEqual([["s", '{"v":9}']])
+        expect(yield* store.keys("positions:1")).toEqual(["b"])
+        expect(slice.held.size).toBe(1)
+        expect(slice.held.get("b")).toBe(fingerprintOf('{"v":3}'))
+        expect(yield* store.keys("stake:2")).toEqual(["s"])
+        expect((yield* store.load("stake:2")).held.get("s")).toBe(fingerprintOf('{"v":9}'))
         expect(yield* store.rows("positions", ["a", "b", "zz"])).toEqual(new Map([["b", '{"v":3}']]))
         expect([...(yield* store.checkpoints).keys()].sort()).toEqual(["positions:1", "stake:2"])
         const pending = yield* store.pending(0, 10)
@@ -79,6 +83,27 @@ for (const engine of engines) {
         ])
         expect(pending[0].event).toEqual(found("a", 5))
         expect(yield* store.lastSeq).toBe(3)
+      })
+    )
+
+    it.scoped("loads a slice of more rows than a page: every row's fingerprint, none of another slice", () =>
+      Effect.gen(function* () {
+        const { leases, store } = yield* watcherAt(yield* engine.fresh)
+        yield* holding(leases, ["positions:3", "positions:4"])
+        const keys = Array.from({ length: 4500 }, (_, i) => `m${String(i).padStart(5, "0")}/p`)
+        const writes = keys.map((key, i) => ({ resource: "positions" as const, key, value: `{"v":${i}}` }))
+        yield* store.commit({ slice: "positions:3", point: at(1), writes, events: [] })
+        yield* store.commit({
+          slice: "positions:4",
+          point: at(1),
+          writes: [{ resource: "positions", key: "other", value: "{}" }],
+          events: []
+        })
+        const { held } = yield* store.load("positions:3")
+        expect(held.size).toBe(4500)
+        for (const [i, key] of keys.entries()) expect(held.get(key)).toBe(fingerprintOf(`{"v":${i}}`))
+        expect(held.has("other")).toBe(false)
+        expect(yield* store.keys("positions:3")).toEqual(keys)
       })
     )
 
@@ -96,7 +121,8 @@ for (const engine of engines) {
         expect(Exit.isFailure(exit)).toBe(true)
         const slice = yield* store.load("profiles")
         expect(slice.checkpoint).toEqual(Option.some({ ...at(1), cycles: 1 }))
-        expect([...slice.rows]).toEqual([["p", "1"]])
+        expect(slice.held.get("p")).toBe(fingerprintOf("1"))
+        expect(yield* store.rows("profiles", ["p"])).toEqual(new Map([["p", "1"]]))
         expect(yield* store.pending(0, 10)).toEqual([])
         expect(yield* store.lastSeq).toBe(0)
       })
@@ -283,10 +309,10 @@ for (const engine of engines) {
         )
         for (const checkpoint of checkpoints.values()) expect(checkpoint).toEqual({ ...at(42), cycles: 3 })
         const positions = sliceOfRow("positions", `${market}/${party}`, {})
-        expect([...(yield* store.load(positions)).rows.keys()]).toEqual([`${market}/${party}`])
+        expect(yield* store.keys(positions)).toEqual([`${market}/${party}`])
         const stake = sliceOfRow("stake", "l1", { party })
-        expect([...(yield* store.load(stake)).rows.keys()].sort()).toEqual([`available/${party}`, "l1"])
-        expect([...(yield* store.load("profiles")).rows.keys()]).toEqual([party])
+        expect(yield* store.keys(stake)).toEqual([`available/${party}`, "l1"])
+        expect(yield* store.keys("profiles")).toEqual([party])
         expect(yield* store.lastSeq).toBe(7)
         yield* holding(leases, ["profiles"])
         expect(

@@ -19,9 +19,18 @@ import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
-import { commitSlice, compare, pointOf, type Prepared, type SliceOutcome, type SliceWork } from "../Cycle.js"
+import {
+  commitSlice,
+  compare,
+  pointOf,
+  type Prepared,
+  readContext,
+  type SliceOutcome,
+  type SliceWork
+} from "../Cycle.js"
 import type { ReadPoint, ResourceName, Row } from "../Event.js"
 import * as Metrics from "../Metrics.js"
+import { fingerprintOf } from "../Fingerprints.js"
 import { canonical, type DiffContext } from "../Resource.js"
 import { sliceOfRow } from "../Slice.js"
 import { LeaseLost, type Service as Store } from "../Store.js"
@@ -88,16 +97,52 @@ const checkpointPoint = (work: SliceWork, at: ReadPoint): ReadPoint =>
       checkpoint.height > at.height ? { height: checkpoint.height, time: checkpoint.time, node: checkpoint.node } : at
   })
 
-const canonicalOf = (rows: ReadonlyMap<string, Row | null>): Map<string, string | null> => {
+/** Rows as canonical JSON, converted as soon as they are found: a string weighs less than its object. */
+const canonicalOf = (rows: Iterable<readonly [string, Row | null]>): Map<string, string | null> => {
   const out = new Map<string, string | null>()
   for (const [key, row] of rows) out.set(key, row === null ? null : canonical(row))
   return out
 }
 
+/** What was found of a slice: rows as canonical JSON (`null`: gone). */
 interface Found {
-  readonly rows: ReadonlyMap<string, Row | null>
+  readonly rows: ReadonlyMap<string, string | null>
   readonly complete: boolean
   readonly resume?: string | undefined
+}
+
+/**
+ * What of a whole read can change the slice: the rows unlike those held, the keys held that a
+ * complete read no longer has, and every key a live finding still waiting names (once that
+ * finding is committed, the read's row may differ from the one held then: a stream that missed a
+ * change back is what reading catches). Kept instead of the read while it waits for its block, so
+ * that what waits weighs what changed, not the whole slice. Otherwise comparing now gives what
+ * comparing at the commit would: a live change of a later block is left alone by the read anyway.
+ */
+const changesOf = (state: LiveState, work: SliceWork, found: Found): Effect.Effect<Found, SqlError> =>
+  Effect.gen(function* () {
+    const rows = new Map<string, string | null>()
+    for (const [key, json] of found.rows) {
+      if (json === null ? work.held.has(key) : work.held.get(key) !== fingerprintOf(json)) rows.set(key, json)
+    }
+    for (const key of waitingKeys(state, work.slice)) {
+      const json = found.rows.get(key)
+      if (json !== undefined) rows.set(key, json)
+      else if (found.complete) rows.set(key, null)
+    }
+    if (found.complete) {
+      for (const key of yield* state.store.keys(work.slice)) if (!found.rows.has(key)) rows.set(key, null)
+    }
+    return { rows, complete: false, resume: found.resume }
+  })
+
+/** The keys live findings of the slice waiting for their block name. */
+const waitingKeys = (state: LiveState, slice: string): Set<string> => {
+  const keys = new Set<string>()
+  for (const bySlice of state.staged.values()) {
+    for (const staged of bySlice.get(slice) ?? []) for (const key of staged.found.rows.keys()) keys.add(key)
+  }
+  return keys
 }
 
 /**
@@ -118,7 +163,7 @@ const commitFound = (
       const outcome = yield* commitSlice(
         state.store,
         work,
-        { _tag: "Ready", at, resume: work.resume, events: [], writes: [] },
+        { _tag: "Ready", at, resume: found.resume ?? work.resume, events: [], writes: [] },
         checkpointPoint(work, at)
       ).pipe(
         Effect.catchIf(
@@ -134,17 +179,7 @@ const commitFound = (
       origin === "live" || writes === undefined ? undefined : (key: string) => (writes.get(key) ?? -1) >= at.height
     const context = yield* state.diffContext
     const report = synced(state, work) || state.initialEvents
-    const compared = yield* compare(
-      state.store,
-      work.resource,
-      canonicalOf(found.rows),
-      found.complete,
-      work.held,
-      at,
-      context,
-      report,
-      skip
-    )
+    const compared = yield* compare(state.store, work, found.rows, found.complete, at, context, report, skip)
     const prepared: Prepared = {
       _tag: "Ready",
       at,
@@ -205,22 +240,24 @@ const stage = (state: LiveState, slice: string, staged: Staged): void => {
   for (const key of found.rows.keys()) writes.set(key, Math.max(writes.get(key) ?? -1, at.height))
 }
 
-/** Commits one staged finding on its slice, unless a later read of the slice already holds it. */
+/** Commits one staged finding on its slice (held under its lock), unless a later read of the slice already holds it. */
+const commitStagedOn = (state: LiveState, work: SliceWork, block: number, staged: Staged) =>
+  Effect.gen(function* () {
+    const { slice } = work
+    if ((state.readAt.get(slice) ?? -1) > block) return
+    // the slice moved past this block meanwhile (another watcher worked it while this one did not hold it)
+    if (Option.isSome(work.checkpoint) && work.checkpoint.value.height > block) return
+    const outcome = yield* commitFound(state, work, staged.found, staged.at, staged.origin)
+    if (outcome === undefined) return
+    if (staged.origin === "read") afterRead(state, slice, staged.at.height)
+    if (outcome._tag === "Committed" && outcome.events > 0) {
+      const counter = staged.reconciled ? Metrics.reconciledTotal : Metrics.liveEventsTotal
+      yield* Metric.update(counter.pipe(Metric.tagged("resource", work.resource.name)), outcome.events)
+    }
+  })
+
 const commitOne = (state: LiveState, slice: string, block: number, staged: Staged) =>
-  onSlice(state, slice, (work) =>
-    Effect.gen(function* () {
-      if ((state.readAt.get(slice) ?? -1) > block) return
-      // the slice moved past this block meanwhile (another watcher worked it while this one did not hold it)
-      if (Option.isSome(work.checkpoint) && work.checkpoint.value.height > block) return
-      const outcome = yield* commitFound(state, work, staged.found, staged.at, staged.origin)
-      if (outcome === undefined) return
-      if (staged.origin === "read") afterRead(state, slice, staged.at.height)
-      if (outcome._tag === "Committed" && outcome.events > 0) {
-        const counter = staged.reconciled ? Metrics.reconciledTotal : Metrics.liveEventsTotal
-        yield* Metric.update(counter.pipe(Metric.tagged("resource", work.resource.name)), outcome.events)
-      }
-    })
-  )
+  onSlice(state, slice, (work) => commitStagedOn(state, work, block, staged))
 
 /**
  * Commits what was staged for blocks up to `height`, block by block and, within a block, slice by
@@ -267,7 +304,7 @@ export const applyRows = (
     for (const [slice, entries] of bySlice) {
       const watches = state.works.get(slice)?.resource.watches
       if (!state.works.has(slice)) continue
-      const rows = watches === undefined ? entries : new Map([...entries].filter(([key, row]) => watches(key, row)))
+      const rows = canonicalOf(watches === undefined ? entries : [...entries].filter(([key, row]) => watches(key, row)))
       if (rows.size > 0)
         stage(state, slice, { found: { rows, complete: false }, at, origin: "live", reconciled: false })
     }
@@ -294,12 +331,12 @@ export const readSlice = (
     const hinted = options.hints !== undefined ? state.works.get(slice)?.resource.readHinted : undefined
     const readOf = (
       work: SliceWork
-    ): Effect.Effect<readonly [Found, ReadTracking.Reads], DataNodeError.DataNodeError> => {
-      const context = { previous: work.held, resume: work.resume }
-      const read: Effect.Effect<Found, DataNodeError.DataNodeError> =
+    ): Effect.Effect<readonly [Found, ReadTracking.Reads], DataNodeError.DataNodeError | SqlError> => {
+      const context = readContext(state.store, work)
+      const read: Effect.Effect<Found, DataNodeError.DataNodeError | SqlError> =
         hinted !== undefined
-          ? Effect.map(hinted(options.hints!, context), (rows) => ({ rows, complete: false }))
-          : work.resource.read(context)
+          ? Effect.map(hinted(options.hints!, context), (rows) => ({ rows: canonicalOf(rows), complete: false }))
+          : Effect.map(work.resource.read(context), (snapshot) => ({ ...snapshot, rows: canonicalOf(snapshot.rows) }))
       return ReadTracking.track(options.budget === undefined ? read : RequestBudget.within(options.budget)(read))
     }
     const keep = ([found, reads]: readonly [Found, ReadTracking.Reads]) =>
@@ -309,14 +346,12 @@ export const readSlice = (
         const at = reads.lowest === undefined ? yield* state.head : pointOf(reads.lowest)
         for (const read of [reads.lowest, reads.highest])
           if (read !== undefined) yield* state.clock.observe(seenOf(read))
-        yield* Effect.logDebug(`${slice}: ${found.rows.size} row(s) read at ${at.height}, kept for its block`)
-        // reported with its block's other findings, once the block is settled
-        stage(state, slice, {
-          found,
-          at,
-          origin: hinted === undefined ? "read" : "live",
-          reconciled: options.reconciled
-        })
+        yield* Effect.logDebug(`${slice}: ${found.rows.size} row(s) read at ${at.height}`)
+        if (hinted !== undefined) {
+          // reported with its block's other findings, once the block is settled
+          return stage(state, slice, { found, at, origin: "live", reconciled: options.reconciled })
+        }
+        yield* keepRead(state, slice, { found, at, origin: "read", reconciled: options.reconciled })
       })
     if (hinted !== undefined) {
       // a hint's read is short: done under the lock, so hints of one slice apply in order
@@ -329,6 +364,28 @@ export const readSlice = (
     if ((state.readAt.get(slice) ?? -1) >= options.minHeight) return
     yield* Effect.flatMap(readOf(work), keep)
   })
+
+/** Whether a read of the whole slice waits for its block. */
+const readWaiting = (state: LiveState, slice: string): boolean => {
+  for (const bySlice of state.staged.values()) if (bySlice.get(slice)?.some((s) => s.origin === "read")) return true
+  return false
+}
+
+/**
+ * What a read of the whole slice found: committed at once when it reports nothing (the first read
+ * of a slice, when a first sync is only recorded), so that the world is never held in memory until
+ * every resource is read; otherwise its changes wait for their block. With another read of the
+ * slice still waiting, this one waits whole, since what is held will have changed by its turn.
+ */
+const keepRead = (state: LiveState, slice: string, staged: Staged) =>
+  onSlice(state, slice, (work) =>
+    Effect.gen(function* () {
+      if (!synced(state, work) && !state.initialEvents)
+        return yield* commitStagedOn(state, work, staged.at.height, staged)
+      if (readWaiting(state, slice)) return stage(state, slice, staged)
+      stage(state, slice, { ...staged, found: yield* changesOf(state, work, staged.found) })
+    })
+  )
 
 /** After a read of the whole slice: its height, and the live writes it covers forgotten. */
 const afterRead = (state: LiveState, slice: string, height: number): void => {

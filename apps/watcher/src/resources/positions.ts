@@ -11,7 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { PnlThresholds, Watch } from "../Config.js"
 import type { Change, Json, Row } from "../Event.js"
-import type { Resource } from "../Resource.js"
+import type { ReadContext, Resource } from "../Resource.js"
 import { inShard, type Shard, whole } from "../Slice.js"
 
 export type Options = Watch["positions"]
@@ -113,7 +113,7 @@ const readNewer = (client: DataNodeClient.Service, options: Options, watermark: 
     return rows
   })
 
-const readAll = (client: DataNodeClient.Service, options: Options, previous: ReadonlyMap<string, string>) =>
+const readAll = (client: DataNodeClient.Service, options: Options, context: ReadContext) =>
   Effect.gen(function* () {
     const rows = new Map<string, Row>()
     for (const filter of filtersFor(options.parties, options.markets)) yield* readInto(client, filter, rows)
@@ -122,7 +122,8 @@ const readAll = (client: DataNodeClient.Service, options: Options, previous: Rea
     // those positions by id before calling them gone.
     const parties = options.parties !== undefined && options.parties.length > 0 ? new Set(options.parties) : undefined
     const markets = options.markets !== undefined && options.markets.length > 0 ? new Set(options.markets) : undefined
-    const missing = [...previous.keys()].filter((key) => {
+    const held = context.previous.size === 0 ? [] : yield* context.heldKeys
+    const missing = held.filter((key) => {
       if (rows.has(key)) return false
       const { marketId, partyId } = splitKey(key)
       return (parties === undefined || parties.has(partyId)) && (markets === undefined || markets.has(marketId))
@@ -147,14 +148,15 @@ export interface Slice {
  * the rows held (a market the list missed must not make its positions look gone); `undefined`
  * when the slice has no market.
  */
-const scopeOf = (options: Options, slice: Slice, previous: ReadonlyMap<string, string>) =>
+const scopeOf = (options: Options, slice: Slice, context: ReadContext) =>
   Effect.gen(function* () {
     if (slice.shard.count === 1) return options
     const markets = new Set(
       options.markets !== undefined && options.markets.length > 0 ? options.markets : yield* slice.markets
     )
     if (options.markets === undefined || options.markets.length === 0) {
-      for (const key of previous.keys()) markets.add(splitKey(key).marketId)
+      const held = context.previous.size === 0 ? [] : yield* context.heldKeys
+      for (const key of held) markets.add(splitKey(key).marketId)
     }
     const mine = [...markets].filter((id) => inShard(slice.shard, id)).sort()
     return mine.length === 0 ? undefined : { ...options, markets: mine }
@@ -175,14 +177,14 @@ const read =
   (client: DataNodeClient.Service, options: Options, slice: Slice): Resource["read"] =>
   (context) =>
     Effect.gen(function* () {
-      const scope = yield* scopeOf(options, slice, context.previous)
+      const scope = yield* scopeOf(options, slice, context)
       if (scope === undefined) return { rows: new Map(), complete: true }
       const from =
         context.previous.size > 0 && context.resume !== undefined && /^\d+$/.test(context.resume)
           ? BigInt(context.resume)
           : undefined
       const [rows, reads] = yield* ReadTracking.track(
-        from !== undefined ? readNewer(client, scope, from) : readAll(client, scope, context.previous)
+        from !== undefined ? readNewer(client, scope, from) : readAll(client, scope, context)
       )
       const consistent = reads.lowest !== undefined && reads.lowest.height === reads.highest?.height
       const time = reads.lowest?.blockTimestamp

@@ -116,10 +116,10 @@ export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyA
 }
 
 /** The highest epoch held for a set, from the held keys. */
-export const lastHeldEpoch = (previous: ReadonlyMap<string, string>, setId: string): bigint | undefined => {
+export const lastHeldEpoch = (heldKeys: ReadonlyArray<string>, setId: string): bigint | undefined => {
   const prefix = `${setId === "" ? "-" : setId}/`
   let last: bigint | undefined
-  for (const key of previous.keys()) {
+  for (const key of heldKeys) {
     if (!key.startsWith(prefix)) continue
     const epoch = key.slice(prefix.length)
     if (/^\d+$/.test(epoch) && (last === undefined || BigInt(epoch) > last)) last = BigInt(epoch)
@@ -157,14 +157,14 @@ export const make = (client: DataNodeClient.Service, options: Watch["referrals"]
         })
       )
 
-  const readSet = (setId: string, previous: ReadonlyMap<string, string>) =>
+  const readSet = (setId: string, heldKeys: ReadonlyArray<string>) =>
     Effect.gen(function* () {
       const byEpoch = yield* readEpochs(setId, undefined)
       const latest = [...byEpoch.keys()].reduce<bigint | undefined>(
         (max, epoch) => (max === undefined || BigInt(epoch) > max ? BigInt(epoch) : max),
         undefined
       )
-      const held = lastHeldEpoch(previous, setId)
+      const held = lastHeldEpoch(heldKeys, setId)
       if (latest !== undefined && held !== undefined && latest - held > 1n) {
         const first = held + 1n > latest - BigInt(MAX_CATCH_UP) ? held + 1n : latest - BigInt(MAX_CATCH_UP)
         const missing: Array<bigint> = []
@@ -179,10 +179,10 @@ export const make = (client: DataNodeClient.Service, options: Watch["referrals"]
 
   return {
     name: "referrals",
-    read: ({ previous }) =>
-      Effect.forEach(sets, (setId) => readSet(setId, previous), { concurrency: 4 }).pipe(
-        Effect.map((perSet) => ({ rows: new Map<string, Row>(perSet.flat()), complete: false }))
-      ),
+    read: ({ heldKeys, previous }) =>
+      Effect.flatMap(previous.size === 0 ? Effect.succeed([]) : heldKeys, (keys) =>
+        Effect.forEach(sets, (setId) => readSet(setId, keys), { concurrency: 4 })
+      ).pipe(Effect.map((perSet) => ({ rows: new Map<string, Row>(perSet.flat()), complete: false }))),
     diff: (before, after) => diff(before, after)
   }
 }

@@ -17,6 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import type { Watch } from "../Config.js"
 import type { Change, Json, Row } from "../Event.js"
+import type { HeldRows } from "../Fingerprints.js"
 import { fingerprint, type Resource } from "../Resource.js"
 import { inShard, type Shard, whole } from "../Slice.js"
 
@@ -57,7 +58,7 @@ export const partiesOf = (
 const readParty = (
   client: DataNodeClient.Service,
   partyId: string,
-  previous: ReadonlyMap<string, string>,
+  previous: HeldRows,
   paging: Required<Paging>
 ): Effect.Effect<ReadonlyArray<readonly [string, Row]>, DataNodeError.DataNodeError> =>
   Effect.gen(function* () {

@@ -5,7 +5,7 @@ import * as Effect from "effect/Effect"
 import { describe, expect } from "vitest"
 import type { Json, Row } from "../../src/Event.js"
 import { diffLiquidity, make } from "../../src/resources/liquidity.js"
-import { changesBetween, type Found, kindsOf, simulated, stored } from "./support.js"
+import { changesBetween, type Found, kindsOf, simulated, stored, contextOf } from "./support.js"
 
 const MARKET = "a".repeat(64)
 const PARTY = "b".repeat(64)
@@ -212,13 +212,13 @@ describe("liquidity read", () => {
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 31, scale, activity, blocksPerEpoch: 4 })
       const resource = make(client, { enabled: true })
-      let snapshot = yield* resource.read({ previous: new Map() })
+      let snapshot = yield* resource.read(contextOf(new Map()))
       expect(snapshot.complete).toBe(true)
       expectMatchesWorld(snapshot.rows, sim)
       const found: Array<Found> = []
       for (let block = 0; block < 16; block++) {
         yield* sim.advance(1)
-        const next = yield* resource.read({ previous: stored(snapshot.rows) })
+        const next = yield* resource.read(contextOf(stored(snapshot.rows)))
         expectMatchesWorld(next.rows, sim)
         found.push(...changesBetween(resource, stored(snapshot.rows), stored(next.rows)))
         snapshot = next
@@ -266,11 +266,11 @@ describe("liquidity read", () => {
         expect(ids.length).toBeGreaterThan(0)
         expect([...rows.keys()].sort()).toEqual(ids.sort())
       }
-      const byParty = yield* make(client, { enabled: true, parties }).read({ previous: new Map() })
+      const byParty = yield* make(client, { enabled: true, parties }).read(contextOf(new Map()))
       expectIds(byParty.rows, (row) => parties.includes(row.party.id))
-      const byMarket = yield* make(client, { enabled: true, markets: [market] }).read({ previous: new Map() })
+      const byMarket = yield* make(client, { enabled: true, markets: [market] }).read(contextOf(new Map()))
       expectIds(byMarket.rows, (row) => row.market.id === market)
-      const both = yield* make(client, { enabled: true, parties, markets: [market] }).read({ previous: new Map() })
+      const both = yield* make(client, { enabled: true, parties, markets: [market] }).read(contextOf(new Map()))
       expectIds(both.rows, (row) => parties.includes(row.party.id) && row.market.id === market)
     })
   )
@@ -287,9 +287,9 @@ describe("liquidity read", () => {
         }
       }
       const resource = make(counting, { enabled: true })
-      expectMatchesWorld((yield* resource.read({ previous: new Map() })).rows, sim)
+      expectMatchesWorld((yield* resource.read(contextOf(new Map()))).rows, sim)
       yield* sim.advance(2)
-      expectMatchesWorld((yield* resource.read({ previous: new Map() })).rows, sim)
+      expectMatchesWorld((yield* resource.read(contextOf(new Map()))).rows, sim)
       expect(unfiltered).toBe(1)
     })
   )

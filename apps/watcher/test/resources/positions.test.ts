@@ -7,7 +7,7 @@ import type { PnlThresholds } from "../../src/Config.js"
 import type { Row } from "../../src/Event.js"
 import { diffPosition, keyOf, make, marketIds } from "../../src/resources/positions.js"
 import { shardOf } from "../../src/Slice.js"
-import { applied, changesBetween, entries, kindsOf, rowOf, simulated, stored } from "./support.js"
+import { applied, changesBetween, entries, kindsOf, rowOf, simulated, stored, contextOf } from "./support.js"
 
 const MARKET = "a".repeat(64)
 const PARTY = "b".repeat(64)
@@ -208,13 +208,13 @@ describe("positions read", () => {
       const whole = make(client, { enabled: true })
       const resumes: Array<string | undefined> = []
       let held = yield* Effect.forEach(shards, (shard, index) =>
-        Effect.map(shard.read({ previous: new Map() }), (snapshot) => {
+        Effect.map(shard.read(contextOf(new Map())), (snapshot) => {
           resumes[index] = snapshot.resume
           return stored(snapshot.rows)
         })
       )
       for (let round = 0; round < 3; round++) {
-        const all = stored((yield* whole.read({ previous: new Map() })).rows)
+        const all = stored((yield* whole.read(contextOf(new Map()))).rows)
         // disjoint, each in its shard, and together every position
         held.forEach((rows, index) => {
           for (const key of rows.keys()) expect(shardOf(key.slice(0, key.indexOf("/")), count)).toBe(index)
@@ -224,7 +224,7 @@ describe("positions read", () => {
         expect(held.filter((rows) => rows.size > 0).length).toBeGreaterThan(1)
         yield* sim.advance(2)
         held = yield* Effect.forEach(shards, (shard, index) =>
-          Effect.map(shard.read({ previous: held[index], resume: resumes[index] }), (snapshot) => {
+          Effect.map(shard.read(contextOf(held[index], resumes[index])), (snapshot) => {
             resumes[index] = snapshot.resume
             return applied(held[index], snapshot)
           })
@@ -236,19 +236,19 @@ describe("positions read", () => {
   it.scopedLive("after the first read, only positions written since are read; applied, they equal a fresh read", () =>
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 5, scale, activity: { positionTrades: 8 } })
-      const first = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const first = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       let held = stored(first.rows)
       let resume = first.resume
       expect(resume).toMatch(/^\d+$/)
       for (let i = 0; i < 6; i++) {
         yield* sim.advance(1 + (i % 2))
         // a reader made afresh each time, as after a restart or a takeover: the committed resume is enough
-        const snapshot = yield* make(client, { enabled: true }).read({ previous: held, resume })
+        const snapshot = yield* make(client, { enabled: true }).read(contextOf(held, resume))
         expect(snapshot.complete).toBe(false)
         expect(snapshot.rows.size).toBeLessThan(held.size / 2)
         held = applied(held, snapshot)
         resume = snapshot.resume
-        const fresh = yield* make(client, { enabled: true }).read({ previous: new Map() })
+        const fresh = yield* make(client, { enabled: true }).read(contextOf(new Map()))
         expect(entries(held)).toEqual(entries(stored(fresh.rows)))
       }
     })
@@ -262,15 +262,15 @@ describe("positions read", () => {
         activity: { positionTrades: 120 }
       })
       const resource = make(client, { enabled: true })
-      const first = yield* resource.read({ previous: new Map() })
+      const first = yield* resource.read(contextOf(new Map()))
       yield* sim.advance(4)
-      const incremental = yield* resource.read({ previous: stored(first.rows), resume: first.resume })
+      const incremental = yield* resource.read(contextOf(stored(first.rows), first.resume))
       expect(incremental.complete).toBe(false)
       expect(incremental.rows.size).toBeGreaterThan(200)
-      const fresh = yield* resource.read({ previous: new Map() })
+      const fresh = yield* resource.read(contextOf(new Map()))
       expect(entries(applied(stored(first.rows), incremental))).toEqual(entries(stored(fresh.rows)))
       // without a resume, a read is complete
-      expect((yield* resource.read({ previous: stored(fresh.rows) })).complete).toBe(true)
+      expect((yield* resource.read(contextOf(stored(fresh.rows)))).complete).toBe(true)
     })
   )
 
@@ -278,7 +278,7 @@ describe("positions read", () => {
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 11, scale, activity: { positionTrades: 12 } })
       const resource = make(client, { enabled: true })
-      const first = yield* resource.read({ previous: new Map() })
+      const first = yield* resource.read(contextOf(new Map()))
       expect(first.complete).toBe(true)
 
       const world = [...sim.world.positions.current.values()]
@@ -295,7 +295,7 @@ describe("positions read", () => {
       expect(yield* client.positions({}, { pageSize: 7 }).pipe(Stream.runCount)).toBe(first.rows.size)
 
       yield* sim.advance(3)
-      const incremental = yield* resource.read({ previous: stored(first.rows), resume: first.resume })
+      const incremental = yield* resource.read(contextOf(stored(first.rows), first.resume))
       expect(incremental.complete).toBe(false)
       const now = applied(stored(first.rows), incremental)
       const second = { rows: new Map([...now].map(([key, print]) => [key, rowOf(print)!])) }
@@ -338,7 +338,7 @@ describe("positions read", () => {
       const world = [...sim.world.positions.current.values()]
       const parties = [...new Set(world.map((row) => row.party.id))].filter((id) => id !== "network").slice(0, 4)
       const market = world[0].market.id
-      const snapshot = yield* make(client, { enabled: true, parties, markets: [market] }).read({ previous: new Map() })
+      const snapshot = yield* make(client, { enabled: true, parties, markets: [market] }).read(contextOf(new Map()))
       const expected = world
         .filter((row) => parties.includes(row.party.id) && row.market.id === market)
         .map((row) => keyOf(row.market.id, row.party.id))
@@ -351,7 +351,7 @@ describe("positions read", () => {
   it.scopedLive("a held position the list skipped is read by id, a held one that does not exist is gone", () =>
     Effect.gen(function* () {
       const { client } = yield* simulated({ seed: 13, scale })
-      const full = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const full = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       const skipped = [...full.rows.keys()][5]
       // a node that drops one row of the complete list, as the node does when a page's last row
       // changes between two pages
@@ -367,11 +367,11 @@ describe("positions read", () => {
       const resource = make(skipping, { enabled: true })
       const unknown = keyOf(skipped.split("/")[0], "c".repeat(64))
       const previous = new Map([...stored(full.rows), [unknown, "{}"]])
-      const again = yield* resource.read({ previous })
+      const again = yield* resource.read(contextOf(previous))
       expect(stored(again.rows)).toEqual(stored(full.rows))
       expect(again.rows.has(unknown)).toBe(false)
       // with nothing held, nothing tells the skipped row is missing
-      expect((yield* resource.read({ previous: new Map() })).rows.has(skipped)).toBe(false)
+      expect((yield* resource.read(contextOf(new Map()))).rows.has(skipped)).toBe(false)
     })
   )
 })

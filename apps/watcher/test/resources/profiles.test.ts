@@ -4,7 +4,7 @@ import { Effect, Stream } from "effect"
 import { describe, expect } from "vitest"
 import type { Row } from "../../src/Event.js"
 import { diff, make } from "../../src/resources/profiles.js"
-import { simulated } from "./support.js"
+import { simulated, contextOf } from "./support.js"
 
 const party = "a1".repeat(32)
 const profile = (alias: string, metadata: ReadonlyArray<readonly [string, string]>): Row => ({
@@ -129,7 +129,7 @@ describe("reading profiles from a simulator", () => {
   it.scopedLive("a complete read holds every party the node lists, keyed by party id", () =>
     Effect.gen(function* () {
       const { client } = yield* setup()
-      const snapshot = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const snapshot = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       const served = (yield* client.listPartiesProfiles({ pagination: { first: 5000 } })).profiles.edges
       expect(served.length).toBeGreaterThan(120)
       expect(snapshot.complete).toBe(true)
@@ -143,9 +143,9 @@ describe("reading profiles from a simulator", () => {
   it.scopedLive("a parties filter longer than one request reads exactly those parties", () =>
     Effect.gen(function* () {
       const { client } = yield* setup()
-      const all = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const all = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       const parties = [...all.rows.keys()].filter((id) => id !== "network").slice(0, 73)
-      const some = yield* make(client, { enabled: true, parties }).read({ previous: new Map() })
+      const some = yield* make(client, { enabled: true, parties }).read(contextOf(new Map()))
       expect([...some.rows.keys()].sort()).toEqual([...parties].sort())
       for (const id of parties) expect(some.rows.get(id)).toEqual(all.rows.get(id))
     })
@@ -155,9 +155,9 @@ describe("reading profiles from a simulator", () => {
     Effect.gen(function* () {
       const { client, sim } = yield* setup()
       const resource = make(client, { enabled: true })
-      const before = yield* resource.read({ previous: new Map() })
+      const before = yield* resource.read(contextOf(new Map()))
       yield* sim.advance(15)
-      const after = yield* resource.read({ previous: new Map() })
+      const after = yield* resource.read(contextOf(new Map()))
       const changed = [...after.rows].filter(
         ([key, row]) => JSON.stringify(before.rows.get(key)) !== JSON.stringify(row)
       )
@@ -175,7 +175,7 @@ describe("reading profiles from a simulator", () => {
   it.scopedLive("a v0.75 node, which cannot page profiles by cursor, is read in one page", () =>
     Effect.gen(function* () {
       const { client } = yield* setup("v0.75")
-      const snapshot = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const snapshot = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       expect(snapshot.rows.size).toBeGreaterThan(120)
       // paging by cursor fails there: the single page is what makes the read work
       const paged = yield* Effect.either(Stream.runCount(client.partiesProfiles({}, { pageSize: 50 })))

@@ -5,7 +5,7 @@ import type { Row } from "../../src/Event.js"
 import type { AssetInfo, DiffContext } from "../../src/Resource.js"
 import { loadAssets } from "../../src/resources/assets.js"
 import { diff, humanAmount, make, requestsFor } from "../../src/resources/rewards.js"
-import { simulated } from "./support.js"
+import { simulated, contextOf } from "./support.js"
 
 const party = "b2".repeat(32)
 const vega = "0e".repeat(32)
@@ -179,7 +179,7 @@ describe("reading rewards from a simulator", () => {
   it.scopedLive("a complete read holds every summary the node serves, keyed by party and asset", () =>
     Effect.gen(function* () {
       const { client } = yield* setup
-      const snapshot = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const snapshot = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       const served = (yield* client.listRewardSummaries({})).summaries
       expect(served.length).toBeGreaterThan(10)
       expect(snapshot.complete).toBe(true)
@@ -197,7 +197,7 @@ describe("reading rewards from a simulator", () => {
   it.scopedLive("several parties and assets are read per party or asset and filtered exactly", () =>
     Effect.gen(function* () {
       const { client } = yield* setup
-      const all = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const all = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       const rows = [...all.rows.values()]
       const parties = [...new Set(rows.map((r) => r.partyId as string))].slice(0, 5)
       const assets = [...new Set(rows.map((r) => r.assetId as string))].slice(0, 2)
@@ -205,9 +205,9 @@ describe("reading rewards from a simulator", () => {
       const expected = [...all.rows].filter(
         ([, r]) => parties.includes(r.partyId as string) && assets.includes(r.assetId as string)
       )
-      const some = yield* make(client, { enabled: true, parties, assets }).read({ previous: new Map() })
+      const some = yield* make(client, { enabled: true, parties, assets }).read(contextOf(new Map()))
       expect([...some.rows]).toEqual(expected)
-      const onlyParties = yield* make(client, { enabled: true, parties }).read({ previous: new Map() })
+      const onlyParties = yield* make(client, { enabled: true, parties }).read(contextOf(new Map()))
       expect(onlyParties.rows.size).toBe(rows.filter((r) => parties.includes(r.partyId as string)).length)
     })
   )
@@ -221,9 +221,9 @@ describe("reading rewards from a simulator", () => {
       )
       expect(new Set([...known.values()].map((a) => a.decimals))).toEqual(new Set([18, 6]))
       const resource = make(client, { enabled: true })
-      const before = yield* resource.read({ previous: new Map() })
+      const before = yield* resource.read(contextOf(new Map()))
       yield* sim.advance(5)
-      const after = yield* resource.read({ previous: new Map() })
+      const after = yield* resource.read(contextOf(new Map()))
       const keys = new Set([...before.rows.keys(), ...after.rows.keys()])
       const events = [...keys].flatMap((key) =>
         resource.diff(before.rows.get(key), after.rows.get(key), { asset: (id) => known.get(id) })

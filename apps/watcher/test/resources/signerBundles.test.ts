@@ -4,7 +4,7 @@ import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import type { Row } from "../../src/Event.js"
 import { bundleKey, diff, make, signatureCount } from "../../src/resources/signerBundles.js"
-import { applied, simulated, stored } from "./support.js"
+import { applied, simulated, stored, contextOf } from "./support.js"
 
 const signature = (byte: string) => byte.repeat(65)
 const bundle = (overrides: Partial<Record<string, string>> = {}): Row => ({
@@ -122,7 +122,7 @@ describe("reading signer bundles from a simulator", () => {
   it.scopedLive("a first read holds every bundle the node serves, with the node unknown", () =>
     Effect.gen(function* () {
       const { client, sim } = yield* setup
-      const snapshot = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const snapshot = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       const served = (yield* client.listSignerAddedBundles({ pagination: { first: 5000 } })).bundles.edges
       expect(served.length).toBeGreaterThanOrEqual(6)
       expect(served.length).toBe(sim.world.signerBundles.rows.filter((r) => r.from <= sim.world.height).length)
@@ -139,11 +139,11 @@ describe("reading signer bundles from a simulator", () => {
     Effect.gen(function* () {
       const { client, sim } = yield* setup
       const resource = make(client, { enabled: true })
-      const first = yield* resource.read({ previous: new Map() })
+      const first = yield* resource.read(contextOf(new Map()))
       const previous = stored(first.rows)
       yield* sim.advance(5 * 4)
-      const incremental = yield* resource.read({ previous })
-      const full = yield* resource.read({ previous: new Map() })
+      const incremental = yield* resource.read(contextOf(previous))
+      const full = yield* resource.read(contextOf(new Map()))
       const added = [...full.rows.keys()].filter((key) => !previous.has(key))
       expect(added.length).toBeGreaterThanOrEqual(4)
       // the new bundles plus the newest held one, which shows late signatures; nothing older
@@ -163,8 +163,8 @@ describe("reading signer bundles from a simulator", () => {
     Effect.gen(function* () {
       const { client, sim } = yield* setup
       const nodes = sim.world.catalog.validators.map((v) => v.nodeId)
-      const snapshot = yield* make(client, { enabled: true, nodes }).read({ previous: new Map() })
-      const all = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const snapshot = yield* make(client, { enabled: true, nodes }).read(contextOf(new Map()))
+      const all = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       expect(snapshot.rows.size).toBe(all.rows.size)
       for (const nodeId of nodes) {
         const served = (yield* client.listSignerAddedBundles({ nodeId, pagination: { first: 5000 } })).bundles.edges
@@ -172,7 +172,7 @@ describe("reading signer bundles from a simulator", () => {
         expect(mine.length).toBe(served.length)
         for (const [key, row] of mine) expect(key).toBe(`${nodeId}/${row.epochSeq}/${row.nonce}`)
       }
-      const one = yield* make(client, { enabled: true, nodes: [nodes[0]] }).read({ previous: new Map() })
+      const one = yield* make(client, { enabled: true, nodes: [nodes[0]] }).read(contextOf(new Map()))
       expect([...one.rows.values()].every((row) => row.nodeId === nodes[0])).toBe(true)
     })
   )

@@ -4,7 +4,17 @@ import { describe, expect } from "vitest"
 import type { Row } from "../../src/Event.js"
 import { availableKey, diffStake, make, type Paging, partiesOf } from "../../src/resources/stake.js"
 import { shardOf } from "../../src/Slice.js"
-import { applied, changesBetween, entries, type Found, kindsOf, rowOf, simulated, stored } from "./support.js"
+import {
+  applied,
+  changesBetween,
+  entries,
+  type Found,
+  kindsOf,
+  rowOf,
+  simulated,
+  stored,
+  contextOf
+} from "./support.js"
 
 const PARTY = "b".repeat(64)
 
@@ -159,9 +169,9 @@ describe("stake read", () => {
       )
       const whole = make(client, { enabled: true })
       let held = yield* Effect.forEach(shards, (shard) =>
-        Effect.map(shard.read({ previous: new Map() }), (snapshot) => stored(snapshot.rows))
+        Effect.map(shard.read(contextOf(new Map())), (snapshot) => stored(snapshot.rows))
       )
-      let reference = stored((yield* whole.read({ previous: new Map() })).rows)
+      let reference = stored((yield* whole.read(contextOf(new Map()))).rows)
       for (let round = 0; round < 3; round++) {
         held.forEach((rows, index) => {
           for (const [key, print] of rows)
@@ -171,9 +181,9 @@ describe("stake read", () => {
         expect(held.every((rows) => rows.size > 0)).toBe(true)
         yield* sim.advance(3)
         held = yield* Effect.forEach(shards, (shard, index) =>
-          Effect.map(shard.read({ previous: held[index] }), (snapshot) => applied(held[index], snapshot))
+          Effect.map(shard.read(contextOf(held[index])), (snapshot) => applied(held[index], snapshot))
         )
-        reference = applied(reference, yield* whole.read({ previous: reference }))
+        reference = applied(reference, yield* whole.read(contextOf(reference)))
       }
     })
   )
@@ -182,7 +192,7 @@ describe("stake read", () => {
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 21, scale, activity })
       yield* sim.advance(2)
-      const snapshot = yield* make(client, { enabled: true }).read({ previous: new Map() })
+      const snapshot = yield* make(client, { enabled: true }).read(contextOf(new Map()))
       expect(snapshot.complete).toBe(false)
       const height = yield* sim.height
       const { catalog, stakeLinkings } = sim.world
@@ -215,14 +225,14 @@ describe("stake read", () => {
           const { client, sim } = yield* simulated({ seed: 22, scale, activity })
           const resource = make(client, { enabled: true }, paging)
           const reference = make(client, { enabled: true })
-          let state = stored((yield* resource.read({ previous: new Map() })).rows)
+          let state = stored((yield* resource.read(contextOf(new Map()))).rows)
           const found: Array<Found> = []
           for (const blocks of [1, 2, 4, 3, 6]) {
             yield* sim.advance(blocks)
-            const partial = yield* resource.read({ previous: state })
+            const partial = yield* resource.read(contextOf(state))
             expect(partial.complete).toBe(false)
             const next = applied(state, partial)
-            const fresh = stored((yield* reference.read({ previous: new Map() })).rows)
+            const fresh = stored((yield* reference.read(contextOf(new Map()))).rows)
             expect(entries(next)).toEqual(entries(fresh))
             // the read stopped exactly where the unchanged linkings begin
             const changed = linkingKeys(fresh).filter((key) => fresh.get(key) !== state.get(key))
@@ -250,7 +260,7 @@ describe("stake read", () => {
     Effect.gen(function* () {
       const { client, sim } = yield* simulated({ seed: 23, scale, activity })
       const parties = sim.world.catalog.parties.slice(1, 4).map((p) => p.id)
-      const snapshot = yield* make(client, { enabled: true, parties }).read({ previous: new Map() })
+      const snapshot = yield* make(client, { enabled: true, parties }).read(contextOf(new Map()))
       for (const [key, row] of snapshot.rows) {
         expect(parties).toContain(key.startsWith("available/") ? row.partyId : row.party)
       }

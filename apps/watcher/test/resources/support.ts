@@ -8,7 +8,7 @@ import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
 import * as Effect from "effect/Effect"
 import type { Change, Row } from "../../src/Event.js"
-import { type DiffContext, fingerprint, type Resource, type Snapshot } from "../../src/Resource.js"
+import { type DiffContext, fingerprint, type ReadContext, type Resource, type Snapshot } from "../../src/Resource.js"
 
 export const noAssets: DiffContext = { asset: () => undefined }
 
@@ -30,6 +30,13 @@ const remember = (row: Row): string => {
   rowsByFingerprint.set(print, row)
   return print
 }
+
+/** What a read is given, over rows held as `stored` or `applied` made them. */
+export const contextOf = (previous: ReadonlyMap<string, string>, resume?: string): ReadContext => ({
+  previous,
+  heldKeys: Effect.sync(() => [...previous.keys()]),
+  resume
+})
 
 /** Rows as the watcher holds them in memory: fingerprints by key. */
 export const stored = (rows: ReadonlyMap<string, Row>): Map<string, string> =>
