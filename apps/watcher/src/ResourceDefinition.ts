@@ -71,11 +71,6 @@ export type LiveSource =
 /** What a diff is told besides the decoded rows. */
 export interface DiffInput<Options> extends DiffContext {
   readonly options: Options
-  /**
-   * The rows exactly as stored (wire form): for telling whether anything at all changed as the
-   * store sees it (a field list, a set of referees), not for reading values.
-   */
-  readonly stored: { readonly before: Row | undefined; readonly after: Row | undefined }
 }
 
 /** What the change from `before` to `after` (either absent: created or gone) means; may be nothing. */
@@ -131,8 +126,7 @@ export const rowDiff = <A, I, Options>(row: Schema.Schema<A, I>, diff: DecodedDi
   ): ReadonlyArray<Change> =>
     diff(before === undefined ? undefined : decode(before), after === undefined ? undefined : decode(after), {
       asset: context.asset,
-      options,
-      stored: { before, after }
+      options
     })
 }
 

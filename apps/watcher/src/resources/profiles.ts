@@ -14,6 +14,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { Change, Row } from "../Event.js"
+import { changedFields } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
@@ -54,16 +55,15 @@ const metadataChange = (before: PartyProfile.PartyProfile, after: PartyProfile.P
     : undefined
 }
 
-/** Stored fields other than alias and metadata that differ (a newer node's `derivedKeys`), by name. */
-const otherFieldsChanged = (before: Row, after: Row): Array<string> =>
-  Object.keys({ ...before, ...after })
-    .filter(
-      (field) =>
-        field !== "alias" && field !== "metadata" && JSON.stringify(before[field]) !== JSON.stringify(after[field])
-    )
+const fieldsChanged = changedFields(PartyProfile.PartyProfile)
+
+/** Fields other than alias and metadata that differ (a newer node's `derivedKeys`), by name. */
+const otherFieldsChanged = (before: PartyProfile.PartyProfile, after: PartyProfile.PartyProfile): Array<string> =>
+  fieldsChanged(before, after)
+    .filter((field) => field !== "alias" && field !== "metadata")
     .sort(byText)
 
-const diffDecoded: DecodedDiff<PartyProfile.PartyProfile, Options> = (before, after, { stored }) => {
+const diffDecoded: DecodedDiff<PartyProfile.PartyProfile, Options> = (before, after) => {
   if (after === undefined) {
     return before === undefined ? [] : [{ kind: "profile.removed", details: profileDetails(before) }]
   }
@@ -75,7 +75,7 @@ const diffDecoded: DecodedDiff<PartyProfile.PartyProfile, Options> = (before, af
   const metadata = metadataChange(before, after)
   if (metadata !== undefined) changes.push(metadata)
   // metadata merely reordered is no change
-  const others = otherFieldsChanged(stored.before!, stored.after!)
+  const others = otherFieldsChanged(before, after)
   if (others.length > 0) changes.push({ kind: "profile.changed", details: { fields: others } })
   return changes
 }
