@@ -92,7 +92,7 @@ export interface ResourceDefinition<Name extends string, Fields extends Schema.S
   /** The fields of `watch.<name>` besides `enabled` (filters, thresholds). */
   readonly options: Fields
   /** Which of those fields the command line's shared `--party`/`--market` flags fill. */
-  readonly sharedFilters: ReadonlyArray<Extract<keyof Fields, SharedFilter>>
+  readonly sharedFilters: ReadonlyArray<SharedFilter & keyof Fields>
   /** The reader of one shard (see `Resource`), with `diff` over stored rows (see `rowDiff`). */
   readonly reader: (input: ReaderInput<OptionsOf<Fields>>) => Resource
   readonly live: LiveSource
