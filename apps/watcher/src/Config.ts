@@ -22,7 +22,11 @@ type WatchFields = {
   readonly [D in Definition as D["name"]]: ReturnType<typeof toggleField<D["options"]>>
 }
 
-/** What to watch: every resource, each with its switch and its filters (see its definition's `options`). */
+/**
+ * What to watch: every resource, each with its switch and its filters (see its definition's
+ * `options`). `fromEntries` loses the names' types, hence the cast; `Resources.test.ts` checks the
+ * fields follow the definitions.
+ */
 export const Watch = Schema.Struct(
   Object.fromEntries(definitions.map((definition) => [definition.name, toggleField(definition.options)])) as WatchFields
 )

@@ -42,6 +42,6 @@ export const allDefinitions: ReadonlyArray<AnyDefinition> = definitions
 
 export const resourceNames: ReadonlyArray<ResourceName> = definitions.map((definition) => definition.name)
 
-/** The definitions by name. */
+/** The definitions by name (`fromEntries` loses the names' types, hence the cast). */
 export const definitionOf: { readonly [R in ResourceName]: Extract<Definition, { readonly name: R }> } =
   Object.fromEntries(definitions.map((definition) => [definition.name, definition])) as never

@@ -13,7 +13,7 @@ import { shardOf } from "./Shard.js"
 
 export { inShard, type Shard, shardOf, whole } from "./Shard.js"
 
-/** The shards of each resource, from its definition. */
+/** The shards of each resource, from its definition (`fromEntries` loses the names' types; `Resources.test.ts` checks them). */
 export const shardCounts: { readonly [R in ResourceName]: number } = Object.fromEntries(
   allDefinitions.map((definition) => [definition.name, definition.sharding.count])
 ) as { readonly [R in ResourceName]: number }

@@ -213,8 +213,9 @@ const diffDecoded: DecodedDiff<Stored, Options> = (before, after) => {
   }
   const changes: Array<Change> = []
   if (before === undefined) changes.push(created(after.current))
-  for (const change of [amended(before, after), activated(before, after)])
+  for (const change of [amended(before, after), activated(before, after)]) {
     if (change !== undefined) changes.push(change)
+  }
   if (before !== undefined) {
     const [from, to] = [statusOf(before.current), statusOf(after.current)]
     if (from !== to) changes.push({ kind: "liquidity.status_changed", details: { from, to } })
