@@ -3,57 +3,33 @@
  * where events go, and how it is operated. Read from a JSON file, the environment and flags (see
  * `cli.ts`); decoded with this schema, so a mistake is reported with its path.
  */
-import { DurationText, Ids } from "@vega-effect/schema"
+import { DurationText } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
 import * as Schema from "effect/Schema"
+import { type Definition, definitions } from "./Resources.js"
 import * as Secrets from "./Secrets.js"
+import { toggleField } from "./WatchOptions.js"
 
-const Id = Schema.String.pipe(
-  Schema.filter((s) => Ids.isVegaId(s), { message: () => "a 64-character hex id" }),
-  Schema.transform(Schema.String, { strict: true, decode: (s) => s.toLowerCase(), encode: (s) => s })
-)
-const IdList = Schema.Array(Id)
 const httpUrl = /^https?:\/\/\S+$/
-/** An exact integer in the wire's raw units, e.g. "-5000000". */
-const RawAmount = Schema.String.pipe(Schema.pattern(/^-?\d+$/, { message: () => "an integer string (raw units)" }))
 /** A positive duration, written as in `"2s"`, `"500ms"` or `"1.5m"` (see `DurationText`); `fallback` when absent. */
 const PositiveDuration = (fallback: Duration.Duration) =>
   Schema.optionalWith(DurationText.PositiveDurationFromText, { default: () => fallback })
 
-export const PnlThresholds = Schema.Struct({
-  realisedBelow: Schema.optional(RawAmount),
-  realisedAbove: Schema.optional(RawAmount),
-  unrealisedBelow: Schema.optional(RawAmount),
-  unrealisedAbove: Schema.optional(RawAmount)
-})
-export type PnlThresholds = typeof PnlThresholds.Type
+export { PnlThresholds } from "./WatchOptions.js"
 
-const Toggle = <Fields extends Schema.Struct.Fields>(fields: Fields) =>
-  Schema.Struct({ enabled: Schema.optionalWith(Schema.Boolean, { default: () => true }), ...fields })
+/** `watch.<resource>` for every resource, from the definitions' options, in report order. */
+type WatchFields = {
+  readonly [D in Definition as D["name"]]: ReturnType<typeof toggleField<D["options"]>>
+}
 
-export const Watch = Schema.Struct({
-  positions: Schema.optionalWith(
-    Toggle({
-      parties: Schema.optional(IdList),
-      markets: Schema.optional(IdList),
-      pnlThresholds: Schema.optional(PnlThresholds)
-    }),
-    { default: () => ({ enabled: true }) }
-  ),
-  /** Stake is read per party: the listed parties, or every party that has a profile. */
-  stake: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList) }), { default: () => ({ enabled: true }) }),
-  liquidity: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList), markets: Schema.optional(IdList) }), {
-    default: () => ({ enabled: true })
-  }),
-  signerBundles: Schema.optionalWith(Toggle({ nodes: Schema.optional(IdList) }), {
-    default: () => ({ enabled: true })
-  }),
-  profiles: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList) }), { default: () => ({ enabled: true }) }),
-  rewards: Schema.optionalWith(Toggle({ parties: Schema.optional(IdList), assets: Schema.optional(IdList) }), {
-    default: () => ({ enabled: true })
-  }),
-  referrals: Schema.optionalWith(Toggle({ sets: Schema.optional(IdList) }), { default: () => ({ enabled: true }) })
-})
+/**
+ * What to watch: every resource, each with its switch and its filters (see its definition's
+ * `options`). `fromEntries` loses the names' types, hence the cast; `Resources.test.ts` checks the
+ * fields follow the definitions.
+ */
+export const Watch = Schema.Struct(
+  Object.fromEntries(definitions.map((definition) => [definition.name, toggleField(definition.options)])) as WatchFields
+)
 export type Watch = typeof Watch.Type
 
 export const Webhook = Schema.Struct({

@@ -4,6 +4,7 @@
  * again (after a crash, by another instance) has the same id: sinks and receivers deduplicate by it.
  */
 import { createHash } from "node:crypto"
+import type { ResourceName } from "./Resources.js"
 
 /** A JSON value, as rows and events carry them: amounts stay exact decimal strings. */
 export type Json = string | number | boolean | null | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -11,17 +12,8 @@ export type Json = string | number | boolean | null | ReadonlyArray<Json> | { re
 /** A resource row in its wire form (the encoded `@vega-effect/schema` value), or a resource's own summary of it. */
 export type Row = { readonly [key: string]: Json }
 
-export const resourceNames = [
-  "positions",
-  "stake",
-  "liquidity",
-  "signerBundles",
-  "profiles",
-  "rewards",
-  "referrals"
-] as const
-
-export type ResourceName = (typeof resourceNames)[number]
+/** The name of a watched resource; the list of them is `Resources.ts`'s. */
+export type { ResourceName } from "./Resources.js"
 
 /** Where a snapshot was read: the block height and time the node reported, and the node. */
 export interface ReadPoint {

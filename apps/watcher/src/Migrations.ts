@@ -6,7 +6,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
-import { shardOf } from "./Slice.js"
+import { shardOf } from "./Shard.js"
 
 const bigintType = (sql: SqlClient.SqlClient) =>
   sql.onDialectOrElse({ pg: () => sql.literal("BIGINT"), orElse: () => sql.literal("INTEGER") })

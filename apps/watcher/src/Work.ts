@@ -1,6 +1,6 @@
 /**
- * The watcher's work: the slices of the resources the configuration enables, in report order, each
- * with the reader of its part. Readers are made when a watcher takes a slice, so what one keeps in
+ * The watcher's work: the slices of the resources the configuration enables, in report order (see
+ * `Resources.ts`), each with the reader of its part (see each definition's `reader`). Readers are made when a watcher takes a slice, so what one keeps in
  * memory between cycles (the positions' watermark) starts afresh after a takeover.
  */
 import type { DataNodeClient } from "@vega-effect/http"
@@ -11,16 +11,9 @@ import type { WatcherConfig } from "./Config.js"
 import { type SliceWork, workOf } from "./Cycle.js"
 import type * as Leases from "./Leases.js"
 import type * as Store from "./Store.js"
-import { type ResourceName, resourceNames } from "./Event.js"
 import type { Resource } from "./Resource.js"
-import * as Liquidity from "./resources/liquidity.js"
-import * as Positions from "./resources/positions.js"
-import * as Profiles from "./resources/profiles.js"
-import * as Referrals from "./resources/referrals.js"
-import * as Rewards from "./resources/rewards.js"
-import * as SignerBundles from "./resources/signerBundles.js"
-import * as Stake from "./resources/stake.js"
-import { shardCounts, sliceName } from "./Slice.js"
+import { allDefinitions, type AnyDefinition, type ResourceName } from "./Resources.js"
+import { sliceName } from "./Slice.js"
 
 export interface SliceSpec {
   readonly slice: string
@@ -28,8 +21,24 @@ export interface SliceSpec {
   readonly make: () => Resource
 }
 
+/** The slices of one enabled resource, each with the maker of its reader. */
+const specsOf = (
+  client: DataNodeClient.Service,
+  definition: AnyDefinition,
+  options: WatcherConfig["watch"][ResourceName],
+  listsFor: Duration.DurationInput
+): Effect.Effect<ReadonlyArray<SliceSpec>> =>
+  Effect.map(Effect.cachedWithTTL(definition.sharding.ids(client, options), listsFor), (shardIds) => {
+    const { count } = definition.sharding
+    return Array.from({ length: count }, (_, index) => ({
+      slice: sliceName(definition.name, index),
+      resource: definition.name,
+      make: () => definition.reader({ client, options, shard: { index, count }, shardIds })
+    }))
+  })
+
 /**
- * The slices to work. The lists a sharded resource is cut from (markets, parties) are read once
+ * The slices to work. The ids a sharded resource is cut from (markets, parties) are read once
  * for all its slices, and kept for `listsFor` (by default a second): about one cycle.
  */
 export const slicesOf = (
@@ -37,38 +46,13 @@ export const slicesOf = (
   config: WatcherConfig,
   listsFor: Duration.DurationInput = "1 second"
 ): Effect.Effect<ReadonlyArray<SliceSpec>> =>
-  Effect.gen(function* () {
-    const { watch } = config
-    const markets = yield* Effect.cachedWithTTL(Positions.marketIds(client), listsFor)
-    const parties = yield* Effect.cachedWithTTL(Stake.partiesOf(client, watch.stake), listsFor)
-    const readerOf = (resource: ResourceName, index: number): (() => Resource) | undefined => {
-      const shard = { index, count: shardCounts[resource] }
-      switch (resource) {
-        case "positions":
-          return watch.positions.enabled ? () => Positions.make(client, watch.positions, { shard, markets }) : undefined
-        case "stake":
-          return watch.stake.enabled ? () => Stake.make(client, watch.stake, {}, { shard, parties }) : undefined
-        case "liquidity":
-          return watch.liquidity.enabled ? () => Liquidity.make(client, watch.liquidity) : undefined
-        case "signerBundles":
-          return watch.signerBundles.enabled ? () => SignerBundles.make(client, watch.signerBundles) : undefined
-        case "profiles":
-          return watch.profiles.enabled ? () => Profiles.make(client, watch.profiles) : undefined
-        case "rewards":
-          return watch.rewards.enabled ? () => Rewards.make(client, watch.rewards) : undefined
-        case "referrals":
-          return watch.referrals.enabled ? () => Referrals.make(client, watch.referrals) : undefined
-      }
-    }
-    const out: Array<SliceSpec> = []
-    for (const resource of resourceNames) {
-      for (let index = 0; index < shardCounts[resource]; index++) {
-        const make = readerOf(resource, index)
-        if (make !== undefined) out.push({ slice: sliceName(resource, index), resource, make })
-      }
-    }
-    return out
-  })
+  Effect.map(
+    Effect.forEach(
+      allDefinitions.filter((definition) => config.watch[definition.name].enabled),
+      (definition) => specsOf(client, definition, config.watch[definition.name], listsFor)
+    ),
+    (perResource) => perResource.flat()
+  )
 
 /**
  * Takes every slice and loads what the store holds of it: the work of a watcher alone on its state

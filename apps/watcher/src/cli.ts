@@ -23,8 +23,9 @@ import * as Redacted from "effect/Redacted"
 import { databaseForDisplay, type WatcherConfig } from "./Config.js"
 import { type ConfigProblem, loadConfigFile } from "./ConfigFile.js"
 import * as DataNode from "./DataNode.js"
-import { type ResourceName, resourceNames } from "./Event.js"
 import { type Given, resolveConfig, tokenGiven } from "./ResolveConfig.js"
+import type { SharedFilter } from "./ResourceDefinition.js"
+import { allDefinitions, type ResourceName, resourceNames } from "./Resources.js"
 import * as Secrets from "./Secrets.js"
 import * as Settings from "./Settings.js"
 import { env, type Sourced } from "./Settings.js"
@@ -40,6 +41,17 @@ const stdoutFlag = Options.all({
       : Effect.succeed(on ? Option.some(true) : off ? Option.some(false) : Option.none<boolean>())
   )
 )
+
+/** The resources a shared filter flag (`--party`, `--market`) applies to: those whose definition lists the field. */
+const filteredBy = (field: SharedFilter): ReadonlyArray<ResourceName> =>
+  allDefinitions.filter((definition) => definition.sharedFilters.includes(field)).map((definition) => definition.name)
+
+const partyFiltered = filteredBy("parties")
+const marketFiltered = filteredBy("markets")
+
+/** Names as a sentence: "a, b and c". */
+const listed = (names: ReadonlyArray<string>): string =>
+  names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`
 
 const flag = (name: string, description: string) => Options.boolean(name).pipe(Options.withDescription(description))
 
@@ -109,11 +121,11 @@ export const options = {
   }),
   parties: Settings.list("party", {
     pseudo: "id",
-    description: "watch only this party, repeatable (every resource filtered by party)"
+    description: `watch only this party, repeatable (filters ${listed(partyFiltered)})`
   }),
   markets: Settings.list("market", {
     pseudo: "id",
-    description: "watch only this market, repeatable (every resource filtered by market)"
+    description: `watch only this market, repeatable (filters ${listed(marketFiltered)})`
   }),
   only: Options.choice("only", resourceNames).pipe(
     Options.repeated,
@@ -154,15 +166,6 @@ const paths = {
   seed: ["simulator", "seed"],
   blockInterval: ["simulator", "blockInterval"]
 } as const satisfies Partial<Record<keyof Parsed, ReadonlyArray<string>>>
-
-const partyFiltered = [
-  "positions",
-  "stake",
-  "liquidity",
-  "profiles",
-  "rewards"
-] as const satisfies ReadonlyArray<ResourceName>
-const marketFiltered = ["positions", "liquidity"] as const satisfies ReadonlyArray<ResourceName>
 
 const givenAt = (path: ReadonlyArray<string>, sourced: Option.Option<Sourced<unknown>>): ReadonlyArray<Given> =>
   Option.match(sourced, { onNone: () => [], onSome: ({ origin, value }) => [{ path, value, origin }] })
@@ -278,8 +281,8 @@ export const command = Command.make("vega-watcher", options, (parsed) =>
   })
 ).pipe(
   Command.withDescription(
-    "Watches a Vega data node (or a simulated one) and reports every change in positions, stake, liquidity, " +
-      "signer bundles, profiles, rewards and referrals. " +
+    "Watches a Vega data node (or a simulated one) and reports every change in " +
+      `${listed(allDefinitions.map((definition) => definition.label))}. ` +
       `The data-node client also reads ${DataNode.PREFIX}TIMEOUT and ${DataNode.PREFIX}RETRIES.`
   )
 )

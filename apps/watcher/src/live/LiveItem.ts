@@ -3,7 +3,8 @@
  * naming rows to read again, the passing of blocks, and gaps (a stream (re)connected, so what it
  * would have carried meanwhile is lost and the resources it feeds must be read again).
  *
- * Which live source feeds which resource, and whether it carries the whole row or only a hint:
+ * Which live source feeds which resource (declared by each definition's `live`), and whether it
+ * carries the whole row or only a hint (decided here, per event):
  *
  * | resource      | source                                        | carries                        |
  * |---------------|-----------------------------------------------|--------------------------------|
@@ -20,7 +21,8 @@
  * in force with a pending one, which the stream's plain record cannot rebuild.
  */
 import { Encoder, EventBus, type LiquidityProvision, Position } from "@vega-effect/schema"
-import type { ResourceName, Row } from "../Event.js"
+import type { Row } from "../Event.js"
+import { allDefinitions, type ResourceName } from "../Resources.js"
 import { hintOf } from "../resources/liquidity.js"
 import { keyOf as positionKey } from "../resources/positions.js"
 import { newPartyRow, rowOf as profileRow } from "../resources/profiles.js"
@@ -54,14 +56,12 @@ export type LiveItem =
   /** A source went down: until it is back and its gap read again, its resources are not known complete. */
   | { readonly _tag: "Down"; readonly resources: ReadonlyArray<ResourceName>; readonly source: string }
 
-/** The bus event types each resource needs. */
-export const busTypesOf: { readonly [R in ResourceName]?: ReadonlyArray<EventBus.BusEventType> } = {
-  stake: ["BUS_EVENT_TYPE_STAKE_LINKING"],
-  profiles: ["BUS_EVENT_TYPE_PARTY_PROFILE_UPDATED", "BUS_EVENT_TYPE_PARTY"],
-  rewards: ["BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT"],
-  referrals: ["BUS_EVENT_TYPE_REFERRAL_SET_STATS_UPDATED"],
-  signerBundles: ["BUS_EVENT_TYPE_ERC20_MULTI_SIG_SIGNER_ADDED", "BUS_EVENT_TYPE_NODE_SIGNATURE"]
-}
+/** The bus event types each resource fed by the bus needs: its definition's `live.types`. */
+export const busTypesOf: { readonly [R in ResourceName]?: ReadonlyArray<EventBus.BusEventType> } = Object.fromEntries(
+  allDefinitions.flatMap((definition) =>
+    definition.live._tag === "Bus" ? [[definition.name, definition.live.types] as const] : []
+  )
+)
 
 /** Every block's time update: the watcher's clock, and the map from block times to heights. */
 export const TICK_TYPE: EventBus.BusEventType = "BUS_EVENT_TYPE_TIME_UPDATE"

@@ -2,7 +2,8 @@
  * The node's live streams the watcher follows, as one stream of {@link LiveItem}s: one event-bus
  * subscription (block ticks and the events of stake, profiles, referral sets and signer bundles,
  * unfiltered), one for reward payouts, the positions stream and the liquidity-provisions stream,
- * each only when a resource it feeds is watched. Four of the node's 250 stream slots per client.
+ * each only when a resource it feeds is watched (which resource is fed by which is each
+ * definition's `live`). Four of the node's 250 stream slots per client.
  *
  * Each connection is announced by a gap for the resources it feeds: nothing is replayed, so what
  * happened while it was down (or before it was up) has to be read again. The positions stream's
@@ -16,8 +17,9 @@ import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Stream from "effect/Stream"
-import type { ResourceName } from "../Event.js"
 import * as Metrics from "../Metrics.js"
+import { type LiveStreamName, SHARED_BUS } from "../ResourceDefinition.js"
+import { allDefinitions, type ResourceName } from "../Resources.js"
 import { busTypesFor, busTypesOf, fromBusEvents, fromPositions, fromProvisions, type LiveItem } from "./LiveItem.js"
 
 export interface SourceOptions {
@@ -26,6 +28,8 @@ export interface SourceOptions {
   /** A bus silent for this long is taken for dead and reconnected (blocks tick it every second or so). */
   readonly idleTimeout: Duration.DurationInput
 }
+
+type BusEvents = Parameters<typeof fromBusEvents>[0]
 
 /** A source, named for logs and metrics, and the resources it feeds. */
 interface Source<A> {
@@ -71,53 +75,69 @@ const itemsOf = <A>(source: Source<A>): Stream.Stream<LiveItem, never, Socket.We
     })
   )
 
-/** Every live item the watched resources need, from every source, as they come. */
-export const liveItems = (
-  client: DataNodeClient.Service,
-  options: SourceOptions
-): Stream.Stream<LiveItem, never, Socket.WebSocketConstructor> => {
-  const watched = new Set(options.resources)
-  // reward payouts all come in an epoch's last block, a message that can pass the 64 KiB a
-  // WebSocket line may hold: on a subscription of their own, that close costs a read of the
-  // reward totals only, not of every resource the bus feeds
-  const onBus = options.resources.filter((r) => r !== "positions" && r !== "liquidity" && r !== "rewards")
-  const bus: Source<Parameters<typeof fromBusEvents>[0]> = {
-    name: "bus",
-    feeds: onBus,
-    observations: client.observeEventBus({ types: busTypesFor(onBus) }, { idleTimeout: options.idleTimeout }),
-    items: (events, node) => fromBusEvents(events, node)
+type Items = Stream.Stream<LiveItem, never, Socket.WebSocketConstructor>
+
+/** How each of the node's dedicated streams is opened, and what its messages say. */
+const streams: {
+  readonly [S in LiveStreamName]: (client: DataNodeClient.Service, feeds: ReadonlyArray<ResourceName>) => Items
+} = {
+  positions: (client, feeds) =>
+    itemsOf({
+      name: "positions",
+      feeds,
+      observations: client.observePositions({}, { skipSnapshot: true }),
+      items: (message, node) => fromPositions(message, node),
+      gapAt: (message) => message.snapshot?.lastPage === true
+    }),
+  liquidity: (client, feeds) =>
+    itemsOf({
+      name: "liquidity",
+      feeds,
+      observations: client.observeLiquidityProvisions({}),
+      items: (provisions, node) => fromProvisions(provisions, node)
+    })
+}
+
+/** The watched resources by the source that feeds them (a bus subscription or a stream), in report order. */
+const bySource = (resources: ReadonlyArray<ResourceName>) => {
+  const watched = new Set(resources)
+  const buses = new Map<string, Array<ResourceName>>([[SHARED_BUS, []]])
+  const streamed = new Map<LiveStreamName, Array<ResourceName>>()
+  for (const { live, name } of allDefinitions) {
+    if (!watched.has(name)) continue
+    if (live._tag === "Bus") buses.set(live.subscription, [...(buses.get(live.subscription) ?? []), name])
+    else streamed.set(live.stream, [...(streamed.get(live.stream) ?? []), name])
   }
-  const sources: Array<Stream.Stream<LiveItem, never, Socket.WebSocketConstructor>> = [itemsOf(bus)]
-  if (watched.has("rewards")) {
+  return { buses, streamed }
+}
+
+/**
+ * Every live item the watched resources need, as they come: the shared bus subscription (always:
+ * it carries the block ticks), then each other bus subscription and each stream a watched
+ * resource needs (see each definition's `live`).
+ */
+export const liveItems = (client: DataNodeClient.Service, options: SourceOptions): Items => {
+  const { buses, streamed } = bySource(options.resources)
+  const onBus = buses.get(SHARED_BUS) ?? []
+  const sources: Array<Items> = [
+    itemsOf({
+      name: SHARED_BUS,
+      feeds: onBus,
+      observations: client.observeEventBus({ types: busTypesFor(onBus) }, { idleTimeout: options.idleTimeout }),
+      items: (events: BusEvents, node: string) => fromBusEvents(events, node)
+    })
+  ]
+  for (const [name, feeds] of buses) {
+    if (name === SHARED_BUS) continue
     sources.push(
       itemsOf({
-        name: "payouts",
-        feeds: ["rewards"],
-        observations: client.observeEventBus({ types: busTypesOf.rewards ?? [] }),
-        items: (events: Parameters<typeof fromBusEvents>[0], node: string) => fromBusEvents(events, node)
+        name,
+        feeds,
+        observations: client.observeEventBus({ types: feeds.flatMap((resource) => busTypesOf[resource] ?? []) }),
+        items: (events: BusEvents, node: string) => fromBusEvents(events, node)
       })
     )
   }
-  if (watched.has("positions")) {
-    sources.push(
-      itemsOf({
-        name: "positions",
-        feeds: ["positions"],
-        observations: client.observePositions({}, { skipSnapshot: true }),
-        items: (message, node) => fromPositions(message, node),
-        gapAt: (message) => message.snapshot?.lastPage === true
-      })
-    )
-  }
-  if (watched.has("liquidity")) {
-    sources.push(
-      itemsOf({
-        name: "liquidity",
-        feeds: ["liquidity"],
-        observations: client.observeLiquidityProvisions({}),
-        items: (provisions, node) => fromProvisions(provisions, node)
-      })
-    )
-  }
+  for (const [stream, feeds] of streamed) sources.push(streams[stream](client, feeds))
   return Stream.mergeAll(sources, { concurrency: "unbounded" })
 }

@@ -8,22 +8,32 @@
  * amendment cancelled too) leaves the live list, so a complete read that misses it says it is gone.
  */
 import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
-import { Encoder, GatewayError, LiquidityProvision, Pagination } from "@vega-effect/schema"
+import { Decimal, Encoder, GatewayError, LiquidityProvision, Pagination } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import type { Watch } from "../Config.js"
-import type { Change, Json, Row } from "../Event.js"
-import { canonical, type Resource } from "../Resource.js"
+import type { Change, Row } from "../Event.js"
+import type { Resource } from "../Resource.js"
+import { type DecodedDiff, define, enumName, noAssets, rowDiff, unsharded } from "../ResourceDefinition.js"
+import { IdList, type OptionsOf } from "../WatchOptions.js"
 
-export type Options = Watch["liquidity"]
+/** `watch.liquidity`: the parties and markets to watch (absent: all). */
+const fields = { parties: Schema.optional(IdList), markets: Schema.optional(IdList) }
+export type Options = OptionsOf<typeof fields>
 
 /** Filter values (parties or markets) read at the same time. */
 const CONCURRENCY = 4
 
 const encode = Encoder.encodeSync(LiquidityProvision.LiquidityProvision)
 
-export const rowOf = (node: LiquidityProvision.LiquidityProvisionNode): Row => ({
+/** A provision as the watcher stores it: the version in force, and the one waiting for the next epoch if any. */
+export const LiquidityRow = Schema.Struct({
+  current: LiquidityProvision.LiquidityProvision,
+  pending: Schema.NullOr(LiquidityProvision.LiquidityProvision)
+})
+
+export const rowOf = (node: LiquidityProvision.LiquidityProvisionNode): typeof LiquidityRow.Encoded => ({
   current: encode(node.current),
   pending: node.pending === undefined ? null : encode(node.pending)
 })
@@ -141,24 +151,17 @@ export const make = (client: DataNodeClient.Service, options: Options): Resource
 export const hintOf = (lp: { readonly marketId: string; readonly partyId: string; readonly id: string }): string =>
   `${lp.marketId}/${lp.partyId}/${lp.id}`
 
-type Provision = { readonly [key: string]: Json }
+type Provision = LiquidityProvision.LiquidityProvision
+type Stored = typeof LiquidityRow.Type
 
-const provision = (row: Row | undefined, field: "current" | "pending"): Provision | undefined => {
-  const value = row?.[field]
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Provision) : undefined
-}
+const sameProvision = Schema.equivalence(LiquidityProvision.LiquidityProvision)
 
-const text = (lp: Provision | undefined, field: string): string => {
-  const value = lp?.[field]
-  return typeof value === "string" ? value : ""
-}
-
-const version = (lp: Provision | undefined): bigint => BigInt(text(lp, "version") || "0")
+const statusOf = (lp: Provision): string => enumName(lp.status, "")
 
 const terms = (lp: Provision) => ({
-  version: text(lp, "version"),
-  commitmentAmount: text(lp, "commitmentAmount"),
-  fee: text(lp, "fee")
+  version: lp.version.toString(),
+  commitmentAmount: lp.commitmentAmount.toString(),
+  fee: Decimal.format(lp.fee)
 })
 
 const PENDING = "STATUS_PENDING"
@@ -167,11 +170,34 @@ const PENDING = "STATUS_PENDING"
  * The version waiting for the next epoch: the `pending` one next to the version in force, or a
  * submission not yet active, which the node shows alone as `current` in STATUS_PENDING.
  */
-const waiting = (row: Row | undefined): Provision | undefined => {
-  const pending = provision(row, "pending")
-  if (pending !== undefined) return pending
-  const current = provision(row, "current")
-  return text(current, "status") === PENDING ? current : undefined
+const waiting = (row: Stored | undefined): Provision | undefined => {
+  if (row === undefined) return undefined
+  if (row.pending !== null) return row.pending
+  return statusOf(row.current) === PENDING ? row.current : undefined
+}
+
+const created = (lp: Provision): Change => ({
+  kind: "liquidity.created",
+  details: { partyId: lp.partyId, marketId: lp.marketId, status: statusOf(lp), ...terms(lp) }
+})
+
+/** A pending version appears or changes (a new submission is not an amendment). */
+const amended = (before: Stored | undefined, after: Stored): Change | undefined => {
+  const waitingBefore = waiting(before)
+  const waitingAfter = before === undefined ? (after.pending ?? undefined) : waiting(after)
+  return waitingAfter !== undefined && (waitingBefore === undefined || !sameProvision(waitingBefore, waitingAfter))
+    ? { kind: "liquidity.amended", details: terms(waitingAfter) }
+    : undefined
+}
+
+/** The version in force reaches the former pending one. */
+const activated = (before: Stored | undefined, after: Stored): Change | undefined => {
+  const waitingBefore = waiting(before)
+  return waitingBefore !== undefined &&
+    statusOf(after.current) !== PENDING &&
+    after.current.version >= waitingBefore.version
+    ? { kind: "liquidity.pending_activated", details: terms(after.current) }
+    : undefined
 }
 
 /**
@@ -179,45 +205,41 @@ const waiting = (row: Row | undefined): Provision | undefined => {
  * submission is not an amendment), its pending version activated (the version in force reaches
  * the former pending one), a different status of the version in force, or gone from the live list.
  */
-export const diffLiquidity = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> => {
-  const currentBefore = provision(before, "current")
-  const currentAfter = provision(after, "current")
-  if (currentAfter === undefined) {
-    return currentBefore === undefined
+const diffDecoded: DecodedDiff<Stored, Options> = (before, after) => {
+  if (after === undefined) {
+    return before === undefined
       ? []
-      : [{ kind: "liquidity.gone", details: { status: text(currentBefore, "status"), ...terms(currentBefore) } }]
+      : [{ kind: "liquidity.gone", details: { status: statusOf(before.current), ...terms(before.current) } }]
   }
   const changes: Array<Change> = []
-  if (currentBefore === undefined) {
-    changes.push({
-      kind: "liquidity.created",
-      details: {
-        partyId: text(currentAfter, "partyId"),
-        marketId: text(currentAfter, "marketId"),
-        status: text(currentAfter, "status"),
-        ...terms(currentAfter)
-      }
-    })
+  if (before === undefined) changes.push(created(after.current))
+  for (const change of [amended(before, after), activated(before, after)]) {
+    if (change !== undefined) changes.push(change)
   }
-  const waitingBefore = waiting(before)
-  const waitingAfter = currentBefore === undefined ? provision(after, "pending") : waiting(after)
-  if (
-    waitingAfter !== undefined &&
-    (waitingBefore === undefined || canonical(waitingBefore) !== canonical(waitingAfter))
-  ) {
-    changes.push({ kind: "liquidity.amended", details: terms(waitingAfter) })
-  }
-  if (
-    waitingBefore !== undefined &&
-    text(currentAfter, "status") !== PENDING &&
-    version(currentAfter) >= version(waitingBefore)
-  ) {
-    changes.push({ kind: "liquidity.pending_activated", details: terms(currentAfter) })
-  }
-  if (currentBefore !== undefined) {
-    const from = text(currentBefore, "status")
-    const to = text(currentAfter, "status")
+  if (before !== undefined) {
+    const [from, to] = [statusOf(before.current), statusOf(after.current)]
     if (from !== to) changes.push({ kind: "liquidity.status_changed", details: { from, to } })
   }
   return changes
 }
+
+const diffRows = rowDiff(LiquidityRow, diffDecoded)
+
+/** {@link diffDecoded} over stored rows. */
+export const diffLiquidity = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> =>
+  diffRows(before, after, noAssets, { enabled: true })
+
+/** Liquidity provisions: one slice, read again per market and party the provisions stream names. */
+export const definition = define({
+  name: "liquidity",
+  label: "liquidity",
+  sharding: unsharded,
+  options: fields,
+  sharedFilters: ["parties", "markets"],
+  reader: ({ client, options }) => make(client, options),
+  live: { _tag: "Stream", stream: "liquidity" },
+  row: LiquidityRow,
+  diff: diffDecoded,
+  // a row pairs two versions of a provision: it is shown by them
+  mainFields: ["current", "pending"]
+})

@@ -8,13 +8,21 @@ import { type DataNodeClient, type DataNodeError, ReadTracking } from "@vega-eff
 import { Encoder, Pagination, Position } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import type { PnlThresholds, Watch } from "../Config.js"
 import type { Change, Json, Row } from "../Event.js"
 import type { ReadContext, Resource } from "../Resource.js"
-import { inShard, type Shard, whole } from "../Slice.js"
+import { type DecodedDiff, define, enumName, noAssets, rowDiff } from "../ResourceDefinition.js"
+import { inShard, type Shard, whole } from "../Shard.js"
+import { IdList, type OptionsOf, PnlThresholds } from "../WatchOptions.js"
 
-export type Options = Watch["positions"]
+/** `watch.positions`: the parties and markets to watch (absent: all), and PnL thresholds to report. */
+const fields = {
+  parties: Schema.optional(IdList),
+  markets: Schema.optional(IdList),
+  pnlThresholds: Schema.optional(PnlThresholds)
+}
+export type Options = OptionsOf<typeof fields>
 
 /** Ids per filter list in one request, so that a long party list still makes a reasonable URL. */
 const IDS_PER_REQUEST = 100
@@ -192,13 +200,6 @@ const read =
       return { rows, complete: from === undefined, ...(watermark === undefined ? {} : { resume: watermark }) }
     })
 
-const text = (row: Row | undefined, field: string): string | undefined => {
-  const value = row?.[field]
-  return typeof value === "string" ? value : undefined
-}
-
-const integer = (row: Row | undefined, field: string): bigint => BigInt(text(row, field) ?? "0")
-
 const movement = (from: bigint, to: bigint): { readonly [key: string]: Json } => ({
   from: from.toString(),
   to: to.toString(),
@@ -218,57 +219,64 @@ const thresholds: ReadonlyArray<Threshold> = [
   { option: "unrealisedAbove", field: "unrealisedPnl", direction: "above" }
 ]
 
-/** Whether the row's PnL is strictly beyond the threshold; an absent row is beyond nothing. */
-const beyond = (row: Row | undefined, threshold: Threshold, limit: bigint): boolean => {
-  const value = text(row, threshold.field)
-  if (value === undefined) return false
-  return threshold.direction === "below" ? BigInt(value) < limit : BigInt(value) > limit
+/** Whether the position's PnL is strictly beyond the threshold; an absent position is beyond nothing. */
+const beyond = (position: Position.Position | undefined, threshold: Threshold, limit: bigint): boolean => {
+  if (position === undefined) return false
+  const value = position[threshold.field]
+  return threshold.direction === "below" ? value < limit : value > limit
 }
+
+const statusOf = (position: Position.Position | undefined): string =>
+  position === undefined ? NO_STATUS : enumName(position.positionStatus, NO_STATUS)
+
+const volumeChange = (from: bigint, to: bigint): ReadonlyArray<Change> => {
+  if (from === 0n && to !== 0n) return [{ kind: "position.opened", details: movement(from, to) }]
+  if (from !== 0n && to === 0n) return [{ kind: "position.closed", details: movement(from, to) }]
+  return from !== to ? [{ kind: "position.volume_changed", details: movement(from, to) }] : []
+}
+
+const thresholdsCrossed = (
+  before: Position.Position | undefined,
+  after: Position.Position | undefined,
+  pnlThresholds: PnlThresholds
+): ReadonlyArray<Change> =>
+  thresholds.flatMap((threshold): ReadonlyArray<Change> => {
+    const configured = pnlThresholds[threshold.option]
+    if (configured === undefined) return []
+    const limit = BigInt(configured)
+    if (beyond(before, threshold, limit) || !beyond(after, threshold, limit)) return []
+    const details = {
+      field: threshold.field,
+      threshold: configured,
+      direction: threshold.direction,
+      value: after![threshold.field].toString()
+    }
+    return [{ kind: "position.pnl_threshold", details }]
+  })
 
 /**
  * What a position's change means. An absent row counts as a flat position with no status; PnL
  * thresholds fire only on the change that crosses them, not while the PnL stays beyond.
  */
+const diffDecoded: DecodedDiff<Position.Position, Options> = (before, after, { options }) => {
+  const changes: Array<Change> = [...volumeChange(before?.openVolume ?? 0n, after?.openVolume ?? 0n)]
+  if (after !== undefined) {
+    const [from, to] = [statusOf(before), statusOf(after)]
+    if (from !== to) changes.push({ kind: "position.status_changed", details: { from, to } })
+  }
+  if (options.pnlThresholds !== undefined) changes.push(...thresholdsCrossed(before, after, options.pnlThresholds))
+  return changes
+}
+
+const diffRows = rowDiff(Position.Position, diffDecoded)
+
+/** {@link diffDecoded} over stored rows. */
 export const diffPosition = (
   before: Row | undefined,
   after: Row | undefined,
   pnlThresholds?: PnlThresholds
-): ReadonlyArray<Change> => {
-  const changes: Array<Change> = []
-  const from = integer(before, "openVolume")
-  const to = integer(after, "openVolume")
-  if (from === 0n && to !== 0n) changes.push({ kind: "position.opened", details: movement(from, to) })
-  else if (from !== 0n && to === 0n) changes.push({ kind: "position.closed", details: movement(from, to) })
-  else if (from !== to) changes.push({ kind: "position.volume_changed", details: movement(from, to) })
-
-  if (after !== undefined) {
-    const statusBefore = text(before, "positionStatus") ?? NO_STATUS
-    const statusAfter = text(after, "positionStatus") ?? NO_STATUS
-    if (statusBefore !== statusAfter) {
-      changes.push({ kind: "position.status_changed", details: { from: statusBefore, to: statusAfter } })
-    }
-  }
-
-  if (pnlThresholds !== undefined) {
-    for (const threshold of thresholds) {
-      const configured = pnlThresholds[threshold.option]
-      if (configured === undefined) continue
-      const limit = BigInt(configured)
-      if (!beyond(before, threshold, limit) && beyond(after, threshold, limit)) {
-        changes.push({
-          kind: "position.pnl_threshold",
-          details: {
-            field: threshold.field,
-            threshold: configured,
-            direction: threshold.direction,
-            value: text(after, threshold.field)!
-          }
-        })
-      }
-    }
-  }
-  return changes
-}
+): ReadonlyArray<Change> =>
+  diffRows(before, after, noAssets, pnlThresholds === undefined ? { enabled: true } : { enabled: true, pnlThresholds })
 
 /** Every market id the node lists. */
 export const marketIds = (client: DataNodeClient.Service) =>
@@ -295,3 +303,17 @@ export const make = (
     diff: (before, after) => diffPosition(before, after, options.pnlThresholds)
   }
 }
+
+/** Positions: sharded by market, fed by the positions stream with whole rows. */
+export const definition = define({
+  name: "positions",
+  label: "positions",
+  sharding: { count: 16, idOf: (key) => splitKey(key).marketId, ids: (client) => marketIds(client) },
+  options: fields,
+  sharedFilters: ["parties", "markets"],
+  reader: ({ client, options, shard, shardIds }) => make(client, options, { shard, markets: shardIds }),
+  live: { _tag: "Stream", stream: "positions" },
+  row: Position.Position,
+  diff: diffDecoded,
+  mainFields: ["openVolume", "realisedPnl", "unrealisedPnl", "averageEntryPrice", "positionStatus"]
+})

@@ -11,10 +11,17 @@ import type { DataNodeClient } from "@vega-effect/http"
 import { Encoder, Pagination, PartyProfile } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import type { Watch } from "../Config.js"
-import type { Change, Json, Row } from "../Event.js"
+import type { Change, Row } from "../Event.js"
+import { changedFields } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
+import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import { IdList, type OptionsOf } from "../WatchOptions.js"
+
+/** `watch.profiles`: the parties to watch (absent: all). */
+const fields = { parties: Schema.optional(IdList) }
+export type Options = OptionsOf<typeof fields>
 
 const encodeProfile = Encoder.encodeSync(PartyProfile.PartyProfile)
 
@@ -27,56 +34,57 @@ export const newPartyRow = (partyId: string): Row => ({ partyId, alias: "", meta
 /** Parties per request when filtering: 50 ids keep the URL near 4 KB. */
 const PARTIES_PER_REQUEST = 50
 
-const aliasOf = (row: Row): string => (typeof row.alias === "string" ? row.alias : "")
-
-/** Metadata as key → value; the node keeps keys unique per profile. */
-const metadataOf = (row: Row): ReadonlyMap<string, string> => {
-  const entries = new Map<string, string>()
-  if (Array.isArray(row.metadata)) {
-    for (const entry of row.metadata as ReadonlyArray<Json>) {
-      if (entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
-        const { key, value } = entry as { readonly [key: string]: Json }
-        if (typeof key === "string") entries.set(key, typeof value === "string" ? value : "")
-      }
-    }
-  }
-  return entries
-}
-
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
-const profileDetails = (row: Row) => ({
-  alias: aliasOf(row),
-  metadata: [...metadataOf(row).keys()].sort(byText)
+/** Metadata as key → value; the node keeps keys unique per profile. */
+const metadataOf = (profile: PartyProfile.PartyProfile): ReadonlyMap<string, string> =>
+  new Map(profile.metadata.map(({ key, value }) => [key, value]))
+
+const profileDetails = (profile: PartyProfile.PartyProfile) => ({
+  alias: profile.alias,
+  metadata: [...metadataOf(profile).keys()].sort(byText)
 })
 
-export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> => {
+const metadataChange = (before: PartyProfile.PartyProfile, after: PartyProfile.PartyProfile): Change | undefined => {
+  const [was, now] = [metadataOf(before), metadataOf(after)]
+  const added = [...now.keys()].filter((key) => !was.has(key)).sort(byText)
+  const removed = [...was.keys()].filter((key) => !now.has(key)).sort(byText)
+  const changed = [...now.keys()].filter((key) => was.has(key) && was.get(key) !== now.get(key)).sort(byText)
+  return added.length + removed.length + changed.length > 0
+    ? { kind: "profile.metadata_changed", details: { added, removed, changed } }
+    : undefined
+}
+
+const fieldsChanged = changedFields(PartyProfile.PartyProfile)
+
+/** Fields other than alias and metadata that differ (a newer node's `derivedKeys`), by name. */
+const otherFieldsChanged = (before: PartyProfile.PartyProfile, after: PartyProfile.PartyProfile): Array<string> =>
+  fieldsChanged(before, after)
+    .filter((field) => field !== "alias" && field !== "metadata")
+    .sort(byText)
+
+const diffDecoded: DecodedDiff<PartyProfile.PartyProfile, Options> = (before, after) => {
   if (after === undefined) {
     return before === undefined ? [] : [{ kind: "profile.removed", details: profileDetails(before) }]
   }
   if (before === undefined) return [{ kind: "profile.created", details: profileDetails(after) }]
   const changes: Array<Change> = []
-  const [aliasBefore, aliasAfter] = [aliasOf(before), aliasOf(after)]
-  if (aliasBefore !== aliasAfter) {
-    changes.push({ kind: "profile.alias_changed", details: { from: aliasBefore, to: aliasAfter } })
+  if (before.alias !== after.alias) {
+    changes.push({ kind: "profile.alias_changed", details: { from: before.alias, to: after.alias } })
   }
-  const [metaBefore, metaAfter] = [metadataOf(before), metadataOf(after)]
-  const added = [...metaAfter.keys()].filter((key) => !metaBefore.has(key)).sort(byText)
-  const removed = [...metaBefore.keys()].filter((key) => !metaAfter.has(key)).sort(byText)
-  const changed = [...metaAfter.keys()]
-    .filter((key) => metaBefore.has(key) && metaBefore.get(key) !== metaAfter.get(key))
-    .sort(byText)
-  if (added.length + removed.length + changed.length > 0) {
-    changes.push({ kind: "profile.metadata_changed", details: { added, removed, changed } })
-  }
-  // other fields (a newer node's `derivedKeys`); metadata merely reordered is no change
-  const others = Object.keys({ ...before, ...after }).filter(
-    (field) =>
-      field !== "alias" && field !== "metadata" && JSON.stringify(before[field]) !== JSON.stringify(after[field])
-  )
-  if (others.length > 0) changes.push({ kind: "profile.changed", details: { fields: others.sort(byText) } })
+  const metadata = metadataChange(before, after)
+  if (metadata !== undefined) changes.push(metadata)
+  // metadata merely reordered is no change
+  const others = otherFieldsChanged(before, after)
+  if (others.length > 0) changes.push({ kind: "profile.changed", details: { fields: others } })
   return changes
 }
+
+const diffRows = rowDiff(PartyProfile.PartyProfile, diffDecoded)
+
+/** {@link diffDecoded} over stored rows. */
+export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> =>
+  diffRows(before, after, noAssets, { enabled: true })
 
 const chunksOf = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray<A>> => {
   const out: Array<ReadonlyArray<A>> = []
@@ -84,7 +92,7 @@ const chunksOf = <A>(items: ReadonlyArray<A>, size: number): Array<ReadonlyArray
   return out
 }
 
-export const make = (client: DataNodeClient.Service, options: Watch["profiles"]): Resource => ({
+export const make = (client: DataNodeClient.Service, options: Options): Resource => ({
   name: "profiles",
   watches: (key) => options.parties === undefined || options.parties.length === 0 || options.parties.includes(key),
   read: () => {
@@ -108,4 +116,22 @@ export const make = (client: DataNodeClient.Service, options: Watch["profiles"])
     )
   },
   diff: (before, after) => diff(before, after)
+})
+
+/** Profiles: one slice, fed by the bus's profile updates and new parties, as whole rows. */
+export const definition = define({
+  name: "profiles",
+  label: "profiles",
+  sharding: unsharded,
+  options: fields,
+  sharedFilters: ["parties"],
+  reader: ({ client, options }) => make(client, options),
+  live: {
+    _tag: "Bus",
+    types: ["BUS_EVENT_TYPE_PARTY_PROFILE_UPDATED", "BUS_EVENT_TYPE_PARTY"],
+    subscription: SHARED_BUS
+  },
+  row: PartyProfile.PartyProfile,
+  diff: diffDecoded,
+  mainFields: ["alias", "metadata", "derivedKeys"]
 })

@@ -21,20 +21,30 @@ import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
 import { Encoder, Pagination, ReferralSetStats } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import type { Watch } from "../Config.js"
-import type { Change, Json, Row } from "../Event.js"
+import type { Change, Row } from "../Event.js"
+import { sameMultiset } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
+import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import { IdList, type OptionsOf } from "../WatchOptions.js"
 
 const encodeStats = Encoder.encodeSync(ReferralSetStats.ReferralSetStats)
 
-type StatsRow = typeof ReferralSetStats.ReferralSetStats.Encoded
+/** `watch.referrals`: the referral sets to read (absent: all at once, the set unknown). */
+const fields = { sets: Schema.optional(IdList) }
+export type Options = OptionsOf<typeof fields>
 
-export type ReferralEpochRow = {
-  readonly setId: string
-  readonly epoch: string
-  readonly referees: ReadonlyArray<StatsRow>
-}
+/** One set's (or all sets', `setId: ""`) statistics of one epoch: every referee's, as the node lists them. */
+export const ReferralEpochRow = Schema.Struct({
+  setId: Schema.String,
+  epoch: Schema.String,
+  referees: Schema.Array(ReferralSetStats.ReferralSetStats)
+})
+export type ReferralEpochRow = typeof ReferralEpochRow.Encoded
+type StatsRow = typeof ReferralSetStats.ReferralSetStats.Encoded
+type EpochStats = typeof ReferralEpochRow.Type
+type Referee = ReferralSetStats.ReferralSetStats
 
 /** Missing epochs read per set and cycle at most; older ones are skipped. */
 export const MAX_CATCH_UP = 24
@@ -53,67 +63,55 @@ export const epochRow = (setId: string, epoch: string, referees: ReadonlyArray<S
   referees: [...referees].sort(compareReferees)
 })
 
-type Referee = { readonly [key: string]: Json }
-
-const refereesOf = (row: Row): ReadonlyArray<Referee> =>
-  Array.isArray(row.referees)
-    ? (row.referees as ReadonlyArray<Json>).filter(
-        (r): r is Referee => r !== null && typeof r === "object" && !Array.isArray(r)
-      )
-    : []
-
-const field = (referee: Referee, name: string): string => {
-  const value = referee[name]
-  return typeof value === "string" ? value : ""
-}
-
-const integer = (text: string): bigint => (/^\d+$/.test(text) ? BigInt(text) : 0n)
-
 /** Totals of one set and epoch; the running volume is the set's, so it is given only when all referees agree on it. */
-const summaryOf = (row: Row) => {
-  const referees = refereesOf(row)
-  const running = new Set(referees.map((r) => field(r, "referralSetRunningNotionalTakerVolume")))
+const summaryOf = (stats: EpochStats) => {
+  const { referees } = stats
+  const running = new Set(referees.map((r) => r.referralSetRunningNotionalTakerVolume.toString()))
   return {
-    setId: typeof row.setId === "string" ? row.setId : "",
-    epoch: typeof row.epoch === "string" ? row.epoch : "",
+    setId: stats.setId,
+    epoch: stats.epoch,
     referees: referees.length,
-    eligible: referees.filter((r) => r.wasEligible === true).length,
-    epochNotionalTakerVolume: referees
-      .reduce((sum, r) => sum + integer(field(r, "epochNotionalTakerVolume")), 0n)
-      .toString(),
+    eligible: referees.filter((r) => r.wasEligible).length,
+    epochNotionalTakerVolume: referees.reduce((sum, r) => sum + r.epochNotionalTakerVolume, 0n).toString(),
     runningNotionalTakerVolume: running.size === 1 ? [...running][0] : null
   }
 }
 
-/** Each referee id with the JSON of its statistics (several when one party is counted in several sets). */
-const statsByReferee = (row: Row): ReadonlyMap<string, string> => {
-  const out = new Map<string, Array<string>>()
-  for (const referee of refereesOf(row)) {
-    const id = field(referee, "partyId")
-    out.set(id, [...(out.get(id) ?? []), JSON.stringify(referee)])
-  }
-  return new Map([...out].map(([id, stats]) => [id, JSON.stringify(stats.sort(byText))]))
+const sameReferee = Schema.equivalence(ReferralSetStats.ReferralSetStats)
+const sameEpochStats = Schema.equivalence(ReferralEpochRow)
+
+/** Each referee id with its statistics (several when one party is counted in several sets). */
+const statsByReferee = (stats: EpochStats): ReadonlyMap<string, ReadonlyArray<Referee>> => {
+  const out = new Map<string, Array<Referee>>()
+  for (const referee of stats.referees) out.set(referee.partyId, [...(out.get(referee.partyId) ?? []), referee])
+  return out
 }
 
-export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> => {
+const refereeChanges = (before: EpochStats, after: EpochStats) => {
+  const [was, now] = [statsByReferee(before), statsByReferee(after)]
+  return {
+    refereesAdded: [...now.keys()].filter((id) => !was.has(id)).sort(byText),
+    refereesRemoved: [...was.keys()].filter((id) => !now.has(id)).sort(byText),
+    refereesChanged: [...now.keys()]
+      .filter((id) => was.has(id) && !sameMultiset(was.get(id)!, now.get(id)!, sameReferee))
+      .sort(byText)
+  }
+}
+
+const diffDecoded: DecodedDiff<EpochStats, Options> = (before, after) => {
   if (after === undefined) {
     return before === undefined ? [] : [{ kind: "referral.epoch_stats_removed", details: summaryOf(before) }]
   }
   if (before === undefined) return [{ kind: "referral.epoch_stats", details: summaryOf(after) }]
-  if (JSON.stringify(before) === JSON.stringify(after)) return []
-  const [was, now] = [statsByReferee(before), statsByReferee(after)]
-  return [
-    {
-      kind: "referral.epoch_stats_changed",
-      details: {
-        ...summaryOf(after),
-        refereesAdded: [...now.keys()].filter((id) => !was.has(id)).sort(byText),
-        refereesRemoved: [...was.keys()].filter((id) => !now.has(id)).sort(byText),
-        refereesChanged: [...now.keys()].filter((id) => was.has(id) && was.get(id) !== now.get(id)).sort(byText)
-      }
-    }
-  ]
+  if (sameEpochStats(before, after)) return []
+  return [{ kind: "referral.epoch_stats_changed", details: { ...summaryOf(after), ...refereeChanges(before, after) } }]
 }
+
+const diffRows = rowDiff(ReferralEpochRow, diffDecoded)
+
+/** {@link diffDecoded} over stored rows. */
+export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> =>
+  diffRows(before, after, noAssets, { enabled: true })
 
 /** The highest epoch held for a set, from the held keys. */
 export const lastHeldEpoch = (heldKeys: ReadonlyArray<string>, setId: string): bigint | undefined => {
@@ -127,7 +125,7 @@ export const lastHeldEpoch = (heldKeys: ReadonlyArray<string>, setId: string): b
   return last
 }
 
-export const make = (client: DataNodeClient.Service, options: Watch["referrals"]): Resource => {
+export const make = (client: DataNodeClient.Service, options: Options): Resource => {
   const sets = options.sets === undefined || options.sets.length === 0 ? [""] : [...new Set(options.sets)]
 
   /** The statistics of one set (or all: `""`) at `atEpoch` (or the latest), by epoch. */
@@ -186,3 +184,18 @@ export const make = (client: DataNodeClient.Service, options: Watch["referrals"]
     diff: (before, after) => diff(before, after)
   }
 }
+
+/** Referral set statistics: one slice, read again on a hint when the bus says a set's statistics were updated. */
+export const definition = define({
+  name: "referrals",
+  label: "referrals",
+  sharding: unsharded,
+  options: fields,
+  sharedFilters: [],
+  reader: ({ client, options }) => make(client, options),
+  live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_REFERRAL_SET_STATS_UPDATED"], subscription: SHARED_BUS },
+  row: ReferralEpochRow,
+  diff: diffDecoded,
+  // the statistics are per referee, inside `referees`: a row is shown by its set and epoch
+  mainFields: ["setId", "epoch", "referees"]
+})

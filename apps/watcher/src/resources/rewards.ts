@@ -7,25 +7,23 @@
  * other list is applied here.
  */
 import type { DataNodeClient } from "@vega-effect/http"
-import { Decimal, Scaling } from "@vega-effect/schema"
+import { Amount, Decimal, Scaling } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
-import type { Watch } from "../Config.js"
+import * as Schema from "effect/Schema"
 import type { Change, Row } from "../Event.js"
 import type { DiffContext, Resource } from "../Resource.js"
+import { type DecodedDiff, define, rowDiff, unsharded } from "../ResourceDefinition.js"
+import { IdList, type OptionsOf } from "../WatchOptions.js"
 
-export type RewardRow = { readonly partyId: string; readonly assetId: string; readonly amount: string }
+/** `watch.rewards`: the parties and assets to watch (absent: all). */
+const fields = { parties: Schema.optional(IdList), assets: Schema.optional(IdList) }
+export type Options = OptionsOf<typeof fields>
+
+/** A reward total as the watcher stores it: the party's sum of rewards paid in one asset, in its base units. */
+export const RewardRow = Schema.Struct({ partyId: Schema.String, assetId: Schema.String, amount: Amount.SignedAmount })
+export type RewardRow = typeof RewardRow.Encoded
 
 export const rewardKey = (partyId: string, assetId: string): string => `${partyId}/${assetId}`
-
-const amountOf = (row: Row | undefined): bigint => {
-  const amount = row?.amount
-  return typeof amount === "string" && /^-?\d+$/.test(amount) ? BigInt(amount) : 0n
-}
-
-const assetIdOf = (before: Row | undefined, after: Row | undefined): string => {
-  const id = after?.assetId ?? before?.assetId
-  return typeof id === "string" ? id : ""
-}
 
 /** `units` of an asset with `decimals` as an exact decimal string ("1500000000000000000" at 18 → "1.5"). */
 export const humanAmount = (units: bigint, decimals: number): string =>
@@ -35,11 +33,11 @@ export const humanAmount = (units: bigint, decimals: number): string =>
 const usableDecimals = (decimals: number): boolean => Number.isInteger(decimals) && decimals >= 0 && decimals <= 1000
 
 /** A missing total counts as zero: a new party/asset pair is an increase from nothing. */
-export const diff = (before: Row | undefined, after: Row | undefined, context: DiffContext): ReadonlyArray<Change> => {
-  const [from, to] = [amountOf(before), amountOf(after)]
+const diffDecoded: DecodedDiff<typeof RewardRow.Type, Options> = (before, after, context) => {
+  const [from, to] = [before?.amount ?? 0n, after?.amount ?? 0n]
   const delta = to - from
   if (delta === 0n) return []
-  const asset = context.asset(assetIdOf(before, after))
+  const asset = context.asset(after?.assetId ?? before?.assetId ?? "")
   const raw = { delta: delta.toString(), total: to.toString() }
   const details =
     asset === undefined || !usableDecimals(asset.decimals)
@@ -54,13 +52,19 @@ export const diff = (before: Row | undefined, after: Row | undefined, context: D
   return [{ kind: delta > 0n ? "reward.increased" : "reward.decreased", details }]
 }
 
+const diffRows = rowDiff(RewardRow, diffDecoded)
+
+/** {@link diffDecoded} over stored rows. */
+export const diff = (before: Row | undefined, after: Row | undefined, context: DiffContext): ReadonlyArray<Change> =>
+  diffRows(before, after, context, { enabled: true })
+
 type Filters = { readonly partyId?: string; readonly assetId?: string }
 
 /**
  * The requests that cover the configured parties and assets: one for everything, or one per entry
  * of the shorter list, naming the other list's only entry when it has just one.
  */
-export const requestsFor = (options: Watch["rewards"]): ReadonlyArray<Filters> => {
+export const requestsFor = (options: Options): ReadonlyArray<Filters> => {
   const parties = [...new Set(options.parties ?? [])]
   const assets = [...new Set(options.assets ?? [])]
   if (parties.length === 0 && assets.length === 0) return [{}]
@@ -72,7 +76,7 @@ export const requestsFor = (options: Watch["rewards"]): ReadonlyArray<Filters> =
   return assets.map((assetId) => (parties.length === 1 ? { partyId: parties[0], assetId } : { assetId }))
 }
 
-export const make = (client: DataNodeClient.Service, options: Watch["rewards"]): Resource => {
+export const make = (client: DataNodeClient.Service, options: Options): Resource => {
   const parties = options.parties === undefined || options.parties.length === 0 ? undefined : new Set(options.parties)
   const assets = options.assets === undefined || options.assets.length === 0 ? undefined : new Set(options.assets)
   const requests = requestsFor(options)
@@ -98,3 +102,21 @@ export const make = (client: DataNodeClient.Service, options: Watch["rewards"]):
     diff
   }
 }
+
+/**
+ * Reward totals: one slice, fed by reward payouts on a bus subscription of their own (they all come
+ * in an epoch's last block, a message that can pass the 64 KiB a WebSocket line may hold: on their
+ * own, that close costs a read of the totals only, not of every resource the shared bus feeds).
+ */
+export const definition = define({
+  name: "rewards",
+  label: "rewards",
+  sharding: unsharded,
+  options: fields,
+  sharedFilters: ["parties"],
+  reader: ({ client, options }) => make(client, options),
+  live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT"], subscription: "payouts" },
+  row: RewardRow,
+  diff: diffDecoded,
+  mainFields: ["amount"]
+})

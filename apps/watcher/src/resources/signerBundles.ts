@@ -14,15 +14,24 @@
 import type { DataNodeClient } from "@vega-effect/http"
 import { Encoder, Pagination, SignerBundle } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import type { Watch } from "../Config.js"
 import type { Change, Row } from "../Event.js"
+import { changedFields } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
+import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import { IdList, type OptionsOf } from "../WatchOptions.js"
 
 const encodeBundle = Encoder.encodeSync(SignerBundle.SignerAddedBundle)
 
+/** `watch.signerBundles`: the validators (node ids) whose bundles to read (absent: every bundle, node unknown). */
+const fields = { nodes: Schema.optional(IdList) }
+export type Options = OptionsOf<typeof fields>
+
 /** Signature bundles as the watcher holds them: the node's bundle with the node it promotes (`""`: unknown). */
-export type SignerBundleRow = { readonly nodeId: string } & typeof SignerBundle.SignerAddedBundle.Encoded
+export const BundleRow = Schema.Struct({ nodeId: Schema.String, ...SignerBundle.SignerAddedBundle.fields })
+export type SignerBundleRow = typeof BundleRow.Encoded
+type Bundle = typeof BundleRow.Type
 
 /** `<nodeId or "-">/<epochSeq>/<nonce>`: the nonce is a counter, unique per bundle. */
 export const bundleKey = (nodeId: string, bundle: { readonly epochSeq: string; readonly nonce: string }): string =>
@@ -34,41 +43,42 @@ export const signatureCount = (signatures: string): number =>
     (signature) => signature.length === SignerBundle.SIGNATURE_BYTES * 2
   ).length
 
-const text = (row: Row, field: string): string => {
-  const value = row[field]
-  return typeof value === "string" ? value : ""
-}
-
-const detailsOf = (row: Row) => ({
-  node: text(row, "nodeId"),
-  epoch: text(row, "epochSeq"),
-  signatures: signatureCount(text(row, "signatures")),
-  newSigner: text(row, "newSigner"),
-  submitter: text(row, "submitter")
+const detailsOf = (bundle: Bundle) => ({
+  node: bundle.nodeId,
+  epoch: bundle.epochSeq.toString(),
+  signatures: signatureCount(bundle.signatures),
+  newSigner: bundle.newSigner,
+  submitter: bundle.submitter
 })
 
-export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> => {
+const fieldsChanged = changedFields(BundleRow)
+
+const diffDecoded: DecodedDiff<Bundle, Options> = (before, after) => {
   if (after === undefined) {
     // not seen from incremental reads; reported should a complete read ever lack a held bundle
     return before === undefined ? [] : [{ kind: "signer_bundle.removed", details: detailsOf(before) }]
   }
   if (before === undefined) return [{ kind: "signer_bundle.added", details: detailsOf(after) }]
-  const changed = Object.keys({ ...before, ...after }).filter(
-    (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field])
-  )
+  const changed = fieldsChanged(before, after)
   if (changed.length === 0) return []
   return [
     {
       kind: "signer_bundle.changed",
-      details: { ...detailsOf(after), signaturesBefore: signatureCount(text(before, "signatures")), fields: changed }
+      details: { ...detailsOf(after), signaturesBefore: signatureCount(before.signatures), fields: changed }
     }
   ]
 }
 
+const diffRows = rowDiff(BundleRow, diffDecoded)
+
+/** {@link diffDecoded} over stored rows. */
+export const diff = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> =>
+  diffRows(before, after, noAssets, { enabled: true })
+
 /** Page sizes: the largest on a first read; small pages when only the newest few are new. */
 const INCREMENTAL_PAGE = 100
 
-export const make = (client: DataNodeClient.Service, options: Watch["signerBundles"]): Resource => ({
+export const make = (client: DataNodeClient.Service, options: Options): Resource => ({
   name: "signerBundles",
   read: ({ previous }) => {
     const paging =
@@ -91,4 +101,22 @@ export const make = (client: DataNodeClient.Service, options: Watch["signerBundl
     )
   },
   diff: (before, after) => diff(before, after)
+})
+
+/** Signer bundles: one slice, read again on a hint when the bus says a signer was added or a node signed. */
+export const definition = define({
+  name: "signerBundles",
+  label: "signer bundles",
+  sharding: unsharded,
+  options: fields,
+  sharedFilters: [],
+  reader: ({ client, options }) => make(client, options),
+  live: {
+    _tag: "Bus",
+    types: ["BUS_EVENT_TYPE_ERC20_MULTI_SIG_SIGNER_ADDED", "BUS_EVENT_TYPE_NODE_SIGNATURE"],
+    subscription: SHARED_BUS
+  },
+  row: BundleRow,
+  diff: diffDecoded,
+  mainFields: ["newSigner", "epochSeq", "nonce"]
 })

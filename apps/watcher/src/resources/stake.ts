@@ -10,18 +10,22 @@
  * since moved, and the node then silently skips a row.
  */
 import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
-import { Decimal, Encoder, Pagination, StakeLinking } from "@vega-effect/schema"
+import { Amount, Decimal, Encoder, Pagination, StakeLinking } from "@vega-effect/schema"
 import * as BigDecimal from "effect/BigDecimal"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
-import type { Watch } from "../Config.js"
 import type { Change, Json, Row } from "../Event.js"
 import type { HeldRows } from "../Fingerprints.js"
 import { fingerprint, type Resource } from "../Resource.js"
-import { inShard, type Shard, whole } from "../Slice.js"
+import { type DecodedDiff, define, enumName, noAssets, rowDiff, SHARED_BUS } from "../ResourceDefinition.js"
+import { IdList, type OptionsOf } from "../WatchOptions.js"
+import { inShard, type Shard, whole } from "../Shard.js"
 
-export type Options = Watch["stake"]
+/** `watch.stake`: stake is read per party, the listed parties or every party that has a profile. */
+const fields = { parties: Schema.optional(IdList) }
+export type Options = OptionsOf<typeof fields>
 
 /** Parties read at the same time. */
 const CONCURRENCY = 8
@@ -135,16 +139,21 @@ const readHinted =
     )
   }
 
-const text = (row: Row | undefined, field: string): string | undefined => {
-  const value = row?.[field]
-  return typeof value === "string" ? value : undefined
-}
-
 const inVega = (raw: bigint): string => Decimal.format(BigDecimal.make(raw, VEGA_DECIMALS))
 
-const diffAvailable = (before: Row | undefined, after: Row): ReadonlyArray<Change> => {
-  const from = BigInt(text(before, "currentStakeAvailable") ?? "0")
-  const to = BigInt(text(after, "currentStakeAvailable") ?? "0")
+/** A party's available stake, as the watcher stores it next to the party's linkings. */
+export const AvailableRow = Schema.Struct({ partyId: Schema.String, currentStakeAvailable: Amount.Amount })
+
+/** A stake row: a linking as the node lists it, or a party's available stake. */
+export const StakeRow = Schema.Union(AvailableRow, StakeLinking.StakeLinking)
+type StakeRow = typeof StakeRow.Type
+
+const isAvailable = (row: StakeRow | undefined): row is typeof AvailableRow.Type =>
+  row !== undefined && "currentStakeAvailable" in row
+
+const diffAvailable = (before: StakeRow | undefined, after: typeof AvailableRow.Type): ReadonlyArray<Change> => {
+  const from = isAvailable(before) ? before.currentStakeAvailable : 0n
+  const to = after.currentStakeAvailable
   if (from === to) return []
   const details: { [key: string]: Json } = {
     from: from.toString(),
@@ -157,20 +166,21 @@ const diffAvailable = (before: Row | undefined, after: Row): ReadonlyArray<Chang
   return [{ kind: "stake.available_changed", details }]
 }
 
-const diffLinking = (before: Row | undefined, after: Row): ReadonlyArray<Change> => {
-  const status = text(after, "status") ?? "STATUS_UNSPECIFIED"
-  const amount = text(after, "amount") ?? "0"
+const kindOfNew = (type: StakeLinking.StakeLinkingType): string | undefined =>
+  type === "TYPE_LINK" ? "stake.linked" : type === "TYPE_UNLINK" ? "stake.unlinked" : undefined
+
+const diffLinking = (before: StakeRow | undefined, after: StakeLinking.StakeLinking): ReadonlyArray<Change> => {
+  const status = enumName(after.status, "STATUS_UNSPECIFIED")
   if (before === undefined) {
-    const type = text(after, "type")
-    const kind = type === "TYPE_LINK" ? "stake.linked" : type === "TYPE_UNLINK" ? "stake.unlinked" : undefined
+    const kind = kindOfNew(after.type)
     if (kind === undefined) return []
-    const details = { party: text(after, "party") ?? "", amount, amountVega: inVega(BigInt(amount)), status }
-    return [{ kind, details }]
+    const amount = after.amount.toString()
+    return [{ kind, details: { party: after.party, amount, amountVega: inVega(after.amount), status } }]
   }
-  const previousStatus = text(before, "status") ?? "STATUS_UNSPECIFIED"
+  const previousStatus = isAvailable(before) ? "STATUS_UNSPECIFIED" : enumName(before.status, "STATUS_UNSPECIFIED")
   if (previousStatus === status) return []
   return [
-    { kind: "stake.status_changed", details: { from: previousStatus, to: status, type: text(after, "type") ?? "" } }
+    { kind: "stake.status_changed", details: { from: previousStatus, to: status, type: enumName(after.type, "") } }
   ]
 }
 
@@ -178,11 +188,17 @@ const diffLinking = (before: Row | undefined, after: Row): ReadonlyArray<Change>
  * What a stake row's change means: a new link or unlink, a linking settling (pending to accepted
  * or rejected), or a different available stake (a party read for the first time counts from 0).
  */
-export const diffStake = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> => {
+const diffDecoded: DecodedDiff<StakeRow, Options> = (before, after) => {
   // stake rows are never deleted (reads are partial), so there is nothing to say without `after`
   if (after === undefined) return []
-  return "currentStakeAvailable" in after ? diffAvailable(before, after) : diffLinking(before, after)
+  return isAvailable(after) ? diffAvailable(before, after) : diffLinking(before, after)
 }
+
+const diffRows = rowDiff(StakeRow, diffDecoded)
+
+/** {@link diffDecoded} over stored rows. */
+export const diffStake = (before: Row | undefined, after: Row | undefined): ReadonlyArray<Change> =>
+  diffRows(before, after, noAssets, { enabled: true })
 
 export const make = (
   client: DataNodeClient.Service,
@@ -201,3 +217,23 @@ export const make = (
     diff: (before, after) => diffStake(before, after)
   }
 }
+
+/** Stake: sharded by party, fed by the bus's stake linkings as hints naming the party. */
+export const definition = define({
+  name: "stake",
+  label: "stake",
+  sharding: {
+    count: 16,
+    // a linking carries its `party`, the available row its `partyId`
+    idOf: (_key, row) =>
+      typeof row.partyId === "string" ? row.partyId : typeof row.party === "string" ? row.party : "",
+    ids: partiesOf
+  },
+  options: fields,
+  sharedFilters: ["parties"],
+  reader: ({ client, options, shard, shardIds }) => make(client, options, {}, { shard, parties: shardIds }),
+  live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_STAKE_LINKING"], subscription: SHARED_BUS },
+  row: StakeRow,
+  diff: diffDecoded,
+  mainFields: ["type", "amount", "status"]
+})

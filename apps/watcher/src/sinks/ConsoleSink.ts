@@ -9,26 +9,13 @@
  * amount in the details is followed by the `symbol` they carry). At-least-once, like stdout.
  */
 import * as Effect from "effect/Effect"
-import type { Json, ResourceName, Row, WatchEvent } from "../Event.js"
+import type { Json, Row, WatchEvent } from "../Event.js"
+import { definitionOf, type ResourceName } from "../Resources.js"
 import type { Sink } from "../Sink.js"
 import { type Write, writeStream } from "./JsonLinesSink.js"
 
-/** The fields that say the most about a row, best first. */
-const mainFields: Record<ResourceName, ReadonlyArray<string>> = {
-  positions: ["openVolume", "realisedPnl", "unrealisedPnl", "averageEntryPrice", "positionStatus"],
-  stake: ["type", "amount", "status"],
-  liquidity: ["commitmentAmount", "fee", "status"],
-  signerBundles: ["newSigner", "epochSeq", "nonce"],
-  profiles: ["alias", "metadata", "derivedKeys"],
-  rewards: ["amount"],
-  referrals: [
-    "referralSetRunningNotionalTakerVolume",
-    "epochNotionalTakerVolume",
-    "referrerTakerVolume",
-    "wasEligible",
-    "rewardsMultiplier"
-  ]
-}
+/** The fields that say the most about a row, best first: each definition's `mainFields`. */
+const mainFields = (resource: ResourceName): ReadonlyArray<string> => definitionOf[resource].mainFields
 
 /** Fields that change along with others and tell little by themselves. */
 const incidentalFields = new Set([
@@ -70,7 +57,7 @@ const same = (a: Json | undefined, b: Json | undefined): boolean => JSON.stringi
 
 /** Field names of a row, the main ones first, incidental ones only when nothing else is there. */
 const ranked = (resource: ResourceName, names: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const main = mainFields[resource].filter((name) => names.includes(name))
+  const main = mainFields(resource).filter((name) => names.includes(name))
   const rest = names.filter((name) => !main.includes(name) && !incidentalFields.has(name))
   const ordered = [...main, ...rest]
   return ordered.length > 0 ? ordered : names
@@ -82,7 +69,7 @@ const limited = (parts: ReadonlyArray<string>): string =>
     : parts.join(", ")
 
 const fieldsOf = (resource: ResourceName, row: Row): ReadonlyArray<string> => {
-  const main = mainFields[resource].filter((name) => name in row)
+  const main = mainFields(resource).filter((name) => name in row)
   return (main.length > 0 ? main : ranked(resource, Object.keys(row))).map((name) => `${name} ${show(row[name])}`)
 }
 
