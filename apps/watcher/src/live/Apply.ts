@@ -30,7 +30,6 @@ import {
 } from "../Cycle.js"
 import type { ReadPoint, ResourceName, Row } from "../Event.js"
 import * as Metrics from "../Metrics.js"
-import { fingerprintOf } from "../Fingerprints.js"
 import { canonical, type DiffContext } from "../Resource.js"
 import { sliceOfRow } from "../Slice.js"
 import { LeaseLost, type Service as Store } from "../Store.js"
@@ -112,40 +111,6 @@ interface Found {
 }
 
 /**
- * What of a whole read can change the slice: the rows unlike those held, the keys held that a
- * complete read no longer has, and every key a live finding still waiting names (once that
- * finding is committed, the read's row may differ from the one held then: a stream that missed a
- * change back is what reading catches). Kept instead of the read while it waits for its block, so
- * that what waits weighs what changed, not the whole slice. Otherwise comparing now gives what
- * comparing at the commit would: a live change of a later block is left alone by the read anyway.
- */
-const changesOf = (state: LiveState, work: SliceWork, found: Found): Effect.Effect<Found, SqlError> =>
-  Effect.gen(function* () {
-    const rows = new Map<string, string | null>()
-    for (const [key, json] of found.rows) {
-      if (json === null ? work.held.has(key) : work.held.get(key) !== fingerprintOf(json)) rows.set(key, json)
-    }
-    for (const key of waitingKeys(state, work.slice)) {
-      const json = found.rows.get(key)
-      if (json !== undefined) rows.set(key, json)
-      else if (found.complete) rows.set(key, null)
-    }
-    if (found.complete) {
-      for (const key of yield* state.store.keys(work.slice)) if (!found.rows.has(key)) rows.set(key, null)
-    }
-    return { rows, complete: false, resume: found.resume }
-  })
-
-/** The keys live findings of the slice waiting for their block name. */
-const waitingKeys = (state: LiveState, slice: string): Set<string> => {
-  const keys = new Set<string>()
-  for (const bySlice of state.staged.values()) {
-    for (const staged of bySlice.get(slice) ?? []) for (const key of staged.found.rows.keys()) keys.add(key)
-  }
-  return keys
-}
-
-/**
  * Compares `found` with the slice, commits rows and events, and tells `state.committed`. Keys a
  * live change of a block at or above `at.height` wrote are left alone unless `live` (the change
  * itself). A lost lease drops the slice.
@@ -163,7 +128,7 @@ const commitFound = (
       const outcome = yield* commitSlice(
         state.store,
         work,
-        { _tag: "Ready", at, resume: found.resume ?? work.resume, events: [], writes: [] },
+        { _tag: "Ready", at, resume: work.resume, events: [], writes: [] },
         checkpointPoint(work, at)
       ).pipe(
         Effect.catchIf(
@@ -365,26 +330,16 @@ export const readSlice = (
     yield* Effect.flatMap(readOf(work), keep)
   })
 
-/** Whether a read of the whole slice waits for its block. */
-const readWaiting = (state: LiveState, slice: string): boolean => {
-  for (const bySlice of state.staged.values()) if (bySlice.get(slice)?.some((s) => s.origin === "read")) return true
-  return false
-}
-
 /**
  * What a read of the whole slice found: committed at once when it reports nothing (the first read
- * of a slice, when a first sync is only recorded), so that the world is never held in memory until
- * every resource is read; otherwise its changes wait for their block. With another read of the
- * slice still waiting, this one waits whole, since what is held will have changed by its turn.
+ * of a slice, when a first sync is only recorded), so that the world is not held in memory until
+ * every resource is read; otherwise it waits for its block, as canonical JSON.
  */
 const keepRead = (state: LiveState, slice: string, staged: Staged) =>
   onSlice(state, slice, (work) =>
-    Effect.gen(function* () {
-      if (!synced(state, work) && !state.initialEvents)
-        return yield* commitStagedOn(state, work, staged.at.height, staged)
-      if (readWaiting(state, slice)) return stage(state, slice, staged)
-      stage(state, slice, { ...staged, found: yield* changesOf(state, work, staged.found) })
-    })
+    !synced(state, work) && !state.initialEvents
+      ? commitStagedOn(state, work, staged.at.height, staged)
+      : Effect.sync(() => stage(state, slice, staged))
   )
 
 /** After a read of the whole slice: its height, and the live writes it covers forgotten. */
