@@ -74,7 +74,9 @@ const race = (
     const reference = yield* start("poll", { nodes: [urls.poll], interval: "20ms" })
     const live = yield* start("live", {
       nodes: [urls.live],
-      live: { quiet: "200ms", reconcileEvery: "1h", reconcileBudget: 1000, idleTimeout: "1h", ...liveSettings }
+      // quiet as by default: a block is settled that long after its tick, the time the streams
+      // without heights (positions, liquidity provisions) have to tell of it on a loaded machine
+      live: { quiet: "1s", reconcileEvery: "1h", reconcileBudget: 1000, idleTimeout: "1h", ...liveSettings }
     })
     const watchers: Array<WatcherProcess> = [reference, live]
     yield* Effect.addFinalizer((exit) =>
