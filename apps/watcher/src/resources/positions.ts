@@ -185,14 +185,16 @@ const read =
   (client: DataNodeClient.Service, options: Options, slice: Slice): Resource["read"] =>
   (context) =>
     Effect.gen(function* () {
-      const scope = yield* scopeOf(options, slice, context)
+      // the held keys, if asked for, are read from the store once for the scope and the missing rows
+      const once: ReadContext = { ...context, heldKeys: yield* Effect.cached(context.heldKeys) }
+      const scope = yield* scopeOf(options, slice, once)
       if (scope === undefined) return { rows: new Map(), complete: true }
       const from =
         context.previous.size > 0 && context.resume !== undefined && /^\d+$/.test(context.resume)
           ? BigInt(context.resume)
           : undefined
       const [rows, reads] = yield* ReadTracking.track(
-        from !== undefined ? readNewer(client, scope, from) : readAll(client, scope, context)
+        from !== undefined ? readNewer(client, scope, from) : readAll(client, scope, once)
       )
       const consistent = reads.lowest !== undefined && reads.lowest.height === reads.highest?.height
       const time = reads.lowest?.blockTimestamp
