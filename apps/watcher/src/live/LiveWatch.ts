@@ -68,8 +68,14 @@ export interface LiveContext {
 interface Backlog {
   readonly due: Map<ResourceName, number>
   readonly reconciling: Set<ResourceName>
-  /** Resources whose live source is down. */
+  /**
+   * Resources whose live source is down: marked as soon as the source says so, not when the
+   * applier (which may be waiting on a read) comes to it, so that no settling in between takes
+   * what the source could not say as said. A gap clears it only if no later end came meanwhile.
+   */
   readonly down: Set<ResourceName>
+  /** Per resource, the arrival number of the last end of its source. */
+  readonly downAt: Map<ResourceName, number>
   /** One settling at a time, so that blocks are committed in order. */
   readonly settling: Effect.Semaphore
   /**
@@ -79,6 +85,11 @@ interface Backlog {
    */
   started: boolean
   readonly hints: Map<number, number>
+  /**
+   * Live items whose block is being found from their time (a stream's message may come before
+   * the bus's tick of its block): until it is, no block can be taken as complete.
+   */
+  placing: number
   readonly wake: Queue.Queue<void>
 }
 
@@ -106,6 +117,7 @@ const settle = (context: LiveContext, state: LiveState, backlog: Backlog) =>
 
 const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
   Effect.gen(function* () {
+    if (backlog.placing > 0) return yield* Effect.logDebug("not settling: a live change's block is being found")
     const head = yield* state.clock.known
     const oldestHint = Math.min(Infinity, ...backlog.hints.keys())
     const height = Math.min(head, oldestHint - 1)
@@ -163,6 +175,36 @@ const reconciler = (context: LiveContext, state: LiveState, backlog: Backlog, bu
     })
   )
 
+/** A live item, numbered in the order it arrived. */
+interface Arrived {
+  readonly arrival: number
+  readonly item: LiveItem
+}
+
+/**
+ * Numbers each live item as it arrives and queues it for the applier. What must not wait behind
+ * the applier is done at once: a block's time is known as soon as the bus says it (a stream row
+ * queued before the tick would otherwise wait for it behind itself), and a source's end as soon
+ * as it ends.
+ */
+const arrive = (state: LiveState, backlog: Backlog, items: Queue.Enqueue<Arrived>) => {
+  let arrivals = 0
+  return (item: LiveItem) =>
+    Effect.suspend(() => {
+      const arrival = arrivals++
+      if (item._tag === "Tick") {
+        return Effect.zipRight(state.clock.tick(item.height, item.timeNanos), Queue.offer(items, { arrival, item }))
+      }
+      if (item._tag === "Down") {
+        for (const resource of item.resources) {
+          backlog.down.add(resource)
+          backlog.downAt.set(resource, arrival)
+        }
+      }
+      return Queue.offer(items, { arrival, item })
+    })
+}
+
 /** What a hint names, read again on the slices held; a failure leaves it to a reconciliation. */
 const readHints = (
   context: LiveContext,
@@ -195,7 +237,17 @@ const applier = (context: LiveContext, state: LiveState, backlog: Backlog, backg
       : Effect.flatMap(state.clock.heightAt(at.timeNanos), (height) =>
           Option.match(height, { onNone: () => state.clock.known, onSome: Effect.succeed })
         )
-  return (item: LiveItem) =>
+  /** Finds an item's block and records the item there (`place`), holding settling back meanwhile. */
+  const placed = <A, E>(
+    at: { readonly height: number } | { readonly timeNanos: bigint },
+    place: (height: number) => Effect.Effect<A, E>
+  ) =>
+    Effect.acquireUseRelease(
+      Effect.sync(() => backlog.placing++),
+      () => Effect.flatMap(heightOf(at), place),
+      () => Effect.sync(() => backlog.placing--)
+    )
+  return ({ arrival, item }: Arrived) =>
     Effect.gen(function* () {
       switch (item._tag) {
         case "Tick":
@@ -203,19 +255,24 @@ const applier = (context: LiveContext, state: LiveState, backlog: Backlog, backg
           return yield* settle(context, state, backlog)
         case "Gap":
           if (item.source === "bus") yield* state.clock.busUp
-          for (const resource of item.resources) backlog.down.delete(resource)
+          for (const resource of item.resources) {
+            if ((backlog.downAt.get(resource) ?? -1) < arrival) backlog.down.delete(resource)
+          }
           return yield* request(backlog, item.resources, (yield* state.clock.head) + 2)
         case "Down":
-          // not settled until the source is back and what it missed is read
+          // its resources were marked down as it arrived (see `arrive`)
           if (item.source === "bus") yield* state.clock.busDown
-          for (const resource of item.resources) backlog.down.add(resource)
           return
         case "Rows":
-          return yield* applyRows(state, item.resource, yield* heightOf(item.at), item.node, item.rows)
+          return yield* placed(item.at, (height) => applyRows(state, item.resource, height, item.node, item.rows))
         case "Hints": {
-          const height = yield* heightOf(item.at)
-          // counted before the next item, so that no block is settled with this read still to come
-          backlog.hints.set(height, (backlog.hints.get(height) ?? 0) + 1)
+          // counted before its block is let go, so that no block is settled with this read still to come
+          const height = yield* placed(item.at, (height) =>
+            Effect.sync(() => {
+              backlog.hints.set(height, (backlog.hints.get(height) ?? 0) + 1)
+              return height
+            })
+          )
           const done = Effect.sync(() => {
             const left = (backlog.hints.get(height) ?? 1) - 1
             if (left > 0) backlog.hints.set(height, left)
@@ -271,24 +328,21 @@ export const run = (
       reconciling: new Set(),
       // every source counts as down until it first connects
       down: new Set(context.resources),
+      downAt: new Map(),
       settling: Effect.unsafeMakeSemaphore(1),
       started: false,
       hints: new Map(),
+      placing: 0,
       wake: yield* Queue.sliding<void>(1)
     }
     const background = yield* FiberSet.make()
     const budget = RequestBudget.make({ perSecond: settings.reconcileBudget })
-    const items = yield* Queue.unbounded<LiveItem>()
+    const items = yield* Queue.unbounded<Arrived>()
 
     yield* Effect.forkScoped(
       Stream.runForEach(
         liveItems(context.client, { resources: context.resources, idleTimeout: settings.idleTimeout }),
-        // a block's time is known as soon as the bus says it: a stream row queued before the tick
-        // would otherwise wait for it behind itself
-        (item) =>
-          item._tag === "Tick"
-            ? Effect.zipRight(state.clock.tick(item.height, item.timeNanos), Queue.offer(items, item))
-            : Queue.offer(items, item)
+        arrive(state, backlog, items)
       )
     )
     yield* Effect.forkScoped(reconciler(context, state, backlog, budget))

@@ -118,6 +118,9 @@ const expectSameEvents = (polled: ReadonlyArray<string>, followed: ReadonlyArray
   const poll = new Set(polled.map(contentOf))
   const missed = [...poll].filter((c) => !live.has(c))
   const invented = [...live].filter((c) => !poll.has(c))
+  // the whole events, for whoever has to find out why
+  if (missed.length + invented.length > 0)
+    console.error(`missed:\n${missed.join("\n")}\ninvented:\n${invented.join("\n")}`)
   const brief = (c: string) => {
     const { key, kind } = JSON.parse(c)
     return `${kind} ${key.slice(0, 20)}`
