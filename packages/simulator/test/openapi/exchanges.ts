@@ -8,7 +8,17 @@ import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { request } from "../support/http.js"
 import { openHttpStream } from "../support/streams.js"
-import { base64, buildTransaction, bytesOf, chainOf, key, order, post, profile, transactionJson } from "../support/tx.js"
+import {
+  base64,
+  buildTransaction,
+  bytesOf,
+  chainOf,
+  key,
+  order,
+  post,
+  profile,
+  transactionJson
+} from "../support/tx.js"
 import type { Form } from "./gatewaySchemas.js"
 
 /** One answer: the spec's path template it belongs to, and what the simulator sent. */

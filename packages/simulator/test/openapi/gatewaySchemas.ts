@@ -82,11 +82,19 @@ const byDefinitionName = <T extends { readonly longName: string }>(
   const out = new Map<string, T>()
   for (const [name, items] of found) {
     // a name two messages could take is resolved by the members the definition lists
-    const props = Object.keys(components[name].properties ?? {}).sort().join()
+    const props = Object.keys(components[name].properties ?? {})
+      .sort()
+      .join()
     const match =
       items.length === 1
         ? items[0]
-        : items.find((m: any) => (m.fields ?? []).map((f: ProtoField) => jsonName(f.name)).sort().join() === props)
+        : items.find(
+            (m: any) =>
+              (m.fields ?? [])
+                .map((f: ProtoField) => jsonName(f.name))
+                .sort()
+                .join() === props
+          )
     if (match !== undefined) out.set(name, match)
   }
   return out
@@ -145,7 +153,10 @@ const member = (spec: Spec, schema: OpenApiSchema, form: Form, presence: boolean
     return form === "rest" && !presence ? { anyOf: [ref, { type: "null" }] } : ref
   }
   if (schema.type === "array") {
-    const items = schema.items.$ref !== undefined ? { $ref: `#/definitions/${refName(schema.items.$ref)}` } : scalar(schema.items, "rest")
+    const items =
+      schema.items.$ref !== undefined
+        ? { $ref: `#/definitions/${refName(schema.items.$ref)}` }
+        : scalar(schema.items, "rest")
     return { type: "array", items, ...(form === "stream" ? { minItems: 1 } : {}) }
   }
   if (schema.type === "object" && schema.additionalProperties !== undefined) {
