@@ -27,7 +27,8 @@ const resultOf = (partyId: string, n: number, ok: boolean): TransactionResult.Tr
     hash: hashOf(n),
     statusDetail: ok ? "STATUS_SUCCESS" : "STATUS_FAILURE",
     orderCancellation: { orderId: "", marketId: MARKET },
-    ...(ok ? { success: {} } : { failure: { error: FAILURE, errors: [] } })
+    // no keyed errors: the stream form leaves an empty `errors` out
+    ...(ok ? { success: {} } : { failure: { error: FAILURE } })
   })
 
 /** `resultOf` as the core includes it in a block at `height`. */
@@ -75,12 +76,12 @@ const connected = Effect.sleep("200 millis")
 
 const join = <A, E>(fiber: Fiber.Fiber<A, E>) => Fiber.join(fiber).pipe(Effect.timeout("5 seconds"))
 
-/** A simulator (blocks advanced by hand) and a client over its node. */
+/** A simulator of a v0.79 node (results with `statusDetail`), blocks advanced by hand, and a client over its node. */
 const withSimulator = <A, E>(
   body: Effect.Effect<A, E, Simulator.Simulator | DataNodeClient.DataNodeClient | Scope.Scope>
 ): Effect.Effect<A, unknown, Scope.Scope> =>
   Effect.gen(function* () {
-    const sim = yield* Simulator.make({ seed: 11, blockInterval: "manual" })
+    const sim = yield* Simulator.make({ seed: 11, blockInterval: "manual", nodeVersion: "v0.79" })
     const client = yield* DataNodeClient.make({ urls: sim.urls }).pipe(Effect.provide(FetchHttpClient.layer))
     return yield* body.pipe(
       Effect.provideService(Simulator.Simulator, sim),
@@ -220,7 +221,7 @@ describe("observeTransactionResults against the simulator", () => {
 
   it.scopedLive("a quiet stream is not cut by the client's request timeout", () =>
     Effect.gen(function* () {
-      const sim = yield* Simulator.make({ seed: 11, blockInterval: "manual" })
+      const sim = yield* Simulator.make({ seed: 11, blockInterval: "manual", nodeVersion: "v0.79" })
       const client = yield* DataNodeClient.make({ urls: sim.urls, timeout: "300 millis" }).pipe(
         Effect.provide(FetchHttpClient.layer)
       )

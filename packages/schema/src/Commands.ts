@@ -79,7 +79,8 @@ export const PeggedReference = Enum.make("vega.PeggedReference", {
 export type PeggedReference = Enum.Type<typeof PeggedReference>
 
 /**
- * `vega.AccountType` (8 and 24 are unused).
+ * `vega.AccountType` (8 is unused). 24, `ACCOUNT_TYPE_REWARD_AVERAGE_POSITION`, is a v0.75 value
+ * that v0.78 reserved; rows stored before keep it.
  *
  * @since 0.1.0
  * @category Enums
@@ -108,6 +109,7 @@ export const AccountType = Enum.make("vega.AccountType", {
   ACCOUNT_TYPE_NETWORK_TREASURY: 21,
   ACCOUNT_TYPE_VESTING_REWARDS: 22,
   ACCOUNT_TYPE_VESTED_REWARDS: 23,
+  ACCOUNT_TYPE_REWARD_AVERAGE_POSITION: 24,
   ACCOUNT_TYPE_REWARD_RELATIVE_RETURN: 25,
   ACCOUNT_TYPE_REWARD_RETURN_VOLATILITY: 26,
   ACCOUNT_TYPE_REWARD_VALIDATOR_RANKING: 27,

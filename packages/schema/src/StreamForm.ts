@@ -149,7 +149,9 @@ const toStream = (plan: Plan, value: unknown): unknown => {
         const v = value[field.key]
         if (v === undefined) continue
         const fieldPlan = field.plan()
-        if (!field.optional && isDefault(fieldPlan, v)) continue
+        // a member the node may leave out is written even at its default, but a repeated field has
+        // no presence: an empty one is never written
+        if ((!field.optional || fieldPlan._tag === "Array") && isDefault(fieldPlan, v)) continue
         out[field.key] = toStream(fieldPlan, v)
       }
       return out

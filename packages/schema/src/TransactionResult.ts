@@ -45,15 +45,25 @@ export const KeyErrors = Schema.Struct({
 }).annotations({ identifier: "KeyErrors" })
 
 /**
- * `failure`: `errors` (sorted by key) when the error was a keyed map, `error` otherwise.
+ * `failure`: `errors` (sorted by key) when the error was a keyed map, `error` otherwise. `errors`
+ * exists from v0.76 on; a v0.75 node sends `error` only. The stream form leaves an empty `errors`
+ * out, so it decodes to an absent one.
  *
  * @since 0.1.0
  * @category Schemas
  */
 export const Failure = Schema.Struct({
   error: Schema.String,
-  errors: Schema.Array(KeyErrors)
-}).annotations({ identifier: "TransactionResult.FailureDetails" })
+  errors: optional(Schema.Array(KeyErrors))
+}).annotations({
+  // generated failures have no empty `errors`, which the stream form could not tell from an absent one
+  arbitrary: () => (fc) =>
+    fc.record(
+      { error: fc.string(), errors: fc.array(Arbitrary.make(KeyErrors), { minLength: 1, maxLength: 3 }) },
+      { requiredKeys: ["error"] }
+    ),
+  identifier: "TransactionResult.FailureDetails"
+})
 /** @since 0.1.0 @category Models */
 export type Failure = typeof Failure.Type
 
@@ -87,6 +97,9 @@ const echoMembers = {
   ethereumKeyRotateSubmission: optional(Opaque),
   stopOrdersSubmission: optional(Commands.StopOrdersSubmission),
   stopOrdersCancellation: optional(Commands.StopOrdersCancellation),
+  // the same two members (fields 121 and 122) under their v0.75 names, renamed in v0.76
+  stopOrderSubmission: optional(Commands.StopOrdersSubmission),
+  stopOrderCancellation: optional(Commands.StopOrdersCancellation),
   createReferralSet: optional(Commands.CreateReferralSet),
   updateReferralSet: optional(Commands.UpdateReferralSet),
   applyReferralCode: optional(Commands.ApplyReferralCode),
@@ -103,8 +116,12 @@ const echoNames = Object.keys(echoMembers) as ReadonlyArray<keyof typeof echoMem
 
 /**
  * A transaction result in REST form, fields in the node's order: `partyId` (the submitter's key),
- * `status` (true on success), `hash` (lowercase hex, unlike the submit response), `statusDetail`,
- * the echo of the command under its JSON name, then `success` or `failure`.
+ * `status` (true on success), `hash` (lowercase hex, unlike the submit response), `statusDetail`
+ * (v0.76 and later), the echo of the command under its JSON name, then `success` or `failure`.
+ *
+ * A stop order's echo is `stopOrdersSubmission` / `stopOrdersCancellation` from v0.76 on and
+ * `stopOrderSubmission` / `stopOrderCancellation` on v0.75 nodes; both decode, are written back as
+ * received, and {@link command} reads either.
  *
  * @since 0.1.0
  * @category Schemas
@@ -113,7 +130,7 @@ export const TransactionResult = Schema.Struct({
   partyId: PartyId,
   status: Schema.Boolean,
   hash: TxHash,
-  statusDetail: TransactionResultStatus,
+  statusDetail: optional(TransactionResultStatus),
   ...echoMembers,
   success: optional(Success),
   failure: optional(Failure)
@@ -155,6 +172,12 @@ export type TransactionResult = typeof TransactionResult.Type
  */
 export const TransactionResultStream = StreamForm.make(TransactionResult)
 
+/** The echo members a v0.75 node names differently, by their name from v0.76 on. */
+const v075Names: Partial<Record<Commands.Command["_tag"], string>> = {
+  stopOrdersSubmission: "stopOrderSubmission",
+  stopOrdersCancellation: "stopOrderCancellation"
+}
+
 /**
  * The command a result echoes, when it is one this package models.
  *
@@ -162,8 +185,9 @@ export const TransactionResultStream = StreamForm.make(TransactionResult)
  * @category Getters
  */
 export const command = (result: TransactionResult): Option.Option<Commands.Command> => {
+  const fields = result as Record<string, unknown>
   for (const name of Commands.commandNames) {
-    const value = (result as Record<string, unknown>)[name]
+    const value = fields[name] ?? fields[v075Names[name] ?? ""]
     if (value !== undefined) return Option.some({ _tag: name, value } as Commands.Command)
   }
   return Option.none()
@@ -178,7 +202,7 @@ export const command = (result: TransactionResult): Option.Option<Commands.Comma
  */
 export const failureMessage = (result: TransactionResult): Option.Option<string> => {
   if (result.failure === undefined) return Option.none()
-  const { error, errors } = result.failure
+  const { error, errors = [] } = result.failure
   if (error !== "" || errors.length === 0) return Option.some(error)
   return Option.some(errors.map((e) => `${e.key} (${e.errors.join(", ")})`).join(", "))
 }

@@ -84,6 +84,13 @@ export interface NodeOptions {
 export interface Options extends WorldOptions {
   /** `"v0.75"` reproduces the real node's known bugs; the default serves correct behaviour. */
   readonly quirks?: "none" | "v0.75"
+  /**
+   * The node release whose wire shapes the nodes write: `"v0.75"` (v0.75.8, the default) or
+   * `"v0.79"` (v0.79.0: the fields added since, such as positions' fees, referral statistics'
+   * factor objects, bundles' and assets' `chainId`, markets' AMM and reordering settings, and
+   * transaction results' `statusDetail`). Behaviour is the same.
+   */
+  readonly nodeVersion?: "v0.75" | "v0.79"
   /** Wall-clock time between blocks, or `"manual"` to advance only with {@link Service.advance}. */
   readonly blockInterval?: Duration.DurationInput | "manual"
   /** The nodes serving the world; one node on a free port by default. */

@@ -810,7 +810,7 @@ describe("applyTransaction: determinism", () => {
     const generated = (world: World) => {
       const own = (party: { index: number }) => party.index < world.catalog.parties.length
       return [
-        [...world.positions.log].filter((r) => own(r.party)).map((r) => [r.from, r.to, positionJson(r)]),
+        [...world.positions.log].filter((r) => own(r.party)).map((r) => [r.from, r.to, positionJson("v0.75")(r)]),
         world.liquidityProvisions.history.filter((r) => own(r.party)).map((r) => [r.from, r.liveTo, provisionJson(r)]),
         [...world.profiles.versions.values()].flat().filter((r) => own(r.party))
       ]

@@ -47,11 +47,11 @@ const included = (partyId: string, n: number, ok: boolean, marketId = MARKET): I
   }
 }
 
-/** The stream form of a result built by {@link included}, as the node writes it. */
+/** The stream form of a result built by {@link included}, as a v0.75 node writes it (no `statusDetail`). */
 const resultJson = (partyId: string, n: number, ok: boolean, marketId = MARKET): string =>
   ok
-    ? `{"partyId":"${partyId}","status":true,"hash":"${hashOf(n)}","statusDetail":1,"orderCancellation":{"marketId":"${marketId}"},"success":{}}`
-    : `{"partyId":"${partyId}","hash":"${hashOf(n)}","statusDetail":3,"orderCancellation":{"marketId":"${marketId}"},"failure":{"error":"margin \\u003c required \\u0026 more"}}`
+    ? `{"partyId":"${partyId}","status":true,"hash":"${hashOf(n)}","orderCancellation":{"marketId":"${marketId}"},"success":{}}`
+    : `{"partyId":"${partyId}","hash":"${hashOf(n)}","orderCancellation":{"marketId":"${marketId}"},"failure":{"error":"margin \\u003c required \\u0026 more"}}`
 
 const blockOf = (world: World, height: number, results: ReadonlyArray<IncludedResult>): BlockResults => ({
   height,

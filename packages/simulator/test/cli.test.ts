@@ -30,6 +30,7 @@ const defaults: Flags = {
   nodes: 1,
   lag: "",
   quirks: "none",
+  nodeVersion: "v0.75",
   rateLimit: false,
   latency: Option.none(),
   jitter: Option.none(),
@@ -50,12 +51,14 @@ describe("vega-sim flags", () => {
       errorRate: Option.some(0.1),
       faultyNodes: "3",
       quirks: "v0.75",
+      nodeVersion: "v0.79",
       blockInterval: "250 millis"
     })
     if ("error" in options) throw new Error(options.error)
     expect(options.seed).toBe(42)
     expect(options.scale).toEqual({ positions: 5000 })
     expect(options.quirks).toBe("v0.75")
+    expect(options.nodeVersion).toBe("v0.79")
     expect(Duration.toMillis(options.blockInterval as Duration.Duration)).toBe(250)
     expect(options.nodes?.map((n) => [n.port, n.lag, n.faults])).toEqual([
       [3008, 0, undefined],
@@ -170,6 +173,7 @@ describe("vega-sim duration flags", () => {
     expect(section("--seed")).toContain("default: 1")
     expect(section("--host")).toContain("default: 127.0.0.1")
     expect(section("--quirks")).toContain("default: none")
+    expect(section("--node-version")).toContain("default: v0.75")
     expect(help).toContain("--block-interval duration")
     expect(help).toContain("--latency duration")
   })

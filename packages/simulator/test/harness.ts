@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { routes } from "../src/internal/api/routes.js"
 import type { NodeView } from "../src/internal/api/node.js"
+import type { NodeVersion } from "../src/internal/api/nodeVersion.js"
 import { Core, type CoreOptions } from "../src/internal/core/core.js"
 import type { ParamValue, Reply } from "../src/internal/route.js"
 import { World, type Options } from "../src/World.js"
@@ -36,7 +37,10 @@ export const coreOf = (world: World, options?: CoreOptions): Core => {
   return core
 }
 
-export const nodeOf = (world: World, options: { height?: number; quirks?: boolean } = {}): NodeView => {
+export const nodeOf = (
+  world: World,
+  options: { height?: number; quirks?: boolean; nodeVersion?: NodeVersion } = {}
+): NodeView => {
   const core = coreOf(world)
   const height = options.height ?? world.height
   return {
@@ -44,6 +48,7 @@ export const nodeOf = (world: World, options: { height?: number; quirks?: boolea
     height,
     readableHeight: height,
     quirks: options.quirks ?? false,
+    nodeVersion: options.nodeVersion ?? "v0.75",
     core,
     feed: core.feed,
     controls: new StreamControls()

@@ -13,6 +13,7 @@ import * as Option from "effect/Option"
 import type * as Faults from "../Faults.js"
 import * as Simulator from "../Simulator.js"
 import * as World from "../World.js"
+import { NODE_VERSIONS } from "./api/nodeVersion.js"
 
 /** The defaults of the flags that have one, as `--help` shows them. */
 export const DEFAULTS = {
@@ -22,7 +23,8 @@ export const DEFAULTS = {
   host: "127.0.0.1",
   port: 3008,
   nodes: 1,
-  quirks: "none"
+  quirks: "none",
+  nodeVersion: "v0.75"
 } as const
 
 /** A flag with a default, which `--help` shows (@effect/cli does not show defaults itself). */
@@ -73,6 +75,12 @@ export const flags = {
       Options.withDescription("reproduce the real v0.75 node's known bugs")
     ),
     DEFAULTS.quirks
+  ),
+  nodeVersion: withDefault(
+    Options.choice("node-version", NODE_VERSIONS).pipe(
+      Options.withDescription("the node release whose wire shapes the nodes write (v0.75.8 or v0.79.0)")
+    ),
+    DEFAULTS.nodeVersion
   ),
   rateLimit: Options.boolean("rate-limit").pipe(
     Options.withDescription(
@@ -184,6 +192,7 @@ export const toOptions = (f: Flags): Simulator.Options | { readonly error: strin
     blocksPerEpoch: f.blocksPerEpoch,
     blockInterval: interval.right,
     quirks: f.quirks,
+    nodeVersion: f.nodeVersion,
     nodes: nodesOf(f, faultsOf(f, latency.right, jitter.right))
   }
 }

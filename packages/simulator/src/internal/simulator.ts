@@ -12,6 +12,7 @@ import type { Node, NodeOptions, Options, Service } from "../Simulator.js"
 import { World } from "../World.js"
 import { DEFAULT_COMMIT_WINDOW_MILLIS } from "./api/limits.js"
 import type { NodeView } from "./api/node.js"
+import type { NodeVersion } from "./api/nodeVersion.js"
 import { routes, streamRoutes } from "./api/routes.js"
 import { StreamControls } from "./api/streamControls.js"
 import { CommitWindow } from "./commitWindow.js"
@@ -30,6 +31,7 @@ interface Network {
   readonly core: Core
   readonly feed: Contract.ResultFeed
   readonly quirks: boolean
+  readonly nodeVersion: NodeVersion
 }
 
 const rateLimiterOf = (rateLimit: NodeOptions["rateLimit"]): RateLimit.RateLimiter | undefined =>
@@ -52,7 +54,7 @@ const startNode = (
   index: number
 ): Effect.Effect<RunningNode, ListenError, Scope.Scope> =>
   Effect.gen(function* () {
-    const { core, feed, quirks, world } = network
+    const { core, feed, nodeVersion, quirks, world } = network
     let lag = Math.max(0, spec.lag ?? 0)
     let frozenAt: number | undefined = spec.frozen === true ? Math.max(1, world.height - lag) : undefined
     const height = () => frozenAt ?? Math.max(1, world.height - lag)
@@ -75,6 +77,7 @@ const startNode = (
         return readableHeight()
       },
       quirks,
+      nodeVersion,
       core,
       feed,
       controls
@@ -188,7 +191,13 @@ export const make = (options: Options = {}): Effect.Effect<Service, ListenError,
     const core = yield* Effect.sync(
       () => new Core(world, { spam: options.spam, tradingEnabled: options.tradingEnabled }, feed)
     )
-    const network: Network = { world, core, feed, quirks: options.quirks === "v0.75" }
+    const network: Network = {
+      world,
+      core,
+      feed,
+      quirks: options.quirks === "v0.75",
+      nodeVersion: options.nodeVersion ?? "v0.75"
+    }
     const specs = options.nodes ?? [{}]
     const nodes: Array<RunningNode> = []
     for (let i = 0; i < specs.length; i++) nodes.push(yield* startNode(network, specs[i], i))

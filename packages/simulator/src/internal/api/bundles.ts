@@ -6,7 +6,8 @@ import { isHexBytes } from "../hex.js"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { type BundleKey, type BundleRow, compareBundleToKey } from "../world/bundles.js"
-import { arraySource, cachedJson, list } from "./connection.js"
+import { arraySource, cachedJsonByVersion, list } from "./connection.js"
+import { ETHEREUM_CHAIN_ID, since } from "./nodeVersion.js"
 import { SignerBundleCursor, writeCursor } from "./cursors.js"
 import { decodesAsId } from "./ids.js"
 import type { NodeView } from "./node.js"
@@ -15,14 +16,16 @@ import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } 
 
 const encode = Encoder.stringify(SignerBundle.SignerAddedBundle)
 
-export const bundleJson = cachedJson((row: BundleRow) =>
+export const bundleJson = cachedJsonByVersion((row: BundleRow, version) =>
   encode({
     newSigner: row.validator.ethereumAddress,
     submitter: row.submitter.ethereumAddress,
     nonce: BigInt(row.nonce),
     timestamp: BigInt(row.vt) * 1000n,
     signatures: row.signatures,
-    epochSeq: BigInt(row.epoch)
+    epochSeq: BigInt(row.epoch),
+    // the multisig's EVM chain (v0.76+): Ethereum mainnet
+    ...(since(version, "v0.79") ? { chainId: ETHEREUM_CHAIN_ID } : {})
   } as SignerBundle.SignerAddedBundle)
 )
 
@@ -68,7 +71,7 @@ const handle = (params: Params, node: NodeView): Reply => {
     cursor: SignerBundleCursor,
     keyOf: (v) => ({ vt: v.get("vega_time") as number, id: (v.get("id") as string).toLowerCase() }),
     source: arraySource(rows, compareBundleToKey, bundleCursor),
-    nodeJson: bundleJson
+    nodeJson: bundleJson(node.nodeVersion)
   })
   if ("cursorError" in result) return internal(ApiErrors.AddedMultisigEvents, badCursor(result.cursorError))
   return ok(`{"bundles":${result.json}}`)

@@ -24,6 +24,7 @@ import type { ReferralStatsRow } from "../world/referrals.js"
 import { compareStrings, idSortKey } from "../world/versioned.js"
 import { provisionValue } from "./liquidity.js"
 import { profileValue } from "./profiles.js"
+import { type NodeVersion, resultAs } from "./nodeVersion.js"
 import { rewardValue } from "./rewards.js"
 import { stakeValue } from "./stake.js"
 
@@ -233,7 +234,8 @@ const TX_ERROR_COMMANDS = [
   "batchMarketInstructions"
 ]
 
-const resultEvents = ({ result }: IncludedResult): Array<Typed> => {
+const resultEvents = (included: IncludedResult, version: NodeVersion): Array<Typed> => {
+  const result = resultAs(included.result, version)
   const events: Array<Typed> = [
     {
       type: TYPE.BUS_EVENT_TYPE_TRANSACTION_RESULT,
@@ -269,6 +271,8 @@ export interface BusContext {
   readonly chain: Chain
   /** Draws the delivery order of each block. */
   readonly seed: number
+  /** The node release whose wire shapes the events carry. */
+  readonly nodeVersion: NodeVersion
 }
 
 interface Numbering {
@@ -321,7 +325,7 @@ export const eventsOf = (block: BlockResults, context: BusContext): ReadonlyArra
   for (const included of block.results) {
     const txHash = included.transaction.hash.toLowerCase()
     changesOf(included.transaction.hash)
-    for (const typed of resultEvents(included)) push(block, chainId, n, txHash, typed)
+    for (const typed of resultEvents(included, context.nodeVersion)) push(block, chainId, n, txHash, typed)
   }
   push(block, chainId, n, "", {
     type: TYPE.BUS_EVENT_TYPE_END_BLOCK,

@@ -7,6 +7,7 @@ import * as Schema from "effect/Schema"
 import { base64 } from "../goJson.js"
 import { page, type PageRequest, type Source } from "../paging.js"
 import { type CursorSpec, type CursorValues, readCursor } from "./cursors.js"
+import type { NodeVersion } from "./nodeVersion.js"
 
 const encodePageInfo = Schema.encodeSync(Pagination.PageInfo)
 
@@ -90,6 +91,18 @@ export const arraySource = <Row, Key>(
 })
 
 /** Caches a row's JSON: rows are immutable versions, so their JSON never changes. */
+/**
+ * {@link cachedJson} for each node release: `byVersion(version)(row)` is the row's JSON as a
+ * node of that release writes it.
+ */
+export const cachedJsonByVersion = <Row extends object>(encode: (row: Row, version: NodeVersion) => string) => {
+  const caches = {
+    "v0.75": cachedJson((row: Row) => encode(row, "v0.75")),
+    "v0.79": cachedJson((row: Row) => encode(row, "v0.79"))
+  }
+  return (version: NodeVersion): ((row: Row) => string) => caches[version]
+}
+
 export const cachedJson = <Row extends object>(encode: (row: Row) => string) => {
   const cache = new WeakMap<Row, string>()
   return (row: Row): string => {

@@ -2,7 +2,7 @@
  * The endpoints a client needs next to the seven: node info, core statistics and block height,
  * Vega time, epochs, assets and markets.
  */
-import { DataNodeApi, Asset, ChainInfo, Decimal, Epoch, GatewayError, Ids, Market } from "@vega-effect/schema"
+import { DataNodeApi, Asset, ChainInfo, Decimal, Epoch, GatewayError, Ids } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { microsToNanos } from "../goTime.js"
@@ -10,15 +10,13 @@ import { resolve } from "../paging.js"
 import { paginationParams, param, type Route } from "../route.js"
 import type { AssetInfo, MarketInfo } from "../world/catalog.js"
 import { compareStrings } from "../world/versioned.js"
-import { arraySource, cachedJson, list } from "./connection.js"
+import { arraySource, cachedJson, cachedJsonByVersion, list } from "./connection.js"
+import { marketJson } from "./marketJson.js"
+import { ETHEREUM_CHAIN_ID, RELEASES, since } from "./nodeVersion.js"
 import { AssetCursor, MarketCursor, writeCursor } from "./cursors.js"
 import type { NodeView } from "./node.js"
 import { pagination, str, uint64 } from "./params.js"
 import { error, internal, invalidPagination, ok } from "./reply.js"
-
-/** The node version the simulator reproduces. */
-export const VERSION = "v0.75.8"
-const COMMIT = "7ecac479f2e0ae13b9d8b6b3e9c85a2d5de35f1b"
 
 /** Go's `time.Time` RFC 3339 form with nanoseconds, as core writes times in `/statistics`. */
 const rfc3339Nano = (micros: number): string => {
@@ -34,7 +32,6 @@ const encodeHeight = Schema.encodeSync(ChainInfo.LastBlockHeightResponse)
 const encodeTime = Schema.encodeSync(ChainInfo.GetVegaTimeResponse)
 const encodeEpoch = Schema.encodeSync(Epoch.GetEpochResponse)
 const encodeAsset = Schema.encodeSync(Asset.Asset)
-const encodeMarket = Schema.encodeSync(Market.Market)
 
 const { ApiErrors } = GatewayError
 
@@ -42,7 +39,31 @@ const info: Route<NodeView> = {
   method: DataNodeApi.Info.method,
   path: DataNodeApi.Info.path,
   params: [],
-  handle: () => ok(JSON.stringify(encodeInfo({ version: VERSION, commitHash: COMMIT })))
+  handle: (_, node) => {
+    const { commit, version } = RELEASES[node.nodeVersion]
+    return ok(JSON.stringify(encodeInfo({ version, commitHash: commit })))
+  }
+}
+
+/** The counters of `/statistics` the simulator does not keep: zero, as on a node that counted nothing. */
+const zeroCounters = {
+  txPerBlock: 0n,
+  averageTxBytes: 0n,
+  averageOrdersPerBlock: 0n,
+  tradesPerSecond: 0n,
+  ordersPerSecond: 0n,
+  totalAmendOrder: 0n,
+  totalCancelOrder: 0n,
+  totalCreateOrder: 0n,
+  totalOrders: 0n,
+  totalTrades: 0n,
+  orderSubscriptions: 0,
+  tradeSubscriptions: 0,
+  candleSubscriptions: 0,
+  marketDepthSubscriptions: 0,
+  positionsSubscriptions: 0,
+  accountSubscriptions: 0,
+  marketDataSubscriptions: 0
 }
 
 const statistics: Route<NodeView> = {
@@ -55,24 +76,31 @@ const statistics: Route<NodeView> = {
     const height = node.core.height
     const now = chain.blockTime(height)
     const epoch = chain.epochOf(height)
+    // every member of vega.api.v1.Statistics, as the gateway writes them all; the throughput,
+    // order and subscription counters are not modelled and stay at zero
     const statistics = {
       blockHeight: BigInt(height),
+      backlogLength: 0n,
       totalPeers: BigInt(catalog.validators.length - 1),
       genesisTime: rfc3339Nano(chain.genesisMicros),
       currentTime: rfc3339Nano(now),
       vegaTime: rfc3339Nano(now),
       status: "CHAIN_STATUS_CONNECTED",
+      ...zeroCounters,
       totalMarkets: BigInt(catalog.markets.length),
-      appVersionHash: COMMIT,
-      appVersion: VERSION,
+      appVersionHash: RELEASES[node.nodeVersion].commit,
+      appVersion: RELEASES[node.nodeVersion].version,
       chainVersion: "0.38.8",
       blockDuration: 1_000_000_000n,
       uptime: rfc3339Nano(chain.genesisMicros),
       chainId: chain.chainId,
+      marketDepthUpdatesSubscriptions: 0,
       blockHash: node.core.blockHash(height),
       epochSeq: BigInt(epoch),
       epochStartTime: rfc3339Nano(chain.blockTime(chain.epochFirstBlock(epoch))),
-      epochExpiryTime: rfc3339Nano(chain.blockTime(chain.epochLastBlock(epoch)))
+      epochExpiryTime: rfc3339Nano(chain.blockTime(chain.epochLastBlock(epoch))),
+      eventCount: 0n,
+      eventsPerSecond: 0n
     }
     return ok(JSON.stringify(encodeStatistics({ statistics } as unknown as ChainInfo.StatisticsResponse)))
   }
@@ -177,7 +205,7 @@ const epoch: Route<NodeView> = {
   }
 }
 
-const assetJson = cachedJson((asset: AssetInfo) =>
+const assetJson = cachedJsonByVersion((asset: AssetInfo, version) =>
   JSON.stringify(
     encodeAsset({
       id: asset.id,
@@ -189,7 +217,8 @@ const assetJson = cachedJson((asset: AssetInfo) =>
         erc20: {
           contractAddress: asset.contractAddress,
           lifetimeLimit: asset.lifetimeLimit,
-          withdrawThreshold: asset.withdrawThreshold
+          withdrawThreshold: asset.withdrawThreshold,
+          ...(since(version, "v0.79") ? { chainId: ETHEREUM_CHAIN_ID } : {})
         }
       },
       status: "STATUS_ENABLED"
@@ -217,7 +246,7 @@ const assets: Route<NodeView> = {
         (a, key) => compareStrings(a.id, key),
         (a) => writeCursor(AssetCursor, [a.id])
       ),
-      nodeJson: assetJson
+      nodeJson: assetJson(node.nodeVersion)
     })
     if ("cursorError" in result) return internal(ApiErrors.AssetServiceGetById, result.cursorError)
     return ok(`{"assets":${result.json}}`)
@@ -236,51 +265,14 @@ const asset: Route<NodeView> = {
     const found = node.world.catalog.assetById.get(id.toLowerCase())
     if (found === undefined)
       return error(GatewayError.fromApiError(ApiErrors.AssetServiceGetById, GatewayError.NO_RESOURCE_INNER))
-    return ok(`{"asset":${assetJson(found)}}`)
+    return ok(`{"asset":${assetJson(node.nodeVersion)(found)}}`)
   }
 }
 
-const marketJson = cachedJson((market: MarketInfo) => {
-  const product = {
-    settlementAsset: market.settlementAsset.id,
-    quoteName: market.settlementAsset.symbol,
-    ...(market.product === "perpetual"
-      ? {
-          marginFundingFactor: Option.getOrThrow(Decimal.parse("0.1")),
-          interestRate: Option.getOrThrow(Decimal.parse("0")),
-          clampLowerBound: Option.getOrThrow(Decimal.parse("-0.0005")),
-          clampUpperBound: Option.getOrThrow(Decimal.parse("0.0005"))
-        }
-      : {})
-  }
-  return JSON.stringify(
-    encodeMarket({
-      id: market.id,
-      tradableInstrument: {
-        instrument: {
-          id: "",
-          code: market.code,
-          name: market.name,
-          metadata: {
-            tags: [`base:${market.code.split(/USD|DAI|WETH/)[0]}`, `quote:${market.settlementAsset.symbol}`]
-          },
-          [market.product]: product
-        }
-      },
-      decimalPlaces: market.priceDecimals,
-      tradingMode: "TRADING_MODE_CONTINUOUS",
-      state: "STATE_ACTIVE",
-      marketTimestamps: {
-        proposed: BigInt(market.proposedMicros) * 1000n,
-        pending: BigInt(market.proposedMicros + 86_400_000_000) * 1000n,
-        open: BigInt(market.openMicros) * 1000n,
-        close: 0n
-      },
-      positionDecimalPlaces: market.positionDecimals,
-      tickSize: market.tickSize
-    } as unknown as Market.Market)
-  )
-})
+const marketJsons = {
+  "v0.75": cachedJson((market: MarketInfo) => marketJson(market, "v0.75")),
+  "v0.79": cachedJson((market: MarketInfo) => marketJson(market, "v0.79"))
+}
 
 const markets: Route<NodeView> = {
   method: DataNodeApi.ListMarkets.method,
@@ -301,7 +293,7 @@ const markets: Route<NodeView> = {
         (m, k) => m.proposedMicros - k.vt || compareStrings(m.id, k.id),
         (m) => writeCursor(MarketCursor, [m.proposedMicros, m.id])
       ),
-      nodeJson: marketJson
+      nodeJson: marketJsons[node.nodeVersion]
     })
     if ("cursorError" in result) return internal(ApiErrors.MarketServiceGetById, result.cursorError)
     return ok(`{"markets":${result.json}}`)
@@ -321,7 +313,7 @@ const market: Route<NodeView> = {
     const found = node.world.catalog.marketById.get(id.toLowerCase())
     if (found === undefined)
       return error(GatewayError.fromApiError(ApiErrors.MarketServiceGetById, GatewayError.NO_RESOURCE_INNER))
-    return ok(`{"market":${marketJson(found)}}`)
+    return ok(`{"market":${marketJsons[node.nodeVersion](found)}}`)
   }
 }
 

@@ -5,6 +5,7 @@
 import type { World } from "../../World.js"
 import type { ResultFeed } from "../core/contract.js"
 import type { Core } from "../core/core.js"
+import type { NodeVersion } from "./nodeVersion.js"
 import type { StreamControls } from "./streamControls.js"
 
 export interface NodeView {
@@ -21,6 +22,8 @@ export interface NodeView {
   readonly readableHeight: number
   /** Reproduce the v0.75 node's quirks instead of the correct behaviour. */
   readonly quirks: boolean
+  /** The node release whose wire shapes the node writes. */
+  readonly nodeVersion: NodeVersion
   /** The network's core, shared by every node: mempool, checks, block building. */
   readonly core: Core
   /** The results of the blocks the core builds. */

@@ -99,7 +99,8 @@ const sendSnapshot = (
     if (stopped()) return
     const page = all[at++]
     const last = at === all.length
-    const snapshot = { positions: page.map(positionValue), lastPage: last }
+    // v0.79's fee and funding fields are zero here, which the stream form leaves out
+    const snapshot = { positions: page.map((row) => positionValue(row)), lastPage: last }
     sink.send(JSON.stringify(encodePositions({ result: { snapshot } } as never)))
     if (last) done()
     else setImmediate(next)
@@ -134,7 +135,9 @@ const positionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
       rows.sort(comparePositions)
       for (const page of pages(rows)) {
         sink.send(
-          JSON.stringify(encodePositions({ result: { updates: { positions: page.map(positionValue) } } } as never))
+          JSON.stringify(
+            encodePositions({ result: { updates: { positions: page.map((row) => positionValue(row)) } } } as never)
+          )
         )
       }
     }

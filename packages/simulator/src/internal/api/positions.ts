@@ -6,7 +6,8 @@ import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { comparePositions, comparePositionToKey, type PositionKey, type PositionRow } from "../world/positions.js"
 import { idSortKey, visibleAt } from "../world/versioned.js"
-import { arraySource, cachedJson, list } from "./connection.js"
+import { arraySource, cachedJsonByVersion, list } from "./connection.js"
+import { type NodeVersion, since } from "./nodeVersion.js"
 import { PositionCursor, writeCursor } from "./cursors.js"
 import { normalizeId } from "./ids.js"
 import type { NodeView } from "./node.js"
@@ -23,7 +24,19 @@ const STATUS_NAMES = [
 
 const encode = Encoder.stringify(Position.Position)
 
-export const positionValue = (row: PositionRow): Position.Position =>
+/** Fees and funding (v0.79): the simulator's fills charge no fees and perpetuals pay no funding. */
+const feesAndFunding = {
+  takerFeesPaid: 0n,
+  makerFeesReceived: 0n,
+  feesPaid: 0n,
+  takerFeesPaidSince: 0n,
+  makerFeesReceivedSince: 0n,
+  feesPaidSince: 0n,
+  fundingPaymentAmount: 0n,
+  fundingPaymentAmountSince: 0n
+}
+
+export const positionValue = (row: PositionRow, version: NodeVersion = "v0.75"): Position.Position =>
   ({
     marketId: row.market.id,
     partyId: row.party.id,
@@ -33,10 +46,11 @@ export const positionValue = (row: PositionRow): Position.Position =>
     averageEntryPrice: BigInt(row.averageEntryPrice),
     updatedAt: BigInt(row.vt) * 1000n,
     lossSocialisationAmount: BigInt(row.lossSocialisation),
-    positionStatus: STATUS_NAMES[row.status]
+    positionStatus: STATUS_NAMES[row.status],
+    ...(since(version, "v0.79") ? feesAndFunding : {})
   }) as Position.Position
 
-export const positionJson = cachedJson((row: PositionRow) => encode(positionValue(row)))
+export const positionJson = cachedJsonByVersion((row: PositionRow, version) => encode(positionValue(row, version)))
 
 export const positionCursor = (row: PositionRow): string =>
   writeCursor(PositionCursor, [row.vt, row.party.id, row.market.id])
@@ -103,7 +117,7 @@ const handle = (params: Params, node: NodeView): Reply => {
       marketId: (v.get("market_id") as string).toLowerCase()
     }),
     source,
-    nodeJson: positionJson
+    nodeJson: positionJson(node.nodeVersion)
   })
   if ("cursorError" in result) return internal(GatewayError.ApiErrors.PositionsForParty, badCursor(result.cursorError))
   return ok(`{"positions":${result.json}}`)

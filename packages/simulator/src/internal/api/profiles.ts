@@ -7,7 +7,8 @@ import { paginationParams, param, type Params, type Reply, type Route } from "..
 import type { Party } from "../world/catalog.js"
 import type { ProfileRow } from "../world/profiles.js"
 import { compareStrings, idSortKey } from "../world/versioned.js"
-import { cachedJson, list } from "./connection.js"
+import { cachedJsonByVersion, list } from "./connection.js"
+import { type NodeVersion, since } from "./nodeVersion.js"
 import { ProfileCursor, writeCursor } from "./cursors.js"
 import { normalizeId } from "./ids.js"
 import type { NodeView } from "./node.js"
@@ -16,10 +17,16 @@ import { badCursor, error, internal, invalidPagination, notHex, ok } from "./rep
 
 const encode = Encoder.stringify(PartyProfile.PartyProfile)
 
-export const profileValue = (row: ProfileRow): PartyProfile.PartyProfile =>
-  ({ partyId: row.party.id, alias: row.alias, metadata: row.metadata }) as PartyProfile.PartyProfile
+/** A profile; v0.79 adds the party's AMM keys (`derivedKeys`), none here. */
+export const profileValue = (row: ProfileRow, version: NodeVersion = "v0.75"): PartyProfile.PartyProfile =>
+  ({
+    partyId: row.party.id,
+    alias: row.alias,
+    metadata: row.metadata,
+    ...(since(version, "v0.79") ? { derivedKeys: [] } : {})
+  }) as unknown as PartyProfile.PartyProfile
 
-export const profileJson = cachedJson((row: ProfileRow) => encode(profileValue(row)))
+export const profileJson = cachedJsonByVersion((row: ProfileRow, version) => encode(profileValue(row, version)))
 
 /** The cursor is the whole profile, with `Metadata: null` when there is none. */
 export const profileCursor = (row: ProfileRow): string =>
@@ -59,7 +66,7 @@ const handle = (params: Params, node: NodeView): Reply => {
       compare: (party, key) => compareStrings(party.key, key),
       cursorOf: (party) => profileCursor(profileOf(party))
     },
-    nodeJson: (party) => profileJson(profileOf(party))
+    nodeJson: (party) => profileJson(node.nodeVersion)(profileOf(party))
   })
   if ("cursorError" in result) return internal(ApiErrors.PartiesProfiles, badCursor(result.cursorError))
   return ok(`{"profiles":${result.json}}`)

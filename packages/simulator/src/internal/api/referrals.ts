@@ -7,7 +7,8 @@ import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { compareReferralStatsToKey, type ReferralStatsKey, type ReferralStatsRow } from "../world/referrals.js"
 import { idSortKey } from "../world/versioned.js"
-import { arraySource, cachedJson, list } from "./connection.js"
+import { arraySource, cachedJsonByVersion, list } from "./connection.js"
+import { type NodeVersion, since } from "./nodeVersion.js"
 import { ReferralSetStatsCursor, writeCursor } from "./cursors.js"
 import { decodesAsId } from "./ids.js"
 import type { NodeView } from "./node.js"
@@ -17,18 +18,47 @@ import { badCursor, internal, invalidId, invalidPagination, notHex, ok } from ".
 const encode = Encoder.stringify(ReferralSetStats.ReferralSetStats)
 const decimal = (s: string) => Option.getOrThrow(Decimal.parse(s))
 
-export const statsJson = cachedJson((row: ReferralStatsRow) =>
+/** The same factor for the three fee kinds. */
+const rewardFactors = (factor: string) => ({
+  infrastructureRewardFactor: decimal(factor),
+  liquidityRewardFactor: decimal(factor),
+  makerRewardFactor: decimal(factor)
+})
+
+/**
+ * From v0.78 the factors are objects per fee kind and the single deprecated factors are written as
+ * `""` (see the data-node facts, changes by version).
+ */
+const factorsOf = (row: ReferralStatsRow, version: NodeVersion) =>
+  since(version, "v0.79")
+    ? {
+        discountFactor: Option.none(),
+        rewardFactor: Option.none(),
+        rewardsFactorMultiplier: Option.none(),
+        discountFactors: {
+          infrastructureDiscountFactor: decimal(row.discountFactor),
+          liquidityDiscountFactor: decimal(row.discountFactor),
+          makerDiscountFactor: decimal(row.discountFactor)
+        },
+        rewardFactors: rewardFactors(row.rewardFactor),
+        rewardsFactorsMultiplier: rewardFactors(row.rewardsFactorMultiplier)
+      }
+    : {
+        discountFactor: Option.some(decimal(row.discountFactor)),
+        rewardFactor: Option.some(decimal(row.rewardFactor)),
+        rewardsFactorMultiplier: Option.some(decimal(row.rewardsFactorMultiplier))
+      }
+
+export const statsJson = cachedJsonByVersion((row: ReferralStatsRow, version) =>
   encode({
     atEpoch: BigInt(row.epoch),
     referralSetRunningNotionalTakerVolume: row.runningVolume,
     partyId: row.referee.id,
-    discountFactor: Option.some(decimal(row.discountFactor)),
-    rewardFactor: Option.some(decimal(row.rewardFactor)),
     epochNotionalTakerVolume: row.epochVolume,
     rewardsMultiplier: decimal(row.rewardsMultiplier),
-    rewardsFactorMultiplier: Option.some(decimal(row.rewardsFactorMultiplier)),
     wasEligible: row.wasEligible,
-    referrerTakerVolume: row.referrerTakerVolume
+    referrerTakerVolume: row.referrerTakerVolume,
+    ...factorsOf(row, version)
   } as unknown as ReferralSetStats.ReferralSetStats)
 )
 
@@ -84,7 +114,7 @@ const handle = (params: Params, node: NodeView): Reply => {
       partyKey: idSortKey(v.get("PartyID") as string)
     }),
     source: arraySource(rows, compareReferralStatsToKey, cursorOf),
-    nodeJson: statsJson
+    nodeJson: statsJson(node.nodeVersion)
   })
   if ("cursorError" in result) return internal(ApiErrors.ReferralSetStats, badCursor(result.cursorError))
   return ok(`{"stats":${result.json}}`)

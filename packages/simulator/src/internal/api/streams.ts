@@ -22,6 +22,7 @@ import type { World } from "../../World.js"
 import type { BlockResults, IncludedResult, ResultFeed } from "../core/contract.js"
 import { deliveryOrder, eventsOf, type SimEvent } from "./busEvents.js"
 import { EVENT_BUS_CLIENT_BUFFER_SIZE, EVENT_BUS_REQUEST_TIMEOUT_MILLIS } from "./limits.js"
+import { type NodeVersion, resultAs } from "./nodeVersion.js"
 import type { StreamControls, Watch } from "./streamControls.js"
 import { scanJsonBody } from "../gatewayJson.js"
 import { type Decoded, param, type Params, type StreamHandle, type StreamRoute, type StreamSink } from "../route.js"
@@ -36,6 +37,8 @@ export interface StreamNode {
   readonly feed: ResultFeed
   /** Orders given to the node's open streams from outside. */
   readonly controls: StreamControls
+  /** The node release whose wire shapes the streams write; v0.75 when absent. */
+  readonly nodeVersion?: NodeVersion
 }
 
 /** Timings of the streams (the node's are fixed; tests shorten them). */
@@ -139,6 +142,7 @@ const transactionResults = (timing: TimingMillis): StreamRoute<StreamNode> => ({
     const partyIds = strings(params, "partyIds")
     const hashes = strings(params, "hashes")
     const status = params.query.get("status")
+    const version = node.nodeVersion ?? "v0.75"
     const matches = ({ result }: IncludedResult): boolean =>
       (partyIds.length === 0 || partyIds.includes(result.partyId)) &&
       (hashes.length === 0 || hashes.includes(result.hash)) &&
@@ -147,7 +151,11 @@ const transactionResults = (timing: TimingMillis): StreamRoute<StreamNode> => ({
       const results = block.results.filter(matches)
       if (results.length === 0) return
       sink.send(
-        JSON.stringify(encodeResultsFrame({ result: { transactionResults: results.map(({ result }) => result) } }))
+        JSON.stringify(
+          encodeResultsFrame({
+            result: { transactionResults: results.map(({ result }) => resultAs(result, version)) }
+          })
+        )
       )
     })
     return { close: stop }
@@ -273,15 +281,18 @@ export const decodeBusRequest = (json: unknown): Decoded => {
 
 const encodeEventsFrame = Schema.encodeSync(StreamForm.frame(EventBus.ObserveEventBusResponse))
 
-/** Each block's events in delivery order, built once for every subscriber. */
-const delivered = new WeakMap<BlockResults, ReadonlyArray<SimEvent>>()
+/** Each block's events in delivery order, built once for every subscriber (per node release). */
+const delivered: Record<NodeVersion, WeakMap<BlockResults, ReadonlyArray<SimEvent>>> = {
+  "v0.75": new WeakMap(),
+  "v0.79": new WeakMap()
+}
 
-const blockEvents = (block: BlockResults, world: World): ReadonlyArray<SimEvent> => {
-  let events = delivered.get(block)
+const blockEvents = (block: BlockResults, world: World, nodeVersion: NodeVersion): ReadonlyArray<SimEvent> => {
+  let events = delivered[nodeVersion].get(block)
   if (events === undefined) {
-    const context = { chainId: world.chain.chainId, chain: world.chain, seed: world.seed }
+    const context = { chainId: world.chain.chainId, chain: world.chain, seed: world.seed, nodeVersion }
     events = deliveryOrder(eventsOf(block, context), world.seed, block.height)
-    delivered.set(block, events)
+    delivered[nodeVersion].set(block, events)
   }
   return events
 }
@@ -413,7 +424,7 @@ class EventBusSubscription implements StreamHandle {
     if (this.filter === undefined) return
     // a slow consumer's observer is closed without an error
     if (this.watch.slowAtNextBlock) return this.stop()
-    const events = blockEvents(block, this.node.world)
+    const events = blockEvents(block, this.node.world, this.node.nodeVersion ?? "v0.75")
       .filter(this.filter)
       .map((e) => e.event)
     if (events.length === 0) return

@@ -109,7 +109,7 @@ const checkTransaction: Route<NodeView> = {
  * with the error for a failure.
  */
 const blockResultCode = (result: {
-  readonly statusDetail: unknown
+  readonly statusDetail?: unknown
   readonly failure?: { readonly error: string } | undefined
 }): { readonly code: number; readonly data: string } =>
   result.statusDetail === "STATUS_SUCCESS"

@@ -1,0 +1,195 @@
+/**
+ * A market as `/api/v2/markets` and `/api/v2/market/{marketId}` write it: every member of
+ * `vega.Market`, as the gateway writes them all (unset messages as `null`, deprecated strings as
+ * `""`). The configuration the simulator does not model (fees, auctions, price and liquidity
+ * monitoring, risk model, oracles) is one plausible mainnet-like set, the same for every market.
+ */
+import { createHash } from "node:crypto"
+import { Decimal, Market } from "@vega-effect/schema"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import type { MarketInfo } from "../world/catalog.js"
+import { type NodeVersion, since } from "./nodeVersion.js"
+
+const encodeMarket = Schema.encodeSync(Market.Market)
+
+const decimal = (text: string) => Option.getOrThrow(Decimal.parse(text))
+
+/** A data source spec's id: deterministic per market and purpose. */
+const specId = (market: MarketInfo, purpose: string): string =>
+  createHash("sha256").update(`${market.id} ${purpose}`).digest("hex")
+
+/** An oracle signed by the market's (simulated) data provider key, filtering one property. */
+const oracleSpec = (market: MarketInfo, purpose: string, property: string, type: string, decimals?: string) => ({
+  id: specId(market, purpose),
+  createdAt: String(BigInt(market.proposedMicros) * 1000n),
+  updatedAt: "0",
+  data: {
+    external: {
+      oracle: {
+        signers: [{ pubKey: { key: specId(market, "signer") } }],
+        filters: [
+          {
+            key: { name: property, type, ...(decimals === undefined ? {} : { numberDecimalPlaces: decimals }) },
+            conditions: []
+          }
+        ]
+      }
+    }
+  },
+  status: "STATUS_ACTIVE"
+})
+
+/** The perpetual's funding schedule: every 8 hours from its opening. */
+const scheduleSpec = (market: MarketInfo) => ({
+  id: specId(market, "schedule"),
+  createdAt: String(BigInt(market.proposedMicros) * 1000n),
+  updatedAt: "0",
+  data: {
+    internal: {
+      timeTrigger: {
+        conditions: [{ operator: "OPERATOR_GREATER_THAN_OR_EQUAL", value: "0" }],
+        triggers: [{ initial: String(Math.floor(market.openMicros / 1_000_000)), every: "28800" }]
+      }
+    }
+  },
+  status: "STATUS_ACTIVE"
+})
+
+const priceProperty = (market: MarketInfo): string => `prices.${market.code.split(".")[0]}.value`
+
+const futureProduct = (market: MarketInfo) => ({
+  settlementAsset: market.settlementAsset.id,
+  quoteName: market.settlementAsset.symbol,
+  dataSourceSpecForSettlementData: oracleSpec(
+    market,
+    "settlement",
+    priceProperty(market),
+    "TYPE_INTEGER",
+    String(market.priceDecimals)
+  ),
+  dataSourceSpecForTradingTermination: oracleSpec(market, "termination", "trading.terminated", "TYPE_BOOLEAN"),
+  dataSourceSpecBinding: {
+    settlementDataProperty: priceProperty(market),
+    tradingTerminationProperty: "trading.terminated"
+  }
+})
+
+const perpetualProduct = (market: MarketInfo) => ({
+  settlementAsset: market.settlementAsset.id,
+  quoteName: market.settlementAsset.symbol,
+  marginFundingFactor: decimal("0.1"),
+  interestRate: decimal("0"),
+  clampLowerBound: decimal("-0.0005"),
+  clampUpperBound: decimal("0.0005"),
+  dataSourceSpecForSettlementSchedule: scheduleSpec(market),
+  dataSourceSpecForSettlementData: oracleSpec(
+    market,
+    "settlement",
+    priceProperty(market),
+    "TYPE_INTEGER",
+    String(market.priceDecimals)
+  ),
+  dataSourceSpecBinding: {
+    settlementDataProperty: priceProperty(market),
+    settlementScheduleProperty: "vegaprotocol.builtin.timetrigger"
+  }
+})
+
+/** Members that only v0.76+ nodes write (`vega.Market` at v0.79.0). */
+const laterMembers = (version: NodeVersion) =>
+  since(version, "v0.79") ? { enableTransactionReordering: true, allowedEmptyAmmLevels: 0n, allowedSellers: [] } : {}
+
+const fees = (version: NodeVersion) => ({
+  factors: {
+    makerFee: "0.0002",
+    infrastructureFee: "0.0005",
+    liquidityFee: "0.0001",
+    ...(since(version, "v0.79") ? { treasuryFee: "0", buyBackFee: "0" } : {})
+  },
+  liquidityFeeSettings: { method: "METHOD_MARGINAL_COST" }
+})
+
+const liquidationStrategy = (version: NodeVersion) => ({
+  disposalTimeStep: "10",
+  disposalFraction: "0.1",
+  fullDisposalSize: "10000",
+  maxFractionConsumed: "0.1",
+  ...(since(version, "v0.79") ? { disposalSlippageRange: "0.1" } : {})
+})
+
+/** The instrument with its product, margin calculator and risk model. */
+const tradableInstrument = (market: MarketInfo) => ({
+  instrument: {
+    id: "",
+    code: market.code,
+    name: market.name,
+    metadata: {
+      tags: [`base:${market.code.split(/USD|DAI|WETH/)[0]}`, `quote:${market.settlementAsset.symbol}`]
+    },
+    [market.product]: market.product === "perpetual" ? perpetualProduct(market) : futureProduct(market)
+  },
+  marginCalculator: { scalingFactors: { searchLevel: 1.1, initialMargin: 1.5, collateralRelease: 1.7 } },
+  logNormalRiskModel: {
+    riskAversionParameter: 0.000001,
+    tau: 0.0000071,
+    params: { mu: 0, r: 0, sigma: 0.75 }
+  }
+})
+
+/** The market's JSON for a node of `version`. */
+export const marketJson = (market: MarketInfo, version: NodeVersion): string =>
+  JSON.stringify(
+    encodeMarket({
+      id: market.id,
+      tradableInstrument: tradableInstrument(market),
+      decimalPlaces: market.priceDecimals,
+      fees: fees(version),
+      openingAuction: { duration: "3600", volume: "0" },
+      priceMonitoringSettings: {
+        parameters: {
+          triggers: [
+            { horizon: "4320", probability: "0.9999999", auctionExtension: "300" },
+            { horizon: "1440", probability: "0.9999999", auctionExtension: "180" }
+          ]
+        }
+      },
+      liquidityMonitoringParameters: {
+        targetStakeParameters: { timeWindow: "3600", scalingFactor: 0.05 },
+        triggeringRatio: "0",
+        auctionExtension: "0"
+      },
+      tradingMode: "TRADING_MODE_CONTINUOUS",
+      state: "STATE_ACTIVE",
+      marketTimestamps: {
+        proposed: BigInt(market.proposedMicros) * 1000n,
+        pending: BigInt(market.proposedMicros + 86_400_000_000) * 1000n,
+        open: BigInt(market.openMicros) * 1000n,
+        close: 0n
+      },
+      positionDecimalPlaces: market.positionDecimals,
+      // replaced by liquiditySlaParams.priceRange; written empty
+      lpPriceRange: Option.none(),
+      linearSlippageFactor: Option.some(decimal("0.001")),
+      quadraticSlippageFactor: Option.some(decimal("0")),
+      liquiditySlaParams: {
+        priceRange: "0.05",
+        commitmentMinTimeFraction: "0.95",
+        performanceHysteresisEpochs: "1",
+        slaCompetitionFactor: "0.8"
+      },
+      liquidationStrategy: liquidationStrategy(version),
+      markPriceConfiguration: {
+        decayWeight: "0",
+        decayPower: "0",
+        cashAmount: "0",
+        sourceWeights: [],
+        sourceStalenessTolerance: [],
+        compositePriceType: "COMPOSITE_PRICE_TYPE_LAST_TRADE",
+        dataSourcesSpec: [],
+        dataSourcesSpecBinding: []
+      },
+      tickSize: market.tickSize,
+      ...laterMembers(version)
+    } as unknown as Market.Market)
+  )

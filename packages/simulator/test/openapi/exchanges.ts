@@ -1,0 +1,271 @@
+/**
+ * Real answers of a running simulator, for the OpenAPI contract test: every route a client of the
+ * toolkit uses, over several pages in both orders, with filters, with errors, and transactions
+ * accepted, rejected and included, plus the frames of the transaction-results stream.
+ */
+import { Commands } from "@vega-effect/schema"
+import type { Simulator } from "@vega-effect/simulator"
+import { Effect } from "effect"
+import { request } from "../support/http.js"
+import { openHttpStream } from "../support/streams.js"
+import {
+  base64,
+  buildTransaction,
+  bytesOf,
+  chainOf,
+  key,
+  order,
+  post,
+  profile,
+  transactionJson
+} from "../support/tx.js"
+import type { Form } from "./gatewaySchemas.js"
+
+/** One answer: the spec's path template it belongs to, and what the simulator sent. */
+export interface Exchange {
+  readonly method: "get" | "post"
+  /** The spec's path template, e.g. `/api/v2/market/{marketId}`; `undefined` for an unknown route. */
+  readonly template: string | undefined
+  /** What was asked, for the test's messages. */
+  readonly label: string
+  readonly status: number
+  readonly body: unknown
+  readonly form: Form
+}
+
+type Query = Record<string, string | ReadonlyArray<string>>
+
+const queryString = (query: Query): string => {
+  const parts = Object.entries(query).flatMap(([k, v]) =>
+    (typeof v === "string" ? [v] : v).map((x) => `${encodeURIComponent(k)}=${encodeURIComponent(x)}`)
+  )
+  return parts.length === 0 ? "" : `?${parts.join("&")}`
+}
+
+const fill = (template: string, path: Record<string, string>): string =>
+  template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? ""))
+
+/** Collects the answers of one simulator. */
+export class Recorder {
+  readonly exchanges: Array<Exchange> = []
+  constructor(readonly url: string) {}
+
+  async get(template: string | undefined, path: string, label = path): Promise<any> {
+    const response = await request(this.url, path)
+    const body = JSON.parse(response.text)
+    this.exchanges.push({ method: "get", template, label, status: response.status, body, form: "rest" })
+    return body
+  }
+
+  async query(template: string, query: Query = {}, path: Record<string, string> = {}): Promise<any> {
+    const url = fill(template, path) + queryString(query)
+    return this.get(template, url)
+  }
+
+  async post(template: string, body: unknown): Promise<any> {
+    const response = await post(this.url, template, body)
+    this.exchanges.push({
+      method: "post",
+      template,
+      label: `POST ${template} ${JSON.stringify(body).slice(0, 80)}`,
+      status: response.status,
+      body: response.json,
+      form: "rest"
+    })
+    return response.json
+  }
+
+  /**
+   * A list route's pages: `pages` forwards from the start, then backwards from the end, in both
+   * orders.
+   */
+  async pages(template: string, connection: string, query: Query = {}, path: Record<string, string> = {}, pages = 3) {
+    for (const newestFirst of ["true", "false"]) {
+      let after: string | undefined
+      for (let i = 0; i < pages; i++) {
+        const page = await this.query(
+          template,
+          {
+            ...query,
+            "pagination.first": "2",
+            "pagination.newestFirst": newestFirst,
+            ...(after === undefined ? {} : { "pagination.after": after })
+          },
+          path
+        )
+        const info = page?.[connection]?.pageInfo
+        if (info?.hasNextPage !== true) break
+        after = info.endCursor
+      }
+      let before: string | undefined
+      for (let i = 0; i < 2; i++) {
+        const page = await this.query(
+          template,
+          {
+            ...query,
+            "pagination.last": "2",
+            "pagination.newestFirst": newestFirst,
+            ...(before === undefined ? {} : { "pagination.before": before })
+          },
+          path
+        )
+        const info = page?.[connection]?.pageInfo
+        if (info?.hasPreviousPage !== true) break
+        before = info.startCursor
+      }
+    }
+  }
+}
+
+const nodesOf = (body: any, connection: string): Array<any> =>
+  (body?.[connection]?.edges ?? []).map((e: { node: unknown }) => e.node)
+
+/** The seven queries and `/api/v2/rewards`, paged and filtered. */
+const resources = async (r: Recorder) => {
+  const positions = nodesOf(await r.query("/api/v2/positions", { "pagination.first": "20" }), "positions")
+  const party = positions[0].partyId as string
+  const market = positions[0].marketId as string
+  await r.pages("/api/v2/positions", "positions")
+  await r.pages("/api/v2/positions", "positions", { "filter.partyIds": party })
+  await r.query("/api/v2/positions", { "filter.marketIds": market, "filter.partyIds": [party, positions[1].partyId] })
+
+  for (const p of positions.slice(0, 10)) {
+    const stake = await r.query("/api/v2/parties/{partyId}/stake", {}, { partyId: p.partyId })
+    if (nodesOf(stake, "stakeLinkings").length > 2) {
+      await r.pages("/api/v2/parties/{partyId}/stake", "stakeLinkings", {}, { partyId: p.partyId })
+      break
+    }
+  }
+
+  const provisions = nodesOf(
+    await r.query("/api/v2/liquidity/all-provisions", { marketId: market }),
+    "liquidityProvisions"
+  )
+  await r.pages("/api/v2/liquidity/all-provisions", "liquidityProvisions", { marketId: market })
+  await r.query("/api/v2/liquidity/all-provisions", { marketId: market, live: "true" })
+  if (provisions.length > 0) {
+    await r.query("/api/v2/liquidity/all-provisions", { partyId: provisions[0].current.partyId })
+  }
+  // without a market or a party (a 500 with quirks)
+  await r.query("/api/v2/liquidity/all-provisions", { "pagination.first": "2" })
+
+  await r.pages("/api/v2/parties/profiles", "profiles")
+  await r.query("/api/v2/parties/profiles", { parties: [party] })
+
+  const stats = nodesOf(await r.query("/api/v2/referral-sets/stats"), "stats")
+  await r.pages("/api/v2/referral-sets/stats", "stats")
+  if (stats.length > 0) {
+    await r.query("/api/v2/referral-sets/stats", { referralSetId: stats[0].referralSetId ?? "" })
+    await r.query("/api/v2/referral-sets/stats", { referee: stats[0].partyId })
+  }
+
+  const bundles = nodesOf(await r.query("/api/v2/erc20/multisigcontrol/signer/added/bundles"), "bundles")
+  await r.pages("/api/v2/erc20/multisigcontrol/signer/added/bundles", "bundles")
+  if (bundles.length > 0) {
+    await r.query("/api/v2/erc20/multisigcontrol/signer/added/bundles", { nodeId: bundles[0].newSigner })
+  }
+
+  await r.query("/api/v2/rewards/summaries")
+  await r.query("/api/v2/rewards/summaries", { partyId: party })
+  await r.pages("/api/v2/rewards", "rewards")
+  await r.query("/api/v2/rewards", { partyId: party, fromEpoch: "1" })
+  return { party, market }
+}
+
+/** Markets, assets, epochs, time and info, and their error bodies. */
+const neighbours = async (r: Recorder, market: string) => {
+  await r.query("/api/v2/info")
+  await r.query("/api/v2/vega/time")
+  await r.query("/api/v2/epoch")
+  await r.query("/api/v2/epoch", { id: "1" })
+  await r.query("/api/v2/epoch", { id: "100000" })
+  const assets = nodesOf(await r.query("/api/v2/assets"), "assets")
+  await r.pages("/api/v2/assets", "assets")
+  await r.query("/api/v2/asset/{assetId}", {}, { assetId: assets[0].id })
+  await r.query("/api/v2/asset/{assetId}", {}, { assetId: "ab".repeat(32) })
+  await r.query("/api/v2/asset/{assetId}", {}, { assetId: "not-an-id" })
+  await r.pages("/api/v2/markets", "markets")
+  await r.query("/api/v2/markets", { includeSettled: "false" })
+  await r.query("/api/v2/market/{marketId}", {}, { marketId: market })
+  await r.query("/api/v2/market/{marketId}", {}, { marketId: "ab".repeat(32) })
+  await r.query("/api/v2/market/{marketId}", {}, { marketId: "xyz" })
+  // gateway errors: bad pagination, a query that does not parse, an unknown route
+  await r.query("/api/v2/positions", { "pagination.first": "2", "pagination.last": "2" })
+  await r.query("/api/v2/positions", { "pagination.first": "100000" })
+  await r.query("/api/v2/positions", { "pagination.first": "x" })
+  await r.query("/api/v2/positions", { "pagination.after": "not a cursor" })
+  await r.get(undefined, "/api/v2/no/such/route")
+}
+
+/** A stop order: a command the simulator does not model, so its result fails and echoes it. */
+const stopOrder = (market: string): Commands.Command =>
+  Commands.command(
+    "stopOrdersSubmission",
+    Commands.stopOrdersSubmission({
+      risesAbove: Commands.stopOrderSetup({
+        orderSubmission: Commands.orderSubmission({
+          marketId: market,
+          size: 1n,
+          side: "SIDE_SELL",
+          timeInForce: "TIME_IN_FORCE_IOC",
+          type: "TYPE_MARKET",
+          reduceOnly: true
+        }),
+        price: "150000"
+      })
+    })
+  )
+
+/** Transactions accepted, rejected and checked, the core's routes, and the results stream's frames. */
+const transactions = async (r: Recorder, sim: Simulator.Service, market: string) => {
+  const stream = openHttpStream(r.url, "/api/v2/stream/transaction-results")
+  const chain = await chainOf(r.url)
+  const signer = key(18)
+  const tx = (command: Commands.Command, extra: object = {}) =>
+    buildTransaction(chain, { key: signer, command, ...extra })
+  await r.query("/blockchain/height")
+  await r.query("/statistics")
+  await r.post("/transaction", { tx: transactionJson(tx(profile("contract"))), type: "TYPE_SYNC" })
+  await r.post("/transaction/raw", { tx: base64(bytesOf(tx(order(market)))), type: "TYPE_SYNC" })
+  await r.post("/transaction/raw", { tx: base64(bytesOf(tx(stopOrder(market)))), type: "TYPE_ASYNC" })
+  // fails in its block: the alias is reserved
+  await r.post("/transaction", { tx: transactionJson(tx(profile("network"))), type: "TYPE_SYNC" })
+  // rejected by the checks: proof of work, unknown market
+  await r.post("/transaction/raw", { tx: base64(bytesOf(tx(profile("x"), { invalidPow: true }))), type: "TYPE_SYNC" })
+  await r.post("/transaction", { tx: transactionJson(tx(order("ab".repeat(32)))), type: "TYPE_SYNC" })
+  await r.post("/transaction/check", { tx: transactionJson(tx(profile("checked"))) })
+  await r.post("/transaction/raw/check", { tx: base64(bytesOf(tx(profile("checked raw")))) })
+  await r.post("/transaction/raw", { tx: "AAAA", type: "TYPE_SYNC" })
+  await r.post("/transaction", { tx: {}, type: "TYPE_SYNC" })
+  await r.query("/statistics/spam/{partyId}", {}, { partyId: signer.publicKey })
+  await Effect.runPromise(sim.advance(2))
+  await r.query("/statistics/spam/{partyId}", {}, { partyId: signer.publicKey })
+  await r.query("/blockchain/height")
+  await r.query("/statistics")
+  const frames: Array<string> = []
+  for (;;) {
+    const line = await stream.lines.next(1_000).catch(() => undefined)
+    if (line === undefined) break
+    frames.push(line)
+  }
+  stream.close()
+  for (const frame of frames) {
+    r.exchanges.push({
+      method: "get",
+      template: "/api/v2/stream/transaction-results",
+      label: `stream frame ${frame.slice(0, 120)}`,
+      status: 200,
+      body: JSON.parse(frame),
+      form: "stream"
+    })
+  }
+}
+
+/** Every answer the contract test checks, from a simulator that has run a few epochs. */
+export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exchange>> => {
+  const r = new Recorder(sim.url)
+  const { market } = await resources(r)
+  await neighbours(r, market)
+  await transactions(r, sim, market)
+  return r.exchanges
+}
