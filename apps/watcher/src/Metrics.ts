@@ -5,6 +5,7 @@
  * Tagged metrics are tagged where they are updated, with the tag named in their comment, e.g.
  * `Metric.increment(Metric.tagged(Metrics.cyclesTotal, "outcome", "ok"))`.
  */
+import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as MetricBoundaries from "effect/MetricBoundaries"
 
@@ -126,4 +127,32 @@ export const liveEventsTotal = Metric.counter("vega_watcher_live_events_total", 
 export const streamDisconnectsTotal = Metric.counter("vega_watcher_stream_disconnects_total", {
   description: "live streams that ended, by source and reason",
   incremental: true
+})
+
+/** The process's resident memory in bytes, as of the last `/metrics` read (the usual exporters' name). */
+export const residentMemory = Metric.gauge("process_resident_memory_bytes", {
+  description: "resident memory of the process, in bytes"
+})
+
+/** V8 heap in use, in bytes, as of the last `/metrics` read. */
+export const heapUsed = Metric.gauge("nodejs_heap_size_used_bytes", {
+  description: "V8 heap in use, in bytes"
+})
+
+/** V8 heap reserved, in bytes, as of the last `/metrics` read. */
+export const heapTotal = Metric.gauge("nodejs_heap_size_total_bytes", {
+  description: "V8 heap reserved, in bytes"
+})
+
+/** Sets the memory gauges to what the process holds now. */
+export const sampleMemory: Effect.Effect<void> = Effect.suspend(() => {
+  const memory = process.memoryUsage()
+  return Effect.all(
+    [
+      Metric.set(residentMemory, memory.rss),
+      Metric.set(heapUsed, memory.heapUsed),
+      Metric.set(heapTotal, memory.heapTotal)
+    ],
+    { discard: true }
+  )
 })

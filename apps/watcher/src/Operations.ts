@@ -19,6 +19,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Scope from "effect/Scope"
 import { createServer } from "node:http"
+import * as Metrics from "./Metrics.js"
 import * as Prometheus from "./Prometheus.js"
 import { Readiness, type ReadinessState } from "./Readiness.js"
 
@@ -75,7 +76,7 @@ export const app = (staleAfter: Duration.DurationInput) =>
     ),
     HttpRouter.get(
       "/metrics",
-      Effect.map(Prometheus.scrape, (text) =>
+      Effect.map(Effect.zipRight(Metrics.sampleMemory, Prometheus.scrape), (text) =>
         HttpServerResponse.text(text, { contentType: Prometheus.contentType, headers: { "cache-control": "no-store" } })
       )
     ),

@@ -89,6 +89,13 @@ describe("Operations", () => {
       expect(metrics.body).toContain(
         '# HELP ops_test_scrapes_total a counter the test increments\n# TYPE ops_test_scrapes_total counter\nops_test_scrapes_total{outcome="ok"} 5\n'
       )
+      // the process's memory, sampled as the metrics are read
+      const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(metrics.body)?.[1])
+      const rss = gauge("process_resident_memory_bytes")
+      expect(rss).toBeGreaterThan(10 * 2 ** 20)
+      expect(Math.abs(rss - process.memoryUsage().rss)).toBeLessThan(200 * 2 ** 20)
+      expect(gauge("nodejs_heap_size_used_bytes")).toBeGreaterThan(0)
+      expect(gauge("nodejs_heap_size_used_bytes")).toBeLessThanOrEqual(gauge("nodejs_heap_size_total_bytes"))
     }).pipe(Effect.provide(Readiness.layer))
   )
 
