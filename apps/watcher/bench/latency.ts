@@ -8,13 +8,16 @@
  * sync, for a steady window, every event the file sink writes is timed as it lands and matched to
  * the block that made the change (positions by `updatedAt`, stake linkings by `finalizedAt`: the
  * two resources whose rows say when they changed). Printed: latency p50/p90/p99 in blocks and in
- * ms, requests per minute (the watcher's `vega_datanode_requests_total`), peak RSS. Then the same
+ * ms, requests per minute (the watcher's `vega_datanode_requests_total`), peak RSS of the watcher
+ * as deployed (the bundle `scripts/bundle.mjs` makes, run with plain node), and the range of its
+ * V8 heap in use (`nodejs_heap_size_used_bytes`, each second). Then the same
  * in real time over 1,000,000 positions.
  *
  * Run: npx -y pnpm@10 --filter @vega-effect/watcher bench:latency   (about 15 minutes)
- * Environment: BENCH_STEADY_SECONDS (default 120), BENCH_MODES (default `poll,live`), BENCH_SKIP_MILLION=1.
+ * Environment: BENCH_STEADY_SECONDS (default 120), BENCH_MODES (default `poll,live`), BENCH_SKIP_MILLION=1, BENCH_SKIP_100K=1,
+ * BENCH_WATCHER_NODE_FLAGS (node flags for the watcher, e.g. `--max-old-space-size=160`).
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -23,6 +26,8 @@ import { createInterface } from "node:readline"
 
 const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 120)
 const root = join(import.meta.dirname, "..")
+/** Node flags for the watcher's process, e.g. a heap cap (`--max-old-space-size=160`). */
+const WATCHER_NODE_FLAGS = (process.env.BENCH_WATCHER_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "")
 
 interface Block {
   readonly height: number
@@ -68,17 +73,21 @@ const freePort = () =>
     })
   })
 
-const requestsOf = async (port: number): Promise<number> => {
+/** The sum of a metric's series on the watcher's `/metrics`. */
+const metricOf = async (port: number, name: string): Promise<number> => {
   const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text())
   return text
     .split("\n")
-    .filter((line) => line.startsWith("vega_datanode_requests_total"))
+    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0)
 }
 
-const peakRssMb = (child: ChildProcess): number => {
+const requestsOf = (port: number) => metricOf(port, "vega_datanode_requests_total")
+
+/** A process's memory figure from /proc (`VmHWM`: peak resident, `VmRSS`: resident now), in MB. */
+const memoryMb = (child: ChildProcess, field: "VmHWM" | "VmRSS"): number => {
   const status = readFileSync(`/proc/${child.pid}/status`, "utf8")
-  const match = /VmHWM:\s+(\d+) kB/.exec(status)
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)
   return match === null ? 0 : Math.round(Number(match[1]) / 1024)
 }
 
@@ -98,6 +107,10 @@ interface Run {
   readonly millis: ReadonlyArray<number>
   readonly requestsPerMinute: number
   readonly peakRss: number
+  /** The highest resident size sampled during the steady window (after the first sync). */
+  readonly steadyRss: number
+  /** The lowest and highest V8 heap in use sampled (each second) during the steady window, MB. */
+  readonly heapUsed: readonly [number, number]
   readonly syncSeconds: number
 }
 
@@ -121,7 +134,9 @@ const runWatcher = async (world: Awaited<ReturnType<typeof startWorld>>, mode: "
   const child = spawn(
     process.execPath,
     [
-      ...["--import", "tsx", "--conditions=@vega-effect/source", join(root, "src", "bin.ts")],
+      ...WATCHER_NODE_FLAGS,
+      // the bundle a deployment runs: through tsx, loading the sources would add some 80 MB
+      join(root, "dist", "bin.js"),
       ...["--node", world.url, "--mode", mode, "--database", join(dir, "state.db"), "--file", file],
       ...["--port", String(port)]
     ],
@@ -137,8 +152,16 @@ const runWatcher = async (world: Awaited<ReturnType<typeof startWorld>>, mode: "
   const blocks: Array<number> = []
   const millis: Array<number> = []
   let events = 0
+  let steadyRss = 0
+  const heapUsed: Array<number> = []
+  let heapSampledAt = 0
   while (Date.now() - windowStart < STEADY_SECONDS * 1000) {
     await new Promise((r) => setTimeout(r, 20))
+    steadyRss = Math.max(steadyRss, memoryMb(child, "VmRSS"))
+    if (Date.now() - heapSampledAt >= 1000) {
+      heapSampledAt = Date.now()
+      heapUsed.push(Math.round((await metricOf(port, "nodejs_heap_size_used_bytes")) / 2 ** 20))
+    }
     if (!existsSync(file)) continue
     const size = statSync(file).size
     if (size === offset) continue
@@ -158,13 +181,23 @@ const runWatcher = async (world: Awaited<ReturnType<typeof startWorld>>, mode: "
     }
   }
   const requestsPerMinute = ((await requestsOf(port)) - requestsBefore) / ((Date.now() - windowStart) / 60_000)
-  const peakRss = peakRssMb(child)
+  const peakRss = memoryMb(child, "VmHWM")
   child.kill("SIGTERM")
   await new Promise((r) => child.on("close", r))
   rmSync(dir, { recursive: true, force: true })
   blocks.sort((a, b) => a - b)
   millis.sort((a, b) => a - b)
-  return { mode, events, blocks, millis, requestsPerMinute, peakRss, syncSeconds }
+  return {
+    mode,
+    events,
+    blocks,
+    millis,
+    requestsPerMinute,
+    peakRss,
+    steadyRss,
+    heapUsed: [Math.min(...heapUsed), Math.max(...heapUsed)],
+    syncSeconds
+  }
 }
 
 const report = (scale: string, run: Run) => {
@@ -173,7 +206,7 @@ const report = (scale: string, run: Run) => {
     `${scale.padEnd(16)} ${run.mode.padEnd(5)} events ${String(run.events).padStart(6)}, timed ${String(run.millis.length).padStart(5)} | ` +
       `latency blocks p50 ${p(run.blocks, 50)} p90 ${p(run.blocks, 90)} p99 ${p(run.blocks, 99)} | ` +
       `ms p50 ${p(run.millis, 50)} p90 ${p(run.millis, 90)} p99 ${p(run.millis, 99)} | ` +
-      `${Math.round(run.requestsPerMinute)} req/min | peak RSS ${run.peakRss} MB | first sync ${run.syncSeconds.toFixed(1)} s`
+      `${Math.round(run.requestsPerMinute)} req/min | peak RSS ${run.peakRss} MB (steady ${run.steadyRss} MB, heap in use ${run.heapUsed[0]}–${run.heapUsed[1]} MB) | first sync ${run.syncSeconds.toFixed(1)} s`
   )
 }
 
@@ -187,7 +220,10 @@ const bench = async (positions: number, modes: ReadonlyArray<"poll" | "live">) =
   }
 }
 
-console.log(`steady window ${STEADY_SECONDS} s per run; node limit 20 requests/s, burst 100; a block every second`)
+execFileSync(process.execPath, [join(root, "scripts", "bundle.mjs")], { stdio: "inherit" })
+console.log(
+  `steady window ${STEADY_SECONDS} s per run; watcher node flags: ${WATCHER_NODE_FLAGS.join(" ") || "none"}; node limit 20 requests/s, burst 100; a block every second`
+)
 const modes = (process.env.BENCH_MODES ?? "poll,live").split(",") as Array<"poll" | "live">
-await bench(100_000, modes)
+if (process.env.BENCH_SKIP_100K !== "1") await bench(100_000, modes)
 if (process.env.BENCH_SKIP_MILLION !== "1") await bench(1_000_000, ["live"])
