@@ -368,7 +368,8 @@ describe("protobuf wire primitives", () => {
 // -------------------------------------------------------------------------------------------------
 
 const LEGACY: Readonly<Record<string, Readonly<Record<number, string>>>> = {
-  "vega.DispatchMetric": { 5: "DISPATCH_METRIC_AVERAGE_POSITION" }
+  "vega.DispatchMetric": { 5: "DISPATCH_METRIC_AVERAGE_POSITION" },
+  "vega.AccountType": { 24: "ACCOUNT_TYPE_REWARD_AVERAGE_POSITION" }
 }
 
 describe("InputData: every command against @vegaprotocol/protos", () => {
