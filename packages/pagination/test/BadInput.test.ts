@@ -36,7 +36,7 @@ describe("bad input is a typed error", () => {
         expect(
           yield* reasonOf(Paginate.pages(fetch, { direction: bad === undefined || bad === null ? "sideways" : bad }))
         ).toBe("InvalidOptions")
-        expect(yield* reasonOf(Paginate.pages(fetch, { pageSize: typeof bad === "string" ? bad : 0 }))).toBe(
+        expect(yield* reasonOf(Paginate.pages(fetch, { pageSize: typeof bad === "string" ? (bad as never) : 0 }))).toBe(
           "InvalidOptions"
         )
         if (bad !== undefined) expect(yield* reasonOf(Paginate.pages(fetch, { from: bad }))).toBe("InvalidOptions")
