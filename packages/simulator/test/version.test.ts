@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -22,6 +22,21 @@ describe("vega-sim --version", () => {
     writeFileSync(join(root, "dist", "cjs", "package.json"), JSON.stringify({ type: "commonjs" }))
     expect(packageVersion(pathToFileURL(join(root, "dist", "cjs", "bin.js")), NAME)).toBe("9.8.7")
     expect(() => packageVersion(pathToFileURL(join(root, "bin.js")), "another")).toThrow(/no package.json of another/)
+  })
+
+  it("the package's bin is a committed launcher, so a fresh install (nothing built) can link it", () => {
+    const launcher = manifest.bin["vega-sim"]
+    expect(launcher).not.toMatch(/^(\.\/)?dist\//)
+    expect(existsSync(fileURLToPath(new URL(`../${launcher}`, import.meta.url)))).toBe(true)
+    expect(manifest.files).toContain(launcher.replace(/^\.\//, "").split("/")[0])
+    const output = execFileSync(
+      process.execPath,
+      [fileURLToPath(new URL(`../${launcher}`, import.meta.url)), "--version"],
+      {
+        encoding: "utf8"
+      }
+    )
+    expect(output.trim()).toBe(manifest.version)
   })
 
   it("the command prints it", { timeout: 60_000 }, () => {
