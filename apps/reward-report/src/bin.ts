@@ -20,8 +20,9 @@ import * as Option from "effect/Option"
 import { command, CrossCheckFailed } from "./cli.js"
 import * as Progress from "./Progress.js"
 import { UsageProblem } from "./UsageProblem.js"
+import { VERSION } from "./internal/version.js"
 
-const cli = Command.run(command, { name: "reward-report", version: "0.0.0" })
+const cli = Command.run(command, { name: "reward-report", version: VERSION })
 
 const failureOf = (cause: Cause.Cause<unknown>): unknown => Option.getOrUndefined(Cause.failureOption(cause))
 

@@ -18,8 +18,9 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import { command } from "./cli.js"
 import { ConfigProblem } from "./ConfigFile.js"
+import { VERSION } from "./internal/version.js"
 
-const cli = Command.run(command, { name: "vega-watcher", version: "0.0.0" })
+const cli = Command.run(command, { name: "vega-watcher", version: VERSION })
 
 const isUsageError = (cause: Cause.Cause<unknown>): boolean =>
   Option.exists(Cause.failureOption(cause), ValidationError.isValidationError)

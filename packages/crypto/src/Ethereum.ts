@@ -38,8 +38,8 @@ export const keccak256 = (data: Uint8Array, suffix = 0x01): Uint8Array => {
  * @category Addresses
  */
 export const checksumAddress = (address: string): string => {
-  const lower = address.replace(/^0x/i, "").toLowerCase()
-  if (!/^[0-9a-f]{40}$/.test(lower)) throw new RangeError(`not an Ethereum address: ${address}`)
+  const lower = typeof address === "string" ? address.replace(/^0x/i, "").toLowerCase() : ""
+  if (!/^[0-9a-f]{40}$/.test(lower)) throw new RangeError(`not an Ethereum address: ${String(address)}`)
   const hash = keccak256(new TextEncoder().encode(lower))
   let out = "0x"
   for (let i = 0; i < 40; i++) {
@@ -57,6 +57,7 @@ export const checksumAddress = (address: string): string => {
  * @category Addresses
  */
 export const isChecksummed = (address: string): boolean => {
+  if (typeof address !== "string") return false
   const body = address.replace(/^0x/i, "")
   if (!/^[0-9a-fA-F]{40}$/.test(body)) return false
   if (body === body.toLowerCase() || body === body.toUpperCase()) return true

@@ -13,6 +13,7 @@
  */
 import { createHmac, createPrivateKey, createPublicKey, type KeyObject, pbkdf2Sync } from "node:crypto"
 import * as Bip39 from "@scure/bip39"
+import { Input } from "@vega-effect/schema"
 import { wordlist as english } from "@scure/bip39/wordlists/english"
 import * as Either from "effect/Either"
 import * as Redacted from "effect/Redacted"
@@ -25,7 +26,15 @@ import * as Schema from "effect/Schema"
  * @category Errors
  */
 export class KeyError extends Schema.TaggedError<KeyError>("@vega-effect/crypto/KeyError")("KeyError", {
-  reason: Schema.Literal("InvalidHex", "InvalidLength", "PublicKeyMismatch", "InvalidMnemonic", "InvalidIndex"),
+  reason: Schema.Literal(
+    "InvalidHex",
+    "InvalidLength",
+    "PublicKeyMismatch",
+    "InvalidMnemonic",
+    "InvalidIndex",
+    "InvalidKeyPair",
+    "InvalidVersion"
+  ),
   message: Schema.String
 }) {}
 
@@ -50,10 +59,26 @@ const keyObjects = new WeakMap<KeyPair, KeyObject>()
 /** PKCS#8 DER prefix of an ed25519 private key; the 32-byte seed follows. */
 const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex")
 
-/** The node:crypto private key of a pair. */
+/**
+ * Whether a value is a key pair: a 64-hex-character public key and a redacted 32-byte seed.
+ *
+ * @since 0.1.0
+ * @category Guards
+ */
+export const isKeyPair = (u: unknown): u is KeyPair =>
+  Input.isRecord(u) &&
+  typeof u.publicKey === "string" &&
+  Redacted.isRedacted(u.secret) &&
+  Input.isBytes(Redacted.value(u.secret)) &&
+  Redacted.value(u.secret as Redacted.Redacted<Uint8Array>).length === 32
+
+/** The node:crypto private key of a pair; throws a `KeyError` for anything that is not a key pair. */
 export const keyObject = (pair: KeyPair): KeyObject => {
   let key = keyObjects.get(pair)
   if (key === undefined) {
+    if (!isKeyPair(pair)) {
+      throw new KeyError({ reason: "InvalidKeyPair", message: `expected a key pair, got ${Input.show(pair)}` })
+    }
     key = createPrivateKey({
       key: Buffer.concat([PKCS8_PREFIX, Redacted.value(pair.secret)]),
       format: "der",
@@ -64,6 +89,18 @@ export const keyObject = (pair: KeyPair): KeyObject => {
   return key
 }
 
+/** The text of a secret given as a string or a `Redacted` string; `undefined` for anything else. */
+const textOf = (input: unknown): string | undefined => {
+  const value = Redacted.isRedacted(input) ? Redacted.value(input) : input
+  return typeof value === "string" ? value : undefined
+}
+
+/** What a value that should have been a secret is, for a message that must not show the secret. */
+const kindOf = (input: unknown): string => {
+  const value = Redacted.isRedacted(input) ? Redacted.value(input) : input
+  return value === null ? "null" : Array.isArray(value) ? "an array" : typeof value
+}
+
 const publicKeyOf = (key: KeyObject): string =>
   // the raw key is the last 32 bytes of its SPKI DER encoding
   createPublicKey(key).export({ format: "der", type: "spki" }).subarray(-32).toString("hex")
@@ -71,10 +108,15 @@ const publicKeyOf = (key: KeyObject): string =>
 /**
  * The key pair of a 32-byte ed25519 seed.
  *
+ * @throws KeyError ("InvalidLength") when `seed` is not 32 bytes.
  * @since 0.1.0
  * @category Constructors
  */
 export const fromSeed = (seed: Uint8Array, path?: string): KeyPair => {
+  if (!Input.isBytes(seed) || seed.length !== 32) {
+    const got = Input.isBytes(seed) ? `${seed.length} bytes` : kindOf(seed)
+    throw new KeyError({ reason: "InvalidLength", message: `a seed is 32 bytes (a Uint8Array), not ${got}` })
+  }
   const secret = Redacted.make(Uint8Array.from(seed))
   const key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" })
   const pair: KeyPair = { publicKey: publicKeyOf(key), secret, ...(path === undefined ? {} : { path }) }
@@ -90,7 +132,13 @@ export const fromSeed = (seed: Uint8Array, path?: string): KeyPair => {
  * @category Constructors
  */
 export const fromHex = (hex: Redacted.Redacted<string> | string): Either.Either<KeyPair, KeyError> => {
-  const text = (Redacted.isRedacted(hex) ? Redacted.value(hex) : hex).trim().replace(/^0x/, "")
+  const given = textOf(hex)
+  if (given === undefined) {
+    return Either.left(
+      new KeyError({ reason: "InvalidHex", message: `the private key must be a hex string, not ${kindOf(hex)}` })
+    )
+  }
+  const text = given.trim().replace(/^0x/, "")
   if (!/^[0-9a-fA-F]*$/.test(text)) {
     return Either.left(new KeyError({ reason: "InvalidHex", message: "the private key is not hexadecimal" }))
   }
@@ -151,7 +199,13 @@ const normalise = (mnemonic: string): string => mnemonic.normalize("NFKD").trim(
 export const mnemonicSeed = (
   mnemonic: Redacted.Redacted<string> | string
 ): Either.Either<Redacted.Redacted<Uint8Array>, KeyError> => {
-  const words = normalise(Redacted.isRedacted(mnemonic) ? Redacted.value(mnemonic) : mnemonic)
+  const given = textOf(mnemonic)
+  if (given === undefined) {
+    return Either.left(
+      new KeyError({ reason: "InvalidMnemonic", message: `a mnemonic is a string of words, not ${kindOf(mnemonic)}` })
+    )
+  }
+  const words = normalise(given)
   const count = words === "" ? 0 : words.split(" ").length
   if (![12, 15, 18, 21, 24].includes(count)) {
     return Either.left(
@@ -195,14 +249,28 @@ export const fromMnemonic = (
   mnemonic: Redacted.Redacted<string> | string,
   options: { readonly index: number; readonly version?: DerivationVersion }
 ): Either.Either<KeyPair, KeyError> => {
+  if (!Input.isRecord(options)) {
+    return Either.left(
+      new KeyError({
+        reason: "InvalidIndex",
+        message: `the options must be an object with the key index, got ${Input.show(options)}`
+      })
+    )
+  }
   const { index } = options
   if (!Number.isInteger(index) || index < 0 || index >= HARDENED - 1789) {
     return Either.left(
-      new KeyError({ reason: "InvalidIndex", message: `a key index is an integer from 0, not ${index}` })
+      new KeyError({ reason: "InvalidIndex", message: `a key index is an integer from 0, not ${Input.show(index)}` })
+    )
+  }
+  const version = options.version ?? 2
+  if (version !== 1 && version !== 2) {
+    return Either.left(
+      new KeyError({ reason: "InvalidVersion", message: `a derivation version is 1 or 2, not ${Input.show(version)}` })
     )
   }
   return Either.map(mnemonicSeed(mnemonic), (seed) => {
-    const path = pathOf(index, options.version ?? 2)
+    const path = pathOf(index, version)
     return fromSeed(slip10(Redacted.value(seed), path).key, `m/${path.map((i) => `${i}'`).join("/")}`)
   })
 }

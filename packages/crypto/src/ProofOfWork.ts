@@ -154,7 +154,13 @@ const validate = (blockHash: string, tid: string, difficulty: number): ProofOfWo
   if (!Number.isInteger(difficulty) || difficulty < 0 || difficulty > maxDifficulty) {
     return new ProofOfWorkError({
       reason: "InvalidDifficulty",
-      message: `difficulty must be an integer from 0 to ${maxDifficulty}, got ${difficulty}`
+      message: `difficulty must be an integer from 0 to ${maxDifficulty}, got ${String(difficulty)}`
+    })
+  }
+  if (typeof blockHash !== "string") {
+    return new ProofOfWorkError({
+      reason: "InvalidBlockHash",
+      message: `the block hash must be a string (the hex of the block hash), got ${String(blockHash)}`
     })
   }
   const blockHashBytes = encoder.encode(blockHash).length
@@ -164,7 +170,12 @@ const validate = (blockHash: string, tid: string, difficulty: number): ProofOfWo
       message: `the block hash must be 64 characters (the hex of the block hash), got ${blockHashBytes} bytes`
     })
   }
-  if (tid.length === 0) return new ProofOfWorkError({ reason: "InvalidTid", message: "the tid must not be empty" })
+  if (typeof tid !== "string" || tid.length === 0) {
+    return new ProofOfWorkError({
+      reason: "InvalidTid",
+      message: `the tid must be a non-empty string, got ${tid === "" ? "an empty one" : String(tid)}`
+    })
+  }
   return undefined
 }
 

@@ -5,9 +5,10 @@
  *
  * @since 0.1.0
  */
-import { Ids } from "@vega-effect/schema"
+import { Ids, Input } from "@vega-effect/schema"
 import { createHash, createPublicKey, sign as edSign, verify as edVerify, type KeyObject } from "node:crypto"
 import { keyObject, type KeyPair } from "./Keys.js"
+import { TxEncodingError } from "./TxEncoding.js"
 
 /**
  * The only algorithm and version the node accepts.
@@ -19,14 +20,41 @@ export const ALGORITHM = "vega/ed25519"
 /** @since 0.1.0 @category Constants */
 export const VERSION = 1
 
+/** Bytes to sign, or a `TxEncodingError` naming what is not. */
+const checkBytes = (name: string, u: unknown): Uint8Array => {
+  if (Input.isBytes(u)) return u
+  throw new TxEncodingError({
+    operation: "encode",
+    path: name,
+    message: `${name}: expected bytes, got ${Input.show(u)}`
+  })
+}
+
 /**
  * The bytes that get signed for a transaction version.
  *
+ * @throws TxEncodingError when `inputData` is not bytes, `chainId` (version 3) is not a non-empty
+ * string, or `txVersion` is not 2 or 3.
  * @since 0.1.0
  * @category Signing
  */
 export const signedBytes = (inputData: Uint8Array, chainId: string, txVersion: 2 | 3 = 3): Uint8Array => {
+  checkBytes("inputData", inputData)
+  if (txVersion !== 2 && txVersion !== 3) {
+    throw new TxEncodingError({
+      operation: "encode",
+      path: "version",
+      message: `version: a signed transaction is version 2 or 3, not ${Input.show(txVersion)}`
+    })
+  }
   if (txVersion === 2) return inputData
+  if (typeof chainId !== "string" || chainId === "") {
+    throw new TxEncodingError({
+      operation: "encode",
+      path: "chainId",
+      message: `chainId: expected the network's chain id, got ${Input.show(chainId)}`
+    })
+  }
   const prefix = Buffer.from(`${chainId}\0`, "utf8")
   const out = new Uint8Array(prefix.length + inputData.length)
   out.set(prefix, 0)
@@ -39,14 +67,17 @@ const digest = (message: Uint8Array): Buffer => createHash("sha3-256").update(me
 /**
  * Signs a message: Ed25519 over its SHA3-256 digest. Returns the 64-byte signature as lowercase hex.
  *
+ * @throws KeyError ("InvalidKeyPair") when `pair` is not a key pair, TxEncodingError when
+ * `message` is not bytes.
  * @since 0.1.0
  * @category Signing
  */
 export const sign = (pair: KeyPair, message: Uint8Array): string =>
-  edSign(null, digest(message), keyObject(pair)).toString("hex")
+  edSign(null, digest(checkBytes("message", message)), keyObject(pair)).toString("hex")
 
 /**
- * The `signature` member of a transaction for its input data.
+ * The `signature` member of a transaction for its input data. Throws as {@link signedBytes} and
+ * {@link sign} do.
  *
  * @since 0.1.0
  * @category Signing
@@ -92,6 +123,7 @@ const publicKeyObject = (hex: string): KeyObject | undefined => {
  */
 export const verify = (publicKey: string, message: Uint8Array, signature: string): boolean => {
   const key = publicKeyObject(publicKey)
-  if (key === undefined || !/^[0-9a-fA-F]{128}$/.test(signature)) return false
+  if (key === undefined || !Input.isBytes(message) || typeof signature !== "string") return false
+  if (!/^[0-9a-fA-F]{128}$/.test(signature)) return false
   return edVerify(null, digest(message), key, Buffer.from(signature, "hex"))
 }

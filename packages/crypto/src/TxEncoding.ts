@@ -14,7 +14,7 @@
  *
  * @since 0.1.0
  */
-import { Commands, type Transaction } from "@vega-effect/schema"
+import { Commands, Input, type Transaction } from "@vega-effect/schema"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { createHash } from "node:crypto"
@@ -158,6 +158,7 @@ const encodeWith = <A>(root: string, write: (w: Writer, value: A) => void, value
   const w = sharedWriter
   w.reset()
   try {
+    if (!Input.isRecord(value)) throw new EncodeFailure(`expected an object, got ${Input.show(value)}`)
     write(w, value)
   } catch (e) {
     throw encodeError(root, e)

@@ -58,6 +58,7 @@ import { DEFAULTS as defaults } from "./internal/defaults.js"
 import { type In, page, type StreamIn, stream } from "./internal/endpoints.js"
 import * as LiveRoutes from "./internal/liveRoutes.js"
 import { observe } from "./internal/liveStream.js"
+import { checkOptions } from "./internal/options.js"
 import type { NodeStatus } from "./internal/pool.js"
 import { observeTransactionResults } from "./internal/resultsStream.js"
 import { rewardsByEpoch } from "./internal/rewardsByEpoch.js"
@@ -345,15 +346,18 @@ const settingsOf = (options: Options): Transport.Settings => ({
 
 /**
  * Builds the client from the ambient `HttpClient`; with several nodes it also watches their
- * heights for the life of the scope.
+ * heights for the life of the scope. Fails with a `ConfigError` (`InvalidData`, naming the option)
+ * when the options are unusable: no `urls`, a URL that is not `http://` or `https://`, a
+ * `timeout` that is not a duration, ...
  *
  * @since 0.1.0
  * @category Constructors
  */
-export const make = (options: Options): Effect.Effect<Service, never, HttpClient.HttpClient | Scope.Scope> =>
+export const make = (
+  options: Options
+): Effect.Effect<Service, ConfigError.ConfigError, HttpClient.HttpClient | Scope.Scope> =>
   Effect.gen(function* () {
-    const settings = settingsOf(options)
-    if (settings.urls.length === 0) return yield* Effect.dieMessage("DataNodeClient needs at least one node URL")
+    const settings = settingsOf(yield* checkOptions(options))
     const http = yield* HttpClient.HttpClient
     const transport = yield* Transport.make(http, settings)
     const api = DataNodeApi
@@ -400,10 +404,12 @@ export const make = (options: Options): Effect.Effect<Service, never, HttpClient
   })
 
 /**
+ * The client as a layer; fails as {@link make} does.
+ *
  * @since 0.1.0
  * @category Layers
  */
-export const layer = (options: Options): Layer.Layer<DataNodeClient, never, HttpClient.HttpClient> =>
+export const layer = (options: Options): Layer.Layer<DataNodeClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
   Layer.scoped(DataNodeClient, make(options))
 
 /**

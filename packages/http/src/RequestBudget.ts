@@ -9,6 +9,7 @@
  *
  * @since 0.1.0
  */
+import { Input } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Stream from "effect/Stream"
@@ -30,13 +31,20 @@ export interface RequestBudget {
 /**
  * A budget of `perSecond` requests a second, `burst` at once (by default one second's worth).
  *
+ * @throws RangeError when `perSecond` is not a number above 0 or `burst` is not a number.
  * @since 0.1.0
  * @category Constructors
  */
 export const make = (options: { readonly perSecond: number; readonly burst?: number }): RequestBudget => {
-  const { perSecond } = options
-  if (!(perSecond > 0)) throw new RangeError(`a request budget needs a rate above 0, got ${perSecond}`)
-  const burst = Math.max(1, options.burst ?? Math.ceil(perSecond))
+  const perSecond: unknown = options?.perSecond
+  if (typeof perSecond !== "number" || !(perSecond > 0)) {
+    throw new RangeError(`a request budget needs a rate above 0, got ${Input.show(perSecond)}`)
+  }
+  const given: unknown = options.burst ?? Math.ceil(perSecond)
+  if (typeof given !== "number" || Number.isNaN(given)) {
+    throw new RangeError(`a request budget's burst is a number of requests, got ${Input.show(given)}`)
+  }
+  const burst = Math.max(1, given)
   const pacer = makePacer({ rate: perSecond, burst })
   return { perSecond, burst, take: pacer.take }
 }

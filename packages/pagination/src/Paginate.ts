@@ -13,6 +13,7 @@
  *
  * @since 0.1.0
  */
+import { isRecord, show } from "@vega-effect/schema/Input"
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "@vega-effect/schema/Pagination"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -164,7 +165,7 @@ export const pages = <A, E, R>(
   fetch: (params: PageParams) => Effect.Effect<Page<A>, E, R>,
   options?: Options
 ): Stream.Stream<Page<A>, E | PaginationError, R> => {
-  const settings = validate(options)
+  const settings = validate(fetch, options)
   if (Either.isLeft(settings)) return Stream.fail(settings.left)
   const walk = settings.right
   return walk.prefetch === 0
@@ -221,7 +222,13 @@ interface Walk {
 
 const invalid = (message: string) => new PaginationError({ reason: "InvalidOptions", message })
 
-const validate = (options: Options | undefined): Either.Either<Walk, PaginationError> => {
+const validate = (fetch: unknown, options: Options | undefined): Either.Either<Walk, PaginationError> => {
+  if (typeof fetch !== "function") {
+    return Either.left(invalid(`the fetch must be a function from page parameters to a page, got ${show(fetch)}`))
+  }
+  if (options !== undefined && !isRecord(options)) {
+    return Either.left(invalid(`the options must be an object, got ${show(options)}`))
+  }
   const direction = options?.direction ?? "forward"
   const pageSize = options?.pageSize ?? DEFAULT_PAGE_SIZE
   const newestFirst = options?.newestFirst ?? true
@@ -247,8 +254,6 @@ const validate = (options: Options | undefined): Either.Either<Walk, PaginationE
   }
   return Either.right({ backward: direction === "backward", pageSize, newestFirst, from, prefetch })
 }
-
-const show = (value: unknown): string => (typeof value === "string" ? JSON.stringify(value) : String(value))
 
 const params = (walk: Walk, cursor: string | undefined): PageParams =>
   walk.backward

@@ -17,13 +17,14 @@ import * as FastEncode from "./internal/fastEncode.js"
 const plainDecimal = /^(-?)(\d+)(?:\.(\d+))?$/
 
 /**
- * Parses a plain decimal string (`"-12.034"`) exactly; `None` for anything else.
+ * Parses a plain decimal string (`"-12.034"`) exactly; `None` for anything else (non-strings included).
  *
  * @since 0.1.0
  * @category Parsing
  */
 export const parse = (s: string): Option.Option<BigDecimal.BigDecimal> => {
-  const match = plainDecimal.exec(s)
+  // a number is not a decimal string: `exec` would read its `String(...)` form
+  const match = typeof s === "string" ? plainDecimal.exec(s) : null
   if (match === null) return Option.none()
   const fraction = match[3] ?? ""
   return Option.some(BigDecimal.make(BigInt(match[1] + match[2] + fraction), fraction.length))

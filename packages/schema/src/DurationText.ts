@@ -73,14 +73,14 @@ export const EXAMPLES: ReadonlyArray<readonly [text: string, duration: Duration.
 ]
 
 /**
- * The duration a text names, or none when it is not a duration or is not a whole number of
- * nanoseconds.
+ * The duration a text names, or none when it is not a duration (or not a string) or is not a
+ * whole number of nanoseconds.
  *
  * @since 0.1.0
  * @category Parsing
  */
 export const parse = (text: string): Option.Option<Duration.Duration> => {
-  const match = shape.exec(text.trim())
+  const match = typeof text === "string" ? shape.exec(text.trim()) : null
   if (match === null) return Option.none()
   const [, whole, fraction = "", unit] = match
   const per = unitNanos.get(unit!.toLowerCase()) ?? unitNanos.get(unit!)

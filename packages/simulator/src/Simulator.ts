@@ -11,6 +11,8 @@
 import * as FetchHttpClient from "@effect/platform/FetchHttpClient"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
+import { Input } from "@vega-effect/schema"
+import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -183,12 +185,16 @@ export interface Service {
 export class Simulator extends Context.Tag("@vega-effect/simulator/Simulator")<Simulator, Service>() {}
 
 /**
- * Builds the world, starts the nodes and the block clock for the life of the scope.
+ * Builds the world, starts the nodes and the block clock for the life of the scope. Fails with a
+ * `ConfigError` naming the option when one is unusable (options that are not an object, a port
+ * outside 0..65535, a `blockInterval` that is neither a duration nor `"manual"`, no nodes, ...)
+ * and with a `ListenError` when a node cannot listen.
  *
  * @since 0.1.0
  * @category Constructors
  */
-export const make: (options?: Options) => Effect.Effect<Service, ListenError, Scope.Scope> = internal.make
+export const make: (options?: Options) => Effect.Effect<Service, ListenError | ConfigError.ConfigError, Scope.Scope> =
+  internal.make
 
 /**
  * A layer that runs the simulator for the life of the layer.
@@ -196,7 +202,7 @@ export const make: (options?: Options) => Effect.Effect<Service, ListenError, Sc
  * @since 0.1.0
  * @category Layers
  */
-export const layer = (options: Options = {}): Layer.Layer<Simulator, ListenError> =>
+export const layer = (options?: Options): Layer.Layer<Simulator, ListenError | ConfigError.ConfigError> =>
   Layer.scoped(Simulator, make(options))
 
 /**
@@ -206,8 +212,13 @@ export const layer = (options: Options = {}): Layer.Layer<Simulator, ListenError
  * @since 0.1.0
  * @category Layers
  */
-export const layerTest = (options: Options = {}): Layer.Layer<Simulator | HttpClient.HttpClient, ListenError> => {
-  const simulator = layer({ blockInterval: "manual", ...options })
+export const layerTest = (
+  options?: Options
+): Layer.Layer<Simulator | HttpClient.HttpClient, ListenError | ConfigError.ConfigError> => {
+  // only an object gets the manual clock: anything else goes as it is, for `make` to refuse
+  const simulator = layer(
+    options === undefined || Input.isRecord(options) ? { blockInterval: "manual", ...options } : options
+  )
   const client = Layer.effect(
     HttpClient.HttpClient,
     Effect.gen(function* () {

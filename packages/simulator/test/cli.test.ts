@@ -10,6 +10,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { DurationText } from "@vega-effect/schema"
 import { Duration, Effect, Option } from "effect"
 import type * as Simulator from "../src/Simulator.js"
+import * as World from "../src/World.js"
 import { command, DEFAULTS, type Flags, flags, toOptions } from "../src/internal/cli.js"
 import { request } from "./support/http.js"
 
@@ -176,6 +177,24 @@ describe("vega-sim duration flags", () => {
     expect(section("--node-version")).toContain("default: v0.75")
     expect(help).toContain("--block-interval duration")
     expect(help).toContain("--latency duration")
+  })
+
+  it("show a default for every flag in --help", () => {
+    const help = stripVTControlCharacters(HelpDoc.toAnsiText(Command.getHelp(command, CliConfig.defaultConfig)))
+    const options = help.slice(help.indexOf("OPTIONS"))
+    const sections = options.split(/\n(?=--[a-z])/).slice(1)
+    // a boolean flag's heading is the flag alone; others name their value's type after a space
+    const sectionOf = (flag: string) => sections.find((s) => new RegExp(`^${flag}[ \n]`).test(s)) ?? ""
+    for (const key of Object.keys(flags)) {
+      const flag = `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+      expect(sectionOf(flag), flag).toMatch(/\n\s*default: \S/)
+    }
+    expect(sectionOf("--parties")).toContain(`default: ${World.defaultScale.parties}`)
+    expect(sectionOf("--positions")).toContain(`default: ${World.defaultScale.positions}`)
+    expect(sectionOf("--epochs")).toContain(`default: ${World.defaultScale.epochs}`)
+    expect(sectionOf("--rate-limit")).toContain("default: off")
+    expect(sectionOf("--latency")).toContain("default: none")
+    expect(sectionOf("--faulty-nodes")).toContain("default: all")
   })
 })
 

@@ -32,14 +32,15 @@ import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
-import * as Redacted from "effect/Redacted"
+import type * as Redacted from "effect/Redacted"
 import type * as Scope from "effect/Scope"
 import { makeBuilder } from "./internal/build.js"
 import { makeHeads } from "./internal/chainHead.js"
-import type { Mode, Signed } from "./internal/deliver.js"
+import { type Mode, MODES, type Signed } from "./internal/deliver.js"
 import { keepProofsAhead } from "./internal/proofsAhead.js"
 import { makeResultWatcher } from "./internal/resultWatcher.js"
 import { SolvedPool } from "./internal/solvedPool.js"
+import { checkOptions, keyOf } from "./internal/options.js"
 import { syncSpamStatistics } from "./internal/spamSync.js"
 import { makeSubmissions } from "./internal/submit.js"
 import type * as Errors from "./SubmitError.js"
@@ -187,16 +188,23 @@ export class TransactionSubmitter extends Context.Tag("@vega-effect/submitter/Tr
 /**
  * Builds the submitter. It reads the chain and sends through the `DataNodeClient` (its nodes, its
  * pacing, its node choice; POSTs never retried), solves with the `ProofOfWork` service, and keeps
- * a subscription to the key's results for the life of the scope.
+ * a subscription to the key's results for the life of the scope. Fails with a `KeyError` when the
+ * key is not a key pair or its hex, and with a `ConfigError` naming another unusable option (an
+ * unknown `mode`, a `timeout` that is not a duration, a negative count, ...).
  *
  * @since 0.1.0
  * @category Constructors
  */
 export const make = (
   options: Options
-): Effect.Effect<Service, Keys.KeyError, DataNodeClient.DataNodeClient | ProofOfWork.ProofOfWork | Scope.Scope> =>
+): Effect.Effect<
+  Service,
+  Keys.KeyError | ConfigError.ConfigError,
+  DataNodeClient.DataNodeClient | ProofOfWork.ProofOfWork | Scope.Scope
+> =>
   Effect.gen(function* () {
-    const pair = Redacted.isRedacted(options.key) ? yield* Keys.fromHex(options.key) : options.key
+    const pair = yield* keyOf(options)
+    yield* checkOptions(options)
     const client = yield* DataNodeClient.DataNodeClient
     const headTtl = Duration.decode(options.headTtl ?? DEFAULTS.headTtl)
     const wake = yield* Queue.sliding<void>(1)
@@ -265,8 +273,11 @@ export const make = (
  */
 export const layer = (
   options: Options
-): Layer.Layer<TransactionSubmitter, Keys.KeyError, DataNodeClient.DataNodeClient | ProofOfWork.ProofOfWork> =>
-  Layer.scoped(TransactionSubmitter, make(options))
+): Layer.Layer<
+  TransactionSubmitter,
+  Keys.KeyError | ConfigError.ConfigError,
+  DataNodeClient.DataNodeClient | ProofOfWork.ProofOfWork
+> => Layer.scoped(TransactionSubmitter, make(options))
 
 /**
  * The submitter from configuration (see {@link config}).
@@ -309,7 +320,7 @@ export const config = (prefix = "VEGA_SUBMITTER_"): Config.Config<Options> => {
   )
   return Config.all({
     key,
-    mode: Config.literal("sync", "async", "commit")(`${prefix}MODE`).pipe(Config.withDefault("sync" as const)),
+    mode: Config.literal(...MODES)(`${prefix}MODE`).pipe(Config.withDefault("sync" as const)),
     chainId: Config.option(Config.string(`${prefix}CHAIN_ID`))
   }).pipe(Config.map(({ chainId, ...rest }) => (Option.isSome(chainId) ? { ...rest, chainId: chainId.value } : rest)))
 }

@@ -9,6 +9,7 @@
  * last value of a singular field wins, repeated occurrences of a message field are merged, and
  * strings must be valid UTF-8.
  */
+import { Input } from "@vega-effect/schema"
 
 // -------------------------------------------------------------------------------------------------
 // Failures (internal: turned into `TxEncodingError` by the public module)
@@ -228,10 +229,12 @@ export class Reader {
   constructor(
     readonly buf: Uint8Array,
     pos = 0,
-    end = buf.length
+    end?: number
   ) {
+    // callers outside the type system may pass anything: fail as malformed bytes, not a TypeError
+    if (!Input.isBytes(buf)) throw new DecodeFailure(`expected bytes (a Uint8Array), got ${Input.show(buf)}`, 0)
     this.pos = pos
-    this.end = end
+    this.end = end ?? buf.length
   }
 
   fail(message: string, offset = this.pos): never {

@@ -27,12 +27,23 @@ export const DEFAULTS = {
   nodeVersion: "v0.75"
 } as const
 
-/** A flag with a default, which `--help` shows (@effect/cli does not show defaults itself). */
-const withDefault = <A, const B extends A>(option: Options.Options<A>, fallback: B): Options.Options<A> =>
-  option.pipe(Options.withDefault(fallback), Options.withDescription(`default: ${String(fallback)}`))
+/** `--help`'s line for a flag's default (@effect/cli does not show defaults itself). */
+const defaultLine = (text: string) => Options.withDescription(`default: ${text}`)
 
-const count = (name: string, description: string) =>
-  Options.integer(name).pipe(Options.withDescription(description), Options.optional)
+/** What an optional flag without a value of its own means when it is left out. */
+const NONE = "none"
+
+/** A flag with a default, which `--help` shows. */
+const withDefault = <A, const B extends A>(option: Options.Options<A>, fallback: B): Options.Options<A> =>
+  option.pipe(Options.withDefault(fallback), defaultLine(String(fallback)))
+
+/** A size of the world; left out, the world's default scale applies (shown by `--help`). */
+const count = (name: string, key: keyof World.Scale, description: string) =>
+  Options.integer(name).pipe(
+    Options.withDescription(description),
+    defaultLine(String(World.defaultScale[key])),
+    Options.optional
+  )
 
 const duration = (name: string, description: string) =>
   Options.text(name).pipe(Options.withPseudoName("duration"), Options.withDescription(description))
@@ -42,14 +53,14 @@ export const flags = {
     Options.text("seed").pipe(Options.withDescription("seed of the world (same seed, same world)")),
     DEFAULTS.seed
   ),
-  parties: count("parties", "number of parties"),
-  markets: count("markets", "number of markets"),
-  assets: count("assets", "number of assets"),
-  positions: count("positions", "number of positions (up to parties x markets)"),
-  stakeLinkings: count("stake-linkings", "number of stake linkings"),
-  liquidityProvisions: count("liquidity-provisions", "number of liquidity provisions"),
-  referralSets: count("referral-sets", "number of referral sets"),
-  epochs: count("epochs", "epochs of history before the first block served"),
+  parties: count("parties", "parties", "number of parties"),
+  markets: count("markets", "markets", "number of markets"),
+  assets: count("assets", "assets", "number of assets"),
+  positions: count("positions", "positions", "number of positions (up to parties x markets)"),
+  stakeLinkings: count("stake-linkings", "stakeLinkings", "number of stake linkings"),
+  liquidityProvisions: count("liquidity-provisions", "liquidityProvisions", "number of liquidity provisions"),
+  referralSets: count("referral-sets", "referralSets", "number of referral sets"),
+  epochs: count("epochs", "epochs", "epochs of history before the first block served"),
   blocksPerEpoch: withDefault(
     Options.integer("blocks-per-epoch").pipe(Options.withDescription("blocks in an epoch")),
     DEFAULTS.blocksPerEpoch
@@ -67,7 +78,8 @@ export const flags = {
   ),
   nodes: withDefault(Options.integer("nodes").pipe(Options.withDescription("number of data nodes")), DEFAULTS.nodes),
   lag: Options.text("lag").pipe(
-    Options.withDescription('blocks each node trails the chain by, comma-separated, e.g. "0,3,10" (default: none)'),
+    Options.withDescription('blocks each node trails the chain by, comma-separated, e.g. "0,3,10"'),
+    defaultLine("0 for every node"),
     Options.withDefault("")
   ),
   quirks: withDefault(
@@ -86,24 +98,32 @@ export const flags = {
     Options.withDescription(
       `rate-limit like the real node (${NodeLimits.RATE_PER_SECOND}/s, burst ${NodeLimits.BURST}, ` +
         `${DurationText.format(NodeLimits.BAN)} bans)`
-    )
+    ),
+    defaultLine("off")
   ),
-  latency: duration("latency", `added latency: ${DurationText.EXPECTED}`).pipe(Options.optional),
-  jitter: duration("jitter", `random extra latency, up to this: ${DurationText.EXPECTED}`).pipe(Options.optional),
+  latency: duration("latency", `added latency: ${DurationText.EXPECTED}`).pipe(defaultLine(NONE), Options.optional),
+  jitter: duration("jitter", `random extra latency, up to this: ${DurationText.EXPECTED}`).pipe(
+    defaultLine(NONE),
+    Options.optional
+  ),
   errorRate: Options.float("error-rate").pipe(
     Options.withDescription("share of requests answered 500/503"),
+    defaultLine(NONE),
     Options.optional
   ),
   resetRate: Options.float("reset-rate").pipe(
     Options.withDescription("share of responses cut by a connection reset"),
+    defaultLine(NONE),
     Options.optional
   ),
   truncateRate: Options.float("truncate-rate").pipe(
     Options.withDescription("share of responses with truncated JSON"),
+    defaultLine(NONE),
     Options.optional
   ),
   faultyNodes: Options.text("faulty-nodes").pipe(
-    Options.withDescription('which nodes the faults apply to, 1-based and comma-separated, e.g. "2,3" (default: all)'),
+    Options.withDescription('which nodes the faults apply to, 1-based and comma-separated, e.g. "2,3"'),
+    defaultLine("all"),
     Options.withDefault("")
   )
 }

@@ -2,6 +2,7 @@
  * A running simulated network behind `Simulator.make`: the world and its core, one HTTP server per
  * node (each serving the world at its own height), and the block clock.
  */
+import type * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
@@ -21,6 +22,7 @@ import { Core } from "./core/core.js"
 import { microsToNanos } from "./goTime.js"
 import { makeHandler } from "./http/handler.js"
 import { type ListenError, type Listening, listen } from "./http/listen.js"
+import { checkOptions } from "./options.js"
 
 /** How often versions nobody can see any more are pruned. */
 const PRUNE_EVERY = 50
@@ -184,8 +186,9 @@ const serviceOf = (network: Network, running: ReadonlyArray<RunningNode>, advanc
 }
 
 /** Builds the world, starts the nodes and the block clock for the life of the scope. */
-export const make = (options: Options = {}): Effect.Effect<Service, ListenError, Scope.Scope> =>
+export const make = (given?: Options): Effect.Effect<Service, ListenError | ConfigError.ConfigError, Scope.Scope> =>
   Effect.gen(function* () {
+    const options = yield* checkOptions(given)
     const world = yield* Effect.sync(() => new World(options))
     const feed = Contract.makeResultFeed()
     const core = yield* Effect.sync(

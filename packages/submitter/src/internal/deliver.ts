@@ -29,7 +29,10 @@ export interface Signed {
   readonly deterministicId: string
 }
 
-export type Mode = "sync" | "async" | "commit"
+/** The submission modes: `POST /transaction`, or `/transaction/raw` without or with waiting for the block. */
+export const MODES = ["sync", "async", "commit"] as const
+
+export type Mode = (typeof MODES)[number]
 
 export type Answer =
   | { readonly _tag: "Accepted"; readonly node: string; readonly height: bigint; readonly gasWanted: bigint }

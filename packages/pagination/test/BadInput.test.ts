@@ -1,0 +1,55 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Stream } from "effect"
+import { Paginate } from "@vega-effect/pagination"
+
+/** What JavaScript callers and configuration pass where a value belongs. */
+const BAD: ReadonlyArray<any> = [undefined, null, 42, ""]
+
+const empty: Paginate.Page<string> = {
+  items: [],
+  hasNextPage: false,
+  hasPreviousPage: false,
+  startCursor: "",
+  endCursor: ""
+}
+const fetch = (_: Paginate.PageParams) => Effect.succeed(empty)
+
+/** The reason the walk failed with; fails the test on anything but a `PaginationError`. */
+const reasonOf = (stream: Stream.Stream<unknown, Paginate.PaginationError>) =>
+  Stream.runDrain(stream).pipe(
+    Effect.flip,
+    Effect.map((error) => {
+      expect(error).toBeInstanceOf(Paginate.PaginationError)
+      return error.reason
+    })
+  )
+
+describe("bad input is a typed error", () => {
+  it.effect("options that are not an object, and bad members, fail with InvalidOptions", () =>
+    Effect.gen(function* () {
+      for (const bad of BAD) {
+        if (bad !== undefined) {
+          expect(yield* reasonOf(Paginate.pages(fetch, bad))).toBe("InvalidOptions")
+          expect(yield* reasonOf(Paginate.items(fetch, bad))).toBe("InvalidOptions")
+          expect(yield* reasonOf(Paginate.nodes(fetch, bad))).toBe("InvalidOptions")
+        }
+        expect(
+          yield* reasonOf(Paginate.pages(fetch, { direction: bad === undefined || bad === null ? "sideways" : bad }))
+        ).toBe("InvalidOptions")
+        expect(yield* reasonOf(Paginate.pages(fetch, { pageSize: typeof bad === "string" ? (bad as never) : 0 }))).toBe(
+          "InvalidOptions"
+        )
+        if (bad !== undefined) expect(yield* reasonOf(Paginate.pages(fetch, { from: bad }))).toBe("InvalidOptions")
+      }
+    })
+  )
+
+  it.effect("a fetch that is not a function fails with InvalidOptions, not a defect", () =>
+    Effect.gen(function* () {
+      for (const bad of BAD) {
+        expect(yield* reasonOf(Paginate.pages(bad, {}))).toBe("InvalidOptions")
+        expect(yield* reasonOf(Paginate.nodes(bad))).toBe("InvalidOptions")
+      }
+    })
+  )
+})
