@@ -26,6 +26,7 @@ import { createInterface } from "node:readline"
 
 const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 120)
 const root = join(import.meta.dirname, "..")
+const MEBIBYTE = 2 ** 20
 /** Node flags for the watcher's process, e.g. a heap cap (`--max-old-space-size=160`). */
 const WATCHER_NODE_FLAGS = (process.env.BENCH_WATCHER_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "")
 
@@ -160,7 +161,7 @@ const runWatcher = async (world: Awaited<ReturnType<typeof startWorld>>, mode: "
     steadyRss = Math.max(steadyRss, memoryMb(child, "VmRSS"))
     if (Date.now() - heapSampledAt >= 1000) {
       heapSampledAt = Date.now()
-      heapUsed.push(Math.round((await metricOf(port, "nodejs_heap_size_used_bytes")) / 2 ** 20))
+      heapUsed.push(Math.round((await metricOf(port, "nodejs_heap_size_used_bytes")) / MEBIBYTE))
     }
     if (!existsSync(file)) continue
     const size = statSync(file).size

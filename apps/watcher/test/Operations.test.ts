@@ -92,8 +92,9 @@ describe("Operations", () => {
       // the process's memory, sampled as the metrics are read
       const gauge = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, "m").exec(metrics.body)?.[1])
       const rss = gauge("process_resident_memory_bytes")
-      expect(rss).toBeGreaterThan(10 * 2 ** 20)
-      expect(Math.abs(rss - process.memoryUsage().rss)).toBeLessThan(200 * 2 ** 20)
+      const mebibytes = (n: number) => n * 1024 * 1024
+      expect(rss).toBeGreaterThan(mebibytes(10))
+      expect(Math.abs(rss - process.memoryUsage().rss)).toBeLessThan(mebibytes(200))
       expect(gauge("nodejs_heap_size_used_bytes")).toBeGreaterThan(0)
       expect(gauge("nodejs_heap_size_used_bytes")).toBeLessThanOrEqual(gauge("nodejs_heap_size_total_bytes"))
     }).pipe(Effect.provide(Readiness.layer))

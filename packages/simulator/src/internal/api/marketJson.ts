@@ -58,16 +58,14 @@ const scheduleSpec = (market: MarketInfo) => ({
 
 const priceProperty = (market: MarketInfo): string => `prices.${market.code.split(".")[0]}.value`
 
+/** The oracle that settles a market: its price, in the market's decimals. */
+const settlementSpec = (market: MarketInfo) =>
+  oracleSpec(market, "settlement", priceProperty(market), "TYPE_INTEGER", String(market.priceDecimals))
+
 const futureProduct = (market: MarketInfo) => ({
   settlementAsset: market.settlementAsset.id,
   quoteName: market.settlementAsset.symbol,
-  dataSourceSpecForSettlementData: oracleSpec(
-    market,
-    "settlement",
-    priceProperty(market),
-    "TYPE_INTEGER",
-    String(market.priceDecimals)
-  ),
+  dataSourceSpecForSettlementData: settlementSpec(market),
   dataSourceSpecForTradingTermination: oracleSpec(market, "termination", "trading.terminated", "TYPE_BOOLEAN"),
   dataSourceSpecBinding: {
     settlementDataProperty: priceProperty(market),
@@ -83,13 +81,7 @@ const perpetualProduct = (market: MarketInfo) => ({
   clampLowerBound: decimal("-0.0005"),
   clampUpperBound: decimal("0.0005"),
   dataSourceSpecForSettlementSchedule: scheduleSpec(market),
-  dataSourceSpecForSettlementData: oracleSpec(
-    market,
-    "settlement",
-    priceProperty(market),
-    "TYPE_INTEGER",
-    String(market.priceDecimals)
-  ),
+  dataSourceSpecForSettlementData: settlementSpec(market),
   dataSourceSpecBinding: {
     settlementDataProperty: priceProperty(market),
     settlementScheduleProperty: "vegaprotocol.builtin.timetrigger"
