@@ -1,0 +1,111 @@
+/**
+ * A fresh npm project outside the repository, as a user would start one: `package.json`, a strict
+ * `tsconfig.json` (`skipLibCheck: false`, so every installed declaration is checked too) and an
+ * `.npmrc` that sends the `@vega-effect` scope to the local registry. Three kinds:
+ * - `esm`: `"type": "module"`, `nodenext`, compiled by tsc and run by node;
+ * - `cjs`: `"type": "commonjs"`, `nodenext` (so tsc emits `require`), compiled and run;
+ * - `bundler`: `moduleResolution: "bundler"`, type-checked by tsc, bundled by esbuild and run.
+ */
+import { execFile } from "node:child_process"
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { join } from "node:path"
+import { root } from "./Pack.js"
+
+export type Kind = "esm" | "cjs" | "bundler"
+
+export interface Project {
+  readonly dir: string
+  readonly kind: Kind
+}
+
+// The user's own tools: any TypeScript of the supported line and any esbuild; the repository's.
+const require = createRequire(join(root, "package.json"))
+const tsc = require.resolve("typescript/bin/tsc")
+const esbuild = join(root, "node_modules", ".bin", "esbuild")
+
+/** The user's tooling for type-checking: TypeScript finds `console` and `process` in @types/node. */
+export const toolingInstall = ["npm", "install", "--save-dev", "@types/node@^20"]
+
+const compilerOptions = (kind: Kind) => ({
+  strict: true,
+  skipLibCheck: false,
+  target: "es2022",
+  types: ["node"],
+  ...(kind === "bundler"
+    ? { module: "preserve", moduleResolution: "bundler", noEmit: true }
+    : { module: "nodenext", moduleResolution: "nodenext", outDir: "dist", rootDir: "src" })
+})
+
+export class CommandError extends Error {
+  constructor(
+    readonly command: ReadonlyArray<string>,
+    readonly dir: string,
+    readonly output: string
+  ) {
+    super(`${command.join(" ")} failed in ${dir}:\n${output}`)
+  }
+}
+
+// Asynchronous, so that the test worker keeps answering its runner while npm or an example runs.
+const run = (dir: string, command: ReadonlyArray<string>, timeout = 300_000): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const env = {
+      ...process.env,
+      npm_config_update_notifier: "false",
+      npm_config_fund: "false",
+      npm_config_audit: "false"
+    }
+    execFile(
+      command[0],
+      command.slice(1),
+      { cwd: dir, encoding: "utf8", timeout, env, maxBuffer: 64 << 20 },
+      (error, stdout, stderr) =>
+        error === null ? resolve(stdout) : reject(new CommandError(command, dir, `${stdout}${stderr}${error.message}`))
+    )
+  })
+
+/**
+ * Creates the project in `dir`, its packages not yet installed, or installed in `sharing`'s
+ * `node_modules` (what npm installs does not depend on the module kind).
+ */
+export const create = (dir: string, kind: Kind, registry: string, sharing?: Project): Project => {
+  mkdirSync(join(dir, "src"), { recursive: true })
+  const type = kind === "cjs" ? "commonjs" : "module"
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: `consumer-${kind}`, private: true, type }, null, 2))
+  writeFileSync(join(dir, ".npmrc"), `@vega-effect:registry=${registry}\n`)
+  writeFileSync(
+    join(dir, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: compilerOptions(kind), include: ["src"] })
+  )
+  if (sharing !== undefined) symlinkSync(join(sharing.dir, "node_modules"), join(dir, "node_modules"), "dir")
+  return { dir, kind }
+}
+
+/** Runs an install command (`npm install …`) in the project; returns what npm printed. */
+export const install = (project: Project, command: ReadonlyArray<string>): Promise<string> => run(project.dir, command)
+
+/** Writes `src/<name>.ts`. */
+export const addSource = (project: Project, name: string, code: string): void =>
+  writeFileSync(join(project.dir, "src", `${name}.ts`), code)
+
+/** Type-checks (and, for esm and cjs, compiles) every source; throws tsc's report on an error. */
+export const compile = (project: Project): Promise<string> => run(project.dir, [process.execPath, tsc, "-p", "."])
+
+/** Runs `src/<name>.ts` as the project's kind would ship it; returns stdout. */
+export const start = async (project: Project, name: string, timeout = 120_000): Promise<string> => {
+  if (project.kind !== "bundler") return run(project.dir, [process.execPath, join("dist", `${name}.js`)], timeout)
+  const bundle = join("dist", `${name}.mjs`)
+  await run(project.dir, [
+    esbuild,
+    join("src", `${name}.ts`),
+    "--bundle",
+    "--platform=node",
+    "--format=esm",
+    `--outfile=${bundle}`,
+    // CommonJS dependencies inside an ES module bundle still call require
+    "--banner:js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+    "--log-level=error"
+  ])
+  return run(project.dir, [process.execPath, bundle], timeout)
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest"
+import * as Readme from "../src/Readme.js"
+
+const markdown = [
+  "# pkg",
+  "## Install",
+  "```sh",
+  "npm install a b@^1 # a comment",
+  "npm ci",
+  "```",
+  "## Usage",
+  "```sh",
+  "npm install not-from-install-section",
+  "```",
+  "```ts runnable",
+  'console.log("x")',
+  "```",
+  "It prints:",
+  "```text output",
+  "id 1 at …",
+  "```",
+  "```ts check",
+  "export const y = 1",
+  "```",
+  "```ts",
+  "not an example",
+  "```"
+].join("\n")
+
+describe("README reading", () => {
+  it("takes the npm install lines of the Install section only, without comments", () => {
+    expect(Readme.installCommands(markdown)).toEqual([["npm", "install", "a", "b@^1"]])
+  })
+
+  it("takes runnable examples with their output, and type-check-only snippets", () => {
+    expect(Readme.examples(markdown)).toEqual([
+      { code: 'console.log("x")\n', runs: true, output: ["id 1 at …"] },
+      { code: "export const y = 1\n", runs: false, output: undefined }
+    ])
+  })
+
+  it("compares output line by line, … matching any text within a line", () => {
+    expect(Readme.matches(["id 1 at …"], "id 1 at 12:00\n")).toBe(true)
+    expect(Readme.matches(["id 1 at …"], "id 2 at 12:00\n")).toBe(false)
+    expect(Readme.matches(["id 1 at …"], "id 1 at 12:00\nmore\n")).toBe(false)
+    expect(Readme.matches(["a.b"], "axb")).toBe(false)
+  })
+})
