@@ -10,12 +10,16 @@
  *   seconds or as an HTTP date, never more than {@link MAX_RETRY_AFTER}.
  * - {@link atLeastRetryAfter}: a schedule that waits at least what each failure asked.
  *
+ * Options that are not usable (not an object, a negative or fractional `retries`, a `base` that is
+ * not a duration) throw a `RangeError` naming the option, never a `TypeError`.
+ *
  * @since 0.1.0
  */
 import { RateLimit } from "@vega-effect/schema"
 import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import { retryOptionsProblem } from "./internal/options.js"
 
 /**
  * The client's defaults: 5 retries, from 200 ms up to 10 s.
@@ -51,6 +55,14 @@ export interface BackoffOptions {
   readonly jitter?: boolean | undefined
 }
 
+/** `options` if usable; else throws a `RangeError` naming the member. */
+const usable = <O extends Options>(options: O): O => {
+  const problem = retryOptionsProblem(options)
+  if (problem === undefined) return options
+  const [member, message] = problem
+  throw new RangeError(`RetryPolicy${member === "" ? "" : ` option ${member}`}: ${message}`)
+}
+
 /**
  * The ceiling of the n-th delay (n from 0): `min(max, base × 2ⁿ)`. The one backoff formula:
  * {@link backoff} draws its delays under it, and the client rests a failing node for this long.
@@ -59,6 +71,10 @@ export interface BackoffOptions {
  * @category Schedules
  */
 export const ceiling = (n: number, options: BackoffOptions = {}): Duration.Duration => {
+  usable(options)
+  if (typeof n !== "number" || Number.isNaN(n)) {
+    throw new RangeError(`RetryPolicy.ceiling: Expected a retry number, got ${String(n)}`)
+  }
   const max = Duration.decode(options.max ?? DEFAULTS.max)
   const base = Duration.toMillis(options.base ?? DEFAULTS.base)
   // 2^n overflows to Infinity for large n, which the cap absorbs
@@ -74,6 +90,7 @@ export const ceiling = (n: number, options: BackoffOptions = {}): Duration.Durat
  * @category Schedules
  */
 export const backoff = (options: BackoffOptions = {}): Schedule.Schedule<Duration.Duration> => {
+  usable(options)
   const ceilings = Schedule.forever.pipe(
     Schedule.map((n) => ceiling(n, options)),
     Schedule.addDelay((limit) => limit)
@@ -97,7 +114,7 @@ export interface Options extends BackoffOptions {
  * @category Schedules
  */
 export const schedule = (options: Options = {}): Schedule.Schedule<Duration.Duration> =>
-  Schedule.zipLeft(backoff(options), Schedule.recurs(Math.max(0, options.retries ?? DEFAULTS.retries)))
+  Schedule.zipLeft(backoff(usable(options)), Schedule.recurs(Math.max(0, options.retries ?? DEFAULTS.retries)))
 
 /**
  * The wait an answer asks for, from its headers (names in any case): `Ratelimit-Retry-After`

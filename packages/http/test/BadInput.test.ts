@@ -1,7 +1,7 @@
 import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { DataNodeClient, RequestBudget } from "@vega-effect/http"
-import { ConfigError, Effect, Either, Layer } from "effect"
+import { DataNodeClient, RequestBudget, RetryPolicy } from "@vega-effect/http"
+import { ConfigError, Duration, Effect, Either, Layer } from "effect"
 
 /** What JavaScript callers and configuration pass where a value belongs. */
 const BAD: ReadonlyArray<any> = [undefined, null, 42, ""]
@@ -66,6 +66,29 @@ describe("bad input is a typed error", () => {
         RangeError
       )
     }
+  })
+})
+
+describe("RetryPolicy with unusable options", () => {
+  it("throws a RangeError naming the option, not a TypeError", () => {
+    for (const bad of [null, 42, ""]) {
+      expect(() => RetryPolicy.schedule(bad as any)).toThrow(
+        /^RetryPolicy: Expected \{ retries\?, base\?, max\?, jitter\? \}/
+      )
+      expect(() => RetryPolicy.backoff(bad as any)).toThrow(RangeError)
+      expect(() => RetryPolicy.ceiling(1, bad as any)).toThrow(RangeError)
+    }
+    expect(() => RetryPolicy.schedule({ retries: -1 })).toThrow(
+      /^RetryPolicy option retries: Expected an integer from 0, got -1/
+    )
+    expect(() => RetryPolicy.schedule({ retries: 1.5 })).toThrow(RangeError)
+    expect(() => RetryPolicy.backoff({ base: "soon" as any })).toThrow(/^RetryPolicy option base: Expected a duration/)
+    expect(() => RetryPolicy.backoff({ jitter: "no" as any })).toThrow(/^RetryPolicy option jitter:/)
+    expect(() => RetryPolicy.ceiling(undefined as any)).toThrow(/^RetryPolicy.ceiling: Expected a retry number/)
+    // what the documentation allows still works
+    expect(Duration.toMillis(RetryPolicy.ceiling(3, { base: "100 millis", max: "1 second" }))).toBe(800)
+    expect(RetryPolicy.schedule()).toBeDefined()
+    expect(RetryPolicy.schedule(undefined)).toBeDefined()
   })
 })
 

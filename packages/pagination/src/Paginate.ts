@@ -143,6 +143,10 @@ export const resumeCursor: {
   <A>(item: Item<A>): string
   <A>(page: Page<A>, options?: Pick<Options, "direction">): string | undefined
 } = (<A>(self: Item<A> | Page<A>, options?: Pick<Options, "direction">): string | undefined => {
+  const given: unknown = self
+  if (!isRecord(given) || !("items" in given ? Array.isArray(given.items) : typeof given.cursor === "string")) {
+    throw new RangeError(`Paginate.resumeCursor: Expected an item or a page, got ${show(self)}`)
+  }
   if (!("items" in self)) return self.cursor
   const { items } = self
   if (items.length === 0) return undefined

@@ -53,3 +53,14 @@ describe("bad input is a typed error", () => {
     })
   )
 })
+
+describe("resumeCursor of something that is not an item or a page", () => {
+  it("throws a RangeError naming what it got, not a TypeError", () => {
+    for (const bad of [...BAD, {}, { items: "x" }, { cursor: 7 }]) {
+      expect(() => Paginate.resumeCursor(bad)).toThrow(RangeError)
+      expect(() => Paginate.resumeCursor(bad)).toThrow(/^Paginate.resumeCursor: Expected an item or a page, got /)
+    }
+    expect(Paginate.resumeCursor({ node: "a", cursor: "c1" })).toBe("c1")
+    expect(Paginate.resumeCursor(empty)).toBeUndefined()
+  })
+})

@@ -27,6 +27,24 @@ const durationProblem = (u: unknown): boolean => u !== undefined && Option.isNon
 const countProblem = (u: unknown, min: number): boolean =>
   u !== undefined && (typeof u !== "number" || !Number.isInteger(u) || u < min)
 
+/**
+ * What is wrong with retry options (`{ retries?, base?, max?, jitter? }`, each member optional),
+ * as the failing member's path and a message; `undefined` when they are usable.
+ */
+export const retryOptionsProblem = (options: unknown): readonly [string, string] | undefined => {
+  if (!Input.isRecord(options)) return ["", `Expected { retries?, base?, max?, jitter? }, got ${Input.show(options)}`]
+  if (countProblem(options.retries, 0)) {
+    return ["retries", `Expected an integer from 0, got ${Input.show(options.retries)}`]
+  }
+  for (const name of ["base", "max"] as const) {
+    if (durationProblem(options[name])) return [name, `Expected a duration, got ${Input.show(options[name])}`]
+  }
+  if (options.jitter !== undefined && typeof options.jitter !== "boolean") {
+    return ["jitter", `Expected true or false, got ${Input.show(options.jitter)}`]
+  }
+  return undefined
+}
+
 const urlsOf = (urls: unknown): Either.Either<ReadonlyArray<string>, ConfigError.ConfigError> => {
   const list: ReadonlyArray<unknown> | undefined =
     typeof urls === "string" ? [urls] : Array.isArray(urls) ? urls : undefined
@@ -59,11 +77,8 @@ export const checkOptions = (options: unknown): Either.Either<Options, ConfigErr
   if (backoff !== undefined && !Input.isRecord(backoff)) {
     return invalid("backoff", `Expected { base?, max?, jitter? }, got ${Input.show(backoff)}`)
   }
-  for (const name of ["base", "max"] as const) {
-    if (backoff !== undefined && durationProblem(backoff[name])) {
-      return invalid(`backoff.${name}`, `Expected a duration, got ${Input.show(backoff[name])}`)
-    }
-  }
+  const backoffProblem = backoff === undefined ? undefined : retryOptionsProblem({ ...backoff, retries: undefined })
+  if (backoffProblem !== undefined) return invalid(`backoff.${backoffProblem[0]}`, backoffProblem[1])
   const rateLimit = options.rateLimit
   if (rateLimit !== undefined && rateLimit !== false && !Input.isRecord(rateLimit)) {
     return invalid("rateLimit", `Expected false or { rate?, burst? }, got ${Input.show(rateLimit)}`)
