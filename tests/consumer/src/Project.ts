@@ -6,7 +6,7 @@
  * - `cjs`: `"type": "commonjs"`, `nodenext` (so tsc emits `require`), compiled and run;
  * - `bundler`: `moduleResolution: "bundler"`, type-checked by tsc, bundled by esbuild and run.
  */
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
@@ -47,19 +47,28 @@ export class CommandError extends Error {
   }
 }
 
+// npm without its update notice, funding and audit chatter; the registry's documents revalidated
+// on every install, as the packages are repacked under the same version on every run
+const env = {
+  ...process.env,
+  npm_config_update_notifier: "false",
+  npm_config_fund: "false",
+  npm_config_audit: "false",
+  npm_config_prefer_online: "true"
+}
+
 // Asynchronous, so that the test worker keeps answering its runner while npm or an example runs.
-const run = (dir: string, command: ReadonlyArray<string>, timeout = 300_000): Promise<string> =>
+const run = (
+  dir: string,
+  command: ReadonlyArray<string>,
+  timeout = 300_000,
+  extraEnv: Record<string, string> = {}
+): Promise<string> =>
   new Promise((resolve, reject) => {
-    const env = {
-      ...process.env,
-      npm_config_update_notifier: "false",
-      npm_config_fund: "false",
-      npm_config_audit: "false"
-    }
     execFile(
       command[0],
       command.slice(1),
-      { cwd: dir, encoding: "utf8", timeout, env, maxBuffer: 64 << 20 },
+      { cwd: dir, encoding: "utf8", timeout, env: { ...env, ...extraEnv }, maxBuffer: 64 << 20 },
       (error, stdout, stderr) =>
         error === null ? resolve(stdout) : reject(new CommandError(command, dir, `${stdout}${stderr}${error.message}`))
     )
@@ -109,3 +118,56 @@ export const start = async (project: Project, name: string, timeout = 120_000): 
   ])
   return run(project.dir, [process.execPath, bundle], timeout)
 }
+
+/** Runs a command in the project (`npx vega-sim --help`, say); returns stdout. */
+export const exec = (
+  project: Project,
+  command: ReadonlyArray<string>,
+  options: { readonly timeout?: number; readonly env?: Record<string, string> } = {}
+): Promise<string> => run(project.dir, command, options.timeout, options.env)
+
+/**
+ * Starts a long-running command and waits until its output matches `pattern`; returns the match
+ * and a way to stop it (the whole process group: `npx` runs the command as its child). Fails if it
+ * exits or `timeout` passes first.
+ */
+export const startUntil = (
+  project: Project,
+  command: ReadonlyArray<string>,
+  pattern: RegExp,
+  timeout = 120_000
+): Promise<{ readonly match: RegExpMatchArray; readonly stop: () => Promise<void> }> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(command[0], command.slice(1), {
+      cwd: project.dir,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"]
+    })
+    const exited = new Promise<void>((done) => child.once("exit", () => done()))
+    const stop = () => {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGTERM")
+      return exited
+    }
+    let output = ""
+    const timer = setTimeout(() => {
+      void stop()
+      reject(new CommandError(command, project.dir, `${output}(no output matched ${pattern} in ${timeout} ms)`))
+    }, timeout)
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString("utf8")
+      const match = pattern.exec(output)
+      if (match !== null) {
+        clearTimeout(timer)
+        resolve({ match, stop })
+      }
+    }
+    child.stdout.on("data", onData)
+    child.stderr.on("data", onData)
+    child.on("exit", (code) => {
+      clearTimeout(timer)
+      reject(
+        new CommandError(command, project.dir, `${output}(exited with ${code} before its output matched ${pattern})`)
+      )
+    })
+  })

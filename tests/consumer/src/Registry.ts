@@ -59,7 +59,7 @@ export const start = async (packages: ReadonlyArray<Packed>): Promise<Registry> 
       response.writeHead(200, { "content-type": "application/octet-stream" })
       response.end(readFileSync(file.tarball))
     } else if (named !== undefined) {
-      response.writeHead(200, { "content-type": "application/json" })
+      response.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" })
       response.end(JSON.stringify(packument(named, url)))
     } else {
       response.writeHead(404, { "content-type": "application/json" })
