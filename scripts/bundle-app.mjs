@@ -1,17 +1,17 @@
 #!/usr/bin/env node
 /**
  * Bundles the application in the current directory (`src/bin.ts`) into one ESM file run with plain
- * `node`: `dist/bin.js`, or the path given with `--outfile` (inside the app, where node_modules
- * resolve). The published package is that file, so it needs only what cannot be bundled, and those
+ * `node`: `dist/bin.js`, or the path given with `--outfile` (somewhere its dependencies resolve).
+ * The published package is that file, so it needs only what cannot be bundled, and those
  * are exactly the package.json `dependencies` (better-sqlite3: a native addon), left as imports.
  * Everything else, the workspace packages from their sources included, is in the bundle.
  *
- *   node ../../scripts/bundle-app.mjs [--outfile path] [--metafile path]
+ *   node ../../scripts/bundle-app.mjs [--outfile path]
  *
  * The version `--version` prints is written in as `VEGA_EFFECT_APP_VERSION` (see the app's
  * `src/internal/version.ts`): in an installed package no sources sit beside the bundle to read it.
  */
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, join, relative, resolve } from "node:path"
 import { parseArgs } from "node:util"
@@ -25,12 +25,12 @@ const esbuild = createRequire(import.meta.url)("esbuild")
 const optional = ["pg-native", "bufferutil", "utf-8-validate"]
 
 const root = process.cwd()
-const { values } = parseArgs({ options: { outfile: { type: "string" }, metafile: { type: "string" } } })
+const { values } = parseArgs({ options: { outfile: { type: "string" } } })
 const outfile = resolve(values.outfile ?? join("dist", "bin.js"))
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 
 mkdirSync(dirname(outfile), { recursive: true })
-const result = await esbuild.build({
+await esbuild.build({
   entryPoints: [join(root, "src", "bin.ts")],
   outfile,
   bundle: true,
@@ -47,9 +47,7 @@ const result = await esbuild.build({
   minifySyntax: true,
   keepNames: true,
   legalComments: "none",
-  metafile: values.metafile !== undefined,
   logLevel: "warning"
 })
 chmodSync(outfile, 0o755)
-if (values.metafile !== undefined) writeFileSync(values.metafile, JSON.stringify(result.metafile))
 console.log(`bundled ${relative(root, outfile)} (${pkg.name} ${pkg.version})`)
