@@ -20,8 +20,10 @@ import { read } from "./Read.js"
 import { ReadError } from "./ReadError.js"
 import { UsageProblem } from "./UsageProblem.js"
 import type { CrossCheck, Filters, Report, View } from "./Report.js"
+import { VERSION } from "./internal/version.js"
 
-export const GENERATOR = "vega-effect reward-report 0.0.0"
+/** The program named in every report's provenance, with the version `--version` prints. */
+export const GENERATOR = `vega-effect reward-report ${VERSION}`
 
 export interface RunOptions {
   /** Data-node base URLs; empty = a simulator started in this process. */

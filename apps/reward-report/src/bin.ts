@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `reward-report`: writes one report and exits.
+ * `vega-reward-report`: writes one report and exits.
  *
  * Exit codes: 0 done, 1 a read or write failed or the data was partial (nothing written), 2 bad
  * arguments (an unknown asset symbol included), 3 the per-epoch rows did not add up to the totals (the report, listing the
@@ -22,7 +22,7 @@ import * as Progress from "./Progress.js"
 import { UsageProblem } from "./UsageProblem.js"
 import { VERSION } from "./internal/version.js"
 
-const cli = Command.run(command, { name: "reward-report", version: VERSION })
+const cli = Command.run(command, { name: "vega-reward-report", version: VERSION })
 
 const failureOf = (cause: Cause.Cause<unknown>): unknown => Option.getOrUndefined(Cause.failureOption(cause))
 
@@ -31,10 +31,10 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
   const error = failureOf(cause)
   if (Cause.isInterruptedOnly(cause) || ValidationError.isValidationError(error)) return Effect.void
   if (error instanceof UsageProblem) {
-    return Console.error(`reward-report: bad arguments\n${error.problems.map((p) => `  ${p}`).join("\n")}`)
+    return Console.error(`vega-reward-report: bad arguments\n${error.problems.map((p) => `  ${p}`).join("\n")}`)
   }
-  if (error instanceof Error && error.message !== "") return Console.error(`reward-report: ${error.message}`)
-  return Console.error(`reward-report: failed\n${Cause.pretty(cause)}`)
+  if (error instanceof Error && error.message !== "") return Console.error(`vega-reward-report: ${error.message}`)
+  return Console.error(`vega-reward-report: failed\n${Cause.pretty(cause)}`)
 }
 
 const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {

@@ -1,5 +1,5 @@
 /**
- * The `reward-report` command: arguments to {@link RunOptions}, every mistake named at once.
+ * The `vega-reward-report` command: arguments to {@link RunOptions}, every mistake named at once.
  */
 import * as Command from "@effect/cli/Command"
 import * as HelpDoc from "@effect/cli/HelpDoc"
@@ -253,7 +253,7 @@ const options = {
   )
 }
 
-export const command = Command.make("reward-report", options, (parsed) =>
+export const command = Command.make("vega-reward-report", options, (parsed) =>
   Effect.gen(function* () {
     const runOptions = yield* resolve({
       nodes: parsed.nodes.nodes,
@@ -279,7 +279,7 @@ export const command = Command.make("reward-report", options, (parsed) =>
       const { provenance } = outcome.report
       yield* Effect.sync(() =>
         process.stderr.write(
-          `reward-report: wrote ${outcome.destination} (${runOptions.format}) from ${provenance.nodes.join(", ")} at block ${provenance.height}\n`
+          `vega-reward-report: wrote ${outcome.destination} (${runOptions.format}) from ${provenance.nodes.join(", ")} at block ${provenance.height}\n`
         )
       )
     }

@@ -20,7 +20,7 @@ import { withProxy } from "./support/proxy.js"
 const tempDir = () => mkdtempSync(join(tmpdir(), "reward-report-"))
 const TIMEOUT = 120_000
 
-describe("reward-report command", () => {
+describe("vega-reward-report command", () => {
   it(
     "--help explains every option",
     async () => {
@@ -76,7 +76,7 @@ describe("reward-report command", () => {
       assert.strictEqual(result.code, 2)
       assert.strictEqual(result.stdout, "")
       for (const expected of [
-        "reward-report: bad arguments",
+        "vega-reward-report: bad arguments",
         '--node "ftp://example": expected an http(s) URL',
         '--party "xyz": expected a 64-character hex party id',
         '--asset "not a symbol!": expected a 64-character hex asset id or a symbol',
@@ -130,7 +130,7 @@ describe("reward-report command", () => {
       writeFileSync(file, "previous report\n")
       const result = await runReport(["--node", "http://127.0.0.1:1", "--timeout", "2s", "-o", file])
       assert.strictEqual(result.code, 1)
-      assert.match(result.stderr, /reward-report: reading [a-z ]+ failed: /)
+      assert.match(result.stderr, /vega-reward-report: reading [a-z ]+ failed: /)
       assert.strictEqual(readFileSync(file, "utf8"), "previous report\n")
       assert.deepStrictEqual(readdirSync(dir), ["report.json"])
     },

@@ -8,7 +8,7 @@ import { VERSION } from "../src/internal/version.js"
 const app = fileURLToPath(new URL("..", import.meta.url))
 const { version } = JSON.parse(readFileSync(join(app, "package.json"), "utf8"))
 
-describe("reward-report --version", () => {
+describe("vega-reward-report --version", () => {
   it("is the package.json version", () => {
     expect(VERSION).toBe(version)
   })

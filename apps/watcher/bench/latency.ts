@@ -9,7 +9,7 @@
  * the block that made the change (positions by `updatedAt`, stake linkings by `finalizedAt`: the
  * two resources whose rows say when they changed). Printed: latency p50/p90/p99 in blocks and in
  * ms, requests per minute (the watcher's `vega_datanode_requests_total`), peak RSS of the watcher
- * as deployed (the bundle `scripts/bundle.mjs` makes, run with plain node), and the range of its
+ * as deployed (the bundle the `build` script makes, run with plain node), and the range of its
  * V8 heap in use (`nodejs_heap_size_used_bytes`, each second). Then the same
  * in real time over 1,000,000 positions.
  *
@@ -221,7 +221,7 @@ const bench = async (positions: number, modes: ReadonlyArray<"poll" | "live">) =
   }
 }
 
-execFileSync(process.execPath, [join(root, "scripts", "bundle.mjs")], { stdio: "inherit" })
+execFileSync(process.execPath, [join(root, "..", "..", "scripts", "bundle-app.mjs")], { cwd: root, stdio: "inherit" })
 console.log(
   `steady window ${STEADY_SECONDS} s per run; watcher node flags: ${WATCHER_NODE_FLAGS.join(" ") || "none"}; node limit 20 requests/s, burst 100; a block every second`
 )

@@ -2,33 +2,22 @@
  * The command as a separate process, the way people run it: bundled once per test run (so each run
  * does not pay a TypeScript compilation), then started with arguments.
  */
-import { spawn } from "node:child_process"
-import { mkdirSync } from "node:fs"
+import { execFile, spawn } from "node:child_process"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const bundleFile = join(root, "build", "test-bin", "reward-report.mjs")
 let built: Promise<string> | undefined
 
-/** Bundles `src/bin.ts` (workspace packages from source) into `build/test-bin`, once. */
+/** Bundles `src/bin.ts` into `build/test-bin`, once, with the script that makes the published `dist/bin.js`. */
 export const bundle = (): Promise<string> =>
-  (built ??= (async () => {
-    const esbuild = await import("esbuild")
-    mkdirSync(dirname(bundleFile), { recursive: true })
-    await esbuild.build({
-      entryPoints: [join(root, "src", "bin.ts")],
-      outfile: bundleFile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      conditions: ["@vega-effect/source"],
-      logLevel: "error",
-      banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" }
-    })
-    return bundleFile
-  })())
+  (built ??= promisify(execFile)(
+    process.execPath,
+    [join(root, "..", "..", "scripts", "bundle-app.mjs"), "--outfile", bundleFile],
+    { cwd: root }
+  ).then(() => bundleFile))
 
 export interface Result {
   readonly code: number | null
@@ -36,7 +25,7 @@ export interface Result {
   readonly stderr: string
 }
 
-/** Runs `reward-report args…` to the end. */
+/** Runs `vega-reward-report args…` to the end. */
 export const runReport = async (
   args: ReadonlyArray<string>,
   options: { readonly env?: Record<string, string>; readonly cwd?: string } = {}

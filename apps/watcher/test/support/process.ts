@@ -2,43 +2,27 @@
  * The watcher as a separate process, the way it runs in production: bundled once per test run (so
  * that twenty restarts do not pay twenty TypeScript compilations), started with flags, killed at will.
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdirSync } from "node:fs"
-import { createRequire } from "node:module"
+import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const bundleFile = join(root, "build", "test-bin", "watcher.mjs")
 let built: Promise<string> | undefined
 
-/** Bundles `src/bin.ts` into `outfile` (workspace packages from source); the native SQLite binding stays outside. */
+/**
+ * Bundles `src/bin.ts` into `outfile` (inside the app, where better-sqlite3 resolves) with the
+ * script that makes the published `dist/bin.js`.
+ */
 export const bundleTo = async (outfile: string): Promise<string> => {
-  const esbuild = await import("esbuild")
-  const require = createRequire(import.meta.url)
-  const sqlite = createRequire(require.resolve("@effect/sql-sqlite-node")).resolve("better-sqlite3")
-  mkdirSync(dirname(outfile), { recursive: true })
-  await esbuild.build({
-    entryPoints: [join(root, "src", "bin.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    conditions: ["@vega-effect/source"],
-    logLevel: "error",
-    // optional parts of pg that the watcher never loads
-    external: ["pg-native", "cloudflare:sockets"],
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    plugins: [
-      {
-        name: "native-sqlite",
-        setup(build) {
-          build.onResolve({ filter: /^better-sqlite3$/ }, () => ({ path: sqlite, external: true }))
-        }
-      }
-    ]
-  })
+  await promisify(execFile)(
+    process.execPath,
+    [join(root, "..", "..", "scripts", "bundle-app.mjs"), "--outfile", outfile],
+    {
+      cwd: root
+    }
+  )
   return outfile
 }
 

@@ -1,0 +1,53 @@
+#!/usr/bin/env node
+/**
+ * Bundles the application in the current directory (`src/bin.ts`) into one ESM file run with plain
+ * `node`: `dist/bin.js`, or the path given with `--outfile` (somewhere its dependencies resolve).
+ * The published package is that file, so it needs only what cannot be bundled, and those
+ * are exactly the package.json `dependencies` (better-sqlite3: a native addon), left as imports.
+ * Everything else, the workspace packages from their sources included, is in the bundle.
+ *
+ *   node ../../scripts/bundle-app.mjs [--outfile path]
+ *
+ * The version `--version` prints is written in as `VEGA_EFFECT_APP_VERSION` (see the app's
+ * `src/internal/version.ts`): in an installed package no sources sit beside the bundle to read it.
+ */
+import { chmodSync, mkdirSync, readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { dirname, join, relative, resolve } from "node:path"
+import { parseArgs } from "node:util"
+
+const esbuild = createRequire(import.meta.url)("esbuild")
+
+/**
+ * Optional native accelerators that dependencies load inside `try` (pg's native client, ws's
+ * buffer and UTF-8 helpers): absent from an install, and the pure-JavaScript paths are used.
+ */
+const optional = ["pg-native", "bufferutil", "utf-8-validate"]
+
+const root = process.cwd()
+const { values } = parseArgs({ options: { outfile: { type: "string" } } })
+const outfile = resolve(values.outfile ?? join("dist", "bin.js"))
+const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
+
+mkdirSync(dirname(outfile), { recursive: true })
+await esbuild.build({
+  entryPoints: [join(root, "src", "bin.ts")],
+  outfile,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  conditions: ["@vega-effect/source"],
+  external: [...Object.keys(pkg.dependencies ?? {}), ...optional],
+  // the CommonJS modules inside an ESM bundle still call `require` (after the entry's shebang)
+  banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+  define: { VEGA_EFFECT_APP_VERSION: JSON.stringify(pkg.version) },
+  // names kept: errors and logs show class and function names
+  minifyWhitespace: true,
+  minifySyntax: true,
+  keepNames: true,
+  legalComments: "none",
+  logLevel: "warning"
+})
+chmodSync(outfile, 0o755)
+console.log(`bundled ${relative(root, outfile)} (${pkg.name} ${pkg.version})`)
