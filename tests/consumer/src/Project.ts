@@ -63,15 +63,42 @@ const run = (
   command: ReadonlyArray<string>,
   timeout = 300_000,
   extraEnv: Record<string, string> = {}
-): Promise<string> =>
+): Promise<{ readonly stdout: string; readonly stderr: string }> =>
   new Promise((resolve, reject) => {
     execFile(
       command[0],
       command.slice(1),
       { cwd: dir, encoding: "utf8", timeout, env: { ...env, ...extraEnv }, maxBuffer: 64 << 20 },
       (error, stdout, stderr) =>
-        error === null ? resolve(stdout) : reject(new CommandError(command, dir, `${stdout}${stderr}${error.message}`))
+        error === null
+          ? resolve({ stdout, stderr })
+          : reject(new CommandError(command, dir, `${stdout}${stderr}${error.message}`))
     )
+  })
+
+const stdoutOf = (output: Promise<{ readonly stdout: string }>) => output.then(({ stdout }) => stdout)
+
+/**
+ * Packages whose install scripts npm (11.19 and later) names in an `install-scripts` notice, and
+ * why each is expected: native code, built or downloaded on install.
+ */
+const expectedInstallScripts: Record<string, string> = {
+  "better-sqlite3": "the watcher's SQLite store (its one dependency outside the bundle)",
+  "msgpackr-extract": "an optional accelerator of msgpackr, a dependency of @effect/platform",
+  "@parcel/watcher": "a dependency of @effect/platform-node, which the simulator serves with"
+}
+
+/**
+ * The warnings npm printed that the packages could have caused: every `npm warn` line but the
+ * machine's own configuration notices (`Unknown user config ...`) and the `install-scripts` notice
+ * for the packages above; a package that notice names outside them is a warning.
+ */
+export const warnings = (stderr: string): ReadonlyArray<string> =>
+  stderr.split("\n").filter((line) => {
+    if (!/^npm warn/i.test(line) || /^npm warn Unknown (user|env|project|global) config/i.test(line)) return false
+    if (!/^npm warn install-scripts/i.test(line)) return true
+    const named = /^npm warn install-scripts\s+(@?[^@\s]+)@\S+ \(/i.exec(line)
+    return named !== null && !(named[1] in expectedInstallScripts)
   })
 
 /**
@@ -91,19 +118,22 @@ export const create = (dir: string, kind: Kind, registry: string, sharing?: Proj
   return { dir, kind }
 }
 
-/** Runs an install command (`npm install …`) in the project; returns what npm printed. */
-export const install = (project: Project, command: ReadonlyArray<string>): Promise<string> => run(project.dir, command)
+/** Runs an install command (`npm install …`) in the project; returns the {@link warnings} it printed. */
+export const install = async (project: Project, command: ReadonlyArray<string>): Promise<ReadonlyArray<string>> =>
+  warnings((await run(project.dir, command)).stderr)
 
 /** Writes `src/<name>.ts`. */
 export const addSource = (project: Project, name: string, code: string): void =>
   writeFileSync(join(project.dir, "src", `${name}.ts`), code)
 
 /** Type-checks (and, for esm and cjs, compiles) every source; throws tsc's report on an error. */
-export const compile = (project: Project): Promise<string> => run(project.dir, [process.execPath, tsc, "-p", "."])
+export const compile = (project: Project): Promise<string> =>
+  stdoutOf(run(project.dir, [process.execPath, tsc, "-p", "."]))
 
 /** Runs `src/<name>.ts` as the project's kind would ship it; returns stdout. */
 export const start = async (project: Project, name: string, timeout = 120_000): Promise<string> => {
-  if (project.kind !== "bundler") return run(project.dir, [process.execPath, join("dist", `${name}.js`)], timeout)
+  if (project.kind !== "bundler")
+    return stdoutOf(run(project.dir, [process.execPath, join("dist", `${name}.js`)], timeout))
   const bundle = join("dist", `${name}.mjs`)
   await run(project.dir, [
     esbuild,
@@ -116,7 +146,7 @@ export const start = async (project: Project, name: string, timeout = 120_000): 
     "--banner:js=import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
     "--log-level=error"
   ])
-  return run(project.dir, [process.execPath, bundle], timeout)
+  return stdoutOf(run(project.dir, [process.execPath, bundle], timeout))
 }
 
 /** Runs a command in the project (`npx vega-sim --help`, say); returns stdout. */
@@ -124,7 +154,17 @@ export const exec = (
   project: Project,
   command: ReadonlyArray<string>,
   options: { readonly timeout?: number; readonly env?: Record<string, string> } = {}
-): Promise<string> => run(project.dir, command, options.timeout, options.env)
+): Promise<string> => stdoutOf(run(project.dir, command, options.timeout, options.env))
+
+/** {@link exec}, with the {@link warnings} npm printed (an `npx` that installs first, say). */
+export const execWithWarnings = async (
+  project: Project,
+  command: ReadonlyArray<string>,
+  options: { readonly timeout?: number; readonly env?: Record<string, string> } = {}
+): Promise<{ readonly stdout: string; readonly warnings: ReadonlyArray<string> }> => {
+  const { stderr, stdout } = await run(project.dir, command, options.timeout, options.env)
+  return { stdout, warnings: warnings(stderr) }
+}
 
 /**
  * Starts a long-running command and waits until its output matches `pattern`; returns the match
@@ -135,12 +175,13 @@ export const startUntil = (
   project: Project,
   command: ReadonlyArray<string>,
   pattern: RegExp,
-  timeout = 120_000
+  options: { readonly timeout?: number; readonly env?: Record<string, string> } = {}
 ): Promise<{ readonly match: RegExpMatchArray; readonly stop: () => Promise<void> }> =>
   new Promise((resolve, reject) => {
+    const timeout = options.timeout ?? 120_000
     const child = spawn(command[0], command.slice(1), {
       cwd: project.dir,
-      env,
+      env: { ...env, ...options.env },
       detached: true,
       stdio: ["ignore", "pipe", "pipe"]
     })

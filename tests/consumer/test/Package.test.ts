@@ -4,12 +4,12 @@
  * bundler resolution, while `internal/*` stays closed.
  */
 import { execFileSync } from "node:child_process"
-import { readdirSync, readFileSync } from "node:fs"
+import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"
 import { publint } from "publint"
 import { formatMessage } from "publint/utils"
 import { describe, expect, inject, it } from "vitest"
-import type { Packed } from "../src/Pack.js"
+import { type Packed, root } from "../src/Pack.js"
 
 const packed = JSON.parse(inject("packed")) as ReadonlyArray<Packed>
 const libraries = packed.filter((p) => p.manifest.exports !== undefined)
@@ -42,7 +42,32 @@ const attw = (p: Packed, entries: ReadonlyArray<string>): ReadonlyArray<AttwProb
   return (report.analysis.problems ?? []).filter((problem) => problem.resolutionKind !== "node10")
 }
 
-describe.each(packed.map((p) => [p.manifest.name, p] as const))("%s", (_name, p) => {
+const rootLicense = readFileSync(join(root, "LICENSE"), "utf8")
+
+/** The tarball's files with their sizes, from `tar -tvzf` (size is the third column). */
+const contents = (tarball: string) =>
+  execFileSync("tar", ["-tvzf", tarball], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => {
+      const columns = line.trim().split(/\s+/)
+      return { size: Number(columns[2]), path: columns[columns.length - 1] }
+    })
+
+describe.each(packed.map((p) => [p.manifest.name, p] as const))("%s", (name, p) => {
+  it("ships the repository's LICENSE and names its source (git+https, its folder); prints its size", () => {
+    const files = contents(p.tarball)
+    const kB = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`
+    const unpacked = files.reduce((sum, f) => sum + f.size, 0)
+    console.log(`${name}: ${kB(statSync(p.tarball).size)} packed, ${kB(unpacked)} unpacked, ${files.length} files`)
+    expect(execFileSync("tar", ["-xzOf", p.tarball, "package/LICENSE"], { encoding: "utf8" })).toBe(rootLicense)
+    const repository = p.manifest.repository as { type: string; url: string; directory: string }
+    expect(repository.url).toMatch(/^git\+https:\/\//)
+    expect(join(root, repository.directory)).toBe(p.dir)
+    expect(p.manifest.license).toBe("MIT")
+    expect(p.manifest.engines).toEqual({ node: ">=20" })
+  })
+
   it("publint: no errors, warnings or suggestions", async () => {
     const tarball = readFileSync(p.tarball)
     const { messages, pkg } = await publint({

@@ -53,9 +53,9 @@ describe.each(guides.map((g) => [g.name, g] as const))("%s README", (_name, guid
     expect(guide.examples.filter((e) => e.runs).length).toBeGreaterThan(0)
   })
 
-  it("ESM (nodenext): installs as written, type-checks strictly, runs and prints what it shows", async () => {
+  it("ESM (nodenext): installs as written without warnings, type-checks strictly, runs and prints what it shows", async () => {
     const project = Project.create(join(scratch, `esm-${basename(guide.name)}`), "esm", registry)
-    for (const command of guide.install) await Project.install(project, command)
+    for (const command of guide.install) expect(await Project.install(project, command)).toEqual([])
     await Project.install(project, Project.toolingInstall)
     await setUp(project, [guide])
     await runAll(project, guide)
