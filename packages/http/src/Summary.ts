@@ -10,7 +10,8 @@
  *     https://node-a.example/api/v2/positions: the answer did not decode at positions.edges.3.node.openVolume: …
  *
  * {@link logWarning} and {@link logError} log such a line (with when the next try is, from the
- * caller's schedule) and keep the whole cause, stack traces included, for the debug level.
+ * caller's schedule) and keep the whole cause, stack traces included, for the debug level;
+ * {@link logRetries} makes a retry schedule log each failure so, with the wait it chose itself.
  *
  * @since 0.1.0
  */
@@ -18,6 +19,7 @@ import type * as Cause from "effect/Cause"
 import type * as Duration from "effect/Duration"
 import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
+import type * as Schedule from "effect/Schedule"
 import type { DataNodeError } from "./DataNodeError.js"
 import * as internal from "./internal/summary.js"
 import type { StreamEnd } from "./LiveStream.js"
@@ -107,3 +109,19 @@ export const logError: (
   cause: Cause.Cause<unknown>,
   retryIn?: Option.Option<Duration.DurationInput> | Duration.DurationInput
 ) => Effect.Effect<void> = internal.logFailure("Error")
+
+/**
+ * The retry `schedule`, logging each failure it is given as {@link logWarning} does, with the
+ * wait the schedule itself chose before the next try (a backoff's jitter and a `Retry-After`
+ * included), or without one when it gives up:
+ *
+ *     deliver.pipe(Effect.retry(Summary.logRetries("delivery failed", RetryPolicy.backoff())))
+ *     // WARN: delivery failed: https://hooks.example answered … with HTTP 503: …; next try in 1s 250ms
+ *
+ * @since 0.1.0
+ * @category Logging
+ */
+export const logRetries: <Out, E, R>(
+  what: string,
+  schedule: Schedule.Schedule<Out, E, R>
+) => Schedule.Schedule<Out, E, R> = internal.logRetries("Warning")

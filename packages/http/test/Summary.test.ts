@@ -2,7 +2,20 @@ import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient, NodeSocket } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { DataNodeClient, DataNodeError, LiveStream, Summary } from "@vega-effect/http"
-import { Cause, Chunk, Duration, Effect, Either, Logger, LogLevel, Option, Stream } from "effect"
+import {
+  Cause,
+  Chunk,
+  Duration,
+  Effect,
+  Either,
+  Fiber,
+  Logger,
+  LogLevel,
+  Option,
+  Schedule,
+  Stream,
+  TestClock
+} from "effect"
 import { closedPort, clientOf } from "./playNode.js"
 
 const NODE = "https://node-a.example"
@@ -123,6 +136,29 @@ describe("Summary.logWarning", () => {
       expect(debug).toHaveLength(1)
       expect(debug[0]?.cause).toContain(`TransportError: ${url}/blockchain/height`)
       expect(debug[0]?.cause).toMatch(/\n\s+at /)
+    })
+  )
+})
+
+describe("Summary.logRetries", () => {
+  it.effect("each failure logged with the wait the schedule chose; none once it gives up", () =>
+    Effect.gen(function* () {
+      const lines: Array<string> = []
+      const capture = Logger.make(({ logLevel, message }) => {
+        if (logLevel.label === "WARN") lines.push(Array.isArray(message) ? message.join(" ") : String(message))
+      })
+      const schedule = Schedule.exponential("100 millis").pipe(Schedule.intersect(Schedule.recurs(2)))
+      const fiber = yield* Effect.fail(
+        new DataNodeError.TimeoutError({ node: NODE, path: "/x", timeout: Duration.seconds(1) })
+      ).pipe(
+        Effect.retry(Summary.logRetries("reading failed", schedule)),
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
+        Effect.fork
+      )
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.await(fiber)
+      const said = `reading failed: ${NODE} did not answer /x within 1s`
+      expect(lines).toEqual([`${said}; next try in 100ms`, `${said}; next try in 200ms`, said])
     })
   )
 })

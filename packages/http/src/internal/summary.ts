@@ -2,6 +2,9 @@ import * as Cause from "effect/Cause"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import * as ScheduleDecision from "effect/ScheduleDecision"
+import * as Intervals from "effect/ScheduleIntervals"
 import type * as Errors from "../DataNodeError.js"
 import type { StreamEnd } from "../LiveStream.js"
 
@@ -191,3 +194,22 @@ export const logFailure =
     const log = level === "Warning" ? Effect.logWarning(line) : Effect.logError(line)
     return Effect.zipRight(log, Effect.logDebug(`${what}: the whole cause`, cause))
   }
+
+/**
+ * `schedule`, each of whose inputs (a failure) is logged by {@link logFailure} with the wait the
+ * schedule itself chose before the next try, or none when it gives up.
+ */
+export const logRetries =
+  (level: "Warning" | "Error") =>
+  <Out, E, R>(what: string, schedule: Schedule.Schedule<Out, E, R>): Schedule.Schedule<Out, E, R> =>
+    Schedule.makeWithState(schedule.initial, (now, input: E, state) =>
+      Effect.tap(schedule.step(now, input, state), ([, , decision]) =>
+        logFailure(level)(
+          what,
+          Cause.fail(input),
+          ScheduleDecision.isContinue(decision)
+            ? Option.some(Duration.millis(Math.max(0, Intervals.start(decision.intervals) - now)))
+            : Option.none()
+        )
+      )
+    )
