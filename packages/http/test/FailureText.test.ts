@@ -1,7 +1,7 @@
 import { FetchHttpClient } from "@effect/platform"
 import { NodeHttpClient, NodeSocket } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { DataNodeClient, DataNodeError, LiveStream, Summary } from "@vega-effect/http"
+import { DataNodeClient, DataNodeError, LiveStream, FailureText } from "@vega-effect/http"
 import {
   Cause,
   Chunk,
@@ -30,13 +30,13 @@ const refusedRead = (undici: boolean) =>
     return { url, error: failed.left }
   }).pipe(Effect.provide(undici ? NodeHttpClient.layerUndici : FetchHttpClient.layer))
 
-describe("Summary.ofError", () => {
+describe("FailureText.ofError", () => {
   for (const undici of [false, true]) {
     it.scopedLive(`a closed port is a refused connection (${undici ? "undici" : "fetch"})`, () =>
       Effect.gen(function* () {
         const { error, url } = yield* refusedRead(undici)
         expect(error._tag).toBe("TransportError")
-        expect(Summary.ofError(error)).toBe(`${url} refused the connection`)
+        expect(FailureText.ofError(error)).toBe(`${url} refused the connection`)
       })
     )
   }
@@ -50,7 +50,7 @@ describe("Summary.ofError", () => {
         .pipe(Stream.runCollect, Effect.provide(NodeSocket.layerWebSocketConstructor))
       const last = Chunk.unsafeLast(seen)
       if (!LiveStream.isDisconnected(last)) throw new Error(last._tag)
-      expect(Summary.ofStreamEnd(last.node, last.reason)).toBe(`${url} refused the connection`)
+      expect(FailureText.ofStreamEnd(last.node, last.reason)).toBe(`${url} refused the connection`)
     })
   )
 
@@ -58,18 +58,18 @@ describe("Summary.ofError", () => {
     new DataNodeError.TransportError({ node: NODE, path: "/api/v2/assets", description: "Transport error", cause })
 
   it("names the network's cause in words, the node's answer with its status, the field that did not decode", () => {
-    expect(Summary.ofError(transport(Object.assign(new Error("getaddrinfo ENOTFOUND node-a.example"), {})))).toBe(
+    expect(FailureText.ofError(transport(Object.assign(new Error("getaddrinfo ENOTFOUND node-a.example"), {})))).toBe(
       `${NODE}: DNS name not found (node-a.example)`
     )
-    expect(Summary.ofError(transport({ cause: { code: "ETIMEDOUT" } }))).toBe(`${NODE} timed out while connecting`)
-    expect(Summary.ofError(transport(new Error("socket hang up")))).toBe(`${NODE}/api/v2/assets: Transport error`)
+    expect(FailureText.ofError(transport({ cause: { code: "ETIMEDOUT" } }))).toBe(`${NODE} timed out while connecting`)
+    expect(FailureText.ofError(transport(new Error("socket hang up")))).toBe(`${NODE}/api/v2/assets: Transport error`)
     expect(
-      Summary.ofError(
+      FailureText.ofError(
         new DataNodeError.TimeoutError({ node: NODE, path: "/api/v2/assets", timeout: Duration.seconds(10) })
       )
     ).toBe(`${NODE} did not answer /api/v2/assets within 10s`)
     expect(
-      Summary.ofError(
+      FailureText.ofError(
         new DataNodeError.RateLimitedError({
           node: NODE,
           path: "/api/v2/assets",
@@ -80,7 +80,7 @@ describe("Summary.ofError", () => {
       )
     ).toBe(`${NODE} rate limited /api/v2/assets: it asks to wait 2s 500ms`)
     expect(
-      Summary.ofError(
+      FailureText.ofError(
         new DataNodeError.NotFoundError({
           node: NODE,
           path: "/api/v2/market/ab",
@@ -92,7 +92,7 @@ describe("Summary.ofError", () => {
       )
     ).toBe(`${NODE} answered /api/v2/market/ab with HTTP 404: market not found (no such market)`)
     expect(
-      Summary.ofError(
+      FailureText.ofError(
         new DataNodeError.DecodeError({
           node: NODE,
           path: "/api/v2/positions",
@@ -107,15 +107,15 @@ describe("Summary.ofError", () => {
   })
 
   it("a cause: its failure, else its defect; anything else by its message", () => {
-    expect(Summary.ofCause(Cause.fail(transport({ code: "ECONNREFUSED" })))).toBe(`${NODE} refused the connection`)
-    expect(Summary.ofCause(Cause.die(new Error("boom\nat somewhere")))).toBe("unexpected: boom at somewhere")
-    expect(Summary.ofCause(Cause.interrupt("fiber" as never))).toBe("interrupted")
-    expect(Summary.nextTry(Option.some(Duration.seconds(2)))).toBe("; next try in 2s")
-    expect(Summary.nextTry(Option.none())).toBe("")
+    expect(FailureText.ofCause(Cause.fail(transport({ code: "ECONNREFUSED" })))).toBe(`${NODE} refused the connection`)
+    expect(FailureText.ofCause(Cause.die(new Error("boom\nat somewhere")))).toBe("unexpected: boom at somewhere")
+    expect(FailureText.ofCause(Cause.interrupt("fiber" as never))).toBe("interrupted")
+    expect(FailureText.nextTry(Option.some(Duration.seconds(2)))).toBe("; next try in 2s")
+    expect(FailureText.nextTry(Option.none())).toBe("")
   })
 })
 
-describe("Summary.logWarning", () => {
+describe("FailureText.logWarning", () => {
   it.scopedLive("one line at warning level; the stack only at debug", () =>
     Effect.gen(function* () {
       const { error, url } = yield* refusedRead(true)
@@ -124,7 +124,7 @@ describe("Summary.logWarning", () => {
         const text = Array.isArray(message) ? message.join(" ") : String(message)
         logs.push({ level: logLevel.label, message: text, cause: Cause.isEmpty(cause) ? "" : Cause.pretty(cause) })
       })
-      yield* Summary.logWarning("cycle failed", Cause.fail(error), Duration.seconds(2)).pipe(
+      yield* FailureText.logWarning("cycle failed", Cause.fail(error), Duration.seconds(2)).pipe(
         Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
         Logger.withMinimumLogLevel(LogLevel.Debug)
       )
@@ -140,7 +140,7 @@ describe("Summary.logWarning", () => {
   )
 })
 
-describe("Summary.logRetries", () => {
+describe("FailureText.logRetries", () => {
   it.effect("each failure logged with the wait the schedule chose; none once it gives up", () =>
     Effect.gen(function* () {
       const lines: Array<string> = []
@@ -151,7 +151,7 @@ describe("Summary.logRetries", () => {
       const fiber = yield* Effect.fail(
         new DataNodeError.TimeoutError({ node: NODE, path: "/x", timeout: Duration.seconds(1) })
       ).pipe(
-        Effect.retry(Summary.logRetries("reading failed", schedule)),
+        Effect.retry(FailureText.logRetries("reading failed", schedule)),
         Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
         Effect.fork
       )

@@ -8,7 +8,7 @@ import * as Intervals from "effect/ScheduleIntervals"
 import type * as Errors from "../DataNodeError.js"
 import type { StreamEnd } from "../LiveStream.js"
 
-/** Whitespace (newlines included) squeezed to single spaces: a summary is one line. */
+/** Whitespace (newlines included) squeezed to single spaces: what is said is one line. */
 const oneLine = (text: string): string => text.replace(/\s+/g, " ").trim()
 
 /** A wait as a person reads it, to the millisecond: `2s`, `1s 250ms`, `0ms`. */
@@ -187,9 +187,10 @@ export const logFailure =
   (level: "Warning" | "Error") =>
   (
     what: string,
-    cause: Cause.Cause<unknown>,
+    failure: unknown,
     retryIn?: Option.Option<Duration.DurationInput> | Duration.DurationInput
   ): Effect.Effect<void> => {
+    const cause = Cause.isCause(failure) ? failure : Cause.fail(failure)
     const line = `${what}: ${ofCause(cause)}${nextTry(retryIn)}`
     const log = level === "Warning" ? Effect.logWarning(line) : Effect.logError(line)
     return Effect.zipRight(log, Effect.logDebug(`${what}: the whole cause`, cause))
@@ -206,7 +207,7 @@ export const logRetries =
       Effect.tap(schedule.step(now, input, state), ([, , decision]) =>
         logFailure(level)(
           what,
-          Cause.fail(input),
+          input,
           ScheduleDecision.isContinue(decision)
             ? Option.some(Duration.millis(Math.max(0, Intervals.start(decision.intervals) - now)))
             : Option.none()

@@ -21,7 +21,7 @@ import type * as Effect from "effect/Effect"
 import type * as Option from "effect/Option"
 import type * as Schedule from "effect/Schedule"
 import type { DataNodeError } from "./DataNodeError.js"
-import * as internal from "./internal/summary.js"
+import * as internal from "./internal/failureText.js"
 import type { StreamEnd } from "./LiveStream.js"
 
 /**
@@ -86,7 +86,8 @@ export const isDataNodeError: (u: unknown) => u is DataNodeError = internal.isDa
 
 /**
  * Logs `what: <the cause in one line>; next try in <retryIn>` at warning level, and the whole
- * cause with its stack traces at debug level only. `retryIn` is the wait the caller's schedule
+ * cause with its stack traces at debug level only. `failure` is a `Cause`, or an error (the
+ * cause's failure). `retryIn` is the wait the caller's schedule
  * (or the error's `retryAfter`) gives; none or omitted says nothing of a next try.
  *
  * @since 0.1.0
@@ -94,7 +95,7 @@ export const isDataNodeError: (u: unknown) => u is DataNodeError = internal.isDa
  */
 export const logWarning: (
   what: string,
-  cause: Cause.Cause<unknown>,
+  failure: unknown,
   retryIn?: Option.Option<Duration.DurationInput> | Duration.DurationInput
 ) => Effect.Effect<void> = internal.logFailure("Warning")
 
@@ -106,7 +107,7 @@ export const logWarning: (
  */
 export const logError: (
   what: string,
-  cause: Cause.Cause<unknown>,
+  failure: unknown,
   retryIn?: Option.Option<Duration.DurationInput> | Duration.DurationInput
 ) => Effect.Effect<void> = internal.logFailure("Error")
 
@@ -115,7 +116,7 @@ export const logError: (
  * wait the schedule itself chose before the next try (a backoff's jitter and a `Retry-After`
  * included), or without one when it gives up:
  *
- *     deliver.pipe(Effect.retry(Summary.logRetries("delivery failed", RetryPolicy.backoff())))
+ *     deliver.pipe(Effect.retry(FailureText.logRetries("delivery failed", RetryPolicy.backoff())))
  *     // WARN: delivery failed: https://hooks.example answered … with HTTP 503: …; next try in 1s 250ms
  *
  * @since 0.1.0
