@@ -6,7 +6,7 @@
  * that.
  */
 import { NodeHttpClient, NodeSocket } from "@effect/platform-node"
-import { DataNodeClient } from "@vega-effect/http"
+import { DataNodeClient, FailureText } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -171,7 +171,7 @@ const cycleOf = (loop: Loop) => {
     Date.now() - loop.balancedAt < Duration.toMillis(loop.leases.renewEvery)
       ? Effect.void
       : Effect.asVoid(rebalance(loop))
-  ).pipe(Effect.catchAll((error) => Effect.logWarning("could not rebalance", error)))
+  ).pipe(Effect.catchAll((error) => FailureText.logWarning("could not rebalance", error)))
 
   const diffContext = diffContextOf(loop)
 
@@ -254,7 +254,7 @@ const watchLive = (loop: Loop) =>
             })
         },
         rebalance: rebalance(loop).pipe(
-          Effect.catchAll((error) => Effect.as(Effect.logWarning("could not rebalance", error), []))
+          Effect.catchAll((error) => Effect.as(FailureText.logWarning("could not rebalance", error), []))
         ),
         renewEvery: loop.leases.renewEvery,
         onBlock: (height) =>
@@ -310,14 +310,12 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
       return
     }
     if (config.mode === "live") return yield* watchLive(loop)
+    // a failed cycle is tried again after the interval, like a successful one, and said in one line
+    const every = Schedule.spaced(config.interval)
     yield* cycle.pipe(
-      Effect.catchAll((error) =>
-        Effect.zipRight(
-          Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1),
-          Effect.logWarning("cycle failed; trying again next interval", error)
-        )
-      ),
-      Effect.repeat(Schedule.spaced(config.interval))
+      Effect.tapError(() => Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1)),
+      Effect.retry(FailureText.logRetries("cycle failed", every)),
+      Effect.repeat(every)
     )
   })
 
