@@ -21,6 +21,7 @@ import * as Coordinator from "./Coordinator.js"
 import { type CycleOutcome, readHead, runCycle, type SliceOutcome, type SliceWork, totals, workOf } from "./Cycle.js"
 import * as DataNode from "./DataNode.js"
 import * as Database from "./Database.js"
+import * as Decimals from "./Decimals.js"
 import { BATCH, deliverForever, drained } from "./Delivery.js"
 import * as Leases from "./Leases.js"
 import * as LiveWatch from "./live/LiveWatch.js"
@@ -47,14 +48,16 @@ export interface RunOptions {
 }
 
 /** The sinks the configuration names; JSON Lines on stdout when none is named. */
-const sinksOf = (config: WatcherConfig) =>
+const sinksOf = (config: WatcherConfig, client: DataNodeClient.Service) =>
   Effect.gen(function* () {
     const { sinks } = config
     const out: Array<Sink> = []
     const others =
       sinks.console || sinks.file !== undefined || sinks.webhook !== undefined || sinks.jetstream !== undefined
     if (sinks.stdout ?? !others) out.push(JsonLinesSink.stdout)
-    if (sinks.console) out.push(ConsoleSink.make({ colors: process.stdout.isTTY === true }))
+    if (sinks.console) {
+      out.push(ConsoleSink.make({ colors: process.stdout.isTTY === true, decimals: yield* Decimals.make(client) }))
+    }
     if (sinks.file !== undefined) out.push(yield* FileSink.make(sinks.file, { maxBatch: BATCH }))
     if (sinks.webhook !== undefined) out.push(yield* WebhookSink.make(sinks.webhook))
     if (sinks.jetstream !== undefined) out.push(yield* JetStreamSink.make(sinks.jetstream))
@@ -275,7 +278,7 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     const readiness = yield* Readiness
     const client = yield* DataNodeClient.DataNodeClient
     const specs = yield* slicesOf(client, config, cacheDuration(config.interval))
-    const sinks = [...(yield* sinksOf(config)), ...(options.sinks ?? [])]
+    const sinks = [...(yield* sinksOf(config, client)), ...(options.sinks ?? [])]
     const sinkOfSlice = new Map(sinks.map((sink) => [sinkSlice(sink.name), sink] as const))
     const committed = yield* SubscriptionRef.make(yield* store.lastSeq)
     const deliveries = yield* FiberMap.make<string>()
