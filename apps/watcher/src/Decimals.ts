@@ -6,11 +6,12 @@
  * values it would scale are said raw.
  */
 import { type DataNodeClient, FailureText } from "@vega-effect/http"
-import { Market, Pagination } from "@vega-effect/schema"
+import { Market, Pagination, Scaling } from "@vega-effect/schema"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { loadAssets } from "./resources/assets.js"
 import type { AssetScale, MarketScale, Scales } from "./Units.js"
 
 /** The symbol of the staking asset, whose decimals scale stake. */
@@ -49,14 +50,25 @@ const readMarkets = (client: DataNodeClient.Service) =>
     )
   )
 
+/** Decimals as `Scaling` takes them, or none for a value it refuses (that asset's amounts stay raw). */
+const assetDecimals = (decimals: number): Scaling.AssetDecimals | undefined => {
+  try {
+    return Scaling.assetDecimals(decimals)
+  } catch {
+    return undefined
+  }
+}
+
+/** The assets as the diffs read them (`resources/assets.ts`), with decimals `Scaling` takes. */
 const readAssets = (client: DataNodeClient.Service) =>
-  client
-    .assets({}, { pageSize: Pagination.MAX_PAGE_SIZE })
-    .pipe(
-      Stream.runFold(new Map<string, AssetScale>(), (assets, { node }) =>
-        assets.set(node.id, { symbol: node.details.symbol, decimals: node.details.decimals })
-      )
-    )
+  Effect.map(loadAssets(client), (assets) => {
+    const scales = new Map<string, AssetScale>()
+    for (const [id, { decimals, symbol }] of assets) {
+      const checked = assetDecimals(decimals)
+      if (checked !== undefined) scales.set(id, { symbol, decimals: checked })
+    }
+    return scales
+  })
 
 const stakeOf = (known: Known): AssetScale | undefined => {
   const vega = [...known.assets.values()].filter((asset) => asset.symbol === STAKE_SYMBOL)
