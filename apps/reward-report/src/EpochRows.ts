@@ -11,7 +11,7 @@
  * Rows are added up per party and asset as they arrive, and kept only when the output lists them (a
  * million decoded rows take most of a gigabyte; their sums take a few megabytes).
  */
-import { DataNodeClient, type DataNodeError } from "@vega-effect/http"
+import { DataNodeClient, type DataNodeError, FailureText } from "@vega-effect/http"
 import { Pagination, type Reward } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -45,7 +45,7 @@ export interface RowsRequest {
 type Filter = RowsRequest["filters"][number]
 
 const failed = (error: DataNodeError.DataNodeError): ReadError =>
-  new ReadError({ reason: `reading per-epoch rewards failed: ${error.message}` })
+  new ReadError({ reason: `reading per-epoch rewards failed: ${FailureText.ofError(error)}`, cause: error })
 
 /** Sums, count and (if kept) rows; ids are interned, since the same few recur on every row. */
 class Collector {

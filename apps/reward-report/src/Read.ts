@@ -13,7 +13,7 @@
  * (nothing was paid meanwhile, so any difference is the node's). Otherwise an epoch ended during
  * the read and it is done again, up to `attempts` times.
  */
-import { DataNodeClient, type DataNodeError, ReadTracking } from "@vega-effect/http"
+import { DataNodeClient, type DataNodeError, FailureText, ReadTracking } from "@vega-effect/http"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { isoOfNanos, type Snapshot, type Summary } from "./Build.js"
@@ -45,7 +45,7 @@ export interface ReadRequest {
 const failed =
   (what: string) =>
   (error: DataNodeError.DataNodeError): ReadError =>
-    new ReadError({ reason: `reading ${what} failed: ${error.message}` })
+    new ReadError({ reason: `reading ${what} failed: ${FailureText.ofError(error)}`, cause: error })
 
 /** Each party (or none) with each asset (or none): the endpoints take one of each. */
 const combinations = (request: ReadRequest): ReadonlyArray<{ partyId?: string; assetId?: string }> => {
@@ -101,7 +101,8 @@ const completeAssets = (assets: Map<string, AssetInfo>, ids: Iterable<string>) =
         Effect.mapError(
           (error) =>
             new ReadError({
-              reason: `partial data: rewards are paid in asset ${assetId}, which the node cannot describe (${error.message})`
+              reason: `partial data: rewards are paid in asset ${assetId}, which the node cannot describe (${FailureText.ofError(error)})`,
+              cause: error
             })
         )
       )

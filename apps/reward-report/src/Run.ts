@@ -3,7 +3,7 @@
  * process), read, build, render and write. The command line (`cli.ts`) only turns arguments into
  * {@link RunOptions} and outcomes into exit codes.
  */
-import { DataNodeClient } from "@vega-effect/http"
+import { DataNodeClient, FailureText } from "@vega-effect/http"
 import { Ids } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
 import * as Clock from "effect/Clock"
@@ -56,7 +56,9 @@ const resolveAssets = (given: ReadonlyArray<string>) =>
     const client = yield* DataNodeClient.DataNodeClient
     const assets = yield* client.assets().pipe(
       Stream.runCollect,
-      Effect.mapError((error) => new ReadError({ reason: `reading assets failed: ${error.message}` }))
+      Effect.mapError(
+        (error) => new ReadError({ reason: `reading assets failed: ${FailureText.ofError(error)}`, cause: error })
+      )
     )
     const all = [...assets].map(({ node }) => node)
     return yield* Effect.forEach(given, (wanted) => {

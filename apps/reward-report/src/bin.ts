@@ -19,6 +19,7 @@ import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 import { command, CrossCheckFailed } from "./cli.js"
 import * as Progress from "./Progress.js"
+import { ReadError } from "./ReadError.js"
 import { UsageProblem } from "./UsageProblem.js"
 import { VERSION } from "./internal/version.js"
 
@@ -33,7 +34,13 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
   if (error instanceof UsageProblem) {
     return Console.error(`vega-reward-report: bad arguments\n${error.problems.map((p) => `  ${p}`).join("\n")}`)
   }
-  if (error instanceof Error && error.message !== "") return Console.error(`vega-reward-report: ${error.message}`)
+  // one line; the whole cause, stack traces included, only at debug level
+  if (error instanceof Error && error.message !== "") {
+    return Effect.zipRight(
+      Console.error(`vega-reward-report: ${error.message}`),
+      Effect.logDebug("the whole cause", error instanceof ReadError && error.cause !== undefined ? error.cause : cause)
+    )
+  }
   return Console.error(`vega-reward-report: failed\n${Cause.pretty(cause)}`)
 }
 
@@ -46,12 +53,21 @@ const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
   return 1
 }
 
-/** Logs (warnings and up) go to stderr: stdout may be the report. */
+/** Logs go to stderr: stdout may be the report. */
 const logToStderr = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))
+
+/** `VEGA_REPORT_LOG_LEVEL` (`debug`, `info`, `warning`, `error`), default `warning`. */
+const LOG_LEVELS: Record<string, LogLevel.LogLevel> = {
+  debug: LogLevel.Debug,
+  info: LogLevel.Info,
+  warning: LogLevel.Warning,
+  error: LogLevel.Error
+}
+const logLevel = LOG_LEVELS[process.env.VEGA_REPORT_LOG_LEVEL?.toLowerCase() ?? ""] ?? LogLevel.Warning
 
 cli(process.argv).pipe(
   Effect.tapErrorCause(report),
-  Logger.withMinimumLogLevel(LogLevel.Warning),
+  Logger.withMinimumLogLevel(logLevel),
   Effect.provide([NodeContext.layer, logToStderr, Progress.layerStderr]),
   (program) =>
     NodeRuntime.runMain(program, {

@@ -130,9 +130,30 @@ describe("vega-reward-report command", () => {
       writeFileSync(file, "previous report\n")
       const result = await runReport(["--node", "http://127.0.0.1:1", "--timeout", "2s", "-o", file])
       assert.strictEqual(result.code, 1)
-      assert.match(result.stderr, /vega-reward-report: reading [a-z ]+ failed: /)
+      // one line naming the node and the cause in words, no stack trace
+      assert.match(
+        result.stderr,
+        /^vega-reward-report: reading [a-z ]+ failed: http:\/\/127\.0\.0\.1:1 refused the connection\n$/
+      )
       assert.strictEqual(readFileSync(file, "utf8"), "previous report\n")
       assert.deepStrictEqual(readdirSync(dir), ["report.json"])
+    },
+    TIMEOUT
+  )
+
+  it(
+    "at debug level (VEGA_REPORT_LOG_LEVEL) the whole cause of a failed read follows, with its stack",
+    async () => {
+      const result = await runReport(["--node", "http://127.0.0.1:1", "--timeout", "2s"], {
+        env: { VEGA_REPORT_LOG_LEVEL: "debug", VEGA_DATANODE_RETRIES: "0" }
+      })
+      assert.strictEqual(result.code, 1)
+      assert.include(
+        result.stderr,
+        "vega-reward-report: reading chain statistics failed: http://127.0.0.1:1 refused the connection"
+      )
+      assert.match(result.stderr, /DEBUG \(#\d+\): the whole cause\n\s+TransportError: /)
+      assert.match(result.stderr, /\n\s+at /)
     },
     TIMEOUT
   )

@@ -5,6 +5,7 @@
  * or leaving changes every share, so the slices spread again within a cycle or two.
  */
 import type { SqlError } from "@effect/sql/SqlError"
+import { FailureText } from "@vega-effect/http"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Schedule from "effect/Schedule"
@@ -64,7 +65,7 @@ const drop = (state: State, lost: ReadonlyArray<string>): Effect.Effect<void> =>
     // it. Giving it up (a no-op when another watcher holds it) lets the next balance hand it out.
     yield* state.leases
       .release(lost)
-      .pipe(Effect.catchAll((error) => Effect.logWarning("could not give lost slices up", error)))
+      .pipe(Effect.catchAll((error) => FailureText.logWarning("could not give lost slices up", error)))
     state.dropped.push(...lost)
     yield* Metric.update(Metrics.leaseLostTotal, lost.length)
     yield* Effect.logWarning(`lost the lease of ${lost.join(", ")} to another watcher`)
@@ -160,14 +161,14 @@ export const make = (leases: Leases, options: Options): Effect.Effect<Coordinato
 
     yield* leases.join(options.slices)
     yield* Effect.addFinalizer(() =>
-      leases.leave.pipe(Effect.catchAll((error) => Effect.logWarning("could not give the leases up", error)))
+      leases.leave.pipe(Effect.catchAll((error) => FailureText.logWarning("could not give the leases up", error)))
     )
 
     yield* Effect.forkScoped(
       mutex
         .withPermits(1)(renew(state))
         .pipe(
-          Effect.catchAll((error) => Effect.logWarning("could not renew the leases", error)),
+          Effect.retry(FailureText.logRetries("could not renew the leases", Schedule.spaced(leases.renewEvery))),
           Effect.repeat(Schedule.spaced(leases.renewEvery))
         )
     )

@@ -3,7 +3,7 @@
  * what the sink already has, then deliver batch after batch, moving the sink's cursor after each
  * success. A failing sink is retried with backoff and never skips an event; the others carry on.
  */
-import { RetryPolicy } from "@vega-effect/http"
+import { FailureText, RetryPolicy } from "@vega-effect/http"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
@@ -49,7 +49,9 @@ export const deliverForever = (sink: Sink, context: DeliveryContext): Effect.Eff
     const { store } = context
     let cursor = yield* store.cursor(sink.name)
     const inFlight = yield* store.pending(cursor, BATCH)
-    const already = yield* sink.recover(inFlight).pipe(Effect.retry(retrying))
+    const already = yield* sink
+      .recover(inFlight)
+      .pipe(Effect.retry(FailureText.logRetries(`${sink.name}: reading back what was delivered failed`, retrying)))
     if (already > 0) {
       cursor = inFlight[already - 1].seq
       yield* store.advance(sink.name, cursor)
@@ -62,10 +64,7 @@ export const deliverForever = (sink: Sink, context: DeliveryContext): Effect.Eff
           yield* Metric.set(Metrics.outboxDepth.pipe(Metric.tagged("sink", sink.name)), 0)
           return yield* awaitAfter(context, cursor)
         }
-        yield* sink.deliver(batch).pipe(
-          Effect.tapError((error) => Effect.logWarning(`${sink.name}: delivery failed, retrying`, error)),
-          Effect.retry(retrying)
-        )
+        yield* sink.deliver(batch).pipe(Effect.retry(FailureText.logRetries(`${sink.name}: delivery failed`, retrying)))
         cursor = batch[batch.length - 1].seq
         yield* store.advance(sink.name, cursor)
         yield* store.prune(context.sinkNames)

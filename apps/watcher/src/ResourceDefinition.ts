@@ -14,6 +14,7 @@ import type * as Schema from "effect/Schema"
 import type { Change, Row } from "./Event.js"
 import type { DiffContext, Resource } from "./Resource.js"
 import type { Shard } from "./Shard.js"
+import type { Units } from "./Units.js"
 import type { OptionsOf } from "./WatchOptions.js"
 
 /** The command line's `--party` and `--market` fill these fields of every resource that lists them. */
@@ -101,6 +102,8 @@ export interface ResourceDefinition<Name extends string, Fields extends Schema.S
   readonly diff: DecodedDiff<A, OptionsOf<Fields>>
   /** The fields that say the most about a row, best first: what the console shows of it. */
   readonly mainFields: ReadonlyArray<FieldNames<I>>
+  /** Which decimals scale which fields and details, for the console's human units (`Units.none`: none). */
+  readonly units: Units
 }
 
 /** A definition, its types checked and kept (a `const` name, so that names stay literal). */

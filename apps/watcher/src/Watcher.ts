@@ -6,7 +6,7 @@
  * that.
  */
 import { NodeHttpClient, NodeSocket } from "@effect/platform-node"
-import { DataNodeClient } from "@vega-effect/http"
+import { DataNodeClient, FailureText } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -21,6 +21,7 @@ import * as Coordinator from "./Coordinator.js"
 import { type CycleOutcome, readHead, runCycle, type SliceOutcome, type SliceWork, totals, workOf } from "./Cycle.js"
 import * as DataNode from "./DataNode.js"
 import * as Database from "./Database.js"
+import * as Decimals from "./Decimals.js"
 import { BATCH, deliverForever, drained } from "./Delivery.js"
 import * as Leases from "./Leases.js"
 import * as LiveWatch from "./live/LiveWatch.js"
@@ -47,14 +48,16 @@ export interface RunOptions {
 }
 
 /** The sinks the configuration names; JSON Lines on stdout when none is named. */
-const sinksOf = (config: WatcherConfig) =>
+const sinksOf = (config: WatcherConfig, client: DataNodeClient.Service) =>
   Effect.gen(function* () {
     const { sinks } = config
     const out: Array<Sink> = []
     const others =
       sinks.console || sinks.file !== undefined || sinks.webhook !== undefined || sinks.jetstream !== undefined
     if (sinks.stdout ?? !others) out.push(JsonLinesSink.stdout)
-    if (sinks.console) out.push(ConsoleSink.make({ colors: process.stdout.isTTY === true }))
+    if (sinks.console) {
+      out.push(ConsoleSink.make({ colors: process.stdout.isTTY === true, decimals: yield* Decimals.make(client) }))
+    }
     if (sinks.file !== undefined) out.push(yield* FileSink.make(sinks.file, { maxBatch: BATCH }))
     if (sinks.webhook !== undefined) out.push(yield* WebhookSink.make(sinks.webhook))
     if (sinks.jetstream !== undefined) out.push(yield* JetStreamSink.make(sinks.jetstream))
@@ -171,7 +174,7 @@ const cycleOf = (loop: Loop) => {
     Date.now() - loop.balancedAt < Duration.toMillis(loop.leases.renewEvery)
       ? Effect.void
       : Effect.asVoid(rebalance(loop))
-  ).pipe(Effect.catchAll((error) => Effect.logWarning("could not rebalance", error)))
+  ).pipe(Effect.catchAll((error) => FailureText.logWarning("could not rebalance", error)))
 
   const diffContext = diffContextOf(loop)
 
@@ -254,7 +257,7 @@ const watchLive = (loop: Loop) =>
             })
         },
         rebalance: rebalance(loop).pipe(
-          Effect.catchAll((error) => Effect.as(Effect.logWarning("could not rebalance", error), []))
+          Effect.catchAll((error) => Effect.as(FailureText.logWarning("could not rebalance", error), []))
         ),
         renewEvery: loop.leases.renewEvery,
         onBlock: (height) =>
@@ -275,7 +278,7 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
     const readiness = yield* Readiness
     const client = yield* DataNodeClient.DataNodeClient
     const specs = yield* slicesOf(client, config, cacheDuration(config.interval))
-    const sinks = [...(yield* sinksOf(config)), ...(options.sinks ?? [])]
+    const sinks = [...(yield* sinksOf(config, client)), ...(options.sinks ?? [])]
     const sinkOfSlice = new Map(sinks.map((sink) => [sinkSlice(sink.name), sink] as const))
     const committed = yield* SubscriptionRef.make(yield* store.lastSeq)
     const deliveries = yield* FiberMap.make<string>()
@@ -310,14 +313,12 @@ export const watch = (config: WatcherConfig, options: RunOptions) =>
       return
     }
     if (config.mode === "live") return yield* watchLive(loop)
+    // a failed cycle is tried again after the interval, like a successful one, and said in one line
+    const every = Schedule.spaced(config.interval)
     yield* cycle.pipe(
-      Effect.catchAll((error) =>
-        Effect.zipRight(
-          Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1),
-          Effect.logWarning("cycle failed; trying again next interval", error)
-        )
-      ),
-      Effect.repeat(Schedule.spaced(config.interval))
+      Effect.tapError(() => Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1)),
+      Effect.retry(FailureText.logRetries("cycle failed", every)),
+      Effect.repeat(every)
     )
   })
 

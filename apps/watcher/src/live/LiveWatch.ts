@@ -14,7 +14,7 @@
  */
 import type * as Socket from "@effect/platform/Socket"
 import type { DataNodeClient } from "@vega-effect/http"
-import { ReadTracking, RequestBudget } from "@vega-effect/http"
+import { FailureText, ReadTracking, RequestBudget } from "@vega-effect/http"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
@@ -138,6 +138,9 @@ const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
     yield* context.onBlock(height)
   })
 
+/** How soon a reconciliation that failed is requested again. */
+const RECONCILE_RETRY = Duration.seconds(1)
+
 /**
  * Reads again, slice by slice, what is due; forever. A slice's first read (the backfill of an
  * empty state, or of a slice taken over) goes as fast as the node allows, since nothing of it can
@@ -161,12 +164,12 @@ const reconciler = (context: LiveContext, state: LiveState, backlog: Backlog, bu
             }).pipe(
               Effect.as(false),
               Effect.catchAll((error) =>
-                Effect.as(Effect.logWarning(`reconciling ${slice} failed; trying again shortly`, error), true)
+                Effect.as(FailureText.logWarning(`reconciling ${slice} failed`, error, RECONCILE_RETRY), true)
               )
             )
         )
         if (failed.some(Boolean)) {
-          yield* Effect.forkScoped(Effect.delay(request(backlog, [resource], minHeight), Duration.seconds(1)))
+          yield* Effect.forkScoped(Effect.delay(request(backlog, [resource], minHeight), RECONCILE_RETRY))
         } else if (!backlog.due.has(resource)) {
           backlog.reconciling.delete(resource)
         }
@@ -221,7 +224,7 @@ const readHints = (
   ).pipe(
     Effect.catchAll((error) =>
       Effect.zipRight(
-        Effect.logWarning(`reading ${item.resource} again after a change failed; reconciling it`, error),
+        FailureText.logWarning(`reading ${item.resource} again after a change failed (reconciling it)`, error),
         request(backlog, [item.resource], height + 1)
       )
     )
@@ -285,7 +288,7 @@ const applier = (context: LiveContext, state: LiveState, backlog: Backlog, backg
           return yield* Effect.asVoid(FiberSet.run(background, read))
         }
       }
-    }).pipe(Effect.catchAll((error) => Effect.logWarning(`a live change could not be applied`, error)))
+    }).pipe(Effect.catchAll((error) => FailureText.logWarning("a live change could not be applied", error)))
 }
 
 /** What applying keeps, empty: per-slice locks, the block clock, staged findings. */

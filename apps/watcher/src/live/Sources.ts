@@ -11,7 +11,7 @@
  * then (a block written meanwhile is missed). The snapshot itself (every position there is) is
  * skipped undecoded: the gap's read over REST compares positions page by page with those held.
  */
-import type { DataNodeClient, LiveStream } from "@vega-effect/http"
+import { type DataNodeClient, FailureText, type LiveStream } from "@vega-effect/http"
 import type * as Socket from "@effect/platform/Socket"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -66,7 +66,7 @@ const itemsOf = <A>(source: Source<A>): Stream.Stream<LiveItem, never, Socket.We
                 1
               ),
               Effect.logWarning(
-                `${source.name} stream from ${observation.node} ended (${observation.reason._tag}); reading what it carries again once it is back`
+                `${source.name} stream ended: ${FailureText.ofStreamEnd(observation.node, observation.reason)}${FailureText.nextTry(observation.retryIn)}; what it carries is read again once it is back`
               )
             ),
             [{ _tag: "Down", resources: source.feeds, source: source.name } as const]

@@ -16,6 +16,7 @@ import * as Stream from "effect/Stream"
 import type { Change, Row } from "../Event.js"
 import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, enumName, noAssets, rowDiff, unsharded } from "../ResourceDefinition.js"
+import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 
 /** `watch.liquidity`: the parties and markets to watch (absent: all). */
@@ -241,5 +242,10 @@ export const definition = define({
   row: LiquidityRow,
   diff: diffDecoded,
   // a row pairs two versions of a provision: it is shown by them
-  mainFields: ["current", "pending"]
+  mainFields: ["current", "pending"],
+  units: {
+    ids: (row) => ({ market: Units.textAt(row, "current", "marketId") }),
+    fields: {},
+    details: { commitmentAmount: "settlement" }
+  }
 })

@@ -13,6 +13,7 @@ import * as Stream from "effect/Stream"
 import type { Change, Json, Row } from "../Event.js"
 import type { ReadContext, Resource } from "../Resource.js"
 import { type DecodedDiff, define, enumName, noAssets, rowDiff } from "../ResourceDefinition.js"
+import * as Units from "../Units.js"
 import { inShard, type Shard, whole } from "../Shard.js"
 import { IdList, type OptionsOf, PnlThresholds } from "../WatchOptions.js"
 
@@ -317,5 +318,17 @@ export const definition = define({
   live: { _tag: "Stream", stream: "positions" },
   row: Position.Position,
   diff: diffDecoded,
-  mainFields: ["openVolume", "realisedPnl", "unrealisedPnl", "averageEntryPrice", "positionStatus"]
+  mainFields: ["openVolume", "realisedPnl", "unrealisedPnl", "averageEntryPrice", "positionStatus"],
+  units: {
+    ids: (row) => ({ market: Units.textAt(row, "marketId") }),
+    fields: {
+      openVolume: "volume",
+      averageEntryPrice: "price",
+      realisedPnl: "settlement",
+      unrealisedPnl: "settlement",
+      lossSocialisationAmount: "settlement"
+    },
+    // from, to and delta of a volume (a status change's are names, left as they are); a PnL threshold's
+    details: { from: "volume", to: "volume", delta: "volume", threshold: "settlement", value: "settlement" }
+  }
 })

@@ -17,6 +17,7 @@ import type { Change, Row } from "../Event.js"
 import { changedFields } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 
 /** `watch.profiles`: the parties to watch (absent: all). */
@@ -133,5 +134,6 @@ export const definition = define({
   },
   row: PartyProfile.PartyProfile,
   diff: diffDecoded,
-  mainFields: ["alias", "metadata", "derivedKeys"]
+  mainFields: ["alias", "metadata", "derivedKeys"],
+  units: Units.none
 })

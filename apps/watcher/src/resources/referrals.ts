@@ -27,6 +27,7 @@ import type { Change, Row } from "../Event.js"
 import { sameMultiset } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 
 const encodeStats = Encoder.encodeSync(ReferralSetStats.ReferralSetStats)
@@ -197,5 +198,6 @@ export const definition = define({
   row: ReferralEpochRow,
   diff: diffDecoded,
   // the statistics are per referee, inside `referees`: a row is shown by its set and epoch
-  mainFields: ["setId", "epoch", "referees"]
+  mainFields: ["setId", "epoch", "referees"],
+  units: Units.none
 })

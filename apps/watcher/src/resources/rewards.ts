@@ -13,6 +13,7 @@ import * as Schema from "effect/Schema"
 import type { Change, Row } from "../Event.js"
 import type { DiffContext, Resource } from "../Resource.js"
 import { type DecodedDiff, define, rowDiff, unsharded } from "../ResourceDefinition.js"
+import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 
 /** `watch.rewards`: the parties and assets to watch (absent: all). */
@@ -118,5 +119,10 @@ export const definition = define({
   live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT"], subscription: "payouts" },
   row: RewardRow,
   diff: diffDecoded,
-  mainFields: ["amount"]
+  mainFields: ["amount"],
+  units: {
+    ids: (row) => ({ asset: Units.textAt(row, "assetId") }),
+    fields: { amount: "asset" },
+    details: { delta: "asset", total: "asset" }
+  }
 })

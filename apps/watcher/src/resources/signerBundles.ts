@@ -20,6 +20,7 @@ import type { Change, Row } from "../Event.js"
 import { changedFields } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 
 const encodeBundle = Encoder.encodeSync(SignerBundle.SignerAddedBundle)
@@ -118,5 +119,6 @@ export const definition = define({
   },
   row: BundleRow,
   diff: diffDecoded,
-  mainFields: ["newSigner", "epochSeq", "nonce"]
+  mainFields: ["newSigner", "epochSeq", "nonce"],
+  units: Units.none
 })

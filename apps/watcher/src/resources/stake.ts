@@ -235,5 +235,10 @@ export const definition = define({
   live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_STAKE_LINKING"], subscription: SHARED_BUS },
   row: StakeRow,
   diff: diffDecoded,
-  mainFields: ["type", "amount", "status"]
+  mainFields: ["type", "amount", "status"],
+  units: {
+    ids: () => ({}),
+    fields: { amount: "stake", currentStakeAvailable: "stake" },
+    details: { amount: "stake", from: "stake", to: "stake", delta: "stake" }
+  }
 })

@@ -22,7 +22,7 @@ import * as Headers from "@effect/platform/Headers"
 import * as HttpClient from "@effect/platform/HttpClient"
 import * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as HttpClientResponse from "@effect/platform/HttpClientResponse"
-import { RetryPolicy } from "@vega-effect/http"
+import { FailureText, RetryPolicy } from "@vega-effect/http"
 import { DurationText } from "@vega-effect/schema"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
@@ -185,8 +185,7 @@ const refused = (event: WatchEvent, outcome: Extract<Outcome, { _tag: "Refused" 
 const retrying = (event: WatchEvent, attempt: number, delay: Duration.Duration, failure: Failed) => {
   const asked = Option.isSome(failure.retryAfter)
   return Effect.logWarning(
-    `event ${event.id}: attempt ${attempt} failed (${failure.what}); ` +
-      `retrying in ${Math.round(Duration.toMillis(delay))} ms` +
+    `event ${event.id}: attempt ${attempt} failed: ${failure.what}${FailureText.nextTry(delay)}` +
       (asked ? " as Retry-After asks" : "")
   ).pipe(
     Effect.zipRight(asked ? Metric.increment(retryAfters) : Effect.void),

@@ -37,9 +37,15 @@ export interface WatcherProcess {
   readonly exited: Promise<number | null>
 }
 
-export const startWatcher = async (args: ReadonlyArray<string>): Promise<WatcherProcess> => {
+export const startWatcher = async (
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>> = {}
+): Promise<WatcherProcess> => {
   const file = await bundle()
-  const child = spawn(process.execPath, [file, ...args], { stdio: ["ignore", "pipe", "pipe"] })
+  const child = spawn(process.execPath, [file, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env }
+  })
   let out = ""
   let err = ""
   child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk))

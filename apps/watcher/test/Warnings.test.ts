@@ -1,0 +1,81 @@
+/**
+ * What a person sees when the node cannot be reached: the watcher process (poll and live mode)
+ * against a port nobody listens on prints each failure as one line naming the node, the cause in
+ * words and when the next try is; the stack traces behind it show only at debug level.
+ */
+import { mkdtempSync, rmSync } from "node:fs"
+import { createServer, type AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { startWatcher } from "./support/process.js"
+
+const dir = mkdtempSync(join(tmpdir(), "watcher-warnings-"))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A URL on which nothing listens. */
+const closedPort = (): Promise<string> =>
+  new Promise((resolve) => {
+    const server = createServer()
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo
+      server.close(() => resolve(`http://127.0.0.1:${port}`))
+    })
+  })
+
+/** The watcher's stderr once `count` warnings matching `warning` were logged (or 30 s passed). */
+const stderrOf = async (args: ReadonlyArray<string>, warning: RegExp, count: number, level?: string) => {
+  const url = await closedPort()
+  const database = join(dir, `${Math.random().toString(36).slice(2)}.db`)
+  const watcher = await startWatcher(["--node", url, "--console", "--port", "0", "--database", database, ...args], {
+    VEGA_DATANODE_RETRIES: "0",
+    ...(level === undefined ? {} : { VEGA_WATCHER_LOG_LEVEL: level })
+  })
+  const deadline = Date.now() + 30_000
+  const warnings = () =>
+    watcher
+      .stderr()
+      .split("\n")
+      .filter((line) => / WARN /.test(line) && warning.test(line))
+  while (warnings().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  watcher.child.kill("SIGTERM")
+  await watcher.exited
+  return { url, stderr: watcher.stderr(), warnings: warnings() }
+}
+
+/** Lines that are not a log entry of their own: a stack trace or an object dumped under one. */
+const continuations = (stderr: string) =>
+  stderr.split("\n").filter((line) => line !== "" && !/^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+ /.test(line))
+
+describe("a node that refuses the connection", () => {
+  it("poll: each failed cycle is one line with the node, 'refused' and the interval; no stack", async () => {
+    const { stderr, url, warnings } = await stderrOf(["--mode", "poll", "--interval", "300ms"], /cycle failed/, 2)
+    expect(warnings.length).toBeGreaterThanOrEqual(2)
+    for (const line of warnings) {
+      expect(line).toMatch(/^\[[\d:.]+\] WARN \(#\d+\): cycle failed: /)
+      expect(line.endsWith(`cycle failed: ${url} refused the connection; next try in 300ms`)).toBe(true)
+    }
+    expect(continuations(stderr)).toEqual([])
+    expect(stderr).not.toContain("ECONNREFUSED")
+  }, 60_000)
+
+  it("poll at debug level: the whole cause with its stack follows", async () => {
+    const { stderr, warnings } = await stderrOf(["--mode", "poll", "--interval", "300ms"], /cycle failed/, 1, "debug")
+    expect(warnings.length).toBeGreaterThanOrEqual(1)
+    expect(stderr).toMatch(/DEBUG \(#\d+\): cycle failed: the whole cause/)
+    expect(stderr).toMatch(/TransportError: http:\/\/127\.0\.0\.1:\d+\/blockchain\/height/)
+    expect(stderr).toMatch(/\n\s+at /)
+    expect(stderr).toContain("ECONNREFUSED")
+  }, 60_000)
+
+  it("live: a stream's end is one line with the node, 'refused' and the next try", async () => {
+    const { stderr, url, warnings } = await stderrOf([], /stream ended/, 4)
+    expect(warnings.length).toBeGreaterThanOrEqual(4)
+    for (const line of warnings) {
+      expect(line).toMatch(
+        new RegExp(`stream ended: ${url.replace(/[.]/g, "\\.")} refused the connection; next try in [^;]+; `)
+      )
+    }
+    expect(continuations(stderr)).toEqual([])
+  }, 60_000)
+})
