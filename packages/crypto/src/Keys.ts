@@ -72,7 +72,13 @@ export const isKeyPair = (u: unknown): u is KeyPair =>
   Input.isBytes(Redacted.value(u.secret)) &&
   Redacted.value(u.secret as Redacted.Redacted<Uint8Array>).length === 32
 
-/** The node:crypto private key of a pair; throws a `KeyError` for anything that is not a key pair. */
+/**
+ * The node:crypto private key of a pair, made once per pair and kept; throws a `KeyError` for
+ * anything that is not a key pair.
+ *
+ * @since 0.1.0
+ * @category Signing
+ */
 export const keyObject = (pair: KeyPair): KeyObject => {
   let key = keyObjects.get(pair)
   if (key === undefined) {
@@ -163,7 +169,13 @@ export const fromHex = (hex: Redacted.Redacted<string> | string): Either.Either<
   return Either.right(pair)
 }
 
-/** `HARDENED + i`: SLIP-10 ed25519 derivation is hardened only. */
+/**
+ * The hardened bit of a derivation index: child `i` is `HARDENED + i`, since SLIP-10 ed25519
+ * derivation is hardened only.
+ *
+ * @since 0.1.0
+ * @category Derivation
+ */
 export const HARDENED = 0x80000000
 
 /**
@@ -234,13 +246,39 @@ export const mnemonicSeed = (
  */
 export type DerivationVersion = 1 | 2
 
-/** The wallet path of key `index`. */
+/**
+ * The wallet path of key `index` as hardened indexes (without the hardened bit): `[1789, 0, index]`
+ * for derivation version 2, `[1789, 1789 + index]` for version 1.
+ *
+ * @since 0.1.0
+ * @category Derivation
+ */
 export const pathOf = (index: number, version: DerivationVersion = 2): ReadonlyArray<number> =>
   version === 2 ? [1789, 0, index] : [1789, 1789 + index]
 
 /**
  * Key `index` of the wallet of a mnemonic: `m/1789'/0'/index'` (version 2, current) or
  * `m/1789'/(1789+index)'` (version 1, legacy).
+ *
+ * @example
+ * ```ts
+ * import { Either, Redacted } from "effect"
+ * import { Keys } from "@vega-effect/crypto"
+ *
+ * // A published test vector of the Vega wallets: never hold funds with a published mnemonic.
+ * // Read yours from a secret store and keep it redacted.
+ * const mnemonic = Redacted.make(
+ *   "swing ceiling chaos green put insane ripple desk match tip melt usual shrug turkey renew icon parade veteran lens govern path rough page render"
+ * )
+ *
+ * const key = Keys.fromMnemonic(mnemonic, { index: 1 })
+ * assert.ok(Either.isRight(key))
+ * assert.strictEqual(key.right.publicKey, "b5fd9d3c4ad553cb3196303b6e6df7f484cf7f5331a572a45031239fd71ad8a0")
+ * assert.strictEqual(key.right.path, "m/1789'/0'/1'")
+ *
+ * // a bad word or checksum is a KeyError, not an exception
+ * assert.ok(Either.isLeft(Keys.fromMnemonic("not a mnemonic", { index: 0 })))
+ * ```
  *
  * @since 0.1.0
  * @category Constructors

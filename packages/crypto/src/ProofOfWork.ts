@@ -281,7 +281,12 @@ let sharedPool: WorkerPool | undefined
  * import { Effect } from "effect"
  * import * as ProofOfWork from "@vega-effect/crypto/ProofOfWork"
  *
- * const program = ProofOfWork.solve(blockHash, ProofOfWork.newTid(), 15, { timeout: "10 seconds" })
+ * // the hash of the block the proof of work refers to (from `GET /blockchain/height`)
+ * const blockHash = "2e4f3a5c1b0d9e8f7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f"
+ *
+ * const program = ProofOfWork.solve(blockHash, ProofOfWork.newTid(), 15, { timeout: "10 seconds" }).pipe(
+ *   Effect.tap((solution) => Effect.log(`nonce ${solution.nonce} for tid ${solution.tid}`))
+ * )
  * ```
  *
  * @since 0.1.0

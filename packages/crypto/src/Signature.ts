@@ -17,7 +17,12 @@ import { TxEncodingError } from "./TxEncoding.js"
  * @category Constants
  */
 export const ALGORITHM = "vega/ed25519"
-/** @since 0.1.0 @category Constants */
+/**
+ * The signature version the node accepts.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
 export const VERSION = 1
 
 /** Bytes to sign, or a `TxEncodingError` naming what is not. */
@@ -69,6 +74,25 @@ const digest = (message: Uint8Array): Buffer => createHash("sha3-256").update(me
  *
  * @throws KeyError ("InvalidKeyPair") when `pair` is not a key pair, TxEncodingError when
  * `message` is not bytes.
+ * @example
+ * ```ts
+ * import { Either, Redacted } from "effect"
+ * import { Keys, Signature } from "@vega-effect/crypto"
+ *
+ * // the 32-byte seed as hex, e.g. from a wallet export; keep it redacted
+ * const key = Either.getOrThrow(
+ *   Keys.fromHex(Redacted.make("1d5de21306e0f3cf8a0fe6eb3e0a5b8b69d5b4bba2bcfc6e5a31ed9dc2c0d64b"))
+ * )
+ *
+ * // a transaction's signature covers the chain id and its input data (version 3)
+ * const inputData = new Uint8Array([8, 1]) // protobuf bytes, see TxEncoding
+ * const message = Signature.signedBytes(inputData, "vega-mainnet-0011")
+ * const signature = Signature.sign(key, message)
+ *
+ * assert.strictEqual(signature.length, 128)
+ * assert.ok(Signature.verify(key.publicKey, message, signature))
+ * ```
+ *
  * @since 0.1.0
  * @category Signing
  */

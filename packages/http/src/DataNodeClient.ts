@@ -67,6 +67,9 @@ import type * as LiveStream from "./LiveStream.js"
 import * as RetryPolicy from "./RetryPolicy.js"
 
 /**
+ * The client's nodes and its transport settings; every setting but `urls` has a default (see {@link
+ * DEFAULTS}).
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -139,6 +142,10 @@ export interface RewardsByEpochRequest {
 export type Sent = Answer
 
 /**
+ * The client: for each list one page (`listPositions`) or every item with its cursor as a stream
+ * (`positions`), single answers (`info`, `statistics`, ...), live streams (`observe...`), and
+ * `execute` for any other request.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -324,12 +331,24 @@ export interface Service {
 }
 
 /**
+ * The client service; provide it with {@link layer} or {@link layerConfig}.
+ *
  * @since 0.1.0
  * @category Context
  */
 export class DataNodeClient extends Context.Tag("@vega-effect/http/DataNodeClient")<DataNodeClient, Service>() {}
 
-export type { NodeStatus }
+export type {
+  /**
+   * What the client knows of one node, as `nodes` reports it: its URL, the last block height and
+   * block time it answered with, its smoothed answer time, its request and failure counts, and
+   * until when it is not used (failing, rate limited or banned).
+   *
+   * @since 0.1.0
+   * @category Models
+   */
+  NodeStatus
+}
 
 const settingsOf = (options: Options): Transport.Settings => ({
   urls: (typeof options.urls === "string" ? [options.urls] : [...options.urls]).map((u) => u.replace(/\/+$/, "")),
@@ -405,6 +424,34 @@ export const make = (
 
 /**
  * The client as a layer; fails as {@link make} does.
+ *
+ * @example
+ * ```ts
+ * import { NodeHttpClient } from "@effect/platform-node"
+ * import { DataNodeClient } from "@vega-effect/http"
+ * import { Effect, Layer, Stream } from "effect"
+ *
+ * // Two nodes: reads go to one near the best height and move to the other on failure.
+ * const DataNode = DataNodeClient.layer({
+ *   urls: ["https://node-a.example", "https://node-b.example"],
+ *   timeout: "10 seconds"
+ * }).pipe(Layer.provide(NodeHttpClient.layerUndici))
+ *
+ * const market = "a08d564afb14acd3fa86b004f899b2639942cd7cb5e0c9bed8f92fdf15e4033b"
+ *
+ * const program = Effect.gen(function* () {
+ *   const client = yield* DataNodeClient.DataNodeClient
+ *   const info = yield* client.info
+ *   yield* Effect.log(`data node ${info.version}`)
+ *   // every position in the market, 1000 to a page, the next page fetched while one is processed
+ *   yield* client
+ *     .positions({ filter: { marketIds: [market] } })
+ *     .pipe(Stream.runForEach((item) => Effect.log(item.node.partyId, item.node.openVolume)))
+ * })
+ *
+ * // run it with NodeRuntime.runMain(main) from @effect/platform-node
+ * const main = program.pipe(Effect.provide(DataNode))
+ * ```
  *
  * @since 0.1.0
  * @category Layers

@@ -18,7 +18,12 @@ import * as Schema from "effect/Schema"
  * @category Models
  */
 export const Detail = Schema.Struct({ code: Schema.Number, message: Schema.String, inner: Schema.String })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Detail` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Detail = typeof Detail.Type
 
 /** Where an error happened and what the node said. */

@@ -88,7 +88,12 @@ export type Observation<A> = Data.TaggedEnum<{
   }
 }>
 
-/** @since 0.1.0 @category Models */
+/**
+ * The `Data.TaggedEnum` definition behind {@link Observation}, generic in the message type.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface ObservationDefinition extends Data.TaggedEnum.WithGenerics<1> {
   readonly taggedEnum: Observation<this["A"]>
 }
@@ -103,6 +108,8 @@ export interface ObservationDefinition extends Data.TaggedEnum.WithGenerics<1> {
 export const Observation = Data.taggedEnum<ObservationDefinition>()
 
 /**
+ * Whether an observation is a `Connected`.
+ *
  * @since 0.1.0
  * @category Guards
  */
@@ -110,6 +117,8 @@ export const isConnected = <A>(o: Observation<A>): o is Extract<Observation<A>, 
   o._tag === "Connected"
 
 /**
+ * Whether an observation is a `Message`.
+ *
  * @since 0.1.0
  * @category Guards
  */
@@ -117,6 +126,8 @@ export const isMessage = <A>(o: Observation<A>): o is Extract<Observation<A>, { 
   o._tag === "Message"
 
 /**
+ * Whether an observation is a `Disconnected`.
+ *
  * @since 0.1.0
  * @category Guards
  */
@@ -124,6 +135,8 @@ export const isDisconnected = <A>(o: Observation<A>): o is Extract<Observation<A
   o._tag === "Disconnected"
 
 /**
+ * How a live stream reconnects and when it gives up on a silent connection.
+ *
  * @since 0.1.0
  * @category Models
  */

@@ -16,6 +16,9 @@ import * as Stream from "effect/Stream"
 import { makePacer } from "./internal/pacer.js"
 
 /**
+ * A token bucket that requests made within it wait for (see {@link within} and {@link
+ * withinStream}).
+ *
  * @since 0.1.0
  * @category Models
  */

@@ -43,6 +43,8 @@ export const DEFAULTS = {
 export const MAX_RETRY_AFTER: Duration.Duration = RateLimit.BAN
 
 /**
+ * The exponential backoff: each delay's ceiling doubles from `base` up to `max`.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -99,6 +101,8 @@ export const backoff = (options: BackoffOptions = {}): Schedule.Schedule<Duratio
 }
 
 /**
+ * The backoff and how many retries follow the first attempt.
+ *
  * @since 0.1.0
  * @category Models
  */

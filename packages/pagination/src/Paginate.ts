@@ -128,12 +128,13 @@ export class PaginationError extends Schema.TaggedError<PaginationError>("@vega-
  * declare const fetch: (params: Paginate.PageParams) => Effect.Effect<Paginate.Page<string>>
  * declare const save: (cursor: string) => Effect.Effect<void>
  * declare const handle: (node: string) => Effect.Effect<void>
- * declare const checkpoint: string | undefined
  *
- * // Process, then checkpoint: a restart continues right after the last processed item.
- * const run = Paginate.items(fetch, { from: checkpoint }).pipe(
- *   Stream.runForEach((item) => Effect.zipRight(handle(item.node), save(Paginate.resumeCursor(item))))
- * )
+ * // Process, then checkpoint: a restart from the saved cursor continues right after the last
+ * // processed item.
+ * const run = (checkpoint: string | undefined) =>
+ *   Paginate.items(fetch, { from: checkpoint }).pipe(
+ *     Stream.runForEach((item) => Effect.zipRight(handle(item.node), save(Paginate.resumeCursor(item))))
+ *   )
  * ```
  *
  * @since 0.1.0
@@ -184,6 +185,46 @@ export const pages = <A, E, R>(
  *
  * Checkpoint pattern: process an item, then store `item.cursor`; after a crash or a failure,
  * run the stream again with `from` set to the stored cursor. Nothing is repeated or skipped.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Stream } from "effect"
+ * import { Paginate } from "@vega-effect/pagination"
+ *
+ * // 25 transfers served 10 to a page, each cursor pointing after its item. In an application
+ * // `fetch` is the HTTP request, with its own retries (the data-node client of
+ * // @vega-effect/http pages every list this way).
+ * const transfers = Array.from({ length: 25 }, (_, i) => `transfer-${i + 1}`)
+ *
+ * const fetch = (params: Paginate.PageParams) =>
+ *   Effect.sync((): Paginate.Page<string> => {
+ *     const start = params.after === undefined ? 0 : Number(params.after)
+ *     const end = Math.min(start + (params.first ?? 0), transfers.length)
+ *     const items = transfers.slice(start, end).map((node, i) => ({ node, cursor: String(start + i + 1) }))
+ *     return {
+ *       items,
+ *       hasNextPage: end < transfers.length,
+ *       hasPreviousPage: start > 0,
+ *       startCursor: items[0]?.cursor ?? "",
+ *       endCursor: items[items.length - 1]?.cursor ?? ""
+ *     }
+ *   })
+ *
+ * const program = Paginate.items(fetch, { pageSize: 10, newestFirst: false }).pipe(
+ *   Stream.map((item) => item.node),
+ *   Stream.runCollect
+ * )
+ *
+ * Effect.runPromise(program).then((all) => {
+ *   assert.strictEqual(all.length, 25)
+ * })
+ *
+ * // resume after the 20th item, as after a restart: the last 5 follow
+ * const rest = Paginate.nodes(fetch, { pageSize: 10, newestFirst: false, from: "20" }).pipe(Stream.runCollect)
+ * Effect.runPromise(rest).then((last) => {
+ *   assert.deepStrictEqual([...last], ["transfer-21", "transfer-22", "transfer-23", "transfer-24", "transfer-25"])
+ * })
+ * ```
  *
  * @since 0.1.0
  * @category Streams

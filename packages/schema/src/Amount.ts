@@ -52,6 +52,22 @@ const integerString = (options: {
 /**
  * An unsigned integer amount in base units, e.g. `"5000000000000000000"` (5 VEGA at 18 decimals).
  *
+ * @example
+ * ```ts
+ * import { Either, Schema } from "effect"
+ * import { Amount, Decimal, Scaling } from "@vega-effect/schema"
+ *
+ * // 5 VEGA in base units: beyond 2^53, so a bigint
+ * const stake = Schema.decodeUnknownSync(Amount.Amount)("5000000000000000000")
+ * assert.strictEqual(stake, 5_000_000_000_000_000_000n)
+ *
+ * // to tokens with the asset's decimals (18 for VEGA)
+ * assert.strictEqual(Decimal.format(Scaling.fromAssetUnits(stake, Scaling.assetDecimals(18))), "5")
+ *
+ * // a signed amount is not an Amount
+ * assert.ok(Either.isLeft(Schema.decodeUnknownEither(Amount.Amount)("-1")))
+ * ```
+ *
  * @since 0.1.0
  * @category Schemas
  */

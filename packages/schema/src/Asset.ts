@@ -31,7 +31,12 @@ export const AssetStatus = Enum.make("vega.Asset.Status", {
   STATUS_PENDING_LISTING: 3,
   STATUS_ENABLED: 4
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `AssetStatus` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type AssetStatus = Enum.Type<typeof AssetStatus>
 
 /**
@@ -47,7 +52,12 @@ export const Erc20 = Schema.Struct({
   withdrawThreshold: Amount,
   chainId: optional(Schema.String)
 }).annotations({ identifier: "ERC20" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Erc20` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Erc20 = typeof Erc20.Type
 
 /**
@@ -60,7 +70,12 @@ export type Erc20 = typeof Erc20.Type
 export const BuiltinAsset = Schema.Struct({
   maxFaucetAmountMint: Amount
 }).annotations({ identifier: "BuiltinAsset" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `BuiltinAsset` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type BuiltinAsset = typeof BuiltinAsset.Type
 
 /**
@@ -79,7 +94,12 @@ export const AssetDetails = Schema.Struct({
   builtinAsset: optional(BuiltinAsset),
   erc20: optional(Erc20)
 }).pipe(oneof("source", ["builtinAsset", "erc20"]), Schema.annotations({ identifier: "AssetDetails" }))
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `AssetDetails` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type AssetDetails = typeof AssetDetails.Type
 
 /**
@@ -93,7 +113,12 @@ export const Asset = Schema.Struct({
   details: AssetDetails,
   status: AssetStatus
 }).annotations({ identifier: "Asset" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Asset` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Asset = typeof Asset.Type
 
 /**
@@ -113,7 +138,12 @@ export const decimals = (asset: Asset): Scaling.AssetDecimals => asset.details.d
 export const GetAssetRequest = Schema.Struct({
   assetId: AssetId
 }).annotations({ identifier: "GetAssetRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `GetAssetRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type GetAssetRequest = typeof GetAssetRequest.Type
 
 /**
@@ -125,7 +155,12 @@ export type GetAssetRequest = typeof GetAssetRequest.Type
 export const GetAssetResponse = Schema.Struct({
   asset: Asset
 }).annotations({ identifier: "GetAssetResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `GetAssetResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type GetAssetResponse = typeof GetAssetResponse.Type
 
 /**
@@ -138,7 +173,12 @@ export const ListAssetsRequest = Schema.Struct({
   assetId: optional(AssetId),
   pagination: optional(Pagination.PaginationParams)
 }).annotations({ identifier: "ListAssetsRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `ListAssetsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type ListAssetsRequest = typeof ListAssetsRequest.Type
 
 /**
@@ -150,5 +190,10 @@ export type ListAssetsRequest = typeof ListAssetsRequest.Type
 export const ListAssetsResponse = Schema.Struct({
   assets: Pagination.Connection(Asset)
 }).annotations({ identifier: "ListAssetsResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `ListAssetsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type ListAssetsResponse = typeof ListAssetsResponse.Type

@@ -26,7 +26,12 @@ export const InfoResponse = Schema.Struct({
   version: Schema.String,
   commitHash: Schema.String
 }).annotations({ identifier: "InfoResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `InfoResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type InfoResponse = typeof InfoResponse.Type
 
 /**
@@ -41,7 +46,12 @@ export const ChainStatus = Enum.make("vega.ChainStatus", {
   CHAIN_STATUS_REPLAYING: 2,
   CHAIN_STATUS_CONNECTED: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `ChainStatus` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type ChainStatus = Enum.Type<typeof ChainStatus>
 
 /**
@@ -96,7 +106,12 @@ export const Statistics = Schema.Struct({
   eventCount: optional(Uint64),
   eventsPerSecond: optional(Uint64)
 }).annotations({ identifier: "Statistics" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Statistics` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Statistics = typeof Statistics.Type
 
 /**
@@ -108,7 +123,12 @@ export type Statistics = typeof Statistics.Type
 export const StatisticsResponse = Schema.Struct({
   statistics: Statistics
 }).annotations({ identifier: "StatisticsResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `StatisticsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type StatisticsResponse = typeof StatisticsResponse.Type
 
 /**
@@ -136,7 +156,12 @@ export const LastBlockHeightResponse = Schema.Struct({
   spamPowIncreasingDifficulty: Schema.Boolean,
   chainId: Schema.String
 }).annotations({ identifier: "LastBlockHeightResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `LastBlockHeightResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type LastBlockHeightResponse = typeof LastBlockHeightResponse.Type
 
 /**
@@ -148,5 +173,10 @@ export type LastBlockHeightResponse = typeof LastBlockHeightResponse.Type
 export const GetVegaTimeResponse = Schema.Struct({
   timestamp: VegaTimestamp
 }).annotations({ identifier: "GetVegaTimeResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `GetVegaTimeResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type GetVegaTimeResponse = typeof GetVegaTimeResponse.Type

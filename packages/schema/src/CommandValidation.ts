@@ -159,7 +159,13 @@ export const validateInputData = <
     else checkCommand(errors, input.command)
   })(inputData)
 
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `OrderSubmission`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateOrderSubmission = validator(checks.checkOrderSubmission)
 /**
  * The check of vega `commands/order_cancellation.go` (ids, when set, must be Vega ids; an order id
@@ -170,25 +176,85 @@ export const validateOrderSubmission = validator(checks.checkOrderSubmission)
  * @category Validation
  */
 export const validateOrderCancellation = validator(checks.checkOrderCancellation)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `OrderAmendment`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateOrderAmendment = validator(checks.checkOrderAmendment)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `WithdrawSubmission`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateWithdrawSubmission = validator(checks.checkWithdrawSubmission)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `VoteSubmission`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateVoteSubmission = validator(checks.checkVoteSubmission)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `LiquidityProvisionSubmission`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateLiquidityProvisionSubmission = validator(checks.checkLiquidityProvisionSubmission)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `DelegateSubmission`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateDelegateSubmission = validator(checks.checkDelegateSubmission)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `UndelegateSubmission`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateUndelegateSubmission = validator(checks.checkUndelegateSubmission)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `LiquidityProvisionCancellation`: the value when it is valid, or
+ * a `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateLiquidityProvisionCancellation = validator(checks.checkLiquidityProvisionCancellation)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `LiquidityProvisionAmendment`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateLiquidityProvisionAmendment = validator(checks.checkLiquidityProvisionAmendment)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `Transfer`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateTransfer = validator(checks.checkTransfer)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `CancelTransfer`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateCancelTransfer = validator(checks.checkCancelTransfer)
 /**
  * Only checks that the batch is not empty, as `CheckInputData` does; the node checks each
@@ -198,19 +264,67 @@ export const validateCancelTransfer = validator(checks.checkCancelTransfer)
  * @category Validation
  */
 export const validateBatchMarketInstructions = validator(checks.checkBatchMarketInstructions)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `StopOrdersSubmission`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateStopOrdersSubmission = validator(checks.checkStopOrdersSubmission)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `StopOrdersCancellation`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateStopOrdersCancellation = validator(checks.checkStopOrdersCancellation)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `CreateReferralSet`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateCreateReferralSet = validator(checks.checkCreateReferralSet)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `UpdateReferralSet`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateUpdateReferralSet = validator(checks.checkUpdateReferralSet)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `ApplyReferralCode`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateApplyReferralCode = validator(checks.checkApplyReferralCode)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `UpdateMarginMode`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateUpdateMarginMode = validator(checks.checkUpdateMarginMode)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `JoinTeam`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateJoinTeam = validator(checks.checkJoinTeam)
-/** @since 0.1.0 @category Validation */
+/**
+ * The node's stateless check of a `UpdatePartyProfile`: the value when it is valid, or a
+ * `CommandValidationError` with the node's messages.
+ *
+ * @since 0.1.0
+ * @category Validation
+ */
 export const validateUpdatePartyProfile = validator(checks.checkUpdatePartyProfile)

@@ -27,7 +27,12 @@ import { nullable, oneof, optional } from "./internal/proto.js"
  * @category Enums
  */
 export const Side = Enum.make("vega.Side", { SIDE_UNSPECIFIED: 0, SIDE_BUY: 1, SIDE_SELL: 2 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `Side` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type Side = Enum.Type<typeof Side>
 
 /**
@@ -42,7 +47,12 @@ export const OrderType = Enum.make("vega.Order.Type", {
   TYPE_MARKET: 2,
   TYPE_NETWORK: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `OrderType` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type OrderType = Enum.Type<typeof OrderType>
 
 /**
@@ -60,7 +70,12 @@ export const TimeInForce = Enum.make("vega.Order.TimeInForce", {
   TIME_IN_FORCE_GFA: 5,
   TIME_IN_FORCE_GFN: 6
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `TimeInForce` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type TimeInForce = Enum.Type<typeof TimeInForce>
 
 /**
@@ -75,7 +90,12 @@ export const PeggedReference = Enum.make("vega.PeggedReference", {
   PEGGED_REFERENCE_BEST_BID: 2,
   PEGGED_REFERENCE_BEST_ASK: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `PeggedReference` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type PeggedReference = Enum.Type<typeof PeggedReference>
 
 /**
@@ -121,7 +141,12 @@ export const AccountType = Enum.make("vega.AccountType", {
   ACCOUNT_TYPE_REWARD_ELIGIBLE_ENTITIES: 33,
   ACCOUNT_TYPE_LOCKED_FOR_STAKING: 34
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `AccountType` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type AccountType = Enum.Type<typeof AccountType>
 
 /**
@@ -131,7 +156,12 @@ export type AccountType = Enum.Type<typeof AccountType>
  * @category Enums
  */
 export const VoteValue = Enum.make("vega.Vote.Value", { VALUE_UNSPECIFIED: 0, VALUE_NO: 1, VALUE_YES: 2 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `VoteValue` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type VoteValue = Enum.Type<typeof VoteValue>
 
 /**
@@ -145,7 +175,12 @@ export const UndelegateMethod = Enum.make("vega.commands.v1.UndelegateSubmission
   METHOD_NOW: 1,
   METHOD_AT_END_OF_EPOCH: 2
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `UndelegateMethod` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type UndelegateMethod = Enum.Type<typeof UndelegateMethod>
 
 /**
@@ -159,7 +194,12 @@ export const MarginMode = Enum.make("vega.commands.v1.UpdateMarginMode.Mode", {
   MODE_CROSS_MARGIN: 1,
   MODE_ISOLATED_MARGIN: 2
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `MarginMode` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type MarginMode = Enum.Type<typeof MarginMode>
 
 /**
@@ -173,7 +213,12 @@ export const StopOrderExpiryStrategy = Enum.make("vega.StopOrder.ExpiryStrategy"
   EXPIRY_STRATEGY_CANCELS: 1,
   EXPIRY_STRATEGY_SUBMIT: 2
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `StopOrderExpiryStrategy` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type StopOrderExpiryStrategy = Enum.Type<typeof StopOrderExpiryStrategy>
 
 /**
@@ -187,7 +232,12 @@ export const StopOrderSizeOverrideSetting = Enum.make("vega.StopOrder.SizeOverri
   SIZE_OVERRIDE_SETTING_NONE: 1,
   SIZE_OVERRIDE_SETTING_POSITION: 2
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `StopOrderSizeOverrideSetting` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type StopOrderSizeOverrideSetting = Enum.Type<typeof StopOrderSizeOverrideSetting>
 
 /**
@@ -211,7 +261,12 @@ export const DispatchMetric = Enum.make("vega.DispatchMetric", {
   DISPATCH_METRIC_AVERAGE_NOTIONAL: 10,
   DISPATCH_METRIC_ELIGIBLE_ENTITIES: 11
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `DispatchMetric` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type DispatchMetric = Enum.Type<typeof DispatchMetric>
 
 /**
@@ -225,7 +280,12 @@ export const EntityScope = Enum.make("vega.EntityScope", {
   ENTITY_SCOPE_INDIVIDUALS: 1,
   ENTITY_SCOPE_TEAMS: 2
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `EntityScope` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type EntityScope = Enum.Type<typeof EntityScope>
 
 /**
@@ -241,7 +301,12 @@ export const IndividualScope = Enum.make("vega.IndividualScope", {
   INDIVIDUAL_SCOPE_NOT_IN_TEAM: 3,
   INDIVIDUAL_SCOPE_AMM: 4
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `IndividualScope` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type IndividualScope = Enum.Type<typeof IndividualScope>
 
 /**
@@ -256,7 +321,12 @@ export const DistributionStrategy = Enum.make("vega.DistributionStrategy", {
   DISTRIBUTION_STRATEGY_RANK: 2,
   DISTRIBUTION_STRATEGY_RANK_LOTTERY: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `DistributionStrategy` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type DistributionStrategy = Enum.Type<typeof DistributionStrategy>
 
 // -------------------------------------------------------------------------------------------------
@@ -267,9 +337,19 @@ const PeggedOrder_ = Schema.Struct({
   reference: PeggedReference,
   offset: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PeggedOrder` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface PeggedOrder extends Schema.Schema.Type<typeof PeggedOrder_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `PeggedOrder` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface PeggedOrderEncoded extends Schema.Schema.Encoded<typeof PeggedOrder_> {}
 /**
  * `vega.PeggedOrder`: `1 reference`, `2 offset` (an unsigned integer in market price units).
@@ -285,9 +365,19 @@ const IcebergOpts_ = Schema.Struct({
   peakSize: Integer.Uint64,
   minimumVisibleSize: Integer.Uint64
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `IcebergOpts` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface IcebergOpts extends Schema.Schema.Type<typeof IcebergOpts_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `IcebergOpts` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface IcebergOptsEncoded extends Schema.Schema.Encoded<typeof IcebergOpts_> {}
 /**
  * `vega.commands.v1.IcebergOpts`: `1 peak_size`, `2 minimum_visible_size`.
@@ -313,9 +403,19 @@ const OrderSubmission_ = Schema.Struct({
   reduceOnly: Schema.Boolean,
   icebergOpts: optional(IcebergOpts)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `OrderSubmission` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface OrderSubmission extends Schema.Schema.Type<typeof OrderSubmission_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `OrderSubmission` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface OrderSubmissionEncoded extends Schema.Schema.Encoded<typeof OrderSubmission_> {}
 /**
  * `vega.commands.v1.OrderSubmission` (InputData field 1001). `price` is an unsigned integer in
@@ -333,9 +433,19 @@ const OrderCancellation_ = Schema.Struct({
   orderId: Schema.String,
   marketId: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `OrderCancellation` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface OrderCancellation extends Schema.Schema.Type<typeof OrderCancellation_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `OrderCancellation` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface OrderCancellationEncoded extends Schema.Schema.Encoded<typeof OrderCancellation_> {}
 /**
  * `vega.commands.v1.OrderCancellation` (InputData field 1002). An empty `orderId` cancels every
@@ -358,9 +468,19 @@ const OrderAmendment_ = Schema.Struct({
   peggedReference: PeggedReference,
   size: optional(Integer.Uint64)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `OrderAmendment` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface OrderAmendment extends Schema.Schema.Type<typeof OrderAmendment_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `OrderAmendment` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface OrderAmendmentEncoded extends Schema.Schema.Encoded<typeof OrderAmendment_> {}
 /**
  * `vega.commands.v1.OrderAmendment` (InputData field 1003). `price`, `expiresAt` and `size` are
@@ -380,9 +500,19 @@ export const OrderAmendment: Schema.Schema<OrderAmendment, OrderAmendmentEncoded
 const StopOrderSizeOverrideValue_ = Schema.Struct({
   percentage: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `StopOrderSizeOverrideValue` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface StopOrderSizeOverrideValue extends Schema.Schema.Type<typeof StopOrderSizeOverrideValue_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `StopOrderSizeOverrideValue` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface StopOrderSizeOverrideValueEncoded extends Schema.Schema.Encoded<typeof StopOrderSizeOverrideValue_> {}
 /**
  * `vega.StopOrder.SizeOverrideValue`: `1 percentage` (a decimal string).
@@ -403,9 +533,19 @@ const StopOrderSetup_ = Schema.Struct({
   price: optional(Schema.String),
   trailingPercentOffset: optional(Schema.String)
 }).pipe(oneof("trigger", ["price", "trailingPercentOffset"]))
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `StopOrderSetup` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface StopOrderSetup extends Schema.Schema.Type<typeof StopOrderSetup_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `StopOrderSetup` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface StopOrderSetupEncoded extends Schema.Schema.Encoded<typeof StopOrderSetup_> {}
 /**
  * `vega.commands.v1.StopOrderSetup`. The trigger is the oneof `price` (100) /
@@ -422,9 +562,19 @@ const StopOrdersSubmission_ = Schema.Struct({
   risesAbove: optional(StopOrderSetup),
   fallsBelow: optional(StopOrderSetup)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `StopOrdersSubmission` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface StopOrdersSubmission extends Schema.Schema.Type<typeof StopOrdersSubmission_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `StopOrdersSubmission` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface StopOrdersSubmissionEncoded extends Schema.Schema.Encoded<typeof StopOrdersSubmission_> {}
 /**
  * `vega.commands.v1.StopOrdersSubmission` (InputData field 1016). Setting both sides makes a
@@ -440,9 +590,19 @@ const StopOrdersCancellation_ = Schema.Struct({
   marketId: optional(Schema.String),
   stopOrderId: optional(Schema.String)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `StopOrdersCancellation` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface StopOrdersCancellation extends Schema.Schema.Type<typeof StopOrdersCancellation_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `StopOrdersCancellation` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface StopOrdersCancellationEncoded extends Schema.Schema.Encoded<typeof StopOrdersCancellation_> {}
 /**
  * `vega.commands.v1.StopOrdersCancellation` (InputData field 1017).
@@ -462,9 +622,19 @@ const UpdateMarginMode_ = Schema.Struct({
   mode: MarginMode,
   marginFactor: optional(Schema.String)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `UpdateMarginMode` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UpdateMarginMode extends Schema.Schema.Type<typeof UpdateMarginMode_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `UpdateMarginMode` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UpdateMarginModeEncoded extends Schema.Schema.Encoded<typeof UpdateMarginMode_> {}
 /**
  * `vega.commands.v1.UpdateMarginMode` (InputData field 1021).
@@ -484,9 +654,19 @@ const BatchMarketInstructions_ = Schema.Struct({
   stopOrdersSubmission: Schema.Array(StopOrdersSubmission),
   updateMarginMode: Schema.Array(UpdateMarginMode)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `BatchMarketInstructions` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface BatchMarketInstructions extends Schema.Schema.Type<typeof BatchMarketInstructions_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `BatchMarketInstructions` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface BatchMarketInstructionsEncoded extends Schema.Schema.Encoded<typeof BatchMarketInstructions_> {}
 /**
  * `vega.commands.v1.BatchMarketInstructions` (InputData field 1015).
@@ -507,9 +687,19 @@ const LiquidityProvisionSubmission_ = Schema.Struct({
   fee: Schema.String,
   reference: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `LiquidityProvisionSubmission` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface LiquidityProvisionSubmission extends Schema.Schema.Type<typeof LiquidityProvisionSubmission_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `LiquidityProvisionSubmission` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface LiquidityProvisionSubmissionEncoded extends Schema.Schema.Encoded<
   typeof LiquidityProvisionSubmission_
 > {}
@@ -531,9 +721,19 @@ const LiquidityProvisionAmendment_ = Schema.Struct({
   fee: Schema.String,
   reference: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `LiquidityProvisionAmendment` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface LiquidityProvisionAmendment extends Schema.Schema.Type<typeof LiquidityProvisionAmendment_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `LiquidityProvisionAmendment` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface LiquidityProvisionAmendmentEncoded extends Schema.Schema.Encoded<
   typeof LiquidityProvisionAmendment_
 > {}
@@ -551,9 +751,19 @@ export const LiquidityProvisionAmendment: Schema.Schema<
 const LiquidityProvisionCancellation_ = Schema.Struct({
   marketId: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `LiquidityProvisionCancellation` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface LiquidityProvisionCancellation extends Schema.Schema.Type<typeof LiquidityProvisionCancellation_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `LiquidityProvisionCancellation` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface LiquidityProvisionCancellationEncoded extends Schema.Schema.Encoded<
   typeof LiquidityProvisionCancellation_
 > {}
@@ -576,9 +786,19 @@ const Rank_ = Schema.Struct({
   startRank: Integer.Uint32,
   shareRatio: Integer.Uint32
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Rank` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface Rank extends Schema.Schema.Type<typeof Rank_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `Rank` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface RankEncoded extends Schema.Schema.Encoded<typeof Rank_> {}
 /**
  * `vega.Rank`: a band of a rank table, `1 start_rank`, `2 share_ratio` (both uint32).
@@ -608,9 +828,19 @@ const DispatchStrategy_ = Schema.Struct({
   // Newest field: tolerated when absent so that output of nodes predating it still decodes.
   eligibleKeys: Schema.optionalWith(Schema.Array(Schema.String), { exact: true, default: () => [] })
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `DispatchStrategy` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface DispatchStrategy extends Schema.Schema.Type<typeof DispatchStrategy_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `DispatchStrategy` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface DispatchStrategyEncoded extends Schema.Schema.Encoded<typeof DispatchStrategy_> {}
 /**
  * `vega.DispatchStrategy`: how a recurring transfer into a reward account is paid out.
@@ -627,9 +857,19 @@ export const DispatchStrategy: Schema.Schema<DispatchStrategy, DispatchStrategyE
 const OneOffTransfer_ = Schema.Struct({
   deliverOn: Integer.Int64
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `OneOffTransfer` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface OneOffTransfer extends Schema.Schema.Type<typeof OneOffTransfer_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `OneOffTransfer` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface OneOffTransferEncoded extends Schema.Schema.Encoded<typeof OneOffTransfer_> {}
 /**
  * `vega.commands.v1.OneOffTransfer`: `1 deliver_on` (Unix nanoseconds, 0 = now).
@@ -647,9 +887,19 @@ const RecurringTransfer_ = Schema.Struct({
   factor: Schema.String,
   dispatchStrategy: nullable(DispatchStrategy)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `RecurringTransfer` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface RecurringTransfer extends Schema.Schema.Type<typeof RecurringTransfer_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `RecurringTransfer` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface RecurringTransferEncoded extends Schema.Schema.Encoded<typeof RecurringTransfer_> {}
 /**
  * `vega.commands.v1.RecurringTransfer`: `1 start_epoch`, `2 optional end_epoch`, `3 factor`,
@@ -673,9 +923,19 @@ const Transfer_ = Schema.Struct({
   oneOff: optional(OneOffTransfer),
   recurring: optional(RecurringTransfer)
 }).pipe(oneof("kind", ["oneOff", "recurring"]))
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Transfer` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface Transfer extends Schema.Schema.Type<typeof Transfer_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `Transfer` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface TransferEncoded extends Schema.Schema.Encoded<typeof Transfer_> {}
 /**
  * `vega.commands.v1.Transfer` (InputData field 1012). The kind is the oneof `oneOff` (101) /
@@ -691,9 +951,19 @@ export const Transfer: Schema.Schema<Transfer, TransferEncoded> = Transfer_.anno
 const CancelTransfer_ = Schema.Struct({
   transferId: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `CancelTransfer` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface CancelTransfer extends Schema.Schema.Type<typeof CancelTransfer_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `CancelTransfer` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface CancelTransferEncoded extends Schema.Schema.Encoded<typeof CancelTransfer_> {}
 /**
  * `vega.commands.v1.CancelTransfer` (InputData field 1013).
@@ -712,9 +982,19 @@ export const CancelTransfer: Schema.Schema<CancelTransfer, CancelTransferEncoded
 const Erc20WithdrawExt_ = Schema.Struct({
   receiverAddress: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Erc20WithdrawExt` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface Erc20WithdrawExt extends Schema.Schema.Type<typeof Erc20WithdrawExt_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `Erc20WithdrawExt` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface Erc20WithdrawExtEncoded extends Schema.Schema.Encoded<typeof Erc20WithdrawExt_> {}
 /**
  * `vega.Erc20WithdrawExt`: `1 receiver_address`, the Ethereum address that receives the funds.
@@ -730,9 +1010,19 @@ const WithdrawExt_ = Schema.Struct({
   // oneof ext
   erc20: optional(Erc20WithdrawExt)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `WithdrawExt` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface WithdrawExt extends Schema.Schema.Type<typeof WithdrawExt_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `WithdrawExt` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface WithdrawExtEncoded extends Schema.Schema.Encoded<typeof WithdrawExt_> {}
 /**
  * `vega.WithdrawExt`: the oneof `ext` with its only member `erc20` (1).
@@ -749,9 +1039,19 @@ const WithdrawSubmission_ = Schema.Struct({
   asset: Schema.String,
   ext: nullable(WithdrawExt)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `WithdrawSubmission` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface WithdrawSubmission extends Schema.Schema.Type<typeof WithdrawSubmission_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `WithdrawSubmission` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface WithdrawSubmissionEncoded extends Schema.Schema.Encoded<typeof WithdrawSubmission_> {}
 /**
  * `vega.commands.v1.WithdrawSubmission` (InputData field 1004).
@@ -770,9 +1070,19 @@ const VoteSubmission_ = Schema.Struct({
   proposalId: Schema.String,
   value: VoteValue
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `VoteSubmission` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface VoteSubmission extends Schema.Schema.Type<typeof VoteSubmission_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `VoteSubmission` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface VoteSubmissionEncoded extends Schema.Schema.Encoded<typeof VoteSubmission_> {}
 /**
  * `vega.commands.v1.VoteSubmission` (InputData field 1006).
@@ -788,9 +1098,19 @@ const DelegateSubmission_ = Schema.Struct({
   nodeId: Schema.String,
   amount: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `DelegateSubmission` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface DelegateSubmission extends Schema.Schema.Type<typeof DelegateSubmission_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `DelegateSubmission` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface DelegateSubmissionEncoded extends Schema.Schema.Encoded<typeof DelegateSubmission_> {}
 /**
  * `vega.commands.v1.DelegateSubmission` (InputData field 1008).
@@ -806,9 +1126,19 @@ const UndelegateSubmission_ = Schema.Struct({
   amount: Schema.String,
   method: UndelegateMethod
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `UndelegateSubmission` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UndelegateSubmission extends Schema.Schema.Type<typeof UndelegateSubmission_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `UndelegateSubmission` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UndelegateSubmissionEncoded extends Schema.Schema.Encoded<typeof UndelegateSubmission_> {}
 /**
  * `vega.commands.v1.UndelegateSubmission` (InputData field 1009).
@@ -827,9 +1157,19 @@ const Metadata_ = Schema.Struct({
   key: Schema.String,
   value: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Metadata` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface Metadata extends Schema.Schema.Type<typeof Metadata_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `Metadata` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface MetadataEncoded extends Schema.Schema.Encoded<typeof Metadata_> {}
 /**
  * `vega.Metadata`: a `key`/`value` pair of a party profile.
@@ -843,9 +1183,19 @@ const UpdatePartyProfile_ = Schema.Struct({
   alias: Schema.String,
   metadata: Schema.Array(Metadata)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `UpdatePartyProfile` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UpdatePartyProfile extends Schema.Schema.Type<typeof UpdatePartyProfile_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `UpdatePartyProfile` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UpdatePartyProfileEncoded extends Schema.Schema.Encoded<typeof UpdatePartyProfile_> {}
 /**
  * `vega.commands.v1.UpdatePartyProfile` (InputData field 1024).
@@ -863,9 +1213,19 @@ const CreateReferralSetTeam_ = Schema.Struct({
   closed: Schema.Boolean,
   allowList: Schema.Array(Schema.String)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `CreateReferralSetTeam` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface CreateReferralSetTeam extends Schema.Schema.Type<typeof CreateReferralSetTeam_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `CreateReferralSetTeam` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface CreateReferralSetTeamEncoded extends Schema.Schema.Encoded<typeof CreateReferralSetTeam_> {}
 /**
  * `vega.commands.v1.CreateReferralSet.Team`: `10 name`, `11 optional team_url`,
@@ -882,9 +1242,19 @@ const CreateReferralSet_ = Schema.Struct({
   team: optional(CreateReferralSetTeam),
   doNotCreateReferralSet: Schema.Boolean
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `CreateReferralSet` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface CreateReferralSet extends Schema.Schema.Type<typeof CreateReferralSet_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `CreateReferralSet` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface CreateReferralSetEncoded extends Schema.Schema.Encoded<typeof CreateReferralSet_> {}
 /**
  * `vega.commands.v1.CreateReferralSet` (InputData field 1018).
@@ -902,9 +1272,19 @@ const UpdateReferralSetTeam_ = Schema.Struct({
   closed: optional(Schema.Boolean),
   allowList: Schema.Array(Schema.String)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `UpdateReferralSetTeam` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UpdateReferralSetTeam extends Schema.Schema.Type<typeof UpdateReferralSetTeam_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `UpdateReferralSetTeam` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UpdateReferralSetTeamEncoded extends Schema.Schema.Encoded<typeof UpdateReferralSetTeam_> {}
 /**
  * `vega.commands.v1.UpdateReferralSet.Team`: every field but `allow_list` is proto3 `optional`.
@@ -920,9 +1300,19 @@ const UpdateReferralSet_ = Schema.Struct({
   isTeam: Schema.Boolean,
   team: optional(UpdateReferralSetTeam)
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `UpdateReferralSet` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UpdateReferralSet extends Schema.Schema.Type<typeof UpdateReferralSet_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `UpdateReferralSet` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface UpdateReferralSetEncoded extends Schema.Schema.Encoded<typeof UpdateReferralSet_> {}
 /**
  * `vega.commands.v1.UpdateReferralSet` (InputData field 1019).
@@ -937,9 +1327,19 @@ const ApplyReferralCode_ = Schema.Struct({
   id: Schema.String,
   doNotJoinTeam: Schema.Boolean
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ApplyReferralCode` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface ApplyReferralCode extends Schema.Schema.Type<typeof ApplyReferralCode_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `ApplyReferralCode` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface ApplyReferralCodeEncoded extends Schema.Schema.Encoded<typeof ApplyReferralCode_> {}
 /**
  * `vega.commands.v1.ApplyReferralCode` (InputData field 1020).
@@ -953,9 +1353,19 @@ export const ApplyReferralCode: Schema.Schema<ApplyReferralCode, ApplyReferralCo
 const JoinTeam_ = Schema.Struct({
   id: Schema.String
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `JoinTeam` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface JoinTeam extends Schema.Schema.Type<typeof JoinTeam_> {}
-/** @since 0.1.0 @category Models */
+/**
+ * The encoded form of the `JoinTeam` schema: the JSON the REST gateway reads and writes.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface JoinTeamEncoded extends Schema.Schema.Encoded<typeof JoinTeam_> {}
 /**
  * `vega.commands.v1.JoinTeam` (InputData field 1022).
@@ -991,28 +1401,52 @@ export const orderSubmission = (fields: Partial<OrderSubmission> = {}): OrderSub
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `PeggedOrder` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]` or the
+ * `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const peggedOrder = (fields: Partial<PeggedOrder> = {}): PeggedOrder => ({
   reference: "PEGGED_REFERENCE_UNSPECIFIED",
   offset: "",
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `IcebergOpts` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]` or the
+ * `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const icebergOpts = (fields: Partial<IcebergOpts> = {}): IcebergOpts => ({
   peakSize: 0n,
   minimumVisibleSize: 0n,
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `OrderCancellation` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const orderCancellation = (fields: Partial<OrderCancellation> = {}): OrderCancellation => ({
   orderId: "",
   marketId: "",
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `OrderAmendment` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]` or
+ * the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const orderAmendment = (fields: Partial<OrderAmendment> = {}): OrderAmendment => ({
   orderId: "",
   marketId: "",
@@ -1023,27 +1457,54 @@ export const orderAmendment = (fields: Partial<OrderAmendment> = {}): OrderAmend
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `StopOrderSetup` from the fields given; all of its fields are optional.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const stopOrderSetup = (fields: Partial<StopOrderSetup> = {}): StopOrderSetup => ({ ...fields })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `StopOrdersSubmission` from the fields given; all of its fields are optional.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const stopOrdersSubmission = (fields: Partial<StopOrdersSubmission> = {}): StopOrdersSubmission => ({
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `StopOrdersCancellation` from the fields given; all of its fields are optional.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const stopOrdersCancellation = (fields: Partial<StopOrdersCancellation> = {}): StopOrdersCancellation => ({
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `UpdateMarginMode` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const updateMarginMode = (fields: Partial<UpdateMarginMode> = {}): UpdateMarginMode => ({
   marketId: "",
   mode: "MODE_UNSPECIFIED",
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `BatchMarketInstructions` from the fields given, with its proto zero value (`""`, `0`, `false`,
+ * `[]` or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const batchMarketInstructions = (fields: Partial<BatchMarketInstructions> = {}): BatchMarketInstructions => ({
   cancellations: [],
   amendments: [],
@@ -1054,7 +1515,13 @@ export const batchMarketInstructions = (fields: Partial<BatchMarketInstructions>
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `LiquidityProvisionSubmission` from the fields given, with its proto zero value (`""`, `0`,
+ * `false`, `[]` or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const liquidityProvisionSubmission = (
   fields: Partial<LiquidityProvisionSubmission> = {}
 ): LiquidityProvisionSubmission => ({
@@ -1065,7 +1532,13 @@ export const liquidityProvisionSubmission = (
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `LiquidityProvisionAmendment` from the fields given, with its proto zero value (`""`, `0`,
+ * `false`, `[]` or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const liquidityProvisionAmendment = (
   fields: Partial<LiquidityProvisionAmendment> = {}
 ): LiquidityProvisionAmendment => ({
@@ -1076,7 +1549,13 @@ export const liquidityProvisionAmendment = (
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `LiquidityProvisionCancellation` from the fields given, with its proto zero value (`""`, `0`,
+ * `false`, `[]` or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const liquidityProvisionCancellation = (
   fields: Partial<LiquidityProvisionCancellation> = {}
 ): LiquidityProvisionCancellation => ({
@@ -1084,10 +1563,22 @@ export const liquidityProvisionCancellation = (
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `Rank` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]` or the
+ * `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const rank = (fields: Partial<Rank> = {}): Rank => ({ startRank: 0, shareRatio: 0, ...fields })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `DispatchStrategy` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const dispatchStrategy = (fields: Partial<DispatchStrategy> = {}): DispatchStrategy => ({
   assetForMetric: "",
   metric: "DISPATCH_METRIC_UNSPECIFIED",
@@ -1106,10 +1597,22 @@ export const dispatchStrategy = (fields: Partial<DispatchStrategy> = {}): Dispat
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `OneOffTransfer` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]` or
+ * the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const oneOffTransfer = (fields: Partial<OneOffTransfer> = {}): OneOffTransfer => ({ deliverOn: 0n, ...fields })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `RecurringTransfer` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const recurringTransfer = (fields: Partial<RecurringTransfer> = {}): RecurringTransfer => ({
   startEpoch: 0n,
   factor: "",
@@ -1133,7 +1636,13 @@ export const transfer = (fields: Partial<Transfer> = {}): Transfer => ({
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `CancelTransfer` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]` or
+ * the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const cancelTransfer = (fields: Partial<CancelTransfer> = {}): CancelTransfer => ({
   transferId: "",
   ...fields
@@ -1158,21 +1667,39 @@ export const withdrawSubmission = (
   }
 }
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `VoteSubmission` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]` or
+ * the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const voteSubmission = (fields: Partial<VoteSubmission> = {}): VoteSubmission => ({
   proposalId: "",
   value: "VALUE_UNSPECIFIED",
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `DelegateSubmission` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const delegateSubmission = (fields: Partial<DelegateSubmission> = {}): DelegateSubmission => ({
   nodeId: "",
   amount: "",
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `UndelegateSubmission` from the fields given, with its proto zero value (`""`, `0`, `false`,
+ * `[]` or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const undelegateSubmission = (fields: Partial<UndelegateSubmission> = {}): UndelegateSubmission => ({
   nodeId: "",
   amount: "",
@@ -1180,14 +1707,26 @@ export const undelegateSubmission = (fields: Partial<UndelegateSubmission> = {})
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `UpdatePartyProfile` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const updatePartyProfile = (fields: Partial<UpdatePartyProfile> = {}): UpdatePartyProfile => ({
   alias: "",
   metadata: [],
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `CreateReferralSetTeam` from the fields given, with its proto zero value (`""`, `0`, `false`,
+ * `[]` or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const createReferralSetTeam = (fields: Partial<CreateReferralSetTeam> = {}): CreateReferralSetTeam => ({
   name: "",
   closed: false,
@@ -1195,34 +1734,64 @@ export const createReferralSetTeam = (fields: Partial<CreateReferralSetTeam> = {
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `CreateReferralSet` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const createReferralSet = (fields: Partial<CreateReferralSet> = {}): CreateReferralSet => ({
   isTeam: false,
   doNotCreateReferralSet: false,
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `UpdateReferralSetTeam` from the fields given, with its proto zero value (`""`, `0`, `false`,
+ * `[]` or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const updateReferralSetTeam = (fields: Partial<UpdateReferralSetTeam> = {}): UpdateReferralSetTeam => ({
   allowList: [],
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `UpdateReferralSet` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const updateReferralSet = (fields: Partial<UpdateReferralSet> = {}): UpdateReferralSet => ({
   id: "",
   isTeam: false,
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `ApplyReferralCode` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]`
+ * or the `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const applyReferralCode = (fields: Partial<ApplyReferralCode> = {}): ApplyReferralCode => ({
   id: "",
   doNotJoinTeam: false,
   ...fields
 })
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * A `JoinTeam` from the fields given, with its proto zero value (`""`, `0`, `false`, `[]` or the
+ * `UNSPECIFIED` enum value) for each required field left out.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const joinTeam = (fields: Partial<JoinTeam> = {}): JoinTeam => ({ id: "", ...fields })
 
 // -------------------------------------------------------------------------------------------------

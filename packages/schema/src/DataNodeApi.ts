@@ -44,16 +44,33 @@ export interface Endpoint<Req, ReqI, Res, ResI> {
   readonly response: Schema.Schema<Res, ResI>
 }
 
-/** @since 0.1.0 @category Models */
+/**
+ * Any endpoint.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Any = Endpoint<any, any, any, any>
 
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded request of an endpoint.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Request<E extends Any> = Schema.Schema.Type<E["request"]>
 
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded response of an endpoint.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Response<E extends Any> = Schema.Schema.Type<E["response"]>
 
 /**
+ * Defines an endpoint; `pathParams` are read from the `{name}` segments of `path`.
+ *
  * @since 0.1.0
  * @category Constructors
  */
@@ -477,7 +494,12 @@ export interface StreamEndpoint<Msg, MsgI> {
   readonly message: Schema.Schema<Msg, MsgI>
 }
 
-/** @since 0.1.0 @category Models */
+/**
+ * Any stream endpoint.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type AnyStream = StreamEndpoint<any, any>
 
 const stream = <Msg, MsgI>(options: StreamEndpoint<Msg, MsgI>): StreamEndpoint<Msg, MsgI> => options

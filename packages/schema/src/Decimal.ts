@@ -72,6 +72,23 @@ const DecimalSelf = Schema.BigDecimalFromSelf.annotations({
 /**
  * A decimal fraction carried as a string, e.g. a fee `"0.0001"`, decoded to an exact `BigDecimal`.
  *
+ * @example
+ * ```ts
+ * import { BigDecimal, Schema } from "effect"
+ * import { Decimal } from "@vega-effect/schema"
+ *
+ * // a maker fee factor as the node writes it
+ * const fee = Schema.decodeUnknownSync(Decimal.Decimal)("0.0002")
+ * assert.ok(BigDecimal.equals(fee, BigDecimal.make(2n, 4)))
+ *
+ * // exact arithmetic, then back to the node's notation
+ * const doubled = BigDecimal.multiply(fee, BigDecimal.fromBigInt(2n))
+ * assert.strictEqual(Schema.encodeSync(Decimal.Decimal)(doubled), "0.0004")
+ *
+ * // exponents are not the node's notation
+ * assert.throws(() => Schema.decodeUnknownSync(Decimal.Decimal)("2e-4"))
+ * ```
+ *
  * @since 0.1.0
  * @category Schemas
  */

@@ -16,6 +16,10 @@ import type { ParseOptions } from "effect/SchemaAST"
 import * as FastDecode from "./internal/fastDecode.js"
 
 /**
+ * A drop-in replacement for `Schema.decodeUnknownEither`: the same values, and the same
+ * `ParseError` on the left for bad input, faster on JSON pages. Passing parse options skips the
+ * fast path.
+ *
  * @since 0.1.0
  * @category Decoding
  */
@@ -34,6 +38,23 @@ export const decodeUnknownEither = <A, I>(
 }
 
 /**
+ * A drop-in replacement for `Schema.decodeUnknownSync`: the same values, and the same
+ * `ParseError` thrown for bad input, faster on JSON pages. Passing parse options skips the fast
+ * path.
+ *
+ * @example
+ * ```ts
+ * import { Decoder, Position } from "@vega-effect/schema"
+ *
+ * // compile once, at module level, then decode every page with it
+ * const decodePage = Decoder.decodeUnknownSync(Position.ListPositionsResponse)
+ *
+ * const body = `{"positions":{"edges":[],"pageInfo":{"hasNextPage":false,"hasPreviousPage":false,"startCursor":"","endCursor":""}}}`
+ * const page = decodePage(JSON.parse(body))
+ * assert.strictEqual(page.positions.edges.length, 0)
+ * assert.strictEqual(page.positions.pageInfo.hasNextPage, false)
+ * ```
+ *
  * @since 0.1.0
  * @category Decoding
  */

@@ -27,12 +27,16 @@ export interface UnknownEnumValue {
 }
 
 /**
+ * An {@link UnknownEnumValue} holding `value`.
+ *
  * @since 0.1.0
  * @category Constructors
  */
 export const unknownEnumValue = (value: string | number): UnknownEnumValue => ({ _tag: "UnknownEnumValue", value })
 
 /**
+ * Whether a value is an {@link UnknownEnumValue}.
+ *
  * @since 0.1.0
  * @category Guards
  */

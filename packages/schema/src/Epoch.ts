@@ -29,7 +29,12 @@ export const NodeStatus = Enum.make("vega.NodeStatus", {
   NODE_STATUS_VALIDATOR: 1,
   NODE_STATUS_NON_VALIDATOR: 2
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `NodeStatus` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type NodeStatus = Enum.Type<typeof NodeStatus>
 
 /**
@@ -44,7 +49,12 @@ export const ValidatorNodeStatus = Enum.make("vega.ValidatorNodeStatus", {
   VALIDATOR_NODE_STATUS_ERSATZ: 2,
   VALIDATOR_NODE_STATUS_PENDING: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `ValidatorNodeStatus` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type ValidatorNodeStatus = Enum.Type<typeof ValidatorNodeStatus>
 
 /**
@@ -61,7 +71,12 @@ export const EpochTimestamps = Schema.Struct({
   firstBlock: Uint64,
   lastBlock: Uint64
 }).annotations({ identifier: "EpochTimestamps" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `EpochTimestamps` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type EpochTimestamps = typeof EpochTimestamps.Type
 
 /**
@@ -77,7 +92,12 @@ export const Delegation = Schema.Struct({
   amount: Amount,
   epochSeq: Uint64
 }).annotations({ identifier: "Delegation" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Delegation` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Delegation = typeof Delegation.Type
 
 /**
@@ -91,7 +111,12 @@ export const EpochData = Schema.Struct({
   offline: Int32,
   online: Int32
 }).annotations({ identifier: "EpochData" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `EpochData` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type EpochData = typeof EpochData.Type
 
 /**
@@ -108,7 +133,12 @@ export const RewardScore = Schema.Struct({
   normalisedScore: Decimal,
   validatorStatus: ValidatorNodeStatus
 }).annotations({ identifier: "RewardScore" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `RewardScore` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type RewardScore = typeof RewardScore.Type
 
 /**
@@ -125,7 +155,12 @@ export const RankingScore = Schema.Struct({
   votingPower: Uint32,
   rankingScore: Decimal
 }).annotations({ identifier: "RankingScore" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `RankingScore` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type RankingScore = typeof RankingScore.Type
 
 /**
@@ -155,7 +190,12 @@ export const Validator = Schema.Struct({
   name: Schema.String,
   avatarUrl: Schema.String
 }).annotations({ identifier: "Validator" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Validator` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Validator = typeof Validator.Type
 
 /**
@@ -170,7 +210,12 @@ export const Epoch = Schema.Struct({
   validators: Schema.Array(Validator),
   delegations: Schema.Array(Delegation)
 }).annotations({ identifier: "Epoch" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Epoch` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Epoch = typeof Epoch.Type
 
 /**
@@ -184,7 +229,12 @@ export const GetEpochRequest = Schema.Struct({
   id: optional(Uint64),
   block: optional(Uint64)
 }).annotations({ identifier: "GetEpochRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `GetEpochRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type GetEpochRequest = typeof GetEpochRequest.Type
 
 /**
@@ -196,5 +246,10 @@ export type GetEpochRequest = typeof GetEpochRequest.Type
 export const GetEpochResponse = Schema.Struct({
   epoch: Epoch
 }).annotations({ identifier: "GetEpochResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `GetEpochResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type GetEpochResponse = typeof GetEpochResponse.Type

@@ -20,7 +20,12 @@ export const EthereumAddress = matching(/^0x[0-9a-fA-F]{40}$/, "an Ethereum addr
   .pipe(Schema.brand("EthereumAddress"))
   .annotations({ identifier: "EthereumAddress" })
 
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `EthereumAddress` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type EthereumAddress = typeof EthereumAddress.Type
 
 /**
@@ -44,5 +49,10 @@ export const EthereumTxHash = matching(
   .pipe(Schema.brand("EthereumTxHash"))
   .annotations({ identifier: "EthereumTxHash" })
 
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `EthereumTxHash` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type EthereumTxHash = typeof EthereumTxHash.Type

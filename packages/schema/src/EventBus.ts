@@ -48,7 +48,12 @@ export const BusEventType = Enum.make("vega.events.v1.BusEventType", {
   BUS_EVENT_TYPE_MARKET: 101,
   BUS_EVENT_TYPE_TX_ERROR: 201
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `BusEventType` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type BusEventType = Enum.Type<typeof BusEventType>
 
 /**
@@ -64,10 +69,20 @@ export const ObserveEventBusRequest = Schema.Struct({
   partyId: Schema.String,
   batchSize: Int64
 }).annotations({ identifier: "vega.api.v1.ObserveEventBusRequest" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ObserveEventBusRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ObserveEventBusRequest = typeof ObserveEventBusRequest.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * `vega.events.v1.TimeUpdate`: the block time, once per block.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const TimeUpdate = Schema.Struct({ timestamp: VegaTimestamp }).annotations({
   identifier: "vega.events.v1.TimeUpdate"
 })
@@ -102,7 +117,12 @@ export const EpochAction = Enum.make("vega.EpochAction", {
   EPOCH_ACTION_START: 1,
   EPOCH_ACTION_END: 2
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `EpochAction` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type EpochAction = Enum.Type<typeof EpochAction>
 
 /**
@@ -118,7 +138,12 @@ export const EpochEvent = Schema.Struct({
   expireTime: Int64,
   endTime: Int64
 }).annotations({ identifier: "vega.events.v1.EpochEvent" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `EpochEvent` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type EpochEvent = typeof EpochEvent.Type
 
 /**
@@ -148,7 +173,12 @@ export const NodeSignatureKind = Enum.make("vega.commands.v1.NodeSignatureKind",
   NODE_SIGNATURE_KIND_ERC20_MULTISIG_SIGNER_REMOVED: 4,
   NODE_SIGNATURE_KIND_ASSET_UPDATE: 5
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `NodeSignatureKind` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type NodeSignatureKind = Enum.Type<typeof NodeSignatureKind>
 
 /**
@@ -164,7 +194,12 @@ export const NodeSignature = Schema.Struct({
   sig: Schema.String,
   kind: NodeSignatureKind
 }).annotations({ identifier: "vega.commands.v1.NodeSignature" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `NodeSignature` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type NodeSignature = typeof NodeSignature.Type
 
 /**
@@ -185,7 +220,12 @@ export const ERC20MultiSigSignerAdded = Schema.Struct({
   epochSeq: Uint64,
   chainId: optional(Schema.String)
 }).annotations({ identifier: "vega.events.v1.ERC20MultiSigSignerAdded" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ERC20MultiSigSignerAdded` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ERC20MultiSigSignerAdded = typeof ERC20MultiSigSignerAdded.Type
 
 /**
@@ -217,7 +257,12 @@ export const RewardPayoutEvent = Schema.Struct({
   quantumAmount: Amount,
   gameId: optional(Schema.String)
 }).annotations({ identifier: "vega.events.v1.RewardPayoutEvent" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `RewardPayoutEvent` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type RewardPayoutEvent = typeof RewardPayoutEvent.Type
 
 /**
@@ -254,7 +299,12 @@ export const ReferralSetStatsUpdated = Schema.Struct({
   rewardFactors: optional(RewardFactors),
   rewardFactorsMultiplier: optional(RewardFactors)
 }).annotations({ identifier: "vega.events.v1.ReferralSetStatsUpdated" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ReferralSetStatsUpdated` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ReferralSetStatsUpdated = typeof ReferralSetStatsUpdated.Type
 
 /**
@@ -287,7 +337,12 @@ export const BusEvent = Schema.Struct({
   chainId: Schema.String,
   txHash: Schema.String
 }).annotations({ identifier: "vega.events.v1.BusEvent" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `BusEvent` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type BusEvent = typeof BusEvent.Type
 
 const EVENT_ID = /^(\d+)-(\d+)$/
@@ -334,5 +389,10 @@ export const comparePosition = (a: Pick<BusEvent, "id">, b: Pick<BusEvent, "id">
 export const ObserveEventBusResponse = StreamForm.make(
   Schema.Struct({ events: Schema.Array(BusEvent) }).annotations({ identifier: "vega.api.v1.ObserveEventBusResponse" })
 )
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ObserveEventBusResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ObserveEventBusResponse = typeof ObserveEventBusResponse.Type

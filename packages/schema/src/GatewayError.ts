@@ -44,10 +44,20 @@ export const GrpcCode = {
   Unauthenticated: 16
 } as const
 
-/** @since 0.1.0 @category Models */
+/**
+ * The name of a gRPC status code.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type GrpcCodeName = keyof typeof GrpcCode
 
-/** @since 0.1.0 @category Models */
+/**
+ * A gRPC status code number.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type GrpcCode = (typeof GrpcCode)[GrpcCodeName]
 
 const codeNames = new Map<number, GrpcCodeName>(
@@ -121,7 +131,12 @@ export const VegaErrorDetail = Schema.Struct({
   message: Schema.String,
   inner: Schema.String
 }).annotations({ identifier: "VegaErrorDetail" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `VegaErrorDetail` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type VegaErrorDetail = typeof VegaErrorDetail.Type
 
 /**
@@ -140,6 +155,9 @@ const isOtherErrorDetail = (u: unknown): u is OtherErrorDetail =>
   Predicate.isRecord(u) && typeof u["@type"] === "string" && u["@type"] !== VEGA_ERROR_DETAIL_TYPE
 
 /**
+ * Any error detail that is not a `vega.ErrorDetail`, checked only for its string `@type` and kept
+ * as received.
+ *
  * @since 0.1.0
  * @category Schemas
  */
@@ -165,10 +183,17 @@ export const OtherErrorDetail: Schema.Schema<OtherErrorDetail> = Schema.declare(
  * @category Schemas
  */
 export const ErrorDetail = Schema.Union(VegaErrorDetail, OtherErrorDetail).annotations({ identifier: "ErrorDetail" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ErrorDetail` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ErrorDetail = typeof ErrorDetail.Type
 
 /**
+ * Whether an error detail is a `vega.ErrorDetail` (its `@type` is {@link VEGA_ERROR_DETAIL_TYPE}).
+ *
  * @since 0.1.0
  * @category Guards
  */
@@ -187,7 +212,12 @@ export const ErrorBody = Schema.Struct({
   message: Schema.String,
   details: optional(Schema.Array(ErrorDetail))
 }).annotations({ identifier: "ErrorBody" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ErrorBody` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ErrorBody = typeof ErrorBody.Type
 
 /**

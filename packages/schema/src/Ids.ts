@@ -84,9 +84,19 @@ const makeId = <B extends string>(brand: B, description: string, allowNetwork: b
 
 const hex64 = (fc: typeof FastCheck) => fc.stringMatching(lowerHex64)
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * A party id: a public key in hex, or the built-in `network` party.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const PartyId = makeId("PartyId", "a party id", true)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PartyId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PartyId = typeof PartyId.Type
 
 /**
@@ -96,50 +106,145 @@ export type PartyId = typeof PartyId.Type
  * @category Schemas
  */
 export const PublicKey = makeId("PublicKey", "a public key", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PublicKey` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PublicKey = typeof PublicKey.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * A market id.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const MarketId = makeId("MarketId", "a market id", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `MarketId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type MarketId = typeof MarketId.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * An asset id.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const AssetId = makeId("AssetId", "an asset id", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `AssetId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type AssetId = typeof AssetId.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * A validator node id.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const NodeId = makeId("NodeId", "a node id", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `NodeId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type NodeId = typeof NodeId.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * A liquidity provision id.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const LiquidityProvisionId = makeId("LiquidityProvisionId", "a liquidity provision id", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `LiquidityProvisionId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type LiquidityProvisionId = typeof LiquidityProvisionId.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * A referral set id.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const ReferralSetId = makeId("ReferralSetId", "a referral set id", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ReferralSetId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ReferralSetId = typeof ReferralSetId.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * A stake linking id.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const StakeLinkingId = makeId("StakeLinkingId", "a stake linking id", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `StakeLinkingId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type StakeLinkingId = typeof StakeLinkingId.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * A signature bundle id.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const BundleId = makeId("BundleId", "a signature bundle id", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `BundleId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type BundleId = typeof BundleId.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * An order id.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const OrderId = makeId("OrderId", "an order id", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `OrderId` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type OrderId = typeof OrderId.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * A block hash.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const BlockHash = makeId("BlockHash", "a block hash", false)
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `BlockHash` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type BlockHash = typeof BlockHash.Type

@@ -10,11 +10,26 @@ import * as FastDecode from "./internal/fastDecode.js"
 import * as FastEncode from "./internal/fastEncode.js"
 import { WireZeroId } from "./internal/wire.js"
 
-/** @since 0.1.0 @category Constants */
+/**
+ * The largest uint64: 2⁶⁴ − 1.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
 export const UINT64_MAX = 18446744073709551615n
-/** @since 0.1.0 @category Constants */
+/**
+ * The smallest int64: −2⁶³.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
 export const INT64_MIN = -9223372036854775808n
-/** @since 0.1.0 @category Constants */
+/**
+ * The largest int64: 2⁶³ − 1.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
 export const INT64_MAX = 9223372036854775807n
 
 const unsignedDigits = /^\d+$/

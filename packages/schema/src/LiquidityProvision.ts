@@ -31,16 +31,23 @@ export const LiquidityProvisionStatus = Enum.make("vega.LiquidityProvision.Statu
   STATUS_UNDEPLOYED: 5,
   STATUS_PENDING: 6
 })
-/** @since 0.1.0 @category Enums */
-export type LiquidityProvisionStatus = Enum.Type<typeof LiquidityProvisionStatus>
-
 /**
- * `vega.PeggedReference`, shared with the order commands.
+ * The values of the `LiquidityProvisionStatus` enum: its known names or an `UnknownEnumValue`.
  *
  * @since 0.1.0
  * @category Enums
  */
-export { PeggedReference }
+export type LiquidityProvisionStatus = Enum.Type<typeof LiquidityProvisionStatus>
+
+export {
+  /**
+   * `vega.PeggedReference`, shared with the order commands.
+   *
+   * @since 0.1.0
+   * @category Enums
+   */
+  PeggedReference
+}
 
 /**
  * `vega.LiquidityOrder`
@@ -87,7 +94,12 @@ export const LiquidityProvision = Schema.Struct({
   status: LiquidityProvisionStatus,
   reference: Schema.String
 }).annotations({ identifier: "LiquidityProvision" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `LiquidityProvision` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type LiquidityProvision = typeof LiquidityProvision.Type
 
 /**
@@ -101,7 +113,12 @@ export const LiquidityProvisionNode = Schema.Struct({
   current: LiquidityProvision,
   pending: Schema.optionalWith(LiquidityProvision, { exact: true })
 }).annotations({ identifier: "LiquidityProvisionNode" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `LiquidityProvisionNode` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type LiquidityProvisionNode = typeof LiquidityProvisionNode.Type
 
 /**
@@ -119,14 +136,29 @@ export const ListLiquidityProvisionsRequest = Schema.Struct({
   live: Schema.optionalWith(Schema.Boolean, { exact: true }),
   pagination: Schema.optionalWith(Pagination.PaginationParams, { exact: true })
 }).annotations({ identifier: "ListLiquidityProvisionsRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `ListLiquidityProvisionsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type ListLiquidityProvisionsRequest = typeof ListLiquidityProvisionsRequest.Type
 
-/** @since 0.1.0 @category Responses */
+/**
+ * Response of `GET /api/v2/liquidity/all-provisions`: one page of provisions.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export const ListLiquidityProvisionsResponse = Schema.Struct({
   liquidityProvisions: Pagination.Connection(LiquidityProvisionNode)
 }).annotations({ identifier: "ListLiquidityProvisionsResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `ListLiquidityProvisionsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type ListLiquidityProvisionsResponse = typeof ListLiquidityProvisionsResponse.Type
 
 /**
@@ -142,7 +174,12 @@ export const ObserveLiquidityProvisionsResponse = StreamForm.make(
     identifier: "ObserveLiquidityProvisionsResponse"
   })
 )
-/** @since 0.1.0 @category Streams */
+/**
+ * The decoded form of the `ObserveLiquidityProvisionsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
 export type ObserveLiquidityProvisionsResponse = typeof ObserveLiquidityProvisionsResponse.Type
 
 /**
@@ -155,5 +192,10 @@ export const ObserveLiquidityProvisionsRequest = Schema.Struct({
   marketId: optional(MarketId),
   partyId: optional(PartyId)
 }).annotations({ identifier: "ObserveLiquidityProvisionsRequest" })
-/** @since 0.1.0 @category Streams */
+/**
+ * The decoded form of the `ObserveLiquidityProvisionsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
 export type ObserveLiquidityProvisionsRequest = typeof ObserveLiquidityProvisionsRequest.Type

@@ -50,7 +50,12 @@ export const MarketState = Enum.make("vega.Market.State", {
   STATE_SETTLED: 9,
   STATE_SUSPENDED_VIA_GOVERNANCE: 10
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `MarketState` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type MarketState = Enum.Type<typeof MarketState>
 
 /**
@@ -70,7 +75,12 @@ export const TradingMode = Enum.make("vega.Market.TradingMode", {
   TRADING_MODE_LONG_BLOCK_AUCTION: 7,
   TRADING_MODE_PROTOCOL_AUTOMATED_PURCHASE_AUCTION: 8
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `TradingMode` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type TradingMode = Enum.Type<typeof TradingMode>
 
 /**
@@ -84,7 +94,12 @@ export const FutureCap = Schema.Struct({
   binarySettlement: optional(Schema.Boolean),
   fullyCollateralised: optional(Schema.Boolean)
 }).annotations({ identifier: "FutureCap" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `FutureCap` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type FutureCap = typeof FutureCap.Type
 
 /**
@@ -101,7 +116,12 @@ export const Future = Schema.Struct({
   dataSourceSpecBinding: optional(Opaque),
   cap: optional(FutureCap)
 }).annotations({ identifier: "Future" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Future` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Future = typeof Future.Type
 
 /**
@@ -115,7 +135,12 @@ export const Spot = Schema.Struct({
   quoteAsset: AssetId,
   name: optional(Schema.String)
 }).annotations({ identifier: "Spot" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Spot` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Spot = typeof Spot.Type
 
 /**
@@ -139,7 +164,12 @@ export const Perpetual = Schema.Struct({
   fundingRateUpperBound: optional(Decimal),
   internalCompositePriceConfig: optional(Opaque)
 }).annotations({ identifier: "Perpetual" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Perpetual` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Perpetual = typeof Perpetual.Type
 
 /**
@@ -151,7 +181,12 @@ export type Perpetual = typeof Perpetual.Type
 export const InstrumentMetadata = Schema.Struct({
   tags: Schema.Array(Schema.String)
 }).annotations({ identifier: "InstrumentMetadata" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `InstrumentMetadata` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type InstrumentMetadata = typeof InstrumentMetadata.Type
 
 /**
@@ -170,7 +205,12 @@ export const Instrument = Schema.Struct({
   spot: optional(Spot),
   perpetual: optional(Perpetual)
 }).pipe(oneof("product", ["future", "spot", "perpetual"]), Schema.annotations({ identifier: "Instrument" }))
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Instrument` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Instrument = typeof Instrument.Type
 
 /**
@@ -189,7 +229,12 @@ export const TradableInstrument = Schema.Struct({
   oneof("riskModel", ["logNormalRiskModel", "simpleRiskModel"]),
   Schema.annotations({ identifier: "TradableInstrument" })
 )
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `TradableInstrument` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type TradableInstrument = typeof TradableInstrument.Type
 
 /**
@@ -204,7 +249,12 @@ export const MarketTimestamps = Schema.Struct({
   open: VegaTimestamp,
   close: VegaTimestamp
 }).annotations({ identifier: "MarketTimestamps" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `MarketTimestamps` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type MarketTimestamps = typeof MarketTimestamps.Type
 
 /**
@@ -240,7 +290,12 @@ export const Market = Schema.Struct({
   allowedEmptyAmmLevels: optional(Uint64),
   allowedSellers: optional(Schema.Array(PartyId))
 }).annotations({ identifier: "Market" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Market` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Market = typeof Market.Type
 
 /**
@@ -280,7 +335,12 @@ export const settlementAsset = (market: Market): AssetId | undefined => {
 export const GetMarketRequest = Schema.Struct({
   marketId: MarketId
 }).annotations({ identifier: "GetMarketRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `GetMarketRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type GetMarketRequest = typeof GetMarketRequest.Type
 
 /**
@@ -292,7 +352,12 @@ export type GetMarketRequest = typeof GetMarketRequest.Type
 export const GetMarketResponse = Schema.Struct({
   market: Market
 }).annotations({ identifier: "GetMarketResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `GetMarketResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type GetMarketResponse = typeof GetMarketResponse.Type
 
 /**
@@ -305,7 +370,12 @@ export const ListMarketsRequest = Schema.Struct({
   includeSettled: optional(Schema.Boolean),
   pagination: optional(Pagination.PaginationParams)
 }).annotations({ identifier: "ListMarketsRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `ListMarketsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type ListMarketsRequest = typeof ListMarketsRequest.Type
 
 /**
@@ -317,5 +387,10 @@ export type ListMarketsRequest = typeof ListMarketsRequest.Type
 export const ListMarketsResponse = Schema.Struct({
   markets: Pagination.Connection(Market)
 }).annotations({ identifier: "ListMarketsResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `ListMarketsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type ListMarketsResponse = typeof ListMarketsResponse.Type

@@ -33,7 +33,12 @@ export const Cursor = Schema.String.pipe(Schema.brand("Cursor")).annotations({
   identifier: "Cursor",
   arbitrary: () => (fc) => fc.base64String({ minLength: 4, maxLength: 128 }) as any
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Cursor` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Cursor = typeof Cursor.Type
 
 /**
@@ -73,7 +78,12 @@ export const PaginationParams = Schema.Struct({
     }
   )
 )
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PaginationParams` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PaginationParams = typeof PaginationParams.Type
 
 /**
@@ -88,7 +98,12 @@ export const PageInfo = Schema.Struct({
   startCursor: Cursor,
   endCursor: Cursor
 }).annotations({ identifier: "PageInfo" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PageInfo` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PageInfo = typeof PageInfo.Type
 
 /**
@@ -99,7 +114,12 @@ export type PageInfo = typeof PageInfo.Type
  */
 export const Edge = <A, I, R>(node: Schema.Schema<A, I, R>) => Schema.Struct({ node, cursor: Cursor })
 
-/** @since 0.1.0 @category Models */
+/**
+ * A decoded edge: the node and its cursor.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface Edge<A> {
   readonly node: A
   readonly cursor: Cursor
@@ -114,7 +134,12 @@ export interface Edge<A> {
 export const Connection = <A, I, R>(node: Schema.Schema<A, I, R>) =>
   Schema.Struct({ edges: Schema.Array(Edge(node)), pageInfo: PageInfo })
 
-/** @since 0.1.0 @category Models */
+/**
+ * A decoded connection: the edges of a page and its `pageInfo`.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export interface Connection<A> {
   readonly edges: ReadonlyArray<Edge<A>>
   readonly pageInfo: PageInfo

@@ -22,13 +22,15 @@ export const LIMITS = {
   valueMaxLength: 255
 } as const
 
-/**
- * `vega.Metadata`: the key says what kind of value it holds. Shared with `UpdatePartyProfile`.
- *
- * @since 0.1.0
- * @category Schemas
- */
-export { Metadata }
+export {
+  /**
+   * `vega.Metadata`: the key says what kind of value it holds. Shared with `UpdatePartyProfile`.
+   *
+   * @since 0.1.0
+   * @category Schemas
+   */
+  Metadata
+}
 
 /**
  * `vega.PartyProfile`; `derivedKeys` is added by v0.79 nodes.
@@ -42,7 +44,12 @@ export const PartyProfile = Schema.Struct({
   metadata: Schema.Array(Metadata),
   derivedKeys: Schema.optionalWith(Schema.Array(Schema.String), { exact: true })
 }).annotations({ identifier: "PartyProfile" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PartyProfile` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PartyProfile = typeof PartyProfile.Type
 
 /**
@@ -56,12 +63,27 @@ export const ListPartiesProfilesRequest = Schema.Struct({
   parties: Schema.optionalWith(Schema.Array(PartyId), { exact: true }),
   pagination: Schema.optionalWith(Pagination.PaginationParams, { exact: true })
 }).annotations({ identifier: "ListPartiesProfilesRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `ListPartiesProfilesRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type ListPartiesProfilesRequest = typeof ListPartiesProfilesRequest.Type
 
-/** @since 0.1.0 @category Responses */
+/**
+ * Response of `GET /api/v2/parties/profiles`: one page of profiles.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export const ListPartiesProfilesResponse = Schema.Struct({
   profiles: Pagination.Connection(PartyProfile)
 }).annotations({ identifier: "ListPartiesProfilesResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `ListPartiesProfilesResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type ListPartiesProfilesResponse = typeof ListPartiesProfilesResponse.Type

@@ -30,12 +30,43 @@ export const PositionStatus = Enum.make("vega.PositionStatus", {
   POSITION_STATUS_CLOSED_OUT: 2,
   POSITION_STATUS_DISTRESSED: 4
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `PositionStatus` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type PositionStatus = Enum.Type<typeof PositionStatus>
 
 /**
  * `vega.Position` as of v0.75, fields in the order the node writes them, plus the fee and funding
  * fields that v0.79 appends (optional: older nodes do not send them).
+ *
+ * @example
+ * ```ts
+ * import { Schema } from "effect"
+ * import { Position } from "@vega-effect/schema"
+ *
+ * // one row of GET /api/v2/positions, as the node writes it
+ * const row = {
+ *   marketId: "a08d564afb14acd3fa86b004f899b2639942cd7cb5e0c9bed8f92fdf15e4033b",
+ *   partyId: "6b3e197785a6f7614f52c07a0e3e7807a4dfbde3db828ed6f716261269974772",
+ *   openVolume: "-15",
+ *   realisedPnl: "0",
+ *   unrealisedPnl: "-1250000",
+ *   averageEntryPrice: "123450000",
+ *   updatedAt: "1712000123456789000",
+ *   lossSocialisationAmount: "0",
+ *   positionStatus: "POSITION_STATUS_UNSPECIFIED"
+ * }
+ *
+ * const position = Schema.decodeUnknownSync(Position.Position)(row)
+ * assert.strictEqual(position.openVolume, -15n)
+ * assert.strictEqual(position.unrealisedPnl, -1_250_000n)
+ *
+ * // encoding writes the node's JSON again
+ * assert.deepStrictEqual(Schema.encodeSync(Position.Position)(position), row)
+ * ```
  *
  * @since 0.1.0
  * @category Schemas
@@ -59,7 +90,12 @@ export const Position = Schema.Struct({
   fundingPaymentAmount: optional(SignedAmount),
   fundingPaymentAmountSince: optional(SignedAmount)
 }).annotations({ identifier: "Position" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Position` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Position = typeof Position.Type
 
 /**
@@ -78,14 +114,29 @@ export const ListPositionsRequest = Schema.Struct({
   ),
   pagination: optional(Pagination.PaginationParams)
 }).annotations({ identifier: "ListPositionsRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `ListPositionsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type ListPositionsRequest = typeof ListPositionsRequest.Type
 
-/** @since 0.1.0 @category Responses */
+/**
+ * Response of `GET /api/v2/positions`: one page of positions.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export const ListPositionsResponse = Schema.Struct({
   positions: Pagination.Connection(Position)
 }).annotations({ identifier: "ListPositionsResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `ListPositionsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type ListPositionsResponse = typeof ListPositionsResponse.Type
 
 /**
@@ -126,7 +177,12 @@ export const ObservePositionsResponse = StreamForm.make(
     .pipe(oneof("response", ["snapshot", "updates"]))
     .annotations({ identifier: "ObservePositionsResponse" })
 )
-/** @since 0.1.0 @category Streams */
+/**
+ * The decoded form of the `ObservePositionsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
 export type ObservePositionsResponse = typeof ObservePositionsResponse.Type
 
 /**
@@ -140,5 +196,10 @@ export const ObservePositionsRequest = Schema.Struct({
   partyId: optional(PartyId),
   marketId: optional(MarketId)
 }).annotations({ identifier: "ObservePositionsRequest" })
-/** @since 0.1.0 @category Streams */
+/**
+ * The decoded form of the `ObservePositionsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
 export type ObservePositionsRequest = typeof ObservePositionsRequest.Type

@@ -27,7 +27,13 @@ export const DiscountFactors = Schema.Struct({
   makerDiscountFactor: Decimal
 }).annotations({ identifier: "DiscountFactors" })
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * Per-fee-kind reward factors (infrastructure, liquidity, maker) that v0.78 nodes add, for
+ * `rewardFactors` and `rewardsFactorsMultiplier`.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const RewardFactors = Schema.Struct({
   infrastructureRewardFactor: Decimal,
   liquidityRewardFactor: Decimal,
@@ -57,7 +63,12 @@ export const ReferralSetStats = Schema.Struct({
   rewardFactors: optional(RewardFactors),
   rewardsFactorsMultiplier: optional(RewardFactors)
 }).annotations({ identifier: "ReferralSetStats" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ReferralSetStats` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ReferralSetStats = typeof ReferralSetStats.Type
 
 /**
@@ -73,12 +84,27 @@ export const GetReferralSetStatsRequest = Schema.Struct({
   referee: optional(PartyId),
   pagination: optional(Pagination.PaginationParams)
 }).annotations({ identifier: "GetReferralSetStatsRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `GetReferralSetStatsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type GetReferralSetStatsRequest = typeof GetReferralSetStatsRequest.Type
 
-/** @since 0.1.0 @category Responses */
+/**
+ * Response of `GET /api/v2/referral-sets/stats`: one page of statistics.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export const GetReferralSetStatsResponse = Schema.Struct({
   stats: Pagination.Connection(ReferralSetStats)
 }).annotations({ identifier: "GetReferralSetStatsResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `GetReferralSetStatsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type GetReferralSetStatsResponse = typeof GetReferralSetStatsResponse.Type

@@ -42,7 +42,12 @@ export const RewardType = Enum.make("vega.AccountType", {
   ACCOUNT_TYPE_REWARD_RETURN_VOLATILITY: 26,
   ACCOUNT_TYPE_REWARD_VALIDATOR_RANKING: 27
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `RewardType` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type RewardType = Enum.Type<typeof RewardType>
 
 const goFloat = /^(?:0|[1-9]\d*)(?:\.\d*[1-9])?(?:e[+-]\d{2,3})?$/
@@ -83,7 +88,12 @@ export const PercentageOfTotal = Schema.String.pipe(
   arbitrary: () => (fc) =>
     fc.constantFrom("100", "0", "25", "33.333333333333336", "5e-05", "1.2345e-07", "0.5", "99.99999999999999") as any
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PercentageOfTotal` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PercentageOfTotal = typeof PercentageOfTotal.Type
 
 /**
@@ -118,7 +128,12 @@ export const Reward = Schema.Struct({
   gameId: optional(Schema.String),
   teamId: optional(Schema.String)
 }).annotations({ identifier: "Reward" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Reward` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Reward = typeof Reward.Type
 
 /**
@@ -137,7 +152,12 @@ export const ListRewardsRequest = Schema.Struct({
   gameId: optional(Schema.String),
   pagination: optional(Pagination.PaginationParams)
 }).annotations({ identifier: "ListRewardsRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `ListRewardsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type ListRewardsRequest = typeof ListRewardsRequest.Type
 
 /**
@@ -149,5 +169,10 @@ export type ListRewardsRequest = typeof ListRewardsRequest.Type
 export const ListRewardsResponse = Schema.Struct({
   rewards: Pagination.Connection(Reward)
 }).annotations({ identifier: "ListRewardsResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `ListRewardsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type ListRewardsResponse = typeof ListRewardsResponse.Type

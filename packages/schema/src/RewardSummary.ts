@@ -20,7 +20,12 @@ export const RewardSummary = Schema.Struct({
   partyId: PartyId,
   amount: Amount
 }).annotations({ identifier: "RewardSummary" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `RewardSummary` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type RewardSummary = typeof RewardSummary.Type
 
 /**
@@ -34,7 +39,12 @@ export const ListRewardSummariesRequest = Schema.Struct({
   assetId: Schema.optionalWith(AssetId, { exact: true }),
   pagination: Schema.optionalWith(Pagination.PaginationParams, { exact: true })
 }).annotations({ identifier: "ListRewardSummariesRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `ListRewardSummariesRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type ListRewardSummariesRequest = typeof ListRewardSummariesRequest.Type
 
 /**
@@ -46,5 +56,10 @@ export type ListRewardSummariesRequest = typeof ListRewardSummariesRequest.Type
 export const ListRewardSummariesResponse = Schema.Struct({
   summaries: Schema.Array(RewardSummary)
 }).annotations({ identifier: "ListRewardSummariesResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `ListRewardSummariesResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type ListRewardSummariesResponse = typeof ListRewardSummariesResponse.Type

@@ -20,11 +20,27 @@ import * as Schema from "effect/Schema"
 import * as Decimal from "./Decimal.js"
 import { Int64, Uint64 } from "./Integer.js"
 
-/** @since 0.1.0 @category Models */
+/**
+ * The decimals of an asset: they scale its amounts.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type AssetDecimals = number & Brand.Brand<"AssetDecimals">
-/** @since 0.1.0 @category Models */
+/**
+ * A market's price decimals (`decimalPlaces`): they scale its prices.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PriceDecimals = number & Brand.Brand<"PriceDecimals">
-/** @since 0.1.0 @category Models */
+/**
+ * A market's position decimals (`positionDecimalPlaces`): they scale its volumes, and may be
+ * negative.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PositionDecimals = number & Brand.Brand<"PositionDecimals">
 
 const MAX_DECIMALS = 1000
@@ -73,11 +89,27 @@ const checkDecimals = (n: number, min: number): void => {
   if (!Number.isInteger(n) || n < min || n > MAX_DECIMALS) throw new RangeError(`invalid number of decimals: ${n}`)
 }
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * Brands a number of asset decimals; throws a `RangeError` unless it is an integer from 0 to 1000.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const assetDecimals = (n: number): AssetDecimals => (checkDecimals(n, 0), n as AssetDecimals)
-/** @since 0.1.0 @category Constructors */
+/**
+ * Brands a number of price decimals; throws a `RangeError` unless it is an integer from 0 to 1000.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const priceDecimals = (n: number): PriceDecimals => (checkDecimals(n, 0), n as PriceDecimals)
-/** @since 0.1.0 @category Constructors */
+/**
+ * Brands a number of position decimals; throws a `RangeError` unless it is an integer from -1000 to
+ * 1000 (negative values are allowed).
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const positionDecimals = (n: number): PositionDecimals => (
   checkDecimals(n, -MAX_DECIMALS),
   n as PositionDecimals
@@ -139,7 +171,12 @@ export const toAssetUnits = (
 export const fromPriceUnits = (price: bigint, decimals: PriceDecimals): BigDecimal.BigDecimal =>
   fromUnits(price, decimals)
 
-/** @since 0.1.0 @category Conversions */
+/**
+ * Exact decimal → a price in market units; fails instead of rounding.
+ *
+ * @since 0.1.0
+ * @category Conversions
+ */
 export const toPriceUnits = (
   value: BigDecimal.BigDecimal,
   decimals: PriceDecimals
@@ -155,7 +192,12 @@ export const toPriceUnits = (
 export const fromPositionUnits = (volume: bigint, decimals: PositionDecimals): BigDecimal.BigDecimal =>
   fromUnits(volume, decimals)
 
-/** @since 0.1.0 @category Conversions */
+/**
+ * Exact decimal → a volume in position units; fails instead of rounding.
+ *
+ * @since 0.1.0
+ * @category Conversions
+ */
 export const toPositionUnits = (
   value: BigDecimal.BigDecimal,
   decimals: PositionDecimals

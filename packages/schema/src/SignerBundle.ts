@@ -31,7 +31,12 @@ export const SIGNATURE_BYTES = 65
 export const BundleSignatures = matching(/^(?:0x(?:[0-9a-fA-F]{2})*)?$/, '"" or 0x followed by hex-encoded signatures')
   .pipe(Schema.brand("BundleSignatures"))
   .annotations({ identifier: "BundleSignatures" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `BundleSignatures` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type BundleSignatures = typeof BundleSignatures.Type
 
 /**
@@ -65,7 +70,12 @@ export const SignerAddedBundle = Schema.Struct({
   epochSeq: Uint64,
   chainId: Schema.optionalWith(Schema.String, { exact: true })
 }).annotations({ identifier: "SignerAddedBundle" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `SignerAddedBundle` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type SignerAddedBundle = typeof SignerAddedBundle.Type
 
 /**
@@ -81,12 +91,27 @@ export const ListSignerAddedBundlesRequest = Schema.Struct({
   epochSeq: Schema.optionalWith(Uint64, { exact: true }),
   pagination: Schema.optionalWith(Pagination.PaginationParams, { exact: true })
 }).annotations({ identifier: "ListSignerAddedBundlesRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `ListSignerAddedBundlesRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type ListSignerAddedBundlesRequest = typeof ListSignerAddedBundlesRequest.Type
 
-/** @since 0.1.0 @category Responses */
+/**
+ * Response of `GET /api/v2/erc20/multisigcontrol/signer/added/bundles`: one page of bundles.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export const ListSignerAddedBundlesResponse = Schema.Struct({
   bundles: Pagination.Connection(SignerAddedBundle)
 }).annotations({ identifier: "ListSignerAddedBundlesResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `ListSignerAddedBundlesResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type ListSignerAddedBundlesResponse = typeof ListSignerAddedBundlesResponse.Type

@@ -31,7 +31,12 @@ export const PoWBlockState = Schema.Struct({
   txPerBlock: Uint64,
   increasingDifficulty: Schema.Boolean
 }).annotations({ identifier: "vega.api.v1.PoWBlockState" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PoWBlockState` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PoWBlockState = typeof PoWBlockState.Type
 
 /**
@@ -46,7 +51,12 @@ export const PoWStatistic = Schema.Struct({
   bannedUntil: optional(Int64),
   numberOfPastBlocks: Uint64
 }).annotations({ identifier: "vega.api.v1.PoWStatistic" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `PoWStatistic` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type PoWStatistic = typeof PoWStatistic.Type
 
 /**
@@ -61,17 +71,32 @@ export const SpamStatistic = Schema.Struct({
   bannedUntil: optional(Int64),
   minTokensRequired: Schema.String
 }).annotations({ identifier: "vega.api.v1.SpamStatistic" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `SpamStatistic` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type SpamStatistic = typeof SpamStatistic.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * The vote counter of one proposal in the current epoch.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const VoteSpamStatistic = Schema.Struct({
   proposal: Schema.String,
   countForEpoch: Uint64,
   minTokensRequired: Schema.String
 }).annotations({ identifier: "vega.api.v1.VoteSpamStatistic" })
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * The party's vote counters, one per proposal, the epoch's maximum, and the end of a ban if any.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const VoteSpamStatistics = Schema.Struct({
   statistics: Schema.Array(VoteSpamStatistic),
   maxForEpoch: Uint64,
@@ -97,7 +122,12 @@ export const SpamStatistics = Schema.Struct({
   updateReferralSet: nullable(SpamStatistic),
   applyReferralCode: nullable(SpamStatistic)
 }).annotations({ identifier: "vega.api.v1.SpamStatistics" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `SpamStatistics` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type SpamStatistics = typeof SpamStatistics.Type
 
 /**
@@ -109,7 +139,12 @@ export type SpamStatistics = typeof SpamStatistics.Type
 export const GetSpamStatisticsRequest = Schema.Struct({
   partyId: PartyId
 }).annotations({ identifier: "vega.api.v1.GetSpamStatisticsRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `GetSpamStatisticsRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type GetSpamStatisticsRequest = typeof GetSpamStatisticsRequest.Type
 
 /**
@@ -122,5 +157,10 @@ export const GetSpamStatisticsResponse = Schema.Struct({
   chainId: Schema.String,
   statistics: nullable(SpamStatistics)
 }).annotations({ identifier: "vega.api.v1.GetSpamStatisticsResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `GetSpamStatisticsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type GetSpamStatisticsResponse = typeof GetSpamStatisticsResponse.Type

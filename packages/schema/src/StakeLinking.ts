@@ -24,7 +24,12 @@ export const StakeLinkingType = Enum.make("vega.events.v1.StakeLinking.Type", {
   TYPE_LINK: 1,
   TYPE_UNLINK: 2
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `StakeLinkingType` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type StakeLinkingType = Enum.Type<typeof StakeLinkingType>
 
 /**
@@ -39,7 +44,12 @@ export const StakeLinkingStatus = Enum.make("vega.events.v1.StakeLinking.Status"
   STATUS_ACCEPTED: 2,
   STATUS_REJECTED: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `StakeLinkingStatus` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type StakeLinkingStatus = Enum.Type<typeof StakeLinkingStatus>
 
 /**
@@ -67,7 +77,12 @@ export const StakeLinking = Schema.Struct({
   logIndex: Uint64,
   ethereumAddress: EthereumAddress
 }).annotations({ identifier: "StakeLinking" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `StakeLinking` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type StakeLinking = typeof StakeLinking.Type
 
 /**
@@ -80,7 +95,12 @@ export const GetStakeRequest = Schema.Struct({
   partyId: PartyId,
   pagination: Schema.optionalWith(Pagination.PaginationParams, { exact: true })
 }).annotations({ identifier: "GetStakeRequest" })
-/** @since 0.1.0 @category Requests */
+/**
+ * The decoded form of the `GetStakeRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Requests
+ */
 export type GetStakeRequest = typeof GetStakeRequest.Type
 
 /**
@@ -94,5 +114,10 @@ export const GetStakeResponse = Schema.Struct({
   currentStakeAvailable: Amount,
   stakeLinkings: Pagination.Connection(StakeLinking)
 }).annotations({ identifier: "GetStakeResponse" })
-/** @since 0.1.0 @category Responses */
+/**
+ * The decoded form of the `GetStakeResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Responses
+ */
 export type GetStakeResponse = typeof GetStakeResponse.Type

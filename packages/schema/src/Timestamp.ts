@@ -25,7 +25,12 @@ export const VegaTimestamp = Int64.pipe(Schema.brand("VegaTimestamp")).annotatio
   identifier: "VegaTimestamp",
   description: "unix time in nanoseconds as a decimal string"
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `VegaTimestamp` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type VegaTimestamp = typeof VegaTimestamp.Type
 
 /**
@@ -38,13 +43,28 @@ export const EthereumTimestamp = Int64.pipe(Schema.brand("EthereumTimestamp")).a
   identifier: "EthereumTimestamp",
   description: "unix time in seconds as a decimal string"
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `EthereumTimestamp` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type EthereumTimestamp = typeof EthereumTimestamp.Type
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * Brands a number of unix nanoseconds as a `VegaTimestamp`, unchecked.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const vegaTimestamp = (nanos: bigint): VegaTimestamp => nanos as VegaTimestamp
 
-/** @since 0.1.0 @category Constructors */
+/**
+ * Brands a number of unix seconds as an `EthereumTimestamp`, unchecked.
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
 export const ethereumTimestamp = (seconds: bigint): EthereumTimestamp => seconds as EthereumTimestamp
 
 const floorDiv = (a: bigint, b: bigint): bigint => {
@@ -70,7 +90,12 @@ export const vegaTimeToDateTime = (ts: VegaTimestamp): DateTime.Utc =>
 export const vegaTimeToOption = (ts: VegaTimestamp): Option.Option<DateTime.Utc> =>
   ts === 0n ? Option.none() : Option.some(vegaTimeToDateTime(ts))
 
-/** @since 0.1.0 @category Conversions */
+/**
+ * The `VegaTimestamp` of a `DateTime` (which holds milliseconds, so the last six digits are zero).
+ *
+ * @since 0.1.0
+ * @category Conversions
+ */
 export const vegaTimeFromDateTime = (dt: DateTime.DateTime): VegaTimestamp =>
   vegaTimestamp(BigInt(DateTime.toEpochMillis(dt)) * 1_000_000n)
 
@@ -87,10 +112,20 @@ export const vegaTimeToIsoString = (ts: VegaTimestamp): string => {
   return `${iso.slice(0, 19)}.${nanosOfSecond.toString().padStart(9, "0")}Z`
 }
 
-/** @since 0.1.0 @category Conversions */
+/**
+ * Converts Ethereum unix seconds to a `DateTime`.
+ *
+ * @since 0.1.0
+ * @category Conversions
+ */
 export const ethereumTimeToDateTime = (ts: EthereumTimestamp): DateTime.Utc => DateTime.unsafeMake(Number(ts) * 1000)
 
-/** @since 0.1.0 @category Conversions */
+/**
+ * The `EthereumTimestamp` of a `DateTime`, rounded down to the second.
+ *
+ * @since 0.1.0
+ * @category Conversions
+ */
 export const ethereumTimeFromDateTime = (dt: DateTime.DateTime): EthereumTimestamp =>
   ethereumTimestamp(floorDiv(BigInt(DateTime.toEpochMillis(dt)), 1000n))
 
@@ -113,8 +148,18 @@ export const Rfc3339 = matching(
         .date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-01-01T00:00:00Z"), noInvalidDate: true })
         .map((d) => d.toISOString() as Rfc3339)
   })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Rfc3339` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Rfc3339 = typeof Rfc3339.Type
 
-/** @since 0.1.0 @category Conversions */
+/**
+ * Reads an {@link Rfc3339} time as a `DateTime` (to the millisecond).
+ *
+ * @since 0.1.0
+ * @category Conversions
+ */
 export const rfc3339ToDateTime = (s: Rfc3339): DateTime.Utc => DateTime.unsafeMake(s)

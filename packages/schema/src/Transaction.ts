@@ -26,7 +26,12 @@ export const TxVersion = Enum.make("vega.commands.v1.TxVersion", {
   TX_VERSION_V2: 2,
   TX_VERSION_V3: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `TxVersion` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type TxVersion = Enum.Type<typeof TxVersion>
 
 /**
@@ -42,7 +47,12 @@ export const SubmitType = Enum.make("vega.api.v1.SubmitTransactionRequest.Type",
   TYPE_SYNC: 2,
   TYPE_COMMIT: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `SubmitType` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type SubmitType = Enum.Type<typeof SubmitType>
 
 /**
@@ -52,7 +62,12 @@ export type SubmitType = Enum.Type<typeof SubmitType>
  * @category Constants
  */
 export const SIGNATURE_ALGORITHM = "vega/ed25519"
-/** @since 0.1.0 @category Constants */
+/**
+ * The signature version the node accepts.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
 export const SIGNATURE_VERSION = 1
 
 const withDefault = <A, I>(schema: Schema.Schema<A, I>, zero: () => A) => Schema.optionalWith(schema, { default: zero })
@@ -69,7 +84,12 @@ export const Signature = Schema.Struct({
   algo: withDefault(Schema.String, () => ""),
   version: withDefault(Uint32, () => 0)
 }).annotations({ identifier: "Signature" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Signature` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Signature = typeof Signature.Type
 
 /**
@@ -83,7 +103,12 @@ export const ProofOfWork = Schema.Struct({
   tid: withDefault(Schema.String, () => ""),
   nonce: withDefault(Uint64FromStringOrNumber, () => 0n)
 }).annotations({ identifier: "ProofOfWork" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ProofOfWork` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ProofOfWork = typeof ProofOfWork.Type
 
 /**
@@ -103,7 +128,12 @@ export const Transaction = Schema.Struct({
   version: withDefault(TxVersion, () => TxVersion.zero),
   pow: absentOrNull(ProofOfWork)
 }).annotations({ identifier: "Transaction" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Transaction` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Transaction = typeof Transaction.Type
 
 /**
@@ -116,7 +146,12 @@ export const SubmitTransactionRequest = Schema.Struct({
   tx: absentOrNull(Transaction),
   type: withDefault(SubmitType, () => SubmitType.zero)
 }).annotations({ identifier: "SubmitTransactionRequest" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `SubmitTransactionRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type SubmitTransactionRequest = typeof SubmitTransactionRequest.Type
 
 /**
@@ -130,7 +165,12 @@ export const SubmitRawTransactionRequest = Schema.Struct({
   tx: withDefault(Schema.Uint8ArrayFromBase64, () => new Uint8Array(0)),
   type: withDefault(SubmitType, () => SubmitType.zero)
 }).annotations({ identifier: "SubmitRawTransactionRequest" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `SubmitRawTransactionRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type SubmitRawTransactionRequest = typeof SubmitRawTransactionRequest.Type
 
 /**
@@ -142,7 +182,12 @@ export type SubmitRawTransactionRequest = typeof SubmitRawTransactionRequest.Typ
 export const CheckTransactionRequest = Schema.Struct({
   tx: absentOrNull(Transaction)
 }).annotations({ identifier: "CheckTransactionRequest" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `CheckTransactionRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type CheckTransactionRequest = typeof CheckTransactionRequest.Type
 
 /**
@@ -154,7 +199,12 @@ export type CheckTransactionRequest = typeof CheckTransactionRequest.Type
 export const CheckRawTransactionRequest = Schema.Struct({
   tx: withDefault(Schema.Uint8ArrayFromBase64, () => new Uint8Array(0))
 }).annotations({ identifier: "CheckRawTransactionRequest" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `CheckRawTransactionRequest` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type CheckRawTransactionRequest = typeof CheckRawTransactionRequest.Type
 
 /**
@@ -167,7 +217,12 @@ export type CheckRawTransactionRequest = typeof CheckRawTransactionRequest.Type
 export const TxHash = matching(HEX_ID_PATTERN, "a transaction hash (64 hexadecimal characters)")
   .pipe(Schema.brand("TxHash"))
   .annotations({ identifier: "TxHash" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `TxHash` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type TxHash = typeof TxHash.Type
 
 /**
@@ -200,7 +255,12 @@ export const ResultCode = {
   /** Proof of work, replay or spam-policy rejection. */
   SpamError: 89
 } as const
-/** @since 0.1.0 @category Models */
+/**
+ * One of the {@link ResultCode} numbers.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ResultCode = (typeof ResultCode)[keyof typeof ResultCode]
 
 /**
@@ -220,7 +280,12 @@ export const SubmitTransactionResponse = Schema.Struct({
   log: Schema.String,
   height: Int64
 }).annotations({ identifier: "SubmitTransactionResponse" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `SubmitTransactionResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type SubmitTransactionResponse = typeof SubmitTransactionResponse.Type
 
 /**
@@ -239,5 +304,10 @@ export const CheckTransactionResponse = Schema.Struct({
   log: Schema.String,
   info: Schema.String
 }).annotations({ identifier: "CheckTransactionResponse" })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `CheckTransactionResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type CheckTransactionResponse = typeof CheckTransactionResponse.Type

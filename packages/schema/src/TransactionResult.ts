@@ -30,7 +30,12 @@ export const TransactionResultStatus = Enum.make("vega.events.v1.TransactionResu
   STATUS_PARTIAL_SUCCESS: 2,
   STATUS_FAILURE: 3
 })
-/** @since 0.1.0 @category Enums */
+/**
+ * The values of the `TransactionResultStatus` enum: its known names or an `UnknownEnumValue`.
+ *
+ * @since 0.1.0
+ * @category Enums
+ */
 export type TransactionResultStatus = Enum.Type<typeof TransactionResultStatus>
 
 /**
@@ -64,10 +69,20 @@ export const Failure = Schema.Struct({
     ),
   identifier: "TransactionResult.FailureDetails"
 })
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `Failure` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type Failure = typeof Failure.Type
 
-/** @since 0.1.0 @category Schemas */
+/**
+ * The details of a successful transaction: an empty message.
+ *
+ * @since 0.1.0
+ * @category Schemas
+ */
 export const Success = Schema.Struct({}).annotations({ identifier: "TransactionResult.SuccessDetails" })
 
 /**
@@ -161,7 +176,12 @@ export const TransactionResult = Schema.Struct({
         .map(({ command, outcome, ...base }) => ({ ...base, [command.name]: command.value, ...outcome }) as any)
   })
 )
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `TransactionResult` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type TransactionResult = typeof TransactionResult.Type
 
 /**
@@ -219,5 +239,10 @@ export const ObserveTransactionResultsResponse = StreamForm.make(
     identifier: "ObserveTransactionResultsResponse"
   })
 )
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `ObserveTransactionResultsResponse` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type ObserveTransactionResultsResponse = typeof ObserveTransactionResultsResponse.Type

@@ -21,6 +21,9 @@ import * as internal from "./internal/faultInjector.js"
 export type ErrorStatus = 500 | 503
 
 /**
+ * Which faults a node injects and how often: latency, error answers, bursts of 429s, reset
+ * connections and cut bodies, each off unless set.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -71,6 +74,9 @@ export interface Decision {
 }
 
 /**
+ * A fault to inject into one answer: an error or 429 answer (its status, body and headers), a
+ * connection reset, or a body cut short.
+ *
  * @since 0.1.0
  * @category Models
  */

@@ -18,6 +18,8 @@ import type * as Duration from "effect/Duration"
 import * as internal from "./internal/rateLimiter.js"
 
 /**
+ * The limiter's figures: rate, burst, ban length and bucket expiry default to the real node's.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -63,6 +65,8 @@ export type Decision =
     }
 
 /**
+ * A rate limiter: one token bucket and one ban per client address.
+ *
  * @since 0.1.0
  * @category Models
  */

@@ -80,6 +80,9 @@ export interface NodeOptions {
 }
 
 /**
+ * The world (see `World.Options`), the nodes serving it, the block clock, the node release and
+ * quirks to reproduce, and the network's spam and trading settings.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -130,6 +133,9 @@ export interface Node {
 }
 
 /**
+ * A running simulator: its world and nodes, the chain's controls (advance, spam parameters,
+ * trading), the results of each block, and controls for tests that break streams and nodes.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -179,6 +185,8 @@ export interface Service {
 }
 
 /**
+ * The simulator service; provide it with {@link layer} or {@link layerTest}.
+ *
  * @since 0.1.0
  * @category Context
  */
@@ -198,6 +206,27 @@ export const make: (options?: Options) => Effect.Effect<Service, ListenError | C
 
 /**
  * A layer that runs the simulator for the life of the layer.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { Simulator } from "@vega-effect/simulator"
+ *
+ * const program = Effect.gen(function* () {
+ *   const sim = yield* Simulator.Simulator
+ *   const start = yield* sim.height
+ *   yield* sim.advance(5) // blocks move only when told, with blockInterval "manual"
+ *   assert.strictEqual(yield* sim.height, start + 5)
+ *
+ *   // the node answers like a real one, at sim.url
+ *   const response = yield* Effect.promise(() => fetch(`${sim.url}/api/v2/positions?pagination.first=10`))
+ *   assert.strictEqual(response.status, 200)
+ *   assert.strictEqual(response.headers.get("x-block-height"), String(start + 5))
+ * })
+ *
+ * // the nodes listen while the layer is in use, and stop when the program ends
+ * Effect.runPromise(program.pipe(Effect.provide(Simulator.layer({ seed: 7, blockInterval: "manual" }))))
+ * ```
  *
  * @since 0.1.0
  * @category Layers

@@ -62,6 +62,9 @@ export interface Activity {
 }
 
 /**
+ * How to build a world: its seed, scale and activity, epoch length, genesis time and chain id;
+ * defaults give a small world.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -96,7 +99,12 @@ export const defaultScale: Scale = {
   epochs: 10
 }
 
-/** @since 0.1.0 @category Constants */
+/**
+ * How much a world changes per block unless told otherwise.
+ *
+ * @since 0.1.0
+ * @category Constants
+ */
 export const defaultActivity: Activity = {
   positionTrades: 20,
   stakeEvents: 2,
@@ -132,23 +140,96 @@ const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
  * @category Models
  */
 export class World {
+  /**
+   * The seed every random stream of the world derives from (a string seed is hashed to a
+   * number).
+   *
+   * @since 0.1.0
+   */
   readonly seed: number
+  /**
+   * How big the world is: {@link defaultScale} with the options' overrides.
+   *
+   * @since 0.1.0
+   */
   readonly scale: Scale
+  /**
+   * How much changes per block: {@link defaultActivity} with the options' overrides.
+   *
+   * @since 0.1.0
+   */
   readonly activity: Activity
+  /**
+   * The chain: its id, genesis time and epoch length, and the time, hash and epoch of each block.
+   *
+   * @since 0.1.0
+   */
   readonly chain: Chain
+  /**
+   * The parties (the network party first), assets, markets, validators and stake addresses.
+   *
+   * @since 0.1.0
+   */
   readonly catalog: Catalog
+  /**
+   * Positions, one row per party and market, every version kept while a node can still read it.
+   *
+   * @since 0.1.0
+   */
   readonly positions: Positions
+  /**
+   * Stake linkings: VEGA associated with and dissociated from parties' keys.
+   *
+   * @since 0.1.0
+   */
   readonly stakeLinkings: StakeLinkings
+  /**
+   * Liquidity provisions, current and pending.
+   *
+   * @since 0.1.0
+   */
   readonly liquidityProvisions: LiquidityProvisions
+  /**
+   * Referral sets, their referees and their statistics per epoch.
+   *
+   * @since 0.1.0
+   */
   readonly referralSets: ReferralSets
+  /**
+   * Signer bundles adding validators to the multisig control contract.
+   *
+   * @since 0.1.0
+   */
   readonly signerBundles: SignerBundles
+  /**
+   * Party profiles: aliases and metadata.
+   *
+   * @since 0.1.0
+   */
   readonly profiles: Profiles
+  /**
+   * Reward payouts, paid at the end of each epoch.
+   *
+   * @since 0.1.0
+   */
   readonly rewards: Rewards
-  /** Resting orders of user transactions, and the fills that move their positions. */
+  /**
+   * Resting orders of user transactions, and the fills that move their positions.
+   *
+   * @since 0.1.0
+   */
   readonly orders: OrderBook
-  /** What each block changed, until the core publishes the block (see `internal/world/journal.ts`). */
+  /**
+   * What each block changed, until the core publishes the block (see `internal/world/journal.ts`).
+   *
+   * @since 0.1.0
+   */
   readonly journal = new Journal()
-  /** The height of the last block processed. */
+  /**
+   * The height of the last block processed.
+   *
+   * @since 0.1.0
+   */
   height: number
 
   constructor(options: Options = {}) {
@@ -190,7 +271,11 @@ export class World {
     journal.enable()
   }
 
-  /** The epoch of the current block. */
+  /**
+   * The epoch of the current block.
+   *
+   * @since 0.1.0
+   */
   get epoch(): number {
     return this.chain.epochOf(this.height)
   }
@@ -198,6 +283,8 @@ export class World {
   /**
    * Processes the next `blocks` blocks. Each block's changes come from its own random stream, so
    * the world at a height does not depend on how the blocks were batched.
+   *
+   * @since 0.1.0
    */
   advance(blocks = 1): void {
     const { activity, chain } = this
@@ -224,7 +311,11 @@ export class World {
     }
   }
 
-  /** Forgets versions that no view at `minHeight` or later can see. */
+  /**
+   * Forgets versions that no view at `minHeight` or later can see.
+   *
+   * @since 0.1.0
+   */
   prune(minHeight: number): void {
     this.positions.prune(minHeight)
     this.stakeLinkings.prune(minHeight)

@@ -23,7 +23,12 @@ export const RejectionReason = Schema.Literal(
   "Spam",
   "Other"
 )
-/** @since 0.1.0 @category Models */
+/**
+ * The decoded form of the `RejectionReason` schema.
+ *
+ * @since 0.1.0
+ * @category Models
+ */
 export type RejectionReason = typeof RejectionReason.Type
 
 /**

@@ -63,6 +63,9 @@ export const DEFAULTS = {
 } as const
 
 /**
+ * The key to sign with and how the submitter sends, proves and waits; everything but `key` has a
+ * default (see {@link DEFAULTS}).
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -94,6 +97,8 @@ export interface Options {
 }
 
 /**
+ * Per-submission options: the submission mode, instead of the submitter's default.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -146,6 +151,9 @@ export type BuildError =
   | DataNodeError.DataNodeError
 
 /**
+ * The submitter of one key: submit, or submit and wait for the result; check, or sign now and send
+ * later; and its state for metrics.
+ *
  * @since 0.1.0
  * @category Models
  */
@@ -174,9 +182,29 @@ export interface Service {
   readonly budget: Effect.Effect<ReadonlyArray<{ readonly height: bigint; readonly used: number }>>
 }
 
-export type { Mode, Signed }
+export type {
+  /**
+   * A submission mode: `"sync"` (`POST /transaction`), `"async"` or `"commit"` (`POST
+   * /transaction/raw`, commit waiting for the block).
+   *
+   * @since 0.1.0
+   * @category Models
+   */
+  Mode,
+  /**
+   * A signed transaction ready to send: the transaction, its bytes in Go's field order (the same
+   * hash on every endpoint), its hash, the block height its proof of work refers to, and the
+   * deterministic id the node derives from its signature.
+   *
+   * @since 0.1.0
+   * @category Models
+   */
+  Signed
+}
 
 /**
+ * The submitter service; provide it with {@link layer} or {@link layerConfig}.
+ *
  * @since 0.1.0
  * @category Context
  */
@@ -268,6 +296,54 @@ export const make = (
   })
 
 /**
+ * The submitter as a layer: built as {@link make} does, with its result subscription and its
+ * proofs solved ahead running for the life of the layer.
+ *
+ * @example
+ * ```ts
+ * import { FetchHttpClient } from "@effect/platform"
+ * import { Keys, ProofOfWork } from "@vega-effect/crypto"
+ * import { DataNodeClient } from "@vega-effect/http"
+ * import { Commands } from "@vega-effect/schema"
+ * import { TransactionSubmitter } from "@vega-effect/submitter"
+ * import { Config, Effect, Layer } from "effect"
+ *
+ * // the key: wallet key 1 of a mnemonic read (redacted) from the environment
+ * const Submitter = Layer.unwrapEffect(
+ *   Effect.gen(function* () {
+ *     const mnemonic = yield* Config.redacted("MNEMONIC")
+ *     const key = yield* Keys.fromMnemonic(mnemonic, { index: 1 })
+ *     return TransactionSubmitter.layer({ key })
+ *   })
+ * ).pipe(
+ *   // every request, POSTs included, goes through the client's nodes, pacing and node choice
+ *   Layer.provide(DataNodeClient.layer({ urls: ["https://node-a.example", "https://node-b.example"] })),
+ *   Layer.provide(ProofOfWork.layer()), // worker threads, one per core
+ *   Layer.provide(FetchHttpClient.layer)
+ * )
+ *
+ * const program = Effect.gen(function* () {
+ *   const submitter = yield* TransactionSubmitter.TransactionSubmitter
+ *   const order = Commands.command(
+ *     "orderSubmission",
+ *     Commands.orderSubmission({
+ *       marketId: "a08d564afb14acd3fa86b004f899b2639942cd7cb5e0c9bed8f92fdf15e4033b",
+ *       price: "123450000",
+ *       size: 10n,
+ *       side: "SIDE_BUY",
+ *       timeInForce: "TIME_IN_FORCE_GTC",
+ *       type: "TYPE_LIMIT"
+ *     })
+ *   )
+ *   // sent, then its result once a block includes it
+ *   const result = yield* submitter.submitAndWait(order, { timeout: "1 minute" })
+ *   yield* Effect.log(result.hash, result.status)
+ * })
+ *
+ * // run it with NodeRuntime.runMain(main) from @effect/platform-node
+ * const main = program.pipe(Effect.provide(Submitter))
+ * ```
+ *
  * @since 0.1.0
  * @category Layers
  */
