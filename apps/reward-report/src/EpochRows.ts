@@ -47,7 +47,7 @@ export interface RowsRequest {
   readonly partiesOf: (assetId: string) => ReadonlyArray<string>
   /** An asset as people know it (its symbol), for messages. */
   readonly assetName?: (assetId: string) => string
-  /** A split read needing more requests than this is refused before it starts. */
+  /** A party-by-party read needing more requests than this is refused before its first party request. */
   readonly maxRequests?: number | undefined
 }
 

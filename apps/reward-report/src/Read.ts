@@ -42,7 +42,7 @@ export interface ReadRequest {
     | undefined
   /** Attempts at a consistent snapshot when epochs end during the read. Default 3. */
   readonly attempts?: number
-  /** A per-epoch read split party by party that needs more requests than this is refused before it starts. */
+  /** A per-epoch read split party by party that needs more requests than this is refused before its first party request. */
   readonly maxRequests?: number | undefined
 }
 
