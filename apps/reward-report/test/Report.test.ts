@@ -281,13 +281,21 @@ describe("an epoch with more payouts than one answer holds", () => {
           })
       })
       const notes: Array<string> = []
-      const progress: Progress.Service = { ...Progress.silent, note: (line) => Effect.sync(() => notes.push(line)) }
+      // each step of the bar with its total and the most done
+      const steps: Array<{ label: string; total: number | undefined; done: number }> = []
+      const progress: Progress.Service = {
+        ...Progress.silent,
+        step: (label, total) => Effect.sync(() => void steps.push({ label, total, done: 0 })),
+        update: (done) =>
+          Effect.sync(() => void (steps[steps.length - 1].done = Math.max(steps[steps.length - 1].done, done))),
+        note: (line) => Effect.sync(() => notes.push(line))
+      }
       const report = yield* makeReport(o).pipe(
         Effect.provide(clientLayer([url], o.timeout, false)),
         Effect.provideService(Progress.Progress, progress),
         Effect.either
       )
-      return { report, counts, notes }
+      return { report, counts, notes, steps }
     })
 
   const failure = (outcome: Either.Either<Report, { readonly message: string }>) =>
@@ -335,6 +343,16 @@ describe("an epoch with more payouts than one answer holds", () => {
         assert.strictEqual(quirky.counts.byCursor, 1)
         assert.strictEqual(quirky.counts.byParty, 2 * vegaParties)
         const estimate = `${vegaParties.toLocaleString("en-US")} requests, about 4 min 20 s at the node's 20 requests/s`
+        // the bar follows each party-by-party read to its end, then the epochs again
+        const splits = quirky.steps.filter((step) => step.label.endsWith("party by party"))
+        assert.deepStrictEqual(splits, [
+          { label: "epoch 1, party by party", total: vegaParties, done: vegaParties },
+          { label: "epoch 2, party by party", total: vegaParties, done: vegaParties }
+        ])
+        assert.deepStrictEqual(
+          correct.steps.filter((step) => step.label.endsWith("party by party")),
+          []
+        )
         assert.deepStrictEqual(quirky.notes, [
           `vega-reward-report: epoch 1 has more than 5000 payouts in VEGA that the node cannot page: reading them party by party: ${estimate}`,
           `vega-reward-report: epoch 2 has more than 5000 payouts in VEGA that the node cannot page: reading them party by party: ${estimate}`
@@ -347,7 +365,7 @@ describe("an epoch with more payouts than one answer holds", () => {
     180_000
   )
 
-  it.scopedLive("a split read needing more than maxRequests is refused before it starts", () =>
+  it.scopedLive("a split read needing more than maxRequests is refused before its first party request", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator.make({ ...big, quirks: "v0.75" })
       const refused = yield* countedReport(sim, { ...epochRows, maxRequests: 1_000 })
