@@ -1,12 +1,16 @@
 /**
  * Every per-epoch reward row (`GET /api/v2/rewards`) of an epoch range, completely.
  *
- * Rows are read by epoch windows (`DataNodeClient.rewardsByEpoch`): the node's cursors restart
- * inside an epoch, so they repeat and skip rows. A window cannot be smaller than one epoch, and one
- * answer holds at most 5000 rows, so an epoch with more rows than that is read split up instead:
- * asset by asset, and an asset still too big party by party (the parties with a total in that
- * asset). Only a single party with more than 5000 payouts of one asset in one epoch cannot be read,
- * and fails the read rather than leave rows out.
+ * Rows are read by epoch windows (`DataNodeClient.rewardsByEpoch`), and an epoch with more rows
+ * than one answer holds (5000) by cursor, each page checked to continue the one before. A node
+ * whose cursor restarts the epoch (the v0.75 node as read from its source: it orders these rows by
+ * epoch only) fails that epoch with none of its rows delivered, and the client remembers it for the
+ * rest of the run: its later big epochs fail at once, without a cursor request. Such an epoch is
+ * read split up instead: asset by asset, and an asset still too big party by party (the parties
+ * with a total in that asset), one request each. That can take a long time at the node's rate, so
+ * it is estimated first (`RequestEstimate.ts`): announced when longer than a minute, refused beyond
+ * `maxRequests`. Only a single party with more than 5000 payouts of one asset in one epoch cannot
+ * be read this way, and fails the read rather than leave rows out.
  *
  * Rows are added up per party and asset as they arrive, and kept only when the output lists them (a
  * million decoded rows take most of a gigabyte; their sums take a few megabytes).
@@ -20,6 +24,7 @@ import * as Stream from "effect/Stream"
 import { rewardTypeName, type Summary } from "./Build.js"
 import { Progress, type Service as ProgressService } from "./Progress.js"
 import { ReadError } from "./ReadError.js"
+import { guard, type TooManyRequests } from "./RequestEstimate.js"
 
 /** What was read: the sums per party and asset, how many rows, and the rows themselves if kept. */
 export interface Rows {
@@ -40,6 +45,10 @@ export interface RowsRequest {
   readonly assets: ReadonlyArray<string>
   /** The parties that can have rows in an asset (those with a total in it), to split further. */
   readonly partiesOf: (assetId: string) => ReadonlyArray<string>
+  /** An asset as people know it (its symbol), for messages. */
+  readonly assetName?: (assetId: string) => string
+  /** A party-by-party read needing more requests than this is refused before its first party request. */
+  readonly maxRequests?: number | undefined
 }
 
 type Filter = RowsRequest["filters"][number]
@@ -118,34 +127,58 @@ const tooBig = (epoch: bigint, what: string) =>
     reason: `partial data: epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts ${what}, which the node cannot list completely (it pages rewards by epoch only)`
   })
 
-/** An epoch too big for one answer, read asset by asset and, where still too big, party by party. */
-const splitEpoch = (reading: Reading, filter: Filter, epoch: bigint): Effect.Effect<void, ReadError> =>
+/** The assets of `epoch` whose rows do not fit one answer; the others' rows are collected on the way. */
+const bigAssets = (reading: Reading, filter: Filter, epoch: bigint): Effect.Effect<Array<string>, ReadError> =>
   Effect.gen(function* () {
     const { client, collector, request } = reading
-    const assets = filter.assetId === undefined ? request.assets : [filter.assetId]
-    for (const assetId of assets) {
+    const big: Array<string> = []
+    for (const assetId of filter.assetId === undefined ? request.assets : [filter.assetId]) {
       const rows = yield* oneEpoch(client, { ...filter, assetId }, epoch)
-      if (rows !== undefined) {
-        collector.add(rows)
-        continue
-      }
-      if (filter.partyId !== undefined) return yield* tooBig(epoch, `for party ${filter.partyId} in asset ${assetId}`)
-      const parties = request.partiesOf(assetId)
-      yield* Effect.logWarning(
-        `epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts in asset ${assetId}: reading them party by party (${parties.length} requests)`
-      )
-      const pages = yield* Effect.forEach(parties, (partyId) => oneEpoch(client, { partyId, assetId }, epoch), {
-        concurrency: 4
-      })
-      for (const [i, page] of pages.entries()) {
-        if (page === undefined) return yield* tooBig(epoch, `for party ${parties[i]} in asset ${assetId}`)
-        collector.add(page)
-      }
+      if (rows !== undefined) collector.add(rows)
+      else if (filter.partyId !== undefined) {
+        return yield* tooBig(epoch, `for party ${filter.partyId} in asset ${assetId}`)
+      } else big.push(assetId)
+    }
+    return big
+  })
+
+/**
+ * An epoch too big for one answer, read asset by asset and, where still too big, party by party:
+ * estimated, announced or refused first, with its own progress.
+ */
+const splitEpoch = (
+  reading: Reading,
+  filter: Filter,
+  epoch: bigint
+): Effect.Effect<void, ReadError | TooManyRequests, Progress> =>
+  Effect.gen(function* () {
+    const { client, collector, progress, request } = reading
+    const big = yield* bigAssets(reading, filter, epoch)
+    if (big.length === 0) return
+    const reads = big.flatMap((assetId) => request.partiesOf(assetId).map((partyId) => ({ partyId, assetId })))
+    const names = big.map((a) => request.assetName?.(a) ?? a).join(", ")
+    const what = `epoch ${epoch} has more than ${Pagination.MAX_PAGE_SIZE} payouts in ${names} that the node cannot page: reading them party by party`
+    yield* guard(what, reads.length, request.maxRequests)
+    yield* Effect.logDebug(`${what} (${reads.length} requests)`)
+    yield* progress.step(`epoch ${epoch}, party by party`, reads.length)
+    let done = 0
+    const pages = yield* Effect.forEach(
+      reads,
+      (read) => Effect.tap(oneEpoch(client, read, epoch), () => progress.update(++done)),
+      { concurrency: 4 }
+    )
+    for (const [i, page] of pages.entries()) {
+      if (page === undefined) return yield* tooBig(epoch, `for party ${reads[i].partyId} in asset ${reads[i].assetId}`)
+      collector.add(page)
     }
   })
 
 /** The range for one filter: windows of epochs, with the epochs too big for them split up. */
-const readFilter = (reading: Reading, filter: Filter, index: number): Effect.Effect<void, ReadError> =>
+const readFilter = (
+  reading: Reading,
+  filter: Filter,
+  index: number
+): Effect.Effect<void, ReadError | TooManyRequests, Progress> =>
   Effect.gen(function* () {
     const { client, collector, progress, epochs } = reading
     const { fromEpoch, toEpoch } = reading.request
@@ -177,13 +210,15 @@ const readFilter = (reading: Reading, filter: Filter, index: number): Effect.Eff
         epoch++
       }
       yield* splitEpoch(reading, filter, epoch)
+      yield* progress.step("reading per-epoch rewards", epochs * reading.request.filters.length)
+      yield* progress.update(index * epochs + Number(epoch - fromEpoch + 1n))
       cursor = epoch + 1n
     }
   })
 
 export const readRows = (
   request: RowsRequest
-): Effect.Effect<Rows, ReadError, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<Rows, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress> =>
   Effect.gen(function* () {
     const reading: Reading = {
       client: yield* DataNodeClient.DataNodeClient,

@@ -1,7 +1,9 @@
 /**
  * Progress while reading: a one-line bar on stderr, redrawn at most ten times a second, and only
- * when stderr is a terminal (a pipe or a CI log gets nothing, so outputs stay clean).
+ * when stderr is a terminal (a pipe or a CI log gets nothing, so outputs stay clean). Notes (what a
+ * long read will cost, say) are lines on stderr in every case, the bar drawn again below them.
  */
+import * as Console from "effect/Console"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -13,12 +15,19 @@ export interface Service {
   readonly update: (done: number) => Effect.Effect<void>
   /** Clears the bar. */
   readonly finish: Effect.Effect<void>
+  /** A line on stderr, whether a bar is drawn or not. */
+  readonly note: (line: string) => Effect.Effect<void>
 }
 
 export class Progress extends Context.Tag("@vega-effect/reward-report/Progress")<Progress, Service>() {}
 
-/** Reports nothing. */
-export const silent: Service = { step: () => Effect.void, update: () => Effect.void, finish: Effect.void }
+/** Draws no bar; notes still go to stderr. */
+export const silent: Service = {
+  step: () => Effect.void,
+  update: () => Effect.void,
+  finish: Effect.void,
+  note: (line) => Console.error(line)
+}
 
 const WIDTH = 24
 
@@ -64,7 +73,12 @@ export const terminal = (stream: NodeJS.WriteStream): Service => {
     finish: Effect.sync(() => {
       if (drawn) stream.write("\r\u001b[2K")
       drawn = false
-    })
+    }),
+    note: (line) =>
+      Effect.sync(() => {
+        stream.write(drawn ? `\r\u001b[2K${line}\n` : `${line}\n`)
+        if (drawn) draw(true)
+      })
   }
 }
 

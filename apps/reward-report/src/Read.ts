@@ -4,7 +4,8 @@
  * - the assets (symbol, decimals) of every summary and row;
  * - the reward totals per party and asset (`/api/v2/rewards/summaries`, one unpaged answer per
  *   filter: the endpoint takes one party and one asset at a time);
- * - optionally the per-epoch rows (`/api/v2/rewards`), completely (`EpochRows.ts`);
+ * - optionally the per-epoch rows (`/api/v2/rewards`), completely (`EpochRows.ts`; a read split
+ *   party by party is estimated first, and refused beyond `maxRequests`);
  * - the aliases of the parties found (profiles).
  *
  * A consistent snapshot: rewards change only when an epoch ends, possibly in the middle of a read.
@@ -20,6 +21,7 @@ import { isoOfNanos, type Snapshot, type Summary } from "./Build.js"
 import { readRows, type Rows } from "./EpochRows.js"
 import { Progress } from "./Progress.js"
 import { ReadError } from "./ReadError.js"
+import type { TooManyRequests } from "./RequestEstimate.js"
 import type { AssetInfo } from "./Report.js"
 
 export interface ReadRequest {
@@ -40,6 +42,8 @@ export interface ReadRequest {
     | undefined
   /** Attempts at a consistent snapshot when epochs end during the read. Default 3. */
   readonly attempts?: number
+  /** A per-epoch read split party by party that needs more requests than this is refused before its first party request. */
+  readonly maxRequests?: number | undefined
 }
 
 const failed =
@@ -180,7 +184,7 @@ interface Attempt {
 const readAttempt = (
   request: ReadRequest,
   comparable: boolean
-): Effect.Effect<Attempt, ReadError, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<Attempt, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress> =>
   Effect.gen(function* () {
     const client = yield* DataNodeClient.DataNodeClient
     const progress = yield* Progress
@@ -205,7 +209,9 @@ const readAttempt = (
             rewardTypes: new Set(epochs.rewardTypes),
             keep: epochs.keep,
             assets: [...assets.keys()],
-            partiesOf: partiesBy(summaries)
+            partiesOf: partiesBy(summaries),
+            assetName: (id) => assets.get(id)?.symbol ?? id,
+            maxRequests: request.maxRequests
           })
     if (!comparable) return { assets, summaries, rows, settled: true }
     yield* progress.step("reading reward totals again")
@@ -244,7 +250,7 @@ const readSettled = (request: ReadRequest, comparable: boolean) =>
 /** Reads a snapshot; its provenance says which nodes answered and at which heights. */
 export const read = (
   request: ReadRequest
-): Effect.Effect<Snapshot, ReadError, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<Snapshot, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress> =>
   Effect.gen(function* () {
     const progress = yield* Progress
     const epochs = request.epochs

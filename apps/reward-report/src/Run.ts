@@ -18,6 +18,7 @@ import { writeFileAtomically, writeStream, type WriteError } from "./Output.js"
 import type { Progress } from "./Progress.js"
 import { read } from "./Read.js"
 import { ReadError } from "./ReadError.js"
+import type { TooManyRequests } from "./RequestEstimate.js"
 import { UsageProblem } from "./UsageProblem.js"
 import type { CrossCheck, Filters, Report, View } from "./Report.js"
 import { VERSION } from "./internal/version.js"
@@ -40,6 +41,8 @@ export interface RunOptions {
   readonly epochs: boolean
   /** Per request: `--timeout`, if given (else `VEGA_DATANODE_TIMEOUT`, else 60 s; see `DataNode.ts`). */
   readonly timeout: Duration.Duration | undefined
+  /** `--max-requests` (else `VEGA_REPORT_MAX_REQUESTS`): a per-epoch read split party by party needing more is refused. */
+  readonly maxRequests?: number | undefined
 }
 
 export interface Outcome {
@@ -93,7 +96,7 @@ export const listsRows = (view: View, format: Format): boolean =>
 export const makeReport = (
   options: RunOptions,
   describeNode: (url: string) => string = (url) => url
-): Effect.Effect<Report, ReadError | UsageProblem, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<Report, ReadError | TooManyRequests | UsageProblem, DataNodeClient.DataNodeClient | Progress> =>
   Effect.gen(function* () {
     const assets = yield* resolveAssets(options.filters.assets)
     const filters: Filters = { ...options.filters, assets }
@@ -109,7 +112,8 @@ export const makeReport = (
             rewardTypes: filters.rewardTypes,
             keep: listsRows(options.view, options.format)
           }
-        : undefined
+        : undefined,
+      maxRequests: options.maxRequests
     })
     const now = yield* Clock.currentTimeMillis
     return build(
@@ -126,7 +130,9 @@ export const clientLayer = (urls: ReadonlyArray<string>, timeout: Duration.Durat
   )
 
 /** Reads from the nodes (or a simulator started here), writes the report, and says what came of it. */
-export const run = (options: RunOptions): Effect.Effect<Outcome, ReadError | UsageProblem | WriteError, Progress> =>
+export const run = (
+  options: RunOptions
+): Effect.Effect<Outcome, ReadError | TooManyRequests | UsageProblem | WriteError, Progress> =>
   Effect.scoped(
     Effect.gen(function* () {
       let report: Report

@@ -4,7 +4,8 @@
  *
  * Exit codes: 0 done, 1 a read or write failed or the data was partial (nothing written), 2 bad
  * arguments (an unknown asset symbol included), 3 the per-epoch rows did not add up to the totals (the report, listing the
- * differences, was written).
+ * differences, was written), 4 a read would need more requests than `--max-requests` allows (refused before it
+ * started, nothing written).
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
@@ -20,6 +21,7 @@ import * as Option from "effect/Option"
 import { command, CrossCheckFailed } from "./cli.js"
 import * as Progress from "./Progress.js"
 import { ReadError } from "./ReadError.js"
+import { TooManyRequests } from "./RequestEstimate.js"
 import { UsageProblem } from "./UsageProblem.js"
 import { VERSION } from "./internal/version.js"
 
@@ -50,6 +52,7 @@ const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
   const error = failureOf(exit.cause)
   if (ValidationError.isValidationError(error) || error instanceof UsageProblem) return 2
   if (error instanceof CrossCheckFailed) return 3
+  if (error instanceof TooManyRequests) return 4
   return 1
 }
 

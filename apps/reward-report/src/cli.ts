@@ -16,6 +16,7 @@ import * as Option from "effect/Option"
 import * as DataNode from "./DataNode.js"
 import { type Format, formatOfPath, formats } from "./Format.js"
 import { Progress, silent } from "./Progress.js"
+import * as RequestEstimate from "./RequestEstimate.js"
 import { type SortOrder, sortOrders, type View, views } from "./Report.js"
 import { type Outcome, run, type RunOptions } from "./Run.js"
 import { UsageProblem } from "./UsageProblem.js"
@@ -30,7 +31,7 @@ export class CrossCheckFailed extends Data.TaggedError("CrossCheckFailed")<{
   }
 }
 
-export const env = { nodes: DataNode.URLS } as const
+export const env = { nodes: DataNode.URLS, maxRequests: RequestEstimate.ENV } as const
 
 /** What the command line says, before checking. */
 export interface Arguments {
@@ -51,6 +52,8 @@ export interface Arguments {
   readonly seed: number
   /** `--timeout`, if given; else `VEGA_DATANODE_TIMEOUT`, else 60 s. */
   readonly timeout: string | undefined
+  /** `--max-requests`, else `VEGA_REPORT_MAX_REQUESTS`; `from` names which, for problems. */
+  readonly maxRequests?: { readonly text: string; readonly from: string } | undefined
 }
 
 const symbol = /^[A-Za-z0-9._-]{1,32}$/
@@ -73,6 +76,14 @@ const parseTimeout = (problems: Array<string>, text: string | undefined): Durati
     problems.push(`--timeout ${JSON.stringify(text)}: expected a duration greater than zero`)
   }
   return Option.getOrUndefined(timeout)
+}
+
+const parseMaxRequests = (problems: Array<string>, given: Arguments["maxRequests"]): number | undefined => {
+  if (given === undefined) return undefined
+  const text = given.text.trim()
+  if (/^\d{1,15}$/.test(text) && Number(text) >= 1) return Number(text)
+  problems.push(`${given.from} ${JSON.stringify(given.text)}: expected a number of requests, 1 or more`)
+  return undefined
 }
 
 const isUrl = (text: string): boolean => {
@@ -118,6 +129,7 @@ export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem
       }
     }
     const timeout = parseTimeout(problems, args.timeout)
+    const maxRequests = parseMaxRequests(problems, args.maxRequests)
     problems.push(...(yield* DataNode.check(timeout)))
     if (args.output !== undefined && args.output.trim() === "") problems.push("--output: expected a file name")
     const extension = args.output === undefined ? undefined : /\.([^./\\]+)$/.exec(args.output)?.[1]
@@ -145,7 +157,8 @@ export const resolve = (args: Arguments): Effect.Effect<RunOptions, UsageProblem
       format,
       output: args.output,
       epochs: args.epochs,
-      timeout
+      timeout,
+      maxRequests
     } satisfies RunOptions
   })
 
@@ -248,6 +261,15 @@ const options = {
     ),
     Options.optional
   ),
+  maxRequests: Options.text("max-requests").pipe(
+    Options.withPseudoName("n"),
+    Options.withDescription(
+      `refuse (exit 4, nothing written) a per-epoch read split party by party that needs more than n requests (env ${env.maxRequests})`
+    ),
+    Options.map((text) => ({ text, from: "--max-requests" })),
+    Options.withFallbackConfig(Config.map(Config.string(env.maxRequests), (text) => ({ text, from: env.maxRequests }))),
+    Options.optional
+  ),
   noProgress: Options.boolean("no-progress").pipe(
     Options.withDescription("no progress bar (it is only drawn when stderr is a terminal anyway)")
   )
@@ -270,7 +292,8 @@ export const command = Command.make("vega-reward-report", options, (parsed) =>
       toEpoch: Option.getOrUndefined(parsed.toEpoch),
       rewardTypes: parsed.rewardTypes,
       seed: parsed.seed,
-      timeout: Option.getOrUndefined(parsed.timeout)
+      timeout: Option.getOrUndefined(parsed.timeout),
+      maxRequests: Option.getOrUndefined(parsed.maxRequests)
     })
     const outcome: Outcome = parsed.noProgress
       ? yield* run(runOptions).pipe(Effect.provideService(Progress, silent))
@@ -294,6 +317,7 @@ export const command = Command.make("vega-reward-report", options, (parsed) =>
       "(/api/v2/rewards/summaries, scaled with each asset's decimals), ranked, with shares, aliases from profiles, " +
       "and optionally the per-epoch rows (/api/v2/rewards), cross-checked against the totals. " +
       `The client reads ${DataNode.PREFIX}URLS, ${DataNode.PREFIX}TIMEOUT and ${DataNode.PREFIX}RETRIES. ` +
-      "Exit codes: 0 done, 1 read or write failure (nothing written), 2 bad arguments, 3 cross-check failed (report written)."
+      "Exit codes: 0 done, 1 read or write failure (nothing written), 2 bad arguments, 3 cross-check failed (report written), " +
+      "4 a read would need more requests than --max-requests (nothing written)."
   )
 )

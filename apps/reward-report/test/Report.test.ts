@@ -6,9 +6,12 @@ import { assert, describe, it } from "@effect/vitest"
 import { Simulator } from "@vega-effect/simulator"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Either from "effect/Either"
 import { crossCheck } from "../src/Build.js"
+import * as Progress from "../src/Progress.js"
 import { layerSilent } from "../src/Progress.js"
 import { type Filters, noFilters, type Report } from "../src/Report.js"
+import { TooManyRequests } from "../src/RequestEstimate.js"
 import { clientLayer, makeReport, type RunOptions } from "../src/Run.js"
 import { withProxy } from "./support/proxy.js"
 
@@ -176,32 +179,6 @@ describe("totals equal the simulator's ground truth", () => {
     })
   )
 
-  it.scopedLive(
-    "an epoch with more payouts than one answer holds is read asset by asset, then party by party",
-    () =>
-      Effect.gen(function* () {
-        // 5,199 parties all paid in VEGA in epoch 1: more than the 5,000 rows one answer can hold
-        const sim = yield* Simulator.make({
-          seed: 11,
-          blockInterval: "manual",
-          scale: { parties: 5_200, assets: 3, epochs: 1 },
-          activity: { rewardShare: 1 }
-        })
-        const rows = sim.world.rewards.rows
-        const vega = rows.filter((r) => r.epoch === 1 && r.asset.symbol === "VEGA").length
-        assert.isAbove(vega, 5_000)
-        const report = yield* reportOf(sim, options({ epochs: true, view: "epochs" }))
-        assert.strictEqual(report.epochs!.length, rows.length)
-        const key = (party: string, asset: string, amount: bigint) => `${party}|${asset}|${amount}`
-        assert.deepStrictEqual(
-          report.epochs!.map((r) => key(r.partyId, r.asset.id, r.amount)).sort(),
-          rows.map((r) => key(r.party.id, r.asset.id, r.amount)).sort()
-        )
-        assert.strictEqual(report.crossCheck?.status, "passed")
-      }),
-    120_000
-  )
-
   it.scopedLive("an epoch range gives the sums of that range's rows, and skips the cross-check", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator.make(world)
@@ -271,6 +248,136 @@ describe("totals equal the simulator's ground truth", () => {
         assert.isTrue(m.rows > m.summary, "a duplicated row adds to the sum")
         assert.strictEqual(m.summary, worldTotals(sim.world).get(`${m.partyId}|${m.asset.id}`))
       }
+    })
+  )
+})
+
+describe("an epoch with more payouts than one answer holds", () => {
+  // 5,199 parties all paid in VEGA in each of epochs 1 and 2: more than the 5,000 rows one answer holds
+  const big = {
+    seed: 11,
+    blockInterval: "manual" as const,
+    scale: { parties: 5_200, assets: 3, epochs: 2 },
+    activity: { rewardShare: 1 }
+  }
+
+  /**
+   * A report read through a proxy that counts the per-epoch row requests, with the notes it printed.
+   * `profiles`: a node for the party profiles (a v0.75 node cannot page those by cursor either, and
+   * this world has more than one page of them).
+   */
+  const countedReport = (sim: Simulator.Service, o: RunOptions, profiles?: string) =>
+    Effect.gen(function* () {
+      const counts = { rows: 0, byCursor: 0, byParty: 0 }
+      const url = yield* withProxy(sim.url, {
+        route: (path) => (path.startsWith("/api/v2/parties/profiles") ? profiles : undefined),
+        onRequest: (path) =>
+          Effect.sync(() => {
+            if (!path.startsWith("/api/v2/rewards?")) return
+            const query = new URL(path, "http://node").searchParams
+            counts.rows++
+            if (query.has("pagination.after")) counts.byCursor++
+            if (query.has("partyId")) counts.byParty++
+          })
+      })
+      const notes: Array<string> = []
+      // each step of the bar with its total and the most done
+      const steps: Array<{ label: string; total: number | undefined; done: number }> = []
+      const progress: Progress.Service = {
+        ...Progress.silent,
+        step: (label, total) => Effect.sync(() => void steps.push({ label, total, done: 0 })),
+        update: (done) =>
+          Effect.sync(() => void (steps[steps.length - 1].done = Math.max(steps[steps.length - 1].done, done))),
+        note: (line) => Effect.sync(() => notes.push(line))
+      }
+      const report = yield* makeReport(o).pipe(
+        Effect.provide(clientLayer([url], o.timeout, false)),
+        Effect.provideService(Progress.Progress, progress),
+        Effect.either
+      )
+      return { report, counts, notes, steps }
+    })
+
+  const failure = (outcome: Either.Either<Report, { readonly message: string }>) =>
+    outcome._tag === "Right" ? "" : outcome.left.message
+  const epochRows = options({ epochs: true, view: "epochs" })
+  const visibleRows = (world: World) => world.rewards.rows.filter((r) => r.from <= world.height)
+  const rowKey = (r: { epoch: bigint; partyId: string; asset: { id: string }; rewardType: string; amount: bigint }) =>
+    `${r.epoch}|${r.partyId}|${r.asset.id}|${r.rewardType}|${r.amount}`
+
+  it.scopedLive(
+    "a correct node pages each epoch by cursor; one whose cursor restarts is read party by party, the same rows",
+    () =>
+      Effect.gen(function* () {
+        const correctSim = yield* Simulator.make(big)
+        const truth = visibleRows(correctSim.world)
+        for (const epoch of [1, 2]) {
+          assert.isAbove(truth.filter((r) => r.epoch === epoch && r.asset.symbol === "VEGA").length, 5_000)
+        }
+        const correct = yield* countedReport(correctSim, epochRows)
+        assert.isTrue(correct.report._tag === "Right", failure(correct.report))
+        if (correct.report._tag !== "Right") return
+        const rows = correct.report.right.epochs!
+        assert.strictEqual(rows.length, truth.length)
+        assert.strictEqual(correct.report.right.crossCheck?.status, "passed")
+        // each big epoch in two pages, the second by cursor; the windows around them a few more
+        assert.strictEqual(correct.counts.byCursor, 2)
+        assert.strictEqual(correct.counts.byParty, 0)
+        assert.isAtMost(correct.counts.rows, Math.ceil(truth.length / 5_000) + 6)
+        assert.deepStrictEqual(correct.notes, [])
+
+        const quirkySim = yield* Simulator.make({ ...big, quirks: "v0.75" })
+        const quirky = yield* countedReport(quirkySim, epochRows, correctSim.url)
+        assert.isTrue(quirky.report._tag === "Right", failure(quirky.report))
+        if (quirky.report._tag !== "Right") return
+        // the same rows, ids included (nothing lost or repeated by the attempt that restarted)
+        assert.deepStrictEqual(quirky.report.right.epochs!.map(rowKey), rows.map(rowKey))
+        assert.deepStrictEqual(
+          quirky.report.right.epochs!.map((r) => r.rowId),
+          rows.map((r) => r.rowId)
+        )
+        assert.strictEqual(quirky.report.right.crossCheck?.status, "passed")
+        // one cursor attempt (epoch 1); epoch 2 goes straight to the split: one request per VEGA party
+        const vega = quirkySim.world.catalog.assets.find((a) => a.symbol === "VEGA")!.id
+        const vegaParties = [...worldTotals(quirkySim.world).keys()].filter((k) => k.endsWith(`|${vega}`)).length
+        assert.strictEqual(quirky.counts.byCursor, 1)
+        assert.strictEqual(quirky.counts.byParty, 2 * vegaParties)
+        const estimate = `${vegaParties.toLocaleString("en-US")} requests, about 4 min 20 s at the node's 20 requests/s`
+        // the bar follows each party-by-party read to its end, then the epochs again
+        const splits = quirky.steps.filter((step) => step.label.endsWith("party by party"))
+        assert.deepStrictEqual(splits, [
+          { label: "epoch 1, party by party", total: vegaParties, done: vegaParties },
+          { label: "epoch 2, party by party", total: vegaParties, done: vegaParties }
+        ])
+        assert.deepStrictEqual(
+          correct.steps.filter((step) => step.label.endsWith("party by party")),
+          []
+        )
+        assert.deepStrictEqual(quirky.notes, [
+          `vega-reward-report: epoch 1 has more than 5000 payouts in VEGA that the node cannot page: reading them party by party: ${estimate}`,
+          `vega-reward-report: epoch 2 has more than 5000 payouts in VEGA that the node cannot page: reading them party by party: ${estimate}`
+        ])
+        console.log(
+          `rows ${truth.length}: correct node ${correct.counts.rows} requests (${correct.counts.byCursor} by cursor); ` +
+            `quirky node ${quirky.counts.rows} requests (${quirky.counts.byCursor} by cursor, ${quirky.counts.byParty} by party)`
+        )
+      }),
+    180_000
+  )
+
+  it.scopedLive("a split read needing more than maxRequests is refused before its first party request", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make({ ...big, quirks: "v0.75" })
+      const refused = yield* countedReport(sim, { ...epochRows, maxRequests: 1_000 })
+      assert.strictEqual(refused.report._tag, "Left")
+      if (refused.report._tag !== "Left") return
+      const error = refused.report.left
+      assert.instanceOf(error, TooManyRequests)
+      assert.match(
+        error.message,
+        /^epoch 1 has more than 5000 payouts in VEGA that the node cannot page: reading them party by party needs 5,\d{3} requests, about 4 min 20 s at the node's 20 requests\/s, more than --max-requests 1000 \(VEGA_REPORT_MAX_REQUESTS\); nothing was written/
+      )
+      assert.strictEqual(refused.counts.byParty, 0, "no request of the split was sent")
     })
   )
 })

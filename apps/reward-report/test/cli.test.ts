@@ -40,7 +40,9 @@ describe("vega-reward-report command", () => {
         "--to-epoch",
         "--reward-type",
         "--seed",
-        "--timeout"
+        "--timeout",
+        "--max-requests",
+        "VEGA_REPORT_MAX_REQUESTS"
       ]) {
         assert.include(result.stdout, flag)
       }
@@ -70,6 +72,8 @@ describe("vega-reward-report command", () => {
         "staking",
         "--timeout",
         "soon",
+        "--max-requests",
+        "0",
         "-o",
         "rewards.xlsx"
       ])
@@ -84,6 +88,7 @@ describe("vega-reward-report command", () => {
         "--from-epoch 9 is after --to-epoch 3",
         '--reward-type "staking": expected a reward account type such as ACCOUNT_TYPE_GLOBAL_REWARD',
         '--timeout "soon": expected a duration',
+        '--max-requests "0": expected a number of requests, 1 or more',
         '--output "rewards.xlsx": the extension .xlsx says no format; give --format'
       ]) {
         assert.include(result.stderr, expected)
@@ -194,6 +199,46 @@ describe("vega-reward-report command", () => {
       )
       assert.strictEqual(c.filter((line) => line !== "").length, rows + 1)
     },
+    TIMEOUT
+  )
+
+  it.scopedLive(
+    "a read needing more requests than --max-requests (or VEGA_REPORT_MAX_REQUESTS) is refused: exit 4, nothing written",
+    () =>
+      Effect.gen(function* () {
+        // epoch 1 holds more payouts in VEGA than one answer, and the node restarts it at a cursor
+        const sim = yield* Simulator.make({
+          seed: 11,
+          blockInterval: "manual",
+          quirks: "v0.75",
+          scale: { parties: 5_200, assets: 3, epochs: 1 },
+          activity: { rewardShare: 1 }
+        })
+        const dir = tempDir()
+        const file = join(dir, "report.csv")
+        writeFileSync(file, "previous report\n")
+        const refusal =
+          /^vega-reward-report: epoch 1 has more than 5000 payouts in VEGA that the node cannot page: reading them party by party needs 5,\d{3} requests, about 4 min 2\d s at the node's 20 requests\/s, more than --max-requests 100 \(VEGA_REPORT_MAX_REQUESTS\); nothing was written/m
+        const byOption = yield* Effect.promise(() =>
+          runReport(["--node", sim.url, "--epochs", "--max-requests", "100", "-o", file])
+        )
+        assert.strictEqual(byOption.code, 4, byOption.stderr)
+        assert.match(byOption.stderr, refusal)
+        const byVariable = yield* Effect.promise(() =>
+          runReport(["--node", sim.url, "--view", "epochs", "-o", file], {
+            env: { VEGA_REPORT_MAX_REQUESTS: "100" }
+          })
+        )
+        assert.strictEqual(byVariable.code, 4, byVariable.stderr)
+        assert.match(byVariable.stderr, refusal)
+        assert.strictEqual(readFileSync(file, "utf8"), "previous report\n")
+        assert.deepStrictEqual(readdirSync(dir), ["report.csv"])
+        const badVariable = yield* Effect.promise(() =>
+          runReport(["--node", sim.url, "--epochs"], { env: { VEGA_REPORT_MAX_REQUESTS: "many" } })
+        )
+        assert.strictEqual(badVariable.code, 2)
+        assert.include(badVariable.stderr, 'VEGA_REPORT_MAX_REQUESTS "many": expected a number of requests, 1 or more')
+      }),
     TIMEOUT
   )
 

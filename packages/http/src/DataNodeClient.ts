@@ -61,6 +61,7 @@ import { observe } from "./internal/liveStream.js"
 import { checkOptions } from "./internal/options.js"
 import type { NodeStatus } from "./internal/pool.js"
 import { observeTransactionResults } from "./internal/resultsStream.js"
+import { makeRestarts } from "./internal/epochCursor.js"
 import { rewardsByEpoch } from "./internal/rewardsByEpoch.js"
 import * as Transport from "./internal/transport.js"
 import type * as LiveStream from "./LiveStream.js"
@@ -221,18 +222,21 @@ export interface Service {
     options?: Paginate.Options
   ) => Stream.Stream<Paginate.Item<Reward.Reward>, Errors.DataNodeError>
   /**
-   * Every reward row of an inclusive epoch range, oldest epoch first, without cursors.
+   * Every reward row of an inclusive epoch range, oldest epoch first.
    *
-   * Why: the node's ListRewards orders rows by `epoch_id` alone and its cursor predicate is
-   * inclusive on that one column, so a page that starts from a cursor restarts at the first row of
-   * the cursor's epoch, in an unspecified order; rows come back twice or are skipped, and rows
-   * cannot be told apart to de-duplicate them (two rows can share party, asset, epoch and type).
-   * Instead this reads windows of epochs (`fromEpoch`/`toEpoch`, `first` = `pageSize`, oldest first)
-   * and accepts a window only when the node says nothing is left in it (`hasNextPage` false); a
-   * window that hits the limit is halved and read again. A single epoch with more rows than
-   * `pageSize` is read again with the node's maximum page (5000); an epoch with more than 5000 rows
-   * cannot be read completely through this endpoint and fails with a `PaginationLoopError`
-   * rather than silently missing rows. All windows are read from one node while it stays healthy.
+   * The range is read in windows of epochs (`fromEpoch`/`toEpoch`, `first` = `pageSize`, oldest
+   * first), each accepted only when the node says nothing is left in it (`hasNextPage` false); a
+   * window that hits the limit is halved and read again. A single epoch with more rows than one
+   * answer (5000) is paged by cursor, and each page must continue the pages before it: it may
+   * bring no row already delivered for that epoch. Why: the v0.75 node's ListRewards, as read
+   * from its source, orders rows by `epoch_id` alone with a cursor predicate inclusive on that one
+   * column, so a page that starts from a cursor would restart at the first row of the cursor's
+   * epoch, in an unspecified order; rows would come back twice or be skipped, and could not be
+   * told apart to de-duplicate them (two rows can share party, asset, epoch and type). A node that
+   * shows this is remembered by URL for the life of the client: the epoch fails with a
+   * `PaginationLoopError` (none of its rows delivered), and later epochs too big for one answer
+   * fail at once on that node, without a cursor request; read them narrower (`assetId`,
+   * `partyId`). All windows are read from one node while it stays healthy.
    */
   readonly rewardsByEpoch: (
     request: RewardsByEpochRequest,
@@ -379,6 +383,8 @@ export const make = (
     const settings = settingsOf(yield* checkOptions(options))
     const http = yield* HttpClient.HttpClient
     const transport = yield* Transport.make(http, settings)
+    // the nodes seen restarting an epoch's reward rows at a cursor, for the life of the client
+    const cursorRestarts = makeRestarts()
     const api = DataNodeApi
     const one = <E extends DataNodeApi.Any>(endpoint: E) => page(transport, endpoint)
     const all = stream
@@ -398,7 +404,7 @@ export const make = (
       listRewardSummaries: one(api.ListRewardSummaries),
       listRewards: one(api.ListRewards),
       rewards: all(transport, api.ListRewards, (r) => r.rewards),
-      rewardsByEpoch: (request, options) => rewardsByEpoch(transport, request, options),
+      rewardsByEpoch: (request, options) => rewardsByEpoch(transport, cursorRestarts, request, options),
       info: one(api.Info)(),
       statistics: one(api.Statistics)(),
       lastBlockHeight: one(api.LastBlockHeight)(),

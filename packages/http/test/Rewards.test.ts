@@ -1,3 +1,4 @@
+import { HttpClient } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { DataNodeClient } from "@vega-effect/http"
 import { Reward } from "@vega-effect/schema"
@@ -16,6 +17,25 @@ interface Row {
 const rowKey = (r: Row) => `${r.party.id}/${r.asset.id}/${r.epoch}/${r.amount}`
 const rewardKey = (r: Reward.Reward) => `${r.partyId}/${r.assetId}/${r.epoch}/${r.amount}`
 const sorted = (keys: ReadonlyArray<string>) => [...keys].sort()
+
+/** The reward-row requests a client sent (path and query), counted as the client sends them. */
+const counting = () => {
+  const sent: Array<string> = []
+  const transformClient = HttpClient.tapRequest((request) =>
+    Effect.sync(() => {
+      if (new URL(request.url, "http://node").pathname === "/api/v2/rewards") sent.push(request.url)
+    })
+  )
+  const withCursor = () => sent.filter((url) => new URL(url, "http://node").searchParams.has("pagination.after")).length
+  return { sent, transformClient, withCursor }
+}
+
+// one epoch of more rows than one answer holds: 5,199 parties all paid in VEGA in epoch 1
+const bigEpoch = {
+  seed: 11,
+  scale: { parties: 5_200, assets: 3, epochs: 2, positions: 10, stakeLinkings: 10 },
+  activity: { rewardShare: 1 }
+}
 
 describe("DataNodeClient rewards", () => {
   it.layer(stack({ seed: 5 }))("without quirks", (it) => {
@@ -124,4 +144,62 @@ describe("DataNodeClient rewards", () => {
       60_000
     )
   })
+})
+
+describe("rewardsByEpoch, an epoch with more rows than one answer", () => {
+  const correct = counting()
+  it.layer(stack(bigEpoch, { transformClient: correct.transformClient }))("on a node that pages correctly", (it) => {
+    it.effect(
+      "is paged by cursor: every row once, in about rows / 5000 requests",
+      () =>
+        Effect.gen(function* () {
+          const sim = yield* Simulator.Simulator
+          const dn = yield* client
+          const truth = sim.world.rewards.rows
+          expect(truth.filter((r) => r.epoch === 1).length).toBeGreaterThan(5000)
+          expect(truth.filter((r) => r.epoch === 2).length).toBeGreaterThan(5000)
+          const rows = yield* Stream.runCollect(dn.rewardsByEpoch({ fromEpoch: 0, toEpoch: 2 }))
+          expect(sorted(Chunk.toReadonlyArray(rows).map(rewardKey))).toEqual(sorted(truth.map(rowKey)))
+          // two epochs of two pages each, and the windows halved down to them
+          expect(correct.withCursor()).toBe(2)
+          expect(correct.sent.length).toBeLessThanOrEqual(Math.ceil(truth.length / 5000) + 6)
+        }),
+      120_000
+    )
+  })
+
+  const quirky = counting()
+  it.layer(stack({ ...bigEpoch, quirks: "v0.75" }, { transformClient: quirky.transformClient }))(
+    "on a node whose cursor restarts the epoch",
+    (it) => {
+      it.effect(
+        "fails with no row delivered, and the node is not asked by cursor again",
+        () =>
+          Effect.gen(function* () {
+            const dn = yield* client
+            const delivered: Array<Reward.Reward> = []
+            const collect = (from: number, to: number) =>
+              dn.rewardsByEpoch({ fromEpoch: from, toEpoch: to }).pipe(
+                Stream.runForEach((row) => Effect.sync(() => delivered.push(row))),
+                Effect.flip
+              )
+            const first = yield* collect(1, 1)
+            expect(first._tag).toBe("PaginationLoopError")
+            expect(first.message).toContain("restarted epoch 1 at a cursor")
+            expect(first.message).toContain("epoch 1 has more than 5000 reward rows")
+            expect(delivered).toEqual([])
+            expect(quirky.withCursor()).toBe(1)
+            const sentBefore = quirky.sent.length
+            const second = yield* collect(2, 2)
+            expect(second._tag).toBe("PaginationLoopError")
+            expect(second.message).toContain("restarted an epoch at a cursor earlier")
+            expect(delivered).toEqual([])
+            // one request for the epoch's first page, none by cursor
+            expect(quirky.withCursor()).toBe(1)
+            expect(quirky.sent.length).toBe(sentBefore + 1)
+          }),
+        120_000
+      )
+    }
+  )
 })

@@ -11,6 +11,8 @@ export interface ProxyOptions {
   readonly onRequest?: (path: string) => Effect.Effect<void>
   /** The answer body to send instead of the upstream one. */
   readonly rewrite?: (path: string, body: string) => string
+  /** Another node for some requests (by path with query); `undefined` keeps the upstream. */
+  readonly route?: (path: string) => string | undefined
 }
 
 /** Starts the proxy on a free loopback port; its URL. Closed with the scope. */
@@ -24,7 +26,9 @@ export const withProxy = (upstream: string, options: ProxyOptions): Effect.Effec
             void (async () => {
               try {
                 if (options.onRequest !== undefined) await Effect.runPromise(options.onRequest(path))
-                const answer = await fetch(upstream + path, { headers: { accept: "application/json" } })
+                const answer = await fetch((options.route?.(path) ?? upstream) + path, {
+                  headers: { accept: "application/json" }
+                })
                 const text = await answer.text()
                 const body = options.rewrite === undefined ? text : options.rewrite(path, text)
                 const headers: Record<string, string> = {}

@@ -1,7 +1,8 @@
 /**
- * Every reward row of an inclusive epoch range without cursors (see
- * `DataNodeClient.Service.rewardsByEpoch` for why): windows of epochs, each accepted only when
- * the node says nothing is left in it, a window that hits the limit halved and read again.
+ * Every reward row of an inclusive epoch range (see `DataNodeClient.Service.rewardsByEpoch`):
+ * windows of epochs, each accepted only when the node says nothing is left in it, a window that
+ * hits the limit halved and read again; a single epoch too big for one answer paged by cursor,
+ * each page checked to continue the one before (`epochCursor.ts`).
  */
 import { DataNodeApi, Pagination, type Reward } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
@@ -9,7 +10,8 @@ import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Errors from "../DataNodeError.js"
 import { call } from "./endpoints.js"
-import type { Transport } from "./transport.js"
+import { readEpoch, type Restarts } from "./epochCursor.js"
+import type { Pin, Transport } from "./transport.js"
 
 export interface RewardsByEpochRequest {
   readonly partyId?: string
@@ -39,28 +41,41 @@ interface Window {
 type Read = (
   lo: bigint,
   hi: bigint,
-  first: number
+  first: number,
+  after?: string
 ) => Effect.Effect<Reward.ListRewardsResponse["rewards"], Errors.DataNodeError>
 
+/** How the windows are read: one request, the node that answered it, the nodes known to restart epochs. */
+interface Reader {
+  readonly read: Read
+  readonly pin: Pin
+  readonly restarts: Restarts
+}
+
 /** Reads from `window.lo` with the widest window that fits in `pageSize` rows. */
-const step = (read: Read, to: bigint, pageSize: number, narrowed: boolean) => (window: Window) =>
+const step = (reader: Reader, to: bigint, pageSize: number) => (window: Window) =>
   Effect.gen(function* () {
     let width = window.width
     for (;;) {
       const hi = window.lo + width - 1n > to ? to : window.lo + width - 1n
       const single = hi === window.lo
-      const page = yield* read(window.lo, hi, single ? Pagination.MAX_PAGE_SIZE : pageSize)
-      if (!page.pageInfo.hasNextPage) {
-        const rows: ReadonlyArray<Reward.Reward> = page.edges.map((e) => e.node)
+      const page = yield* reader.read(window.lo, hi, single ? Pagination.MAX_PAGE_SIZE : pageSize)
+      if (!page.pageInfo.hasNextPage || single) {
+        const rows: ReadonlyArray<Reward.Reward> = page.pageInfo.hasNextPage
+          ? yield* readEpoch(
+              {
+                endpoint: name,
+                epoch: hi,
+                fetch: (after) => reader.read(hi, hi, Pagination.MAX_PAGE_SIZE, after),
+                node: () => reader.pin.node,
+                restarts: reader.restarts
+              },
+              page
+            )
+          : page.edges.map((e) => e.node)
         // a window well under the limit: try a wider one next
         const next: Window = { lo: hi + 1n, width: rows.length * 4 < pageSize ? width * 2n : width }
         return [rows, next.lo > to ? Option.none<Window>() : Option.some(next)] as const
-      }
-      if (single) {
-        return yield* new Errors.PaginationLoopError({
-          endpoint: name,
-          reason: `epoch ${window.lo} has more than ${Pagination.MAX_PAGE_SIZE} reward rows${narrowed ? " for this party" : ""}: the node cannot page within one epoch (its cursor orders by epoch only), so they cannot all be read; narrow the request (partyId, assetId)`
-        })
       }
       width = (hi - window.lo + 1n) / 2n
     }
@@ -68,6 +83,7 @@ const step = (read: Read, to: bigint, pageSize: number, narrowed: boolean) => (w
 
 export const rewardsByEpoch = (
   transport: Transport,
+  restarts: Restarts,
   request: RewardsByEpochRequest,
   options: { readonly pageSize?: number } = {}
 ): Stream.Stream<Reward.Reward, Errors.DataNodeError> =>
@@ -85,23 +101,23 @@ export const rewardsByEpoch = (
     }
     if (from > to) return Stream.empty
     // all windows are read from one node while it stays healthy
-    const fetch = call(transport, DataNodeApi.ListRewards, { node: undefined, height: undefined })
+    const pin: Pin = { node: undefined, height: undefined }
+    const fetch = call(transport, DataNodeApi.ListRewards, pin)
     const filters = {
       ...(request.partyId === undefined ? {} : { partyId: request.partyId }),
       ...(request.assetId === undefined ? {} : { assetId: request.assetId })
     }
-    const read: Read = (lo, hi, first) =>
+    const read: Read = (lo, hi, first, after) =>
       Effect.map(
         fetch({
           ...filters,
           fromEpoch: lo.toString(),
           toEpoch: hi.toString(),
-          pagination: { first, newestFirst: false }
+          pagination: { first, newestFirst: false, ...(after === undefined ? {} : { after }) }
         }),
         (response) => response.rewards
       )
-    return Stream.paginateEffect(
-      { lo: from, width: to - from + 1n },
-      step(read, to, pageSize, filters.partyId !== undefined)
-    ).pipe(Stream.flattenIterables)
+    return Stream.paginateEffect({ lo: from, width: to - from + 1n }, step({ read, pin, restarts }, to, pageSize)).pipe(
+      Stream.flattenIterables
+    )
   })
