@@ -57,7 +57,8 @@ describe("DataNodeClient against the simulator", () => {
         )
         const partyId = live.liquidityProvisions.edges[0].node.current.partyId
         const byParty = yield* Stream.runCollect(dn.liquidityProvisions({ partyId }, { pageSize: 2 }))
-        expect(Chunk.every(byParty, (i) => i.node.current.partyId === partyId)).toBe(true)
+        expect(Chunk.size(byParty)).toBeGreaterThan(0)
+        expect(Chunk.toReadonlyArray(byParty).filter((i) => i.node.current.partyId !== partyId)).toEqual([])
       })
     )
 
@@ -101,7 +102,8 @@ describe("DataNodeClient against the simulator", () => {
           )
         )
         const epoch = yield* dn.getReferralSetStats({ atEpoch: "3" })
-        expect(epoch.stats.edges.every((e) => e.node.atEpoch === 3n)).toBe(true)
+        expect(epoch.stats.edges.length).toBe(sim.world.scale.referralSets * sim.world.scale.refereesPerSet)
+        expect(epoch.stats.edges.filter((e) => e.node.atEpoch !== 3n)).toEqual([])
         const all = yield* Stream.runCollect(dn.referralSetStats({}, { pageSize: 4 }))
         expect(Chunk.size(all)).toBe(sim.world.scale.referralSets * sim.world.scale.refereesPerSet)
       })

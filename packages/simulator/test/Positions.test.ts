@@ -46,10 +46,11 @@ describe("GET /api/v2/positions", () => {
     const market = world.catalog.markets[1].id
     const byParty = list({ "filter.partyIds": [party.toUpperCase()] }).positions.edges.map((e) => e.node)
     expect(byParty.length).toBeGreaterThan(0)
-    expect(byParty.every((p) => p.partyId === party)).toBe(true)
+    expect(byParty.filter((p) => p.partyId !== party)).toEqual([])
     const two = world.catalog.parties[4].id
     const both = list({ "filter.partyIds": [`${party},${two}`], "filter.marketIds": [market] }).positions.edges
-    expect(both.every((e) => [party, two].includes(e.node.partyId) && e.node.marketId === market)).toBe(true)
+    expect(both.length).toBeGreaterThan(0)
+    expect(both.filter((e) => ![party, two].includes(e.node.partyId) || e.node.marketId !== market)).toEqual([])
     const network = list({ "filter.partyIds": ["network"] }).positions.edges
     expect(network.length).toBe(world.catalog.markets.length)
   })

@@ -19,14 +19,16 @@ describe("GET /api/v2/referral-sets/stats", () => {
   })
 
   it("selects one epoch with atEpoch, and the whole history with both set and referee", () => {
-    expect(stats({ atEpoch: 3n }).edges.every((e) => e.node.atEpoch === 3n)).toBe(true)
+    const third = stats({ atEpoch: 3n }).edges
+    expect(third.length).toBe(4 * 5)
+    expect(third.filter((e) => e.node.atEpoch !== 3n)).toEqual([])
     const history = stats({ referralSetId: set.id, referee }).edges.map((e) => e.node.atEpoch)
     expect(history.length).toBe(world.referralSets.latestEpoch(world.height)!)
     // default order is at_epoch ascending (the base order is descending, flipped by newestFirst)
     expect(history).toEqual([...history].sort((a, b) => (a < b ? -1 : 1)))
-    expect(stats({ referralSetId: set.id }).edges.every((e) => set.referees.some((r) => r.id === e.node.partyId))).toBe(
-      true
-    )
+    const ofSet = stats({ referralSetId: set.id }).edges
+    expect(ofSet.length).toBeGreaterThan(0)
+    expect(ofSet.filter((e) => !set.referees.some((r) => r.id === e.node.partyId))).toEqual([])
   })
 
   it("compares the referee as stored text: an uppercase id matches nothing", () => {
