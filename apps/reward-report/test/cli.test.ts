@@ -270,6 +270,10 @@ describe("vega-reward-report command", () => {
   )
 
   const hasScript = spawnSync("script", ["--version"]).status === 0
+  // util-linux's `script` gives the command a terminal; CI has it, and there it must run
+  if (!hasScript && process.env.VEGA_EFFECT_REQUIRE_SERVICES === "1") {
+    throw new Error("`script` (util-linux) is missing, and VEGA_EFFECT_REQUIRE_SERVICES=1 requires it")
+  }
   it.skipIf(!hasScript)(
     "a progress bar is drawn on stderr when it is a terminal",
     async () => {

@@ -18,16 +18,17 @@ import { describe, expect } from "vitest"
 import { resourceNames } from "../src/Resources.js"
 import { resourceSlices } from "../src/Slice.js"
 import { freshPostgres, postgresAvailable } from "./support/database.js"
-import { reachable } from "./support/net.js"
+import { availableOrSkipped, reachable } from "./support/net.js"
 import { startWatcher, type WatcherProcess } from "./support/process.js"
 import { progressOf } from "./support/sqlite.js"
 import { LIVE_TEST_SETTINGS, processTestWorld } from "./support/world.js"
 
 const NATS = "nats://127.0.0.1:4222"
-const natsAvailable = await reachable(NATS, 4222).then((ok) => {
-  if (!ok) console.warn(`NATS is not reachable at ${NATS}: the shared-state test is skipped`)
-  return ok
-})
+const natsAvailable = availableOrSkipped(
+  await reachable(NATS, 4222),
+  `NATS is not reachable at ${NATS}`,
+  "the shared-state test"
+)
 
 const BLOCKS = 30
 const LEASE = "1.5s"

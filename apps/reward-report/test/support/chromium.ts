@@ -45,6 +45,10 @@ export const chromium: string | undefined = findChromium()
 /** Whether screenshots can be taken; when not, says why and how to get Chromium. */
 export const chromiumAvailable: boolean = (() => {
   if (chromium !== undefined) return true
+  // CI installs Chromium and sets this: there a missing browser fails rather than skips the tests
+  if (process.env.VEGA_EFFECT_REQUIRE_SERVICES === "1") {
+    throw new Error("Chromium is not installed, and VEGA_EFFECT_REQUIRE_SERVICES=1 requires it")
+  }
   const configured = process.env.CHROMIUM
   console.warn(
     configured !== undefined && configured !== ""

@@ -1,5 +1,6 @@
 import * as net from "node:net"
 import type { AddressInfo } from "node:net"
+import { availableOrSkipped } from "../support/net.js"
 import { it } from "@effect/vitest"
 import { jetstreamManager, type JetStreamManager, StorageType } from "@nats-io/jetstream"
 import { connect } from "@nats-io/transport-node"
@@ -39,8 +40,11 @@ const reachable = (host: string, port: number): Promise<boolean> =>
     socket.once("error", () => resolve(false))
   })
 
-const available = await reachable(HOST, PORT)
-if (!available) console.warn(`NATS JetStream is not reachable at ${HOST}:${PORT}: JetStream sink tests skipped`)
+const available = availableOrSkipped(
+  await reachable(HOST, PORT),
+  `NATS JetStream is not reachable at ${HOST}:${PORT}`,
+  "JetStream sink tests"
+)
 
 let counter = 0
 /** A name no other test (nor another run) uses. */

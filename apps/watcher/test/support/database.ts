@@ -11,15 +11,16 @@ import { join } from "node:path"
 import * as Database from "../../src/Database.js"
 import * as Leases from "../../src/Leases.js"
 import * as Store from "../../src/Store.js"
-import { reachable } from "./net.js"
+import { availableOrSkipped, reachable } from "./net.js"
 
 /** The server's maintenance database, where test databases are created. */
 export const postgresAdmin = process.env.VEGA_WATCHER_TEST_POSTGRES ?? "postgres://postgres@127.0.0.1:5432/test"
 
-export const postgresAvailable = await reachable(postgresAdmin).then((ok) => {
-  if (!ok) console.warn(`PostgreSQL is not reachable at ${postgresAdmin}: PostgreSQL tests skipped`)
-  return ok
-})
+export const postgresAvailable = availableOrSkipped(
+  await reachable(postgresAdmin),
+  `PostgreSQL is not reachable at ${postgresAdmin}`,
+  "PostgreSQL tests"
+)
 
 let databases = 0
 
