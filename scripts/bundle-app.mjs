@@ -6,7 +6,9 @@
  * are exactly the package.json `dependencies` (better-sqlite3: a native addon), left as imports.
  * Everything else, the workspace packages from their sources included, is in the bundle.
  *
- *   node ../../scripts/bundle-app.mjs [--outfile path]
+ *   node ../../scripts/bundle-app.mjs [--outfile path] [--entry file]
+ *
+ * `--entry` bundles another entry point of the app the same way (its benchmark, for one).
  *
  * The version `--version` prints is written in as `VEGA_EFFECT_APP_VERSION` (see the app's
  * `src/internal/version.ts`): in an installed package no sources sit beside the bundle to read it.
@@ -25,13 +27,13 @@ const esbuild = createRequire(import.meta.url)("esbuild")
 const optional = ["pg-native", "bufferutil", "utf-8-validate"]
 
 const root = process.cwd()
-const { values } = parseArgs({ options: { outfile: { type: "string" } } })
+const { values } = parseArgs({ options: { outfile: { type: "string" }, entry: { type: "string" } } })
 const outfile = resolve(values.outfile ?? join("dist", "bin.js"))
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 
 mkdirSync(dirname(outfile), { recursive: true })
 await esbuild.build({
-  entryPoints: [join(root, "src", "bin.ts")],
+  entryPoints: [resolve(values.entry ?? join("src", "bin.ts"))],
   outfile,
   bundle: true,
   platform: "node",

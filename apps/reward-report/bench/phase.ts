@@ -1,15 +1,17 @@
 /**
- * One measured step of the benchmark, in its own process so its peak RSS is its own. Prints one
- * JSON line `{millis, peakRssMb, ...}`.
+ * One measured step of the benchmark, in its own process so its peak RSS is its own (the benchmark
+ * runs it bundled, as the command is installed). Prints one JSON line `{millis, peakRssMb,
+ * requests, ...}`.
  *
  * - `baseline <url>`: reads what the report reads (assets, summaries, every per-epoch row, the
- *   summaries again), only counting; the cost of the reads alone.
- * - `report <url> <format> <view> <file>`: the whole report with per-epoch rows and cross-check,
- *   written to `file`.
+ *   summaries again, profiles), only counting; the cost of the reads alone.
+ * - `report <url> <format> <view> <file> [paced]`: the whole report with per-epoch rows and
+ *   cross-check, written to `file`; `paced` keeps the node's rate limits as against a real node.
  */
-import { DataNodeClient } from "@vega-effect/http"
+import { DataNodeClient, ReadTracking } from "@vega-effect/http"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { statSync } from "node:fs"
 import { chunks, type Format } from "../src/Format.js"
@@ -18,7 +20,7 @@ import { layerSilent, type Progress } from "../src/Progress.js"
 import { noFilters, type View } from "../src/Report.js"
 import { clientLayer, makeReport } from "../src/Run.js"
 
-const [phase, url, format = "table", view = "assets", file = "report.out"] = process.argv.slice(2)
+const [phase, url, format = "table", view = "assets", file = "report.out", pacing = ""] = process.argv.slice(2)
 const timeout = Duration.minutes(2)
 
 const baseline = Effect.gen(function* () {
@@ -45,7 +47,7 @@ const report = Effect.gen(function* () {
   })
   yield* writeFileAtomically(file, chunks(made, format as Format))
   return {
-    summaries: made.lines.length,
+    lines: made.lines.length,
     rows: made.epochs?.length ?? 0,
     crossCheck: made.crossCheck?.status,
     bytes: statSync(file).size
@@ -53,15 +55,22 @@ const report = Effect.gen(function* () {
 })
 
 const started = performance.now()
-const work: Effect.Effect<Record<string, unknown>, unknown, DataNodeClient.DataNodeClient | Progress> = phase ===
-"baseline"
-  ? baseline
-  : report
-Effect.runPromise(work.pipe(Effect.provide(clientLayer([url], timeout, false)), Effect.provide(layerSilent))).then(
-  (result) => {
+const work: Effect.Effect<
+  Record<string, unknown>,
+  unknown,
+  DataNodeClient.DataNodeClient | Progress | Scope.Scope
+> = phase === "baseline" ? baseline : report
+Effect.runPromise(
+  ReadTracking.track(work).pipe(
+    Effect.scoped,
+    Effect.provide(clientLayer([url], timeout, pacing === "paced")),
+    Effect.provide(layerSilent)
+  )
+).then(
+  ([result, reads]) => {
     const millis = Math.round(performance.now() - started)
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
-    process.stdout.write(`${JSON.stringify({ ...result, millis, peakRssMb })}\n`)
+    process.stdout.write(`${JSON.stringify({ ...result, requests: reads.answers, millis, peakRssMb })}\n`)
     process.exit(0)
   },
   (error) => {

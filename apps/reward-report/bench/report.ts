@@ -1,70 +1,133 @@
 /**
- * `pnpm bench`: the report over about 200,000 reward summaries and 1,000,000 per-epoch rows served
- * by a local simulator. Each step runs in a process of its own (`phase.ts`) and prints its time and
- * peak RSS; the baseline is the same reads without building anything, measured in the same run.
+ * `pnpm bench`: the report against a local simulator at several sizes of history, every format,
+ * each run in a process of its own (`phase.ts`, bundled as the command is installed) that prints
+ * its time, peak RSS and requests. The baseline is the same reads without building anything,
+ * measured in the same run against the same network.
  *
- * Arguments (optional): parties, epochs and reward share of the simulated network.
+ *   pnpm bench [--rows 100000,1000000,5000000] [--paced]
+ *
+ * `--rows`: per-epoch rows of the networks measured (60,000 parties, five assets, ~4,000 payouts
+ * an epoch; the epochs follow from the rows). `--paced`: also a run at the node's rate limit
+ * against a network with epochs too big for one answer, on a correct node and on one with the
+ * v0.75 reward-cursor quirk (the quirky one takes about nine minutes).
  */
-import { spawn } from "node:child_process"
+import { execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
+import { parseArgs } from "node:util"
 
-const node = (script: string, args: ReadonlyArray<string>, stdin: "pipe" | "ignore") =>
-  spawn(
-    process.execPath,
-    ["--import", "tsx", "--conditions=@vega-effect/source", join(import.meta.dirname, script), ...args],
-    {
-      stdio: [stdin, "pipe", "inherit"]
-    }
-  )
+const { values } = parseArgs({
+  options: { rows: { type: "string", default: "100000,1000000,5000000" }, paced: { type: "boolean", default: false } }
+})
+const sizes = values.rows.split(",").map(Number)
+const here = import.meta.dirname
+const dir = mkdtempSync(join(tmpdir(), "reward-report-bench-"))
+const phaseBundle = join(dir, "phase.mjs")
 
-const firstLine = (child: ReturnType<typeof node>): Promise<Record<string, unknown>> =>
+const world = (args: ReadonlyArray<string>) =>
+  spawn(process.execPath, ["--import", "tsx", "--conditions=@vega-effect/source", join(here, "world.ts"), ...args], {
+    stdio: ["pipe", "pipe", "inherit"]
+  })
+
+const firstLine = (child: ReturnType<typeof spawn>): Promise<Record<string, unknown>> =>
   new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! })
     lines.once("line", (line) => resolve(JSON.parse(line) as Record<string, unknown>))
     child.once("exit", (code) => reject(new Error(`${child.spawnargs.join(" ")} exited with ${code}`)))
   })
 
-const phase = async (args: ReadonlyArray<string>) => {
-  const child = node("phase.ts", args, "ignore")
+interface Measured {
+  readonly millis: number
+  readonly peakRssMb: number
+  readonly requests: number
+  readonly [field: string]: unknown
+}
+
+const phase = async (args: ReadonlyArray<string>): Promise<Measured> => {
+  const child = spawn(process.execPath, [phaseBundle, ...args], { stdio: ["ignore", "pipe", "inherit"] })
   const result = await firstLine(child)
   await new Promise((resolve) => child.once("exit", resolve))
-  return result as { millis: number; peakRssMb: number } & Record<string, unknown>
+  return result as unknown as Measured
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
+const count = (n: unknown) => Number(n).toLocaleString("en-US")
 
-const main = async () => {
-  const dir = mkdtempSync(join(tmpdir(), "reward-report-bench-"))
+/** Every format once, with the view that lists the most (and the assets view of the table). */
+const runs: ReadonlyArray<readonly [format: string, view: string]> = [
+  ["table", "assets"],
+  ["table", "epochs"],
+  ["markdown", "epochs"],
+  ["csv", "epochs"],
+  ["json", "assets"],
+  ["html", "epochs"],
+  ["koinly", "assets"],
+  ["cointracking", "assets"]
+]
+
+const measureSize = async (rows: number) => {
+  const epochs = String(Math.max(1, Math.round(rows / 4_000)))
   const started = performance.now()
-  const world = node("world.ts", process.argv.slice(2), "pipe")
+  const network = world(["60000", epochs])
   try {
-    const info = await firstLine(world)
+    const info = await firstLine(network)
     console.log(
-      `network: ${Number(info.summaries).toLocaleString("en-US")} reward summaries, ${Number(info.rows).toLocaleString("en-US")} per-epoch rows at height ${info.height} (built in ${seconds(performance.now() - started)})`
+      `\n## ${count(info.rows)} per-epoch rows (${count(info.summaries)} reward summaries, ${epochs} epochs; built in ${seconds(performance.now() - started)})\n`
     )
     const url = String(info.url)
     // the simulator keeps the answers it has rendered: a first, unmeasured read warms it for every step
     await phase(["baseline", url])
     const base = await phase(["baseline", url])
+    console.log("| run | time | × baseline | peak RSS | requests | written |")
+    console.log("|---|---:|---:|---:|---:|---:|")
     console.log(
-      `baseline (reads only: assets, summaries, every row, summaries again, profiles): ${seconds(base.millis)}, peak RSS ${base.peakRssMb} MB (${JSON.stringify({ summaries: base.summaries, rows: base.rows })})`
+      `| reads only (baseline) | ${seconds(base.millis)} | 1.00 | ${base.peakRssMb} MB | ${base.requests} | |`
     )
-    const runs: ReadonlyArray<readonly [string, string, string]> = [
-      ["table", "assets", "report.txt"],
-      ["csv", "epochs", "report.csv"],
-      ["json", "assets", "report.json"]
-    ]
-    for (const [format, view, file] of runs) {
-      const result = await phase(["report", url, format, view, join(dir, file)])
+    for (const [format, view] of runs) {
+      const result = await phase(["report", url, format, view, join(dir, `report.${format}`)])
+      const ratio = (result.millis / base.millis).toFixed(2)
+      const written = `${(Number(result.bytes) / 1e6).toFixed(1)} MB`
       console.log(
-        `report --format ${format} --view ${view} --epochs: ${seconds(result.millis)} (${(result.millis / base.millis).toFixed(2)}x the baseline), peak RSS ${result.peakRssMb} MB; ${Number(result.summaries).toLocaleString("en-US")} lines, ${Number(result.rows).toLocaleString("en-US")} rows, cross-check ${result.crossCheck}, ${(Number(result.bytes) / 1e6).toFixed(1)} MB written`
+        `| ${format}, ${view} view | ${seconds(result.millis)} | ${ratio} | ${result.peakRssMb} MB | ${result.requests} | ${written} (cross-check ${result.crossCheck}) |`
       )
     }
   } finally {
-    world.stdin!.end()
+    network.stdin!.end()
+  }
+}
+
+/** At the node's rate limit, epochs too big for one answer: a correct node, then a quirky one. */
+const measurePaced = async () => {
+  console.log(`\n## paced (20 requests/s), 5,200 parties, 3 assets, 2 epochs with more than 5,000 payouts\n`)
+  console.log("| node | time | peak RSS | requests | rows |")
+  console.log("|---|---:|---:|---:|---:|")
+  for (const quirks of ["", "v0.75"]) {
+    const network = world(["5200", "2", "1", "3", quirks, "11"])
+    try {
+      const url = String((await firstLine(network)).url)
+      const result = await phase(["report", url, "csv", "epochs", join(dir, "paced.csv"), "paced"])
+      const node = quirks === "" ? "correct" : "v0.75 reward-cursor quirk"
+      console.log(
+        `| ${node} | ${seconds(result.millis)} | ${result.peakRssMb} MB | ${count(result.requests)} | ${count(result.rows)} |`
+      )
+    } finally {
+      network.stdin!.end()
+    }
+  }
+}
+
+const main = async () => {
+  execFileSync(
+    process.execPath,
+    [join(here, "../../../scripts/bundle-app.mjs"), "--entry", join(here, "phase.ts"), "--outfile", phaseBundle],
+    { cwd: join(here, ".."), stdio: "ignore" }
+  )
+  try {
+    for (const rows of sizes) await measureSize(rows)
+    if (values.paced) await measurePaced()
+  } finally {
     rmSync(dir, { recursive: true, force: true })
   }
 }

@@ -1,20 +1,26 @@
 /**
  * The benchmark's network, in a process of its own so the report's process measures only itself:
- * a simulator whose history holds about 200,000 reward summaries and 1,000,000 per-epoch rows
- * (60,000 parties, five assets, 250 epochs of about 4,000 payouts each). Prints one JSON line
- * `{url, height, summaries, rows}` when it is serving, and stops when its stdin closes.
+ * a simulator with `parties` parties, `assets` assets and `epochs` epochs of history, about
+ * `share` of the parties paid per asset and epoch (the defaults: some 200,000 reward summaries and
+ * 1,000,000 per-epoch rows). `quirks` = `v0.75` makes it page rewards as the v0.75 node does, and
+ * `seed` chooses the world. Prints one JSON line `{url, height, summaries, rows}` when it is
+ * serving, and stops when its stdin closes.
+ *
+ *   world.ts [parties] [epochs] [share] [assets] [quirks] [seed]
  */
 import { Simulator } from "@vega-effect/simulator"
 import * as Effect from "effect/Effect"
 
-const [parties = 60_000, epochs = 250, share = 0.0513] = process.argv.slice(2).map(Number)
+const [parties = "60000", epochs = "250", share = "0.0513", assets = "5", quirks = "", seed = "2026"] =
+  process.argv.slice(2)
 
 const program = Effect.gen(function* () {
   const sim = yield* Simulator.make({
-    seed: 2026,
+    seed: Number(seed),
     blockInterval: "manual",
-    scale: { parties, assets: 5, epochs },
-    activity: { rewardShare: share }
+    scale: { parties: Number(parties), assets: Number(assets), epochs: Number(epochs) },
+    activity: { rewardShare: Number(share) },
+    ...(quirks === "v0.75" ? { quirks: "v0.75" as const } : {})
   })
   let summaries = 0
   for (const byAsset of sim.world.rewards.totals.values()) summaries += byAsset.size

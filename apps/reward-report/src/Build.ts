@@ -3,15 +3,12 @@
  * display order, per-epoch rows with stable ids, and the cross-check of rows against summaries.
  * Pure: the same snapshot and request always give the same report.
  */
-import type { Reward } from "@vega-effect/schema"
-import { Enum, Timestamp } from "@vega-effect/schema"
-import { createHash } from "node:crypto"
+import { Amounts, Ids } from "./Amounts.js"
 import { unitsOf } from "./formats/text.js"
 import type {
   AssetInfo,
   AssetTotal,
   CrossCheck,
-  EpochRow,
   Filters,
   Mismatch,
   PartyLine,
@@ -19,6 +16,8 @@ import type {
   Report,
   View
 } from "./Report.js"
+import { compareBig, compareText } from "./RowOrder.js"
+import type { RowSource } from "./RowStore.js"
 
 /** One (party, asset) total as `/api/v2/rewards/summaries` gives it. */
 export interface Summary {
@@ -31,13 +30,13 @@ export interface Summary {
 export interface Snapshot {
   /** Every asset a summary or row refers to, by id. */
   readonly assets: ReadonlyMap<string, AssetInfo>
-  readonly summaries: ReadonlyArray<Summary>
+  readonly summaries: Iterable<Summary>
   /** Party id → alias, for parties with a non-empty alias. */
   readonly aliases: ReadonlyMap<string, string>
   /** The per-epoch rows, when they were read and kept (the output lists them). */
-  readonly rows: ReadonlyArray<Reward.Reward> | undefined
+  readonly rows: RowSource | undefined
   /** The per-epoch rows added up per party and asset, and how many there were, when they were read. */
-  readonly rowSums: { readonly sums: ReadonlyArray<Summary>; readonly count: number } | undefined
+  readonly rowSums: { readonly sums: Iterable<Summary>; readonly count: number } | undefined
   /** Why the rows cannot be compared with the summaries (they cover only some epochs or types). */
   readonly notComparable: string | undefined
   readonly provenance: Omit<Provenance, "filters" | "generatedAt" | "generator">
@@ -51,10 +50,6 @@ export interface BuildRequest {
   readonly generator: string
 }
 
-/** A reward type's name as the node sent it, known to this version or not. */
-export const rewardTypeName = (type: Reward.Reward["rewardType"]): string =>
-  Enum.isUnknownEnumValue(type) ? String(type.value) : type
-
 /** `amount` as a percentage of `total` with 4 decimals, rounded half to even (exact integer arithmetic). */
 export const shareOf = (amount: bigint, total: bigint): string => {
   if (total === 0n) return "0.0000"
@@ -65,15 +60,6 @@ export const shareOf = (amount: bigint, total: bigint): string => {
   const digits = q.toString().padStart(5, "0")
   return `${digits.slice(0, -4)}.${digits.slice(-4)}`
 }
-
-/** Unix nanoseconds as ISO 8601 UTC: microseconds (what the node keeps), or nanoseconds when it has them. */
-export const isoOfNanos = (nanos: bigint): string => {
-  const iso = Timestamp.vegaTimeToIsoString(Timestamp.vegaTimestamp(nanos))
-  return iso.endsWith("000Z") ? `${iso.slice(0, -4)}Z` : iso
-}
-
-const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
-const compareBig = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0)
 
 const compareAssets = (a: AssetInfo, b: AssetInfo): number => compareText(a.symbol, b.symbol) || compareText(a.id, b.id)
 
@@ -177,80 +163,31 @@ const linesOf = (view: View, filters: Filters, ranked: ReadonlyArray<Array<Party
   return kept.flatMap((lines) => lines.sort(order))
 }
 
-const rowKey = (r: Reward.Reward): string =>
-  `${r.epoch}|${r.partyId}|${r.assetId}|${rewardTypeName(r.rewardType)}|${r.gameId ?? ""}`
-
-const compareRows = (a: Reward.Reward, b: Reward.Reward): number =>
-  compareBig(a.epoch, b.epoch) ||
-  compareText(a.partyId, b.partyId) ||
-  compareText(a.assetId, b.assetId) ||
-  compareText(rewardTypeName(a.rewardType), rewardTypeName(b.rewardType)) ||
-  compareText(a.gameId ?? "", b.gameId ?? "") ||
-  compareBig(a.amount, b.amount) ||
-  compareText(a.percentageOfTotal, b.percentageOfTotal) ||
-  compareBig(a.lockedUntilEpoch, b.lockedUntilEpoch) ||
-  compareText(a.teamId ?? "", b.teamId ?? "")
-
-/**
- * The rows in a fixed order with their ids. The node's order within an epoch is unspecified, so
- * rows are sorted by every field first: rows sharing a key get their index by amount and the other
- * fields, and rows equal in every field are interchangeable, so the ids do not depend on the read.
- */
-const epochRowsOf = (snapshot: Snapshot, rows: ReadonlyArray<Reward.Reward>): ReadonlyArray<EpochRow> => {
-  const sorted = [...rows].sort(compareRows)
-  const isoCache = new Map<bigint, string>()
-  let previousKey = ""
-  let index = 0
-  return sorted.map((r): EpochRow => {
-    const key = rowKey(r)
-    index = key === previousKey ? index + 1 : 0
-    previousKey = key
-    const asset = assetOf(snapshot, r.assetId)
-    let iso = isoCache.get(r.receivedAt)
-    if (iso === undefined) isoCache.set(r.receivedAt, (iso = isoOfNanos(r.receivedAt)))
-    return {
-      epoch: r.epoch,
-      receivedAt: r.receivedAt,
-      receivedAtIso: iso,
-      partyId: r.partyId,
-      alias: snapshot.aliases.get(r.partyId),
-      asset,
-      rewardType: rewardTypeName(r.rewardType),
-      amount: r.amount,
-      units: unitsOf(r.amount, asset.decimals),
-      percentageOfTotal: r.percentageOfTotal,
-      lockedUntilEpoch: r.lockedUntilEpoch,
-      gameId: r.gameId,
-      teamId: r.teamId,
-      rowId: createHash("sha256").update(`vega-reward|${key}|${index}`).digest("hex")
-    }
-  })
-}
-
-/** The rows' sums per (party, asset), compared with the summaries. */
+/** The rows' sums per (party, asset), compared with the summaries (a pair missing on one side counts 0). */
 export const crossCheck = (
-  summaries: ReadonlyArray<Summary>,
-  rowSums: ReadonlyArray<Summary>,
+  summaries: Iterable<Summary>,
+  rowSums: Iterable<Summary>,
   rowCount: number,
   assetOfId: (id: string) => AssetInfo
 ): CrossCheck => {
-  const pairs = new Map<string, { partyId: string; assetId: string; summary: bigint; rows: bigint }>()
-  const entry = (partyId: string, assetId: string) => {
-    const key = `${partyId}|${assetId}`
-    let e = pairs.get(key)
-    if (e === undefined) pairs.set(key, (e = { partyId, assetId, summary: 0n, rows: 0n }))
-    return e
-  }
-  for (const s of summaries) entry(s.partyId, s.assetId).summary += s.amount
-  for (const r of rowSums) entry(r.partyId, r.assetId).rows += r.amount
+  const ids = new Ids()
+  const expected = new Amounts(ids)
+  const read = new Amounts(ids)
+  for (const s of summaries) expected.add(s.partyId, s.assetId, s.amount)
+  for (const r of rowSums) read.add(r.partyId, r.assetId, r.amount)
   const mismatches: Array<Mismatch> = []
-  for (const e of pairs.values()) {
-    if (e.summary !== e.rows) {
-      mismatches.push({ partyId: e.partyId, asset: assetOfId(e.assetId), summary: e.summary, rows: e.rows })
-    }
+  const mismatch = (partyId: string, assetId: string, summary: bigint, rows: bigint) => {
+    if (summary !== rows) mismatches.push({ partyId, asset: assetOfId(assetId), summary, rows })
+  }
+  let pairs = expected.size
+  for (const s of expected) mismatch(s.partyId, s.assetId, s.amount, read.get(s.partyId, s.assetId) ?? 0n)
+  for (const r of read) {
+    if (expected.get(r.partyId, r.assetId) !== undefined) continue
+    pairs++
+    mismatch(r.partyId, r.assetId, 0n, r.amount)
   }
   mismatches.sort((a, b) => compareAssets(a.asset, b.asset) || compareText(a.partyId, b.partyId))
-  const counts = { pairs: pairs.size, rows: rowCount }
+  const counts = { pairs, rows: rowCount }
   return mismatches.length === 0 ? { status: "passed", ...counts } : { status: "failed", ...counts, mismatches }
 }
 
@@ -267,7 +204,10 @@ export const build = (snapshot: Snapshot, request: BuildRequest): Report => {
     view: request.view,
     totals,
     lines: linesOf(request.view, request.filters, rankedLines(snapshot, totals)),
-    epochs: rows === undefined ? undefined : epochRowsOf(snapshot, rows),
+    epochs:
+      rows === undefined
+        ? undefined
+        : rows.rows({ asset: (id) => assetOf(snapshot, id), alias: (id) => snapshot.aliases.get(id) }),
     crossCheck:
       rowSums === undefined
         ? undefined

@@ -12,28 +12,34 @@
  * `maxRequests`. Only a single party with more than 5000 payouts of one asset in one epoch cannot
  * be read this way, and fails the read rather than leave rows out.
  *
- * Rows are added up per party and asset as they arrive, and kept only when the output lists them (a
- * million decoded rows take most of a gigabyte; their sums take a few megabytes).
+ * Rows are added up per party and asset as they arrive, and kept only when the output lists them:
+ * then in a temporary file, sorted a window of whole epochs at a time (`RowStore.ts`; a million
+ * decoded rows would take most of a gigabyte, their sums take a few megabytes).
  */
 import { DataNodeClient, type DataNodeError, FailureText } from "@vega-effect/http"
 import { Pagination, type Reward } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { rewardTypeName, type Summary } from "./Build.js"
+import { Amounts, type Ids } from "./Amounts.js"
 import { Progress, type Service as ProgressService } from "./Progress.js"
 import { ReadError } from "./ReadError.js"
 import { guard, type TooManyRequests } from "./RequestEstimate.js"
+import { fieldsOf, rewardTypeName } from "./RowOrder.js"
+import { RowSpill, type RowSource } from "./RowStore.js"
 
 /** What was read: the sums per party and asset, how many rows, and the rows themselves if kept. */
 export interface Rows {
-  readonly kept: ReadonlyArray<Reward.Reward> | undefined
-  readonly sums: ReadonlyArray<Summary>
+  readonly kept: RowSource | undefined
+  readonly sums: Amounts
   readonly count: number
 }
 
 export interface RowsRequest {
+  /** The read's ids, shared with its other tables. */
+  readonly ids: Ids
   /** Each filter is read on its own (the endpoint takes one party and one asset at a time). */
   readonly filters: ReadonlyArray<{ readonly partyId?: string; readonly assetId?: string }>
   readonly fromEpoch: bigint
@@ -56,41 +62,37 @@ type Filter = RowsRequest["filters"][number]
 const failed = (error: DataNodeError.DataNodeError): ReadError =>
   new ReadError({ reason: `reading per-epoch rewards failed: ${FailureText.ofError(error)}`, cause: error })
 
-/** Sums, count and (if kept) rows; ids are interned, since the same few recur on every row. */
+/**
+ * Sums, count and (if kept) rows; ids are interned, since the same few recur on every row. Rows
+ * are kept a window at a time: `seal` once every row of the epochs added so far has been added.
+ */
 class Collector {
-  readonly kept: Array<Reward.Reward> = []
-  readonly sums = new Map<string, { partyId: string; assetId: string; amount: bigint }>()
-  readonly ids = new Map<string, string>()
+  readonly sums: Amounts
   count = 0
 
   constructor(
+    readonly ids: Ids,
     readonly types: ReadonlySet<string>,
-    readonly keep: boolean
-  ) {}
-
-  intern<S extends string>(id: S): S {
-    const known = this.ids.get(id)
-    if (known !== undefined) return known as S
-    this.ids.set(id, id)
-    return id
+    readonly spill: RowSpill | undefined
+  ) {
+    this.sums = new Amounts(ids)
   }
 
   add(rows: Iterable<Reward.Reward>): void {
     for (const row of rows) {
       if (this.types.size > 0 && !this.types.has(rewardTypeName(row.rewardType))) continue
-      const partyId = this.intern(row.partyId)
-      const assetId = this.intern(row.assetId)
-      const key = `${partyId}|${assetId}`
-      const sum = this.sums.get(key)
-      if (sum === undefined) this.sums.set(key, { partyId, assetId, amount: row.amount })
-      else sum.amount += row.amount
+      const partyId = this.sums.add(row.partyId, row.assetId, row.amount)
       this.count++
-      if (this.keep) this.kept.push({ ...row, partyId, assetId })
+      if (this.spill !== undefined) this.spill.add(fieldsOf(row, partyId, this.ids.of(row.assetId)))
     }
   }
 
+  seal(): void {
+    this.spill?.seal()
+  }
+
   result(): Rows {
-    return { kept: this.keep ? this.kept : undefined, sums: [...this.sums.values()], count: this.count }
+    return { kept: this.spill, sums: this.sums, count: this.count }
   }
 }
 
@@ -171,7 +173,7 @@ const splitEpoch = (
       if (page === undefined) return yield* tooBig(epoch, `for party ${reads[i].partyId} in asset ${reads[i].assetId}`)
       collector.add(page)
     }
-  })
+  }).pipe(Effect.tap(() => reading.collector.seal()))
 
 /** The range for one filter: windows of epochs, with the epochs too big for them split up. */
 const readFilter = (
@@ -186,9 +188,11 @@ const readFilter = (
     while (cursor <= toEpoch) {
       let last: bigint | undefined
       const outcome = yield* client.rewardsByEpoch({ ...filter, fromEpoch: cursor, toEpoch }).pipe(
+        // a chunk is a window of whole epochs (see `rewardsByEpoch`)
         Stream.runForEachChunk((chunk) =>
           Effect.suspend(() => {
             collector.add(Chunk.toReadonlyArray(chunk))
+            collector.seal()
             const lastRow = Chunk.last(chunk)
             if (lastRow._tag === "None") return Effect.void
             last = lastRow.value.epoch
@@ -207,6 +211,7 @@ const readFilter = (
         const rows = yield* oneEpoch(client, filter, epoch)
         if (rows === undefined) break
         collector.add(rows)
+        collector.seal()
         epoch++
       }
       yield* splitEpoch(reading, filter, epoch)
@@ -216,15 +221,23 @@ const readFilter = (
     }
   })
 
+/** A file for the rows when they are kept, removed when the scope closes. */
+const spillFor = (keep: boolean) =>
+  Effect.acquireRelease(
+    Effect.sync(() => (keep ? new RowSpill() : undefined)),
+    (spill) => Effect.sync(() => spill?.close())
+  )
+
+/** Reads the rows; the kept ones stay readable until the scope closes. */
 export const readRows = (
   request: RowsRequest
-): Effect.Effect<Rows, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<Rows, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress | Scope.Scope> =>
   Effect.gen(function* () {
     const reading: Reading = {
       client: yield* DataNodeClient.DataNodeClient,
       progress: yield* Progress,
       request,
-      collector: new Collector(request.rewardTypes, request.keep),
+      collector: new Collector(request.ids, request.rewardTypes, yield* spillFor(request.keep)),
       epochs: Number(request.toEpoch - request.fromEpoch + 1n)
     }
     yield* reading.progress.step("reading per-epoch rewards", reading.epochs * request.filters.length)

@@ -32,12 +32,15 @@ export const formatOfPath = (path: string): Format | undefined => {
   return match === null ? undefined : byExtension[match[1].toLowerCase()]
 }
 
-/** Formats that can list a million per-epoch rows write them piece by piece; the others are one piece. */
+/**
+ * Formats that can list a million per-epoch rows write them piece by piece, reading the rows as
+ * they go; HTML shows at most a thousand and is one piece.
+ */
 const renderers: Record<Format, (report: Report) => Iterable<string>> = {
-  table: (report) => [Table.render(report)],
+  table: Table.chunks,
   csv: Csv.chunks,
   json: Json.chunks,
-  markdown: (report) => [Markdown.render(report)],
+  markdown: Markdown.chunks,
   html: (report) => [Html.render(report)],
   koinly: Koinly.chunks,
   cointracking: CoinTracking.chunks

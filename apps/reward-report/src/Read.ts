@@ -16,12 +16,16 @@
  */
 import { DataNodeClient, type DataNodeError, FailureText, ReadTracking } from "@vega-effect/http"
 import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { isoOfNanos, type Snapshot, type Summary } from "./Build.js"
+import { Amounts, Ids } from "./Amounts.js"
+import type { Snapshot } from "./Build.js"
+import { isoOfNanos } from "./formats/text.js"
 import { readRows, type Rows } from "./EpochRows.js"
 import { Progress } from "./Progress.js"
 import { ReadError } from "./ReadError.js"
 import type { TooManyRequests } from "./RequestEstimate.js"
+import { listOf, RowSpill, type RowSource } from "./RowStore.js"
 import type { AssetInfo } from "./Report.js"
 
 export interface ReadRequest {
@@ -63,17 +67,32 @@ const combinations = (request: ReadRequest): ReadonlyArray<{ partyId?: string; a
   )
 }
 
-const readSummaries = (request: ReadRequest) =>
+/**
+ * The totals, answer by answer into one table. One answer holds every total it matches, unpaged:
+ * hundreds of thousands on a big network, most of a hundred megabytes while it is decoded. So when
+ * the per-epoch rows are read too (the read holds the most then), every party's totals are asked
+ * for asset by asset (`byAsset`: the assets listed, and those the rows were paid in); otherwise in
+ * one answer, which also holds assets the node did not list.
+ */
+const readSummaries = (request: ReadRequest, ids: Ids, byAsset?: Iterable<string>) =>
   Effect.gen(function* () {
     const client = yield* DataNodeClient.DataNodeClient
-    const answers = yield* Effect.forEach(
-      combinations(request),
-      (filter) => client.listRewardSummaries(filter).pipe(Effect.mapError(failed("reward summaries"))),
-      { concurrency: 4 }
+    const amounts = new Amounts(ids)
+    const everyParty = request.parties.length === 0 && request.assets.length === 0
+    yield* Effect.forEach(
+      everyParty && byAsset !== undefined
+        ? [...new Set(byAsset)].map((assetId) => ({ assetId }))
+        : combinations(request),
+      (filter) =>
+        client.listRewardSummaries(filter).pipe(
+          Effect.map((answer) => {
+            for (const s of answer.summaries) amounts.add(s.partyId, s.assetId, s.amount)
+          }),
+          Effect.mapError(failed("reward summaries"))
+        ),
+      { concurrency: 4, discard: true }
     )
-    return answers.flatMap((answer) =>
-      answer.summaries.map((s): Summary => ({ partyId: s.partyId, assetId: s.assetId, amount: s.amount }))
-    )
+    return amounts
   })
 
 const readAssets = Effect.gen(function* () {
@@ -146,21 +165,9 @@ const readAliases = (parties: ReadonlySet<string>) =>
   })
 
 /** asset id → the parties with a total in it. */
-const partiesBy = (summaries: ReadonlyArray<Summary>) => {
-  const byAsset = new Map<string, Array<string>>()
-  for (const s of summaries) {
-    const parties = byAsset.get(s.assetId)
-    if (parties === undefined) byAsset.set(s.assetId, [s.partyId])
-    else parties.push(s.partyId)
-  }
-  return (assetId: string): ReadonlyArray<string> => byAsset.get(assetId) ?? []
-}
-
-const sameSummaries = (a: ReadonlyArray<Summary>, b: ReadonlyArray<Summary>): boolean => {
-  if (a.length !== b.length) return false
-  const amounts = new Map(a.map((s) => [`${s.partyId}|${s.assetId}`, s.amount]))
-  return b.every((s) => amounts.get(`${s.partyId}|${s.assetId}`) === s.amount)
-}
+const partiesBy =
+  (summaries: Amounts) =>
+  (assetId: string): ReadonlyArray<string> => [...(summaries.partiesByAsset().get(assetId)?.keys() ?? [])]
 
 /**
  * The rows can be checked against the totals only when read for every epoch and type: limited rows
@@ -172,10 +179,12 @@ const isComparable = (epochs: ReadRequest["epochs"]): boolean =>
   epochs.toEpoch === undefined &&
   epochs.rewardTypes.length === 0
 
+const noRows: RowSource = { count: 0, rows: () => listOf([]) }
+
 /** What one attempt read, and whether it can be kept (no epoch ended during it, see above). */
 interface Attempt {
   readonly assets: Map<string, AssetInfo>
-  readonly summaries: ReadonlyArray<Summary>
+  readonly summaries: Amounts
   readonly rows: Rows | undefined
   readonly settled: boolean
 }
@@ -184,25 +193,27 @@ interface Attempt {
 const readAttempt = (
   request: ReadRequest,
   comparable: boolean
-): Effect.Effect<Attempt, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<Attempt, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress | Scope.Scope> =>
   Effect.gen(function* () {
     const client = yield* DataNodeClient.DataNodeClient
     const progress = yield* Progress
     const epochs = request.epochs
+    const ids = new Ids()
     yield* progress.step("reading chain statistics")
     const { statistics } = yield* client.statistics.pipe(Effect.mapError(failed("chain statistics")))
     yield* progress.step("reading assets")
     const assets = yield* readAssets
     yield* progress.step("reading reward totals")
-    const summaries = yield* readSummaries(request)
+    const summaries = yield* readSummaries(request, ids, epochs === undefined ? undefined : assets.keys())
     if (epochs === undefined) return { assets, summaries, rows: undefined, settled: true }
     // the current epoch's rewards may be paid during the read: it is included, and checked below
     const fromEpoch = epochs.fromEpoch ?? 0n
     const toEpoch = epochs.toEpoch ?? statistics.epochSeq
     const rows: Rows =
       fromEpoch > toEpoch
-        ? { kept: epochs.keep ? [] : undefined, sums: [], count: 0 }
+        ? { kept: epochs.keep ? noRows : undefined, sums: new Amounts(ids), count: 0 }
         : yield* readRows({
+            ids,
             filters: combinations(request),
             fromEpoch,
             toEpoch,
@@ -215,10 +226,10 @@ const readAttempt = (
           })
     if (!comparable) return { assets, summaries, rows, settled: true }
     yield* progress.step("reading reward totals again")
-    const after = yield* readSummaries(request)
-    if (sameSummaries(after, rows.sums)) return { assets, summaries: after, rows, settled: true }
+    const after = yield* readSummaries(request, ids, [...assets.keys(), ...rows.sums.partiesByAsset().keys()])
+    if (after.equals(rows.sums)) return { assets, summaries: after, rows, settled: true }
     // unchanged totals: nothing was paid during the read, so a difference is the node's own
-    const settled = sameSummaries(summaries, after) || sameSummaries(summaries, rows.sums)
+    const settled = summaries.equals(after) || summaries.equals(rows.sums)
     return { assets, summaries, rows, settled }
   })
 
@@ -231,13 +242,20 @@ const readSettled = (request: ReadRequest, comparable: boolean) =>
       const result = yield* readAttempt(request, comparable)
       if (result.settled) {
         const { assets, rows, summaries } = result
-        const all = [...summaries, ...(rows?.sums ?? [])]
-        yield* completeAssets(assets, new Set(all.map((s) => s.assetId)))
+        const tables = rows === undefined ? [summaries] : [summaries, rows.sums]
+        yield* completeAssets(
+          assets,
+          tables.flatMap((table) => [...table.partiesByAsset().keys()])
+        )
         yield* progress.step("reading party aliases")
-        const parties = new Set(all.map((s) => s.partyId))
+        const parties = new Set(
+          tables.flatMap((table) => [...table.partiesByAsset().values()].flatMap((p) => [...p.keys()]))
+        )
         const aliases = yield* readAliases(parties)
         return { assets, rows, summaries, aliases }
       }
+      // the rows of an attempt that is not kept are not needed any more
+      if (result.rows?.kept instanceof RowSpill) result.rows.kept.close()
       if (n >= attempts) {
         return yield* new ReadError({
           reason: `partial data: rewards kept being paid while reading (${attempts} attempts); try again`
@@ -250,7 +268,7 @@ const readSettled = (request: ReadRequest, comparable: boolean) =>
 /** Reads a snapshot; its provenance says which nodes answered and at which heights. */
 export const read = (
   request: ReadRequest
-): Effect.Effect<Snapshot, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<Snapshot, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress | Scope.Scope> =>
   Effect.gen(function* () {
     const progress = yield* Progress
     const epochs = request.epochs

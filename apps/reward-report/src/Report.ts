@@ -122,6 +122,18 @@ export interface EpochRow {
   readonly rowId: string
 }
 
+/**
+ * The per-epoch rows of a report in report order, read lazily: a report may list millions, so they
+ * are kept on disk while it is made and each pass over them reads them again.
+ */
+export interface EpochRows extends Iterable<EpochRow> {
+  readonly length: number
+  /** The rows by payout time, `oldest` or `newest` first; rows paid in the same block keep their report order. */
+  byReceivedAt(first: "oldest" | "newest"): Iterable<EpochRow>
+  /** The first `n` rows (or all, when there are fewer). */
+  head(n: number): ReadonlyArray<EpochRow>
+}
+
 /** A party and asset whose per-epoch rows do not add up to its summary. */
 export interface Mismatch {
   readonly partyId: string
@@ -156,7 +168,7 @@ export interface Report {
    */
   readonly lines: ReadonlyArray<PartyLine>
   /** Per-epoch rows, oldest epoch first (then party, asset, type, amount); undefined when not read. */
-  readonly epochs: ReadonlyArray<EpochRow> | undefined
+  readonly epochs: EpochRows | undefined
   /** Undefined when the per-epoch rows were not read. */
   readonly crossCheck: CrossCheck | undefined
 }

@@ -10,6 +10,7 @@ import * as Clock from "effect/Clock"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { build } from "./Build.js"
 import * as DataNode from "./DataNode.js"
@@ -92,11 +93,15 @@ const writeReport = (report: Report, options: RunOptions): Effect.Effect<string,
 export const listsRows = (view: View, format: Format): boolean =>
   view === "epochs" || format === "json" || needsEpochRows(format)
 
-/** The report, read with a client already provided. */
+/** The report, read with a client already provided; its per-epoch rows can be read until the scope closes. */
 export const makeReport = (
   options: RunOptions,
   describeNode: (url: string) => string = (url) => url
-): Effect.Effect<Report, ReadError | TooManyRequests | UsageProblem, DataNodeClient.DataNodeClient | Progress> =>
+): Effect.Effect<
+  Report,
+  ReadError | TooManyRequests | UsageProblem,
+  DataNodeClient.DataNodeClient | Progress | Scope.Scope
+> =>
   Effect.gen(function* () {
     const assets = yield* resolveAssets(options.filters.assets)
     const filters: Filters = { ...options.filters, assets }

@@ -12,7 +12,8 @@ import * as Markdown from "../src/formats/Markdown.js"
 import * as Table from "../src/formats/Table.js"
 import { csvField, csvLine, formulaSafe, plainDecimal, unitsOf } from "../src/formats/text.js"
 import type { EpochRow, PartyLine, Report } from "../src/Report.js"
-import { aliases, parties, sampleReport, USDT, VEGA } from "./support/sample.js"
+import { listOf } from "../src/RowStore.js"
+import { aliases, parties, sampleReport, sampleRows, USDT, VEGA } from "./support/sample.js"
 
 // --- variants of the sample ----------------------------------------------------------------------
 
@@ -273,7 +274,7 @@ describe("Csv", () => {
       ...provenanceColumns
     ])
     expect(rows).toEqual(
-      sampleReport.epochs!.map((r) => ({
+      sampleRows.map((r) => ({
         epoch: String(r.epoch),
         received_at: r.receivedAtIso,
         party_id: r.partyId,
@@ -301,7 +302,7 @@ describe("Csv", () => {
     const report: Report = {
       ...sampleReport,
       lines: all.map((alias, i) => ({ ...sampleReport.lines[0], rank: i + 1, alias })),
-      epochs: all.map((alias) => ({ ...sampleReport.epochs![0], alias }))
+      epochs: listOf(all.map((alias) => ({ ...sampleRows[0], alias })))
     }
     const expected = [...risky.map((a) => `'${a}`), ...safe]
     expect(parseTable(Csv.render(report)).rows.map((r) => r.alias)).toEqual(expected)
@@ -345,9 +346,9 @@ describe("Koinly", () => {
   })
 
   it("writes one Received-only reward row per payout, oldest first, with exact amounts", () => {
-    const epochs = sampleReport.epochs!
+    const epochs = sampleRows
     expect(rows.map((r) => r.TxHash)).toEqual(epochs.map((r) => r.rowId))
-    const reversed: Report = { ...sampleReport, epochs: [...epochs].reverse() }
+    const reversed: Report = { ...sampleReport, epochs: listOf([...epochs].reverse()) }
     // oldest first whatever the input order; rows of one block keep their order
     expect(parseTable(Koinly.render(reversed)).rows.map((r) => r.TxHash)).toEqual([
       epochs[1].rowId,
@@ -380,7 +381,7 @@ describe("Koinly", () => {
 describe("CoinTracking", () => {
   const text = CoinTracking.render(sampleReport)
   const { rows } = parseTable(text)
-  const epochs = sampleReport.epochs!
+  const epochs = sampleRows
 
   it("starts with the exact import header and uses CRLF", () => {
     expect(text.split("\r\n")[0]).toBe(
@@ -420,7 +421,7 @@ describe("CoinTracking", () => {
     ]
     const report: Report = {
       ...sampleReport,
-      epochs: types.map((rewardType): EpochRow => ({ ...epochs[0], rewardType }))
+      epochs: listOf(types.map((rewardType): EpochRow => ({ ...epochs[0], rewardType })))
     }
     expect(parseTable(CoinTracking.render(report)).rows.map((r) => r.Type)).toEqual([
       "Staking",
@@ -468,7 +469,7 @@ describe("Json", () => {
       }))
     )
     expect(json.epochs.map((e: any) => [e.epoch, e.receivedAt, e.amount, e.amountRaw, e.gameId])).toEqual(
-      sampleReport.epochs!.map((e) => [String(e.epoch), String(e.receivedAt), e.units, e.amount.toString(), null])
+      sampleRows.map((e) => [String(e.epoch), String(e.receivedAt), e.units, e.amount.toString(), null])
     )
     expect(json.crossCheck).toEqual({
       status: "failed",
@@ -502,7 +503,7 @@ describe("Json", () => {
   })
 
   it("writes the rows piece by piece, joining to exactly what one JSON.stringify gives", () => {
-    for (const report of [sampleReport, { ...sampleReport, epochs: [] }, noEpochsReport]) {
+    for (const report of [sampleReport, { ...sampleReport, epochs: listOf([]) }, noEpochsReport]) {
       const pieces = [...Json.chunks(report)]
       const text = pieces.join("")
       expect(text).toBe(JSON.stringify(JSON.parse(text), null, 2) + "\n")
@@ -510,7 +511,7 @@ describe("Json", () => {
         report.epochs === undefined ? 1 : report.epochs.length + 4 - (report.epochs.length === 0 ? 1 : 0)
       )
     }
-    expect(JSON.parse(Json.render({ ...sampleReport, epochs: [] })).epochs).toEqual([])
+    expect(JSON.parse(Json.render({ ...sampleReport, epochs: listOf([]) })).epochs).toEqual([])
   })
 })
 

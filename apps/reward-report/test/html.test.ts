@@ -12,7 +12,8 @@ import { chart, escapeHtml, render } from "../src/formats/Html.js"
 import { provenanceEntries } from "../src/formats/text.js"
 import type { AssetInfo, EpochRow, PartyLine, Report } from "../src/Report.js"
 import { chromiumAvailable, screenshot } from "./support/chromium.js"
-import { parties, sampleReport, USDT, VEGA } from "./support/sample.js"
+import { listOf } from "../src/RowStore.js"
+import { parties, sampleReport, sampleRows, USDT, VEGA } from "./support/sample.js"
 
 const goldenFile = join(dirname(fileURLToPath(import.meta.url)), "golden", "sample.assets.html")
 
@@ -61,7 +62,7 @@ const vegaLine = (rank: number, n: number, amount: bigint): PartyLine => ({
   share: "0.0000"
 })
 
-const epochRow = (n: number): EpochRow => ({ ...sampleReport.epochs![0], epoch: BigInt(n), rowId: String(n) })
+const epochRow = (n: number): EpochRow => ({ ...sampleRows[0], epoch: BigInt(n), rowId: String(n) })
 
 describe("Html.render", () => {
   const html = render(sampleReport)
@@ -101,7 +102,7 @@ describe("Html.render", () => {
       ...sampleReport,
       view: "epochs",
       lines: sampleReport.lines.map((line) => ({ ...line, alias: hostile })),
-      epochs: sampleReport.epochs!.map((row) => ({ ...row, alias: hostile, rewardType: hostile }))
+      epochs: listOf(sampleRows.map((row) => ({ ...row, alias: hostile, rewardType: hostile })))
     })
     expect(page).not.toMatch(/<script|<img|onerror="/i)
     const tags = new Set([...page.matchAll(/<\/?([a-zA-Z][\w-]*)/g)].map((m) => m[1].toLowerCase()))
@@ -172,7 +173,7 @@ describe("Html.render", () => {
       view: "epochs",
       lines: [],
       crossCheck: undefined,
-      epochs: Array.from({ length: 1001 }, (_, i) => epochRow(i))
+      epochs: listOf(Array.from({ length: 1001 }, (_, i) => epochRow(i)))
     })
     expect([...many.matchAll(/<tr><td class="num">\d+<\/td>/g)]).toHaveLength(1000)
     expect(many).toContain(

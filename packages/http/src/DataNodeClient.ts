@@ -237,6 +237,9 @@ export interface Service {
    * `PaginationLoopError` (none of its rows delivered), and later epochs too big for one answer
    * fail at once on that node, without a cursor request; read them narrower (`assetId`,
    * `partyId`). All windows are read from one node while it stays healthy.
+   *
+   * Each window arrives as one chunk of the stream (`Stream.runForEachChunk` sees whole epochs at
+   * a time), in no particular order within it.
    */
   readonly rewardsByEpoch: (
     request: RewardsByEpochRequest,

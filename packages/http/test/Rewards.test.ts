@@ -166,6 +166,22 @@ describe("rewardsByEpoch, an epoch with more rows than one answer", () => {
         }),
       120_000
     )
+
+    it.effect(
+      "delivers each window as one chunk: no epoch is split between chunks",
+      () =>
+        Effect.gen(function* () {
+          const dn = yield* client
+          const chunks = yield* Stream.runCollect(Stream.chunks(dn.rewardsByEpoch({ fromEpoch: 0, toEpoch: 2 })))
+          const epochsOf = Chunk.toReadonlyArray(chunks)
+            .filter((chunk) => Chunk.size(chunk) > 0)
+            .map((chunk) => new Set(Chunk.toReadonlyArray(chunk).map((r) => r.epoch)))
+          // the big epochs (more than 5,000 rows) among them, each in a chunk of its own
+          expect(epochsOf.flatMap((epochs) => [...epochs]).sort()).toEqual([1n, 2n])
+          expect(epochsOf.every((epochs) => epochs.size === 1)).toBe(true)
+        }),
+      120_000
+    )
   })
 
   const quirky = counting()

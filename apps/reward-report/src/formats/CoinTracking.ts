@@ -3,7 +3,7 @@
  * row per payout, newest first, with the row id as the duplicate-check key.
  */
 import type { Report } from "../Report.js"
-import { byReceivedAt, csvLine, sourceText, taxRows, utcSeconds } from "./text.js"
+import { csvLine, sourceText, taxRows, utcSeconds } from "./text.js"
 
 export const header =
   "Type,Buy Amount,Buy Currency,Sell Amount,Sell Currency,Fee,Fee Currency,Exchange,Trade-Group,Comment,Date,Tx-ID,Buy Value in Account Currency,Sell Value in Account Currency,Liquidity pool"
@@ -13,7 +13,7 @@ const stakingTypes: ReadonlySet<string> = new Set(["ACCOUNT_TYPE_GLOBAL_REWARD",
 
 /** The CSV text in pieces, one record each. */
 export function* chunks(report: Report): Generator<string> {
-  const rows = byReceivedAt(taxRows(report, "CoinTracking"), "newest")
+  const rows = taxRows(report, "CoinTracking").byReceivedAt("newest")
   const source = sourceText(report.provenance)
   yield `${header}\r\n`
   for (const row of rows) {

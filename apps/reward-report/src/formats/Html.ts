@@ -218,7 +218,7 @@ const epochsView = (report: Report): ReadonlyArray<string> => {
   const rows = report.epochs
   if (rows === undefined) return [`<p class="note">The per-epoch rows were not read.</p>`]
   if (rows.length === 0) return [`<p class="note">No per-epoch rows match the filters.</p>`]
-  const shown = rows.length > epochRowLimit ? rows.slice(0, epochRowLimit) : rows
+  const shown = rows.head(epochRowLimit)
   return [
     ...(shown.length < rows.length
       ? [
@@ -280,9 +280,8 @@ const crossCheckBody = (check: CrossCheck, aliases: ReadonlyMap<string, string>)
 /** Aliases by party id, from the lines and rows read (mismatches carry none of their own). */
 const knownAliases = (report: Report): ReadonlyMap<string, string> => {
   const aliases = new Map<string, string>()
-  for (const { partyId, alias } of [...report.lines, ...(report.epochs ?? [])]) {
-    if (alias !== undefined) aliases.set(partyId, oneLine(alias))
-  }
+  for (const { partyId, alias } of report.lines) if (alias !== undefined) aliases.set(partyId, oneLine(alias))
+  for (const { partyId, alias } of report.epochs ?? []) if (alias !== undefined) aliases.set(partyId, oneLine(alias))
   return aliases
 }
 
@@ -292,7 +291,8 @@ const crossCheckSection = (report: Report): string =>
     : [
         `<section id="cross-check">`,
         `<h2>Cross-check: per-epoch rows against summaries</h2>`,
-        ...crossCheckBody(report.crossCheck, knownAliases(report)),
+        // only a failed check names parties; the rows are not read again for nothing
+        ...crossCheckBody(report.crossCheck, report.crossCheck.status === "failed" ? knownAliases(report) : new Map()),
         `</section>`
       ].join("\n")
 

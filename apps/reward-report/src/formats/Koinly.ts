@@ -3,14 +3,14 @@
  * Received-only row labelled `reward` per payout, oldest first.
  */
 import type { Report } from "../Report.js"
-import { byReceivedAt, csvLine, sourceText, taxRows, utcSeconds } from "./text.js"
+import { csvLine, sourceText, taxRows, utcSeconds } from "./text.js"
 
 export const header =
   "Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash"
 
 /** The CSV text in pieces, one record each. */
 export function* chunks(report: Report): Generator<string> {
-  const rows = byReceivedAt(taxRows(report, "Koinly"), "oldest")
+  const rows = taxRows(report, "Koinly").byReceivedAt("oldest")
   const source = sourceText(report.provenance)
   yield `${header}\r\n`
   for (const row of rows) {

@@ -3,7 +3,7 @@
  * list, then one table per group of the view, and the cross-check. Text from the chain is escaped
  * so an alias cannot add markup, links or table cells.
  */
-import type { CrossCheck, EpochRow, PartyLine, Report } from "../Report.js"
+import type { CrossCheck, EpochRows, PartyLine, Report } from "../Report.js"
 import {
   oneLine,
   partyLabel,
@@ -32,12 +32,18 @@ const code = (text: string): string => (/^[\w.:-]+$/.test(text) ? `\`${text}\`` 
 
 type Align = "left" | "right"
 
+/** The table's lines, one piece each (a million rows are never one string). */
+function* tableLines(
+  columns: ReadonlyArray<readonly [string, Align]>,
+  rows: Iterable<ReadonlyArray<string>>
+): Generator<string> {
+  yield `| ${columns.map(([name]) => name).join(" | ")} |`
+  yield `\n| ${columns.map(([, align]) => (align === "right" ? "---:" : "---")).join(" | ")} |`
+  for (const row of rows) yield `\n| ${row.join(" | ")} |`
+}
+
 const table = (columns: ReadonlyArray<readonly [string, Align]>, rows: ReadonlyArray<ReadonlyArray<string>>) =>
-  [
-    `| ${columns.map(([name]) => name).join(" | ")} |`,
-    `| ${columns.map(([, align]) => (align === "right" ? "---:" : "---")).join(" | ")} |`,
-    ...rows.map((row) => `| ${row.join(" | ")} |`)
-  ].join("\n")
+  [...tableLines(columns, rows)].join("")
 
 const amount = (units: string, symbol: string) => `${units} ${escape(symbol)}`
 
@@ -103,33 +109,37 @@ const partySections = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<string> =
     ].join("\n\n")
   )
 
-const epochsSection = (epochs: ReadonlyArray<EpochRow> | undefined): string =>
-  [
-    "## Rewards per epoch",
-    epochs === undefined
-      ? "The per-epoch rows were not read."
-      : table(
-          [
-            ["Epoch", "right"],
-            ["Received (UTC)", "left"],
-            ["Party", "left"],
-            ["Asset", "left"],
-            ["Type", "left"],
-            ["Amount", "right"],
-            ["% of payout", "right"]
-          ],
-          epochs.map((row) => [
-            String(row.epoch),
-            utcSeconds(row),
-            escape(partyLabel(row.partyId, row.alias)),
-            escape(row.asset.symbol),
-            code(row.rewardType),
-            amount(row.units, row.asset.symbol),
-            // the node sends a Go float such as "5e-05"; shown as plain decimal, digits unchanged
-            `${escape(plainDecimal(row.percentageOfTotal))}%`
-          ])
-        )
-  ].join("\n\n")
+const epochColumns: ReadonlyArray<readonly [string, Align]> = [
+  ["Epoch", "right"],
+  ["Received (UTC)", "left"],
+  ["Party", "left"],
+  ["Asset", "left"],
+  ["Type", "left"],
+  ["Amount", "right"],
+  ["% of payout", "right"]
+]
+
+function* epochCells(epochs: EpochRows): Generator<ReadonlyArray<string>> {
+  for (const row of epochs) {
+    yield [
+      String(row.epoch),
+      utcSeconds(row),
+      escape(partyLabel(row.partyId, row.alias)),
+      escape(row.asset.symbol),
+      code(row.rewardType),
+      amount(row.units, row.asset.symbol),
+      // the node sends a Go float such as "5e-05"; shown as plain decimal, digits unchanged
+      `${escape(plainDecimal(row.percentageOfTotal))}%`
+    ]
+  }
+}
+
+/** Streamed: the rows are read as the section is written. */
+function* epochsSection(epochs: EpochRows | undefined): Generator<string> {
+  yield "## Rewards per epoch\n\n"
+  if (epochs === undefined) yield "The per-epoch rows were not read."
+  else yield* tableLines(epochColumns, epochCells(epochs))
+}
 
 const crossCheckSection = (crossCheck: CrossCheck): string => {
   if (crossCheck.status === "skipped") return `## Cross-check\n\nSkipped: ${escape(crossCheck.reason)}`
@@ -163,17 +173,26 @@ const crossCheckSection = (crossCheck: CrossCheck): string => {
   }
 }
 
-export const render = (report: Report): string => {
-  const sections = [
-    "# Vega rewards report",
-    provenanceEntries(report.provenance)
-      .map(([name, value]) => `- **${name}**: ${escape(value)}`)
-      .join("\n"),
-    totalsSection(report),
-    ...(report.view === "assets" ? assetSections(report.lines) : []),
-    ...(report.view === "parties" ? partySections(report.lines) : []),
+/** The text in pieces: sections a blank line apart, a line end at the end. */
+export function* chunks(report: Report): Generator<string> {
+  const sections: ReadonlyArray<Iterable<string>> = [
+    ["# Vega rewards report"],
+    [
+      provenanceEntries(report.provenance)
+        .map(([name, value]) => `- **${name}**: ${escape(value)}`)
+        .join("\n")
+    ],
+    [totalsSection(report)],
+    ...(report.view === "assets" ? assetSections(report.lines).map((section) => [section]) : []),
+    ...(report.view === "parties" ? partySections(report.lines).map((section) => [section]) : []),
     ...(report.view === "epochs" ? [epochsSection(report.epochs)] : []),
-    ...(report.crossCheck === undefined ? [] : [crossCheckSection(report.crossCheck)])
+    ...(report.crossCheck === undefined ? [] : [[crossCheckSection(report.crossCheck)]])
   ]
-  return `${sections.join("\n\n")}\n`
+  for (const [i, section] of sections.entries()) {
+    if (i > 0) yield "\n\n"
+    yield* section
+  }
+  yield "\n"
 }
+
+export const render = (report: Report): string => [...chunks(report)].join("")

@@ -3,18 +3,12 @@
  * view, with amounts right-aligned on their decimal point, and the cross-check. No colours; text
  * from the chain goes through `oneLine` so it cannot move the cursor or inject escape sequences.
  */
-import type { CrossCheck, EpochRow, PartyLine, Report } from "../Report.js"
+import type { AssetTotal, CrossCheck, EpochRow, EpochRows, PartyLine, Report } from "../Report.js"
 import { groupDigits, oneLine, partyLabel, plural, provenanceEntries, runs, unitsOf, utcSeconds } from "./text.js"
 
-/** Width in code points, so `…` and `—` count as one. */
-const width = (text: string): number => [...text].length
+/** Width in code points, so `…` and `—` count as one (only text with surrogate pairs needs counting). */
+const width = (text: string): number => (/[\uD800-\uDFFF]/.test(text) ? [...text].length : text.length)
 
-/** The widest of `texts` (a loop: a million rows are too many arguments for `Math.max`). */
-const widest = (texts: Iterable<string>, least = 0): number => {
-  let max = least
-  for (const text of texts) max = Math.max(max, width(text))
-  return max
-}
 const padLeft = (text: string, to: number): string => " ".repeat(Math.max(0, to - width(text))) + text
 const padRight = (text: string, to: number): string => text + " ".repeat(Math.max(0, to - width(text)))
 
@@ -24,63 +18,84 @@ interface Num {
   readonly suffix: string
 }
 
-type Column =
-  | { readonly header: string; readonly align: "left" | "right"; readonly cells: ReadonlyArray<string> }
-  | { readonly header: string; readonly align: "number"; readonly cells: ReadonlyArray<Num> }
+type Column<A> =
+  | { readonly header: string; readonly align: "left" | "right"; readonly cell: (row: A) => string }
+  | { readonly header: string; readonly align: "number"; readonly cell: (row: A) => Num }
 
-const left = <A>(header: string, rows: ReadonlyArray<A>, cell: (row: A) => string): Column => ({
-  header,
-  align: "left",
-  cells: rows.map(cell)
-})
-const right = <A>(header: string, rows: ReadonlyArray<A>, cell: (row: A) => string): Column => ({
-  header,
-  align: "right",
-  cells: rows.map(cell)
-})
-const numbers = <A>(header: string, rows: ReadonlyArray<A>, cell: (row: A) => Num): Column => ({
-  header,
-  align: "number",
-  cells: rows.map(cell)
-})
+const left = <A>(header: string, cell: (row: A) => string): Column<A> => ({ header, align: "left", cell })
+const right = <A>(header: string, cell: (row: A) => string): Column<A> => ({ header, align: "right", cell })
+const numbers = <A>(header: string, cell: (row: A) => Num): Column<A> => ({ header, align: "number", cell })
 
-/**
- * Numbers laid out so their decimal points share one column: integer parts (grouped) padded on the
- * left, fractions padded with spaces on the right, then the suffixes padded to one width.
- */
-const alignNumbers = (cells: ReadonlyArray<Num>): ReadonlyArray<string> => {
-  const parts = cells.map(({ suffix, units }) => {
-    const [whole, fraction] = groupDigits(units).split(".")
-    return { whole, fraction: fraction === undefined ? "" : `.${fraction}`, suffix: oneLine(suffix) }
-  })
-  const wholeWidth = widest(parts.map((p) => p.whole))
-  const fractionWidth = widest(parts.map((p) => p.fraction))
-  const suffixWidth = widest(parts.map((p) => p.suffix))
-  return parts.map(
-    (p) => padLeft(p.whole, wholeWidth) + padRight(p.fraction, fractionWidth) + padRight(p.suffix, suffixWidth)
-  )
+/** A number cell's parts: integer part (grouped), fraction with its point, suffix. */
+const partsOf = ({ suffix, units }: Num) => {
+  const [whole, fraction] = groupDigits(units).split(".")
+  return { whole, fraction: fraction === undefined ? "" : `.${fraction}`, suffix: oneLine(suffix) }
 }
 
-/** Columns two spaces apart, a header row and a dashed rule; no trailing spaces. */
-const table = (columns: ReadonlyArray<Column>): string => {
-  const laid = columns.map((column) => {
-    const cells = column.align === "number" ? alignNumbers(column.cells) : column.cells.map(oneLine)
-    const size = widest(cells, width(column.header))
-    const pad = column.align === "left" ? padRight : padLeft
-    return { header: pad(column.header, size), rule: "-".repeat(size), cells: cells.map((cell) => pad(cell, size)) }
-  })
-  const rowCount = columns[0]?.cells.length ?? 0
-  const rows = [
-    laid.map((c) => c.header),
-    laid.map((c) => c.rule),
-    ...Array.from({ length: rowCount }, (_, i) => laid.map((c) => c.cells[i]))
-  ]
-  return rows.map((row) => row.join("  ").trimEnd()).join("\n")
+/** How wide a column's cells are: text cells whole; numbers by part, so decimal points line up. */
+class Widths {
+  text = 0
+  whole = 0
+  fraction = 0
+  suffix = 0
+
+  get numbers(): number {
+    return this.whole + this.fraction + this.suffix
+  }
+}
+
+const measure = <A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): ReadonlyArray<Widths> => {
+  const widths = columns.map(() => new Widths())
+  for (const row of rows) {
+    columns.forEach((column, i) => {
+      const w = widths[i]
+      if (column.align !== "number") w.text = Math.max(w.text, width(oneLine(column.cell(row))))
+      else {
+        const p = partsOf(column.cell(row))
+        w.whole = Math.max(w.whole, width(p.whole))
+        w.fraction = Math.max(w.fraction, width(p.fraction))
+        w.suffix = Math.max(w.suffix, width(p.suffix))
+      }
+    })
+  }
+  return widths
+}
+
+/**
+ * Columns two spaces apart, a header row and a dashed rule; no trailing spaces. Numbers are laid
+ * out so their decimal points share one column: integer parts padded on the left, fractions padded
+ * on the right, then the suffixes padded to one width. The rows are gone through twice (widths,
+ * then lines), so a million of them need not be held; the lines come one piece each.
+ */
+function* table<A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): Generator<string> {
+  const widths = measure(columns, rows)
+  const sizes = columns.map((column, i) =>
+    Math.max(width(column.header), column.align === "number" ? widths[i].numbers : widths[i].text)
+  )
+  const line = (cells: ReadonlyArray<string>) =>
+    cells
+      .map((cell, i) => (columns[i].align === "left" ? padRight : padLeft)(cell, sizes[i]))
+      .join("  ")
+      .trimEnd()
+  yield line(columns.map((column) => column.header))
+  yield `\n${line(sizes.map((size) => "-".repeat(size)))}`
+  for (const row of rows) {
+    const cells = columns.map((column, i) => {
+      if (column.align !== "number") return oneLine(column.cell(row))
+      const p = partsOf(column.cell(row))
+      const w = widths[i]
+      return padLeft(p.whole, w.whole) + padRight(p.fraction, w.fraction) + padRight(p.suffix, w.suffix)
+    })
+    yield `\n${line(cells)}`
+  }
 }
 
 const symbolOf = (symbol: string): string => ` ${oneLine(symbol)}`
 
-const assetBlocks = (report: Report): ReadonlyArray<string> =>
+/** A block of the output: its pieces, written one after another. */
+type Block = Iterable<string>
+
+const assetBlocks = (report: Report): ReadonlyArray<Block> =>
   runs(report.lines, (line) => line.asset.id).map((group) => {
     const asset = group[0].asset
     const symbol = oneLine(asset.symbol)
@@ -89,41 +104,61 @@ const assetBlocks = (report: Report): ReadonlyArray<string> =>
       total === undefined
         ? symbol
         : `${symbol} — total ${groupDigits(total.units)} ${symbol} over ${plural(total.parties, "party", "parties")}`
-    return `${title}\n\n${table([
-      right("Rank", group, (line) => String(line.rank)),
-      left("Party", group, (line) => partyLabel(line.partyId, line.alias)),
-      numbers("Amount", group, (line) => ({ units: line.units, suffix: symbolOf(line.asset.symbol) })),
-      numbers("Share", group, (line) => ({ units: line.share, suffix: "%" }))
-    ])}`
+    return [
+      `${title}\n\n`,
+      ...table<PartyLine>(
+        [
+          right("Rank", (line) => String(line.rank)),
+          left("Party", (line) => partyLabel(line.partyId, line.alias)),
+          numbers("Amount", (line) => ({ units: line.units, suffix: symbolOf(line.asset.symbol) })),
+          numbers("Share", (line) => ({ units: line.share, suffix: "%" }))
+        ],
+        group
+      )
+    ]
   })
 
-const partyBlocks = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<string> =>
-  runs(lines, (line) => line.partyId).map(
-    (group) =>
-      `${partyLabel(group[0].partyId, group[0].alias)}\n\n${table([
-        left("Asset", group, (line) => line.asset.symbol),
-        right("Rank", group, (line) => String(line.rank)),
-        numbers("Amount", group, (line) => ({ units: line.units, suffix: symbolOf(line.asset.symbol) })),
-        numbers("Share", group, (line) => ({ units: line.share, suffix: "%" }))
-      ])}`
+const partyBlocks = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<Block> =>
+  runs(lines, (line) => line.partyId).map((group) => [
+    `${partyLabel(group[0].partyId, group[0].alias)}\n\n`,
+    ...table<PartyLine>(
+      [
+        left("Asset", (line) => line.asset.symbol),
+        right("Rank", (line) => String(line.rank)),
+        numbers("Amount", (line) => ({ units: line.units, suffix: symbolOf(line.asset.symbol) })),
+        numbers("Share", (line) => ({ units: line.share, suffix: "%" }))
+      ],
+      group
+    )
+  ])
+
+const totalsBlock = (report: Report): Block => [
+  "Totals per asset\n\n",
+  ...table<AssetTotal>(
+    [
+      left("Asset", (t) => t.asset.symbol),
+      left("Name", (t) => t.asset.name),
+      right("Parties", (t) => String(t.parties)),
+      numbers("Total", (t) => ({ units: t.units, suffix: symbolOf(t.asset.symbol) }))
+    ],
+    report.totals
   )
+]
 
-const totalsBlock = (report: Report): string =>
-  `Totals per asset\n\n${table([
-    left("Asset", report.totals, (t) => t.asset.symbol),
-    left("Name", report.totals, (t) => t.asset.name),
-    right("Parties", report.totals, (t) => String(t.parties)),
-    numbers("Total", report.totals, (t) => ({ units: t.units, suffix: symbolOf(t.asset.symbol) }))
-  ])}`
-
-const epochsBlock = (epochs: ReadonlyArray<EpochRow>): string =>
-  `Rewards per epoch\n\n${table([
-    right("Epoch", epochs, (row) => String(row.epoch)),
-    left("Received (UTC)", epochs, utcSeconds),
-    left("Party", epochs, (row) => partyLabel(row.partyId, row.alias)),
-    left("Type", epochs, (row) => row.rewardType),
-    numbers("Amount", epochs, (row) => ({ units: row.units, suffix: symbolOf(row.asset.symbol) }))
-  ])}`
+/** Streamed: the rows are read as the block is written. */
+function* epochsBlock(epochs: EpochRows): Generator<string> {
+  yield "Rewards per epoch\n\n"
+  yield* table<EpochRow>(
+    [
+      right("Epoch", (row) => String(row.epoch)),
+      left("Received (UTC)", utcSeconds),
+      left("Party", (row) => partyLabel(row.partyId, row.alias)),
+      left("Type", (row) => row.rewardType),
+      numbers("Amount", (row) => ({ units: row.units, suffix: symbolOf(row.asset.symbol) }))
+    ],
+    epochs
+  )
+}
 
 const crossCheckLines = (crossCheck: CrossCheck): string => {
   switch (crossCheck.status) {
@@ -149,7 +184,7 @@ const crossCheckLines = (crossCheck: CrossCheck): string => {
   }
 }
 
-const blocks = (report: Report): ReadonlyArray<string> => {
+const blocks = (report: Report): ReadonlyArray<Block> => {
   switch (report.view) {
     case "assets":
       return report.lines.length === 0 ? ["(no rewards)"] : assetBlocks(report)
@@ -166,14 +201,17 @@ const blocks = (report: Report): ReadonlyArray<string> => {
   }
 }
 
-export const render = (report: Report): string => {
-  const header = provenanceEntries(report.provenance)
+/** The text in pieces: blocks two lines apart, a line end at the end. */
+export function* chunks(report: Report): Generator<string> {
+  yield provenanceEntries(report.provenance)
     .map(([name, value]) => `${name}: ${oneLine(value)}`)
     .join("\n")
-  const sections = [
-    header,
-    ...blocks(report),
-    ...(report.crossCheck === undefined ? [] : [crossCheckLines(report.crossCheck)])
-  ]
-  return `${sections.join("\n\n")}\n`
+  for (const block of blocks(report)) {
+    yield "\n\n"
+    yield* block
+  }
+  if (report.crossCheck !== undefined) yield `\n\n${crossCheckLines(report.crossCheck)}`
+  yield "\n"
 }
+
+export const render = (report: Report): string => [...chunks(report)].join("")

@@ -1,7 +1,8 @@
 /**
  * Text pieces the formats share, so that every format describes the same report the same way.
  */
-import type { EpochRow, Filters, Provenance, Report } from "../Report.js"
+import { Timestamp } from "@vega-effect/schema"
+import type { EpochRow, EpochRows, Filters, Provenance, Report } from "../Report.js"
 
 /** `a1a1a1a1…a1a1`: enough of an id to tell parties apart on screen (full ids are in CSV and JSON). */
 export const shortId = (id: string): string => (id.length <= 14 ? id : `${id.slice(0, 8)}…${id.slice(-4)}`)
@@ -63,6 +64,12 @@ export const provenanceEntries = (provenance: Provenance): ReadonlyArray<readonl
   ["generator", provenance.generator]
 ]
 
+/** Unix nanoseconds as ISO 8601 UTC: microseconds (what the node keeps), or nanoseconds when it has them. */
+export const isoOfNanos = (nanos: bigint): string => {
+  const iso = Timestamp.vegaTimeToIsoString(Timestamp.vegaTimestamp(nanos))
+  return iso.endsWith("000Z") ? `${iso.slice(0, -4)}Z` : iso
+}
+
 /** A row's payout time as tax tools want it: `YYYY-MM-DD HH:MM:SS`, UTC, no zone suffix. */
 export const utcSeconds = (row: EpochRow): string => row.receivedAtIso.slice(0, 19).replace("T", " ")
 
@@ -111,22 +118,11 @@ export const csvLine = (fields: ReadonlyArray<string>): string => `${fields.map(
 export const formulaSafe = (text: string): string => (/^[=+\-@\t\r]/.test(text) ? `'${text}` : text)
 
 /** The per-epoch rows a tax export is made of, or an error when the report was made without them. */
-export const taxRows = (report: Report, format: string): ReadonlyArray<EpochRow> => {
+export const taxRows = (report: Report, format: string): EpochRows => {
   if (report.epochs === undefined) {
     throw new Error(`The ${format} export needs the per-epoch reward rows, but the report was made without them`)
   }
   return report.epochs
-}
-
-/**
- * The rows by payout time, `oldest` or `newest` first; rows paid in the same block keep their
- * order in the report (`sort` is stable).
- */
-export const byReceivedAt = (rows: ReadonlyArray<EpochRow>, first: "oldest" | "newest"): ReadonlyArray<EpochRow> => {
-  const direction = first === "oldest" ? 1 : -1
-  return [...rows].sort((a, b) =>
-    a.receivedAt === b.receivedAt ? 0 : a.receivedAt < b.receivedAt ? -direction : direction
-  )
 }
 
 /** Where a tax export row came from: `read from <nodes> at block <height> (<block time>), generated <time>`. */

@@ -4,6 +4,7 @@
  * HTML and Markdown characters, a party with no alias, tied ranks, and a failed cross-check.
  */
 import { type AssetInfo, type EpochRow, noFilters, type PartyLine, type Report } from "../../src/Report.js"
+import { listOf } from "../../src/RowStore.js"
 
 export const VEGA: AssetInfo = {
   id: "b4f2726571fbe8e33b442dc92ed2d7f0d810e21835b7371a7915a365f07ccd9b",
@@ -63,6 +64,58 @@ const epochRow = (
   rowId
 })
 
+/** The sample report's per-epoch rows, in report order. */
+export const sampleRows: ReadonlyArray<EpochRow> = [
+  epochRow(
+    41n,
+    1712050000123456000n,
+    "2024-04-02T09:26:40.123456Z",
+    parties.alice,
+    VEGA,
+    "ACCOUNT_TYPE_GLOBAL_REWARD",
+    1_000_000_000_000_000_000n,
+    "1",
+    "40",
+    "5f1c0b5f7a3b1c9e0d2a4b6c8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d2e4f"
+  ),
+  epochRow(
+    41n,
+    1712050000123456000n,
+    "2024-04-02T09:26:40.123456Z",
+    parties.dave,
+    VEGA,
+    "ACCOUNT_TYPE_GLOBAL_REWARD",
+    123n,
+    "0.000000000000000123",
+    "5e-05",
+    "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
+  ),
+  epochRow(
+    42n,
+    1712053600000000000n,
+    "2024-04-02T10:26:40.000000Z",
+    parties.alice,
+    USDT,
+    "ACCOUNT_TYPE_FEES_INFRASTRUCTURE",
+    500_000_123n,
+    "500.000123",
+    "33.333333333333336",
+    "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d"
+  ),
+  epochRow(
+    42n,
+    1712053600000000000n,
+    "2024-04-02T10:26:40.000000Z",
+    parties.carol,
+    VEGA,
+    "ACCOUNT_TYPE_GLOBAL_REWARD",
+    865_625_000_000_000_000n,
+    "0.865625",
+    "100",
+    "1111111111111111111111111111111111111111111111111111111111111111"
+  )
+]
+
 export const sampleReport: Report = {
   provenance: {
     nodes: ["http://127.0.0.1:3008", "http://127.0.0.1:3009"],
@@ -86,56 +139,7 @@ export const sampleReport: Report = {
     line(2, parties.carol, VEGA, 865_625_000_000_000_000n, "0.865625", "23.1993"),
     line(4, parties.dave, VEGA, 123n, "0.000000000000000123", "0.0000")
   ],
-  epochs: [
-    epochRow(
-      41n,
-      1712050000123456000n,
-      "2024-04-02T09:26:40.123456Z",
-      parties.alice,
-      VEGA,
-      "ACCOUNT_TYPE_GLOBAL_REWARD",
-      1_000_000_000_000_000_000n,
-      "1",
-      "40",
-      "5f1c0b5f7a3b1c9e0d2a4b6c8e0f1a3b5c7d9e1f2a4b6c8d0e2f4a6b8c0d2e4f"
-    ),
-    epochRow(
-      41n,
-      1712050000123456000n,
-      "2024-04-02T09:26:40.123456Z",
-      parties.dave,
-      VEGA,
-      "ACCOUNT_TYPE_GLOBAL_REWARD",
-      123n,
-      "0.000000000000000123",
-      "5e-05",
-      "0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
-    ),
-    epochRow(
-      42n,
-      1712053600000000000n,
-      "2024-04-02T10:26:40.000000Z",
-      parties.alice,
-      USDT,
-      "ACCOUNT_TYPE_FEES_INFRASTRUCTURE",
-      500_000_123n,
-      "500.000123",
-      "33.333333333333336",
-      "9e8d7c6b5a4f3e2d1c0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d"
-    ),
-    epochRow(
-      42n,
-      1712053600000000000n,
-      "2024-04-02T10:26:40.000000Z",
-      parties.carol,
-      VEGA,
-      "ACCOUNT_TYPE_GLOBAL_REWARD",
-      865_625_000_000_000_000n,
-      "0.865625",
-      "100",
-      "1111111111111111111111111111111111111111111111111111111111111111"
-    )
-  ],
+  epochs: listOf(sampleRows),
   crossCheck: {
     status: "failed",
     pairs: 6,

@@ -5,6 +5,7 @@
  * each page checked to continue the one before (`epochCursor.ts`).
  */
 import { DataNodeApi, Pagination, type Reward } from "@vega-effect/schema"
+import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
@@ -117,7 +118,8 @@ export const rewardsByEpoch = (
         }),
         (response) => response.rewards
       )
+    // one chunk per window: a consumer of chunks sees whole epochs at a time
     return Stream.paginateEffect({ lo: from, width: to - from + 1n }, step({ read, pin, restarts }, to, pageSize)).pipe(
-      Stream.flattenIterables
+      Stream.mapConcatChunk((rows) => Chunk.unsafeFromArray(rows))
     )
   })

@@ -1,0 +1,86 @@
+/**
+ * The order of the per-epoch rows in a report and their stable ids. The node's order within an
+ * epoch is unspecified, so rows are sorted by every field: rows sharing a key (epoch, party, asset,
+ * type, game) get their index among equals by amount and the other fields, and rows equal in every
+ * field are interchangeable, so an id does not depend on the order the node sent the rows in.
+ */
+import type { Reward } from "@vega-effect/schema"
+import { Enum } from "@vega-effect/schema"
+import { hash } from "node:crypto"
+
+/** A reward type's name as the node sent it, known to this version or not. */
+export const rewardTypeName = (type: Reward.Reward["rewardType"]): string =>
+  Enum.isUnknownEnumValue(type) ? String(type.value) : type
+
+export const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+export const compareBig = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** A per-epoch row as the report keeps it: the reward type by name, nothing else changed. */
+export interface RowFields {
+  readonly epoch: bigint
+  /** Unix nanoseconds of the block that paid it. */
+  readonly receivedAt: bigint
+  readonly partyId: string
+  readonly assetId: string
+  readonly rewardType: string
+  readonly amount: bigint
+  readonly percentageOfTotal: string
+  readonly lockedUntilEpoch: bigint
+  readonly gameId: string | undefined
+  readonly teamId: string | undefined
+}
+
+/** The fields of a row as read, with its ids as the read keeps them (one string per id). */
+export const fieldsOf = (r: Reward.Reward, partyId: string, assetId: string): RowFields => ({
+  epoch: r.epoch,
+  receivedAt: r.receivedAt,
+  partyId,
+  assetId,
+  rewardType: rewardTypeName(r.rewardType),
+  amount: r.amount,
+  percentageOfTotal: r.percentageOfTotal,
+  lockedUntilEpoch: r.lockedUntilEpoch,
+  gameId: r.gameId,
+  teamId: r.teamId
+})
+
+/** What makes rows "the same payout" for the id: equal keys are told apart by their index. */
+export const rowKey = (r: RowFields): string => `${r.epoch}|${r.partyId}|${r.assetId}|${r.rewardType}|${r.gameId ?? ""}`
+
+const absentFirst = (a: string | undefined, b: string | undefined): number =>
+  a === undefined ? (b === undefined ? 0 : -1) : b === undefined ? 1 : 0
+
+/** Report order: epoch, party, asset, type, game, then the remaining fields (a total order). */
+export const compareRows = (a: RowFields, b: RowFields): number =>
+  compareBig(a.epoch, b.epoch) ||
+  compareText(a.partyId, b.partyId) ||
+  compareText(a.assetId, b.assetId) ||
+  compareText(a.rewardType, b.rewardType) ||
+  compareText(a.gameId ?? "", b.gameId ?? "") ||
+  compareBig(a.amount, b.amount) ||
+  compareText(a.percentageOfTotal, b.percentageOfTotal) ||
+  compareBig(a.lockedUntilEpoch, b.lockedUntilEpoch) ||
+  compareText(a.teamId ?? "", b.teamId ?? "") ||
+  absentFirst(a.gameId, b.gameId) ||
+  absentFirst(a.teamId, b.teamId)
+
+/** SHA-256 hex of the key and the row's index among rows of that key. */
+export const rowIdOf = (key: string, index: number): string => hash("sha256", `vega-reward|${key}|${index}`, "hex")
+
+/**
+ * Rows in report order, each with its id. Every row of a key must be among `rows` (whole epochs),
+ * or the indexes, and so the ids, would depend on how the rows were divided.
+ */
+export const sortWithIds = (
+  rows: Iterable<RowFields>
+): ReadonlyArray<{ readonly row: RowFields; readonly rowId: string }> => {
+  const sorted = [...rows].sort(compareRows)
+  let previousKey = ""
+  let index = 0
+  return sorted.map((row) => {
+    const key = rowKey(row)
+    index = key === previousKey ? index + 1 : 0
+    previousKey = key
+    return { row, rowId: rowIdOf(key, index) }
+  })
+}

@@ -1,0 +1,273 @@
+/**
+ * Where the per-epoch rows wait between the read and the output. A report may list millions of
+ * payouts: held as objects they would take gigabytes, so they are written to a temporary file as
+ * they are read ({@link RowSpill}), sorted a window of epochs at a time, and read back lazily in
+ * report order by each pass of the output ({@link EpochRows}).
+ *
+ * The node delivers a window of epochs whole, windows in ascending order, so sorting each window
+ * gives report order for the whole read. Several reads (one per party or asset asked for) give one
+ * sorted run each; runs are merged as they are read back.
+ */
+import { isoOfNanos, unitsOf } from "./formats/text.js"
+import { SpillFile } from "./internal/spillFile.js"
+import type { AssetInfo, EpochRow, EpochRows } from "./Report.js"
+import { compareRows, rowKey, type RowFields, sortWithIds } from "./RowOrder.js"
+
+/** What a row names, as the report shows it: assets and aliases are read after the rows. */
+export interface Resolve {
+  readonly asset: (id: string) => AssetInfo
+  readonly alias: (partyId: string) => string | undefined
+}
+
+/** Rows read and kept, to be listed once their assets and aliases are known. */
+export interface RowSource {
+  readonly count: number
+  readonly rows: (resolve: Resolve) => EpochRows
+}
+
+/** A row in full from what was kept and the assets and aliases read. */
+const rowMaker = (resolve: Resolve) => {
+  // rows share the few timestamps of the blocks that paid them
+  const isoCache = new Map<bigint, string>()
+  return (fields: RowFields, rowId: string): EpochRow => {
+    const asset = resolve.asset(fields.assetId)
+    let iso = isoCache.get(fields.receivedAt)
+    if (iso === undefined) {
+      if (isoCache.size > 10_000) isoCache.clear()
+      isoCache.set(fields.receivedAt, (iso = isoOfNanos(fields.receivedAt)))
+    }
+    return {
+      epoch: fields.epoch,
+      receivedAt: fields.receivedAt,
+      receivedAtIso: iso,
+      partyId: fields.partyId,
+      alias: resolve.alias(fields.partyId),
+      asset,
+      rewardType: fields.rewardType,
+      amount: fields.amount,
+      units: unitsOf(fields.amount, asset.decimals),
+      percentageOfTotal: fields.percentageOfTotal,
+      lockedUntilEpoch: fields.lockedUntilEpoch,
+      gameId: fields.gameId,
+      teamId: fields.teamId,
+      rowId
+    }
+  }
+}
+
+/** Oldest or newest first by payout time; equal times keep their order (`sort` is stable). */
+const byTime = (rows: Array<EpochRow>, first: "oldest" | "newest"): Array<EpochRow> => {
+  const direction = first === "oldest" ? 1 : -1
+  return rows.sort((a, b) => (a.receivedAt === b.receivedAt ? 0 : a.receivedAt < b.receivedAt ? -direction : direction))
+}
+
+/** Rows already in memory (a small report, or a test) as {@link EpochRows}. */
+export const listOf = (rows: ReadonlyArray<EpochRow>): EpochRows => ({
+  length: rows.length,
+  [Symbol.iterator]: () => rows[Symbol.iterator](),
+  byReceivedAt: (first) => byTime([...rows], first),
+  head: (n) => rows.slice(0, n)
+})
+
+// One line per row, fields separated by tabs; text from the node is escaped so it cannot split them.
+const special = /[\t\n\\]/
+const escape = (text: string): string =>
+  special.test(text) ? text.replace(/[\t\n\\]/g, (c) => (c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\\\")) : text
+const unescape = (text: string): string =>
+  text.includes("\\") ? text.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c)) : text
+const optional = (text: string | undefined): string => (text === undefined ? "" : `+${escape(text)}`)
+const unoptional = (text: string): string | undefined => (text === "" ? undefined : unescape(text.slice(1)))
+
+/** A stretch of the file holding whole epochs, sorted. */
+interface Segment {
+  readonly start: number
+  readonly end: number
+  readonly earliest: bigint
+  readonly latest: bigint
+}
+
+/** Consecutive segments in report order. */
+interface Run {
+  readonly segments: Array<Segment>
+  last: RowFields
+}
+
+interface Kept {
+  readonly fields: RowFields
+  readonly rowId: string
+}
+
+/**
+ * Rows written to a temporary file as they are read. `add` the rows of an answer, `seal` when every
+ * row of the epochs added so far has been added (a window, or one epoch read in parts); `close`
+ * when the report is written.
+ */
+export class RowSpill implements RowSource {
+  private readonly file = new SpillFile("vega-reward-report-")
+  private pending: Array<RowFields> = []
+  private readonly runs: Array<Run> = []
+  /** Ids recur on every row: each is written as its index here. */
+  private readonly ids: Array<string> = []
+  private readonly idIndex = new Map<string, number>()
+  count = 0
+
+  add(row: RowFields): void {
+    this.pending.push(row)
+  }
+
+  private indexOf(id: string): number {
+    let index = this.idIndex.get(id)
+    if (index === undefined) {
+      index = this.ids.push(id) - 1
+      this.idIndex.set(id, index)
+    }
+    return index
+  }
+
+  private encode({ fields: f, rowId }: Kept): string {
+    return (
+      `${f.epoch}\t${f.receivedAt}\t${this.indexOf(f.partyId)}\t${this.indexOf(f.assetId)}\t${escape(f.rewardType)}\t` +
+      `${f.amount}\t${escape(f.percentageOfTotal)}\t${f.lockedUntilEpoch}\t${optional(f.gameId)}\t${optional(f.teamId)}\t${rowId}\n`
+    )
+  }
+
+  private decode(line: string): Kept {
+    const f = line.split("\t")
+    return {
+      fields: {
+        epoch: BigInt(f[0]),
+        receivedAt: BigInt(f[1]),
+        partyId: this.ids[Number(f[2])],
+        assetId: this.ids[Number(f[3])],
+        rewardType: unescape(f[4]),
+        amount: BigInt(f[5]),
+        percentageOfTotal: unescape(f[6]),
+        lockedUntilEpoch: BigInt(f[7]),
+        gameId: unoptional(f[8]),
+        teamId: unoptional(f[9])
+      },
+      rowId: f[10]
+    }
+  }
+
+  /** Sorts the rows added since the last seal and writes them out. */
+  seal(): void {
+    if (this.pending.length === 0) return
+    const sorted = sortWithIds(this.pending)
+    this.pending = []
+    const first = sorted[0].row
+    let run = this.runs.at(-1)
+    if (run !== undefined && rowKey(first) === rowKey(run.last)) {
+      // the ids count rows of a key: its rows must all be sorted together
+      throw new Error(`rows of ${rowKey(first)} were sealed in two parts`)
+    }
+    if (run === undefined || compareRows(first, run.last) < 0) {
+      run = { segments: [], last: first }
+      this.runs.push(run)
+    }
+    let earliest = first.receivedAt
+    let latest = first.receivedAt
+    let text = ""
+    for (const { row, rowId } of sorted) {
+      if (row.receivedAt < earliest) earliest = row.receivedAt
+      if (row.receivedAt > latest) latest = row.receivedAt
+      text += this.encode({ fields: row, rowId })
+    }
+    run.segments.push({ ...this.file.append(text), earliest, latest })
+    run.last = sorted[sorted.length - 1].row
+    this.count += sorted.length
+  }
+
+  private *segment(segment: Segment): Generator<Kept> {
+    for (const line of this.file.lines(segment.start, segment.end)) yield this.decode(line)
+  }
+
+  private *run(run: Run): Generator<Kept> {
+    for (const segment of run.segments) yield* this.segment(segment)
+  }
+
+  /** Every row in report order: the runs merged (they are few: one per party or asset asked for). */
+  private *merged(): Generator<Kept> {
+    if (this.runs.length === 1) return yield* this.run(this.runs[0])
+    const readers = this.runs.map((run) => this.run(run))
+    const heads = readers.map((reader) => reader.next())
+    for (;;) {
+      let best = -1
+      for (let i = 0; i < heads.length; i++) {
+        const head = heads[i]
+        if (head.done === true) continue
+        if (best < 0 || compareRows(head.value.fields, (heads[best].value as Kept).fields) < 0) best = i
+      }
+      if (best < 0) return
+      yield heads[best].value as Kept
+      heads[best] = readers[best].next()
+    }
+  }
+
+  /**
+   * The segments in report order, as one run: the file itself when it holds one, otherwise the
+   * runs merged into a new file (closed with this one).
+   */
+  private single(): { readonly spill: RowSpill; readonly segments: ReadonlyArray<Segment> } {
+    if (this.runs.length <= 1) return { spill: this, segments: this.runs[0]?.segments ?? [] }
+    const merged = new RowSpill()
+    this.closing.push(merged)
+    for (const { fields } of this.merged()) {
+      // whole epochs per segment, as when read
+      if (merged.pending.length >= 5_000 && merged.pending[merged.pending.length - 1].epoch !== fields.epoch) {
+        merged.seal()
+      }
+      merged.add(fields)
+    }
+    merged.seal()
+    return merged.single()
+  }
+
+  private readonly closing: Array<RowSpill> = []
+
+  /**
+   * Segment by segment, each sorted by time. A segment's times must not overlap the next one's:
+   * rewards are paid when their epoch ends, so a later epoch is never paid earlier.
+   */
+  private *byTime(resolve: Resolve, first: "oldest" | "newest"): Generator<EpochRow> {
+    const { segments, spill } = this.single()
+    for (let i = 1; i < segments.length; i++) {
+      if (segments[i].earliest < segments[i - 1].latest) {
+        throw new Error(
+          "the node's payout times go back from one epoch to a later one: the rows cannot be listed by time"
+        )
+      }
+    }
+    const make = rowMaker(resolve)
+    const ordered = first === "oldest" ? segments : [...segments].reverse()
+    for (const segment of ordered) {
+      yield* byTime(
+        Array.from(spill.segment(segment), ({ fields, rowId }) => make(fields, rowId)),
+        first
+      )
+    }
+  }
+
+  rows(resolve: Resolve): EpochRows {
+    const reportOrder = function* (spill: RowSpill): Generator<EpochRow> {
+      const make = rowMaker(resolve)
+      for (const { fields, rowId } of spill.merged()) yield make(fields, rowId)
+    }
+    return {
+      length: this.count,
+      [Symbol.iterator]: () => reportOrder(this),
+      byReceivedAt: (first) => ({ [Symbol.iterator]: () => this.byTime(resolve, first) }),
+      head: (n) => {
+        const rows: Array<EpochRow> = []
+        if (n <= 0) return rows
+        for (const row of reportOrder(this)) if (rows.push(row) >= n) break
+        return rows
+      }
+    }
+  }
+
+  close(): void {
+    for (const spill of this.closing) spill.close()
+    this.file.close()
+  }
+}

@@ -1,0 +1,213 @@
+/**
+ * The per-epoch rows kept on disk: what comes back is what went in, in report order with the ids
+ * the rows would get if sorted all at once, however the reads divided them.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import { readdirSync } from "node:fs"
+import { tmpdir } from "node:os"
+import type { AssetInfo, EpochRow } from "../src/Report.js"
+import { type RowFields, sortWithIds } from "../src/RowOrder.js"
+import { listOf, type Resolve, RowSpill } from "../src/RowStore.js"
+
+const hex = (n: number) => n.toString(16).padStart(64, "0")
+const assets: ReadonlyArray<AssetInfo> = [
+  { id: hex(0xa1), symbol: "VEGA", name: "Vega", decimals: 18 },
+  { id: hex(0xa2), symbol: "USDT", name: "Tether", decimals: 6 }
+]
+const resolve: Resolve = {
+  asset: (id) => assets.find((a) => a.id === id)!,
+  alias: (partyId) => (partyId === hex(1) ? "one\twith a tab" : undefined)
+}
+const epochStart = (epoch: bigint) => 1_700_000_000_000_000_000n + epoch * 3_600_000_000_000n
+
+/** A deterministic pseudo-random sequence, so a failure can be replayed. */
+const random = (seed: number) => () => {
+  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
+  return seed / 2 ** 31
+}
+
+/** Rows of `epochs` epochs for `parties` parties, with repeated keys, odd text and missing games. */
+const world = (epochs: number, parties: number, seed = 1): Array<RowFields> => {
+  const next = random(seed)
+  const rows: Array<RowFields> = []
+  for (let e = 1n; e <= BigInt(epochs); e++) {
+    for (let p = 1; p <= parties; p++) {
+      const payouts = Math.floor(next() * 3)
+      for (let i = 0; i < payouts; i++) {
+        rows.push({
+          epoch: e,
+          receivedAt: epochStart(e),
+          partyId: hex(p),
+          assetId: assets[Math.floor(next() * 2)].id,
+          rewardType: next() < 0.1 ? "ACCOUNT_TYPE_\\ODD\tTYPE\n" : "ACCOUNT_TYPE_GLOBAL_REWARD",
+          // equal amounts too: rows equal in every field must still get distinct ids
+          amount: BigInt(Math.floor(next() * 4)) * 10n ** 30n,
+          percentageOfTotal: next() < 0.5 ? "5e-05" : "33.333333333333336",
+          lockedUntilEpoch: e + 30n,
+          gameId: next() < 0.3 ? undefined : next() < 0.5 ? "" : hex(0x9a),
+          teamId: next() < 0.5 ? undefined : hex(0x7e)
+        })
+      }
+    }
+  }
+  return rows
+}
+
+const shuffled = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
+  const next = random(seed)
+  const copy = [...items]
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1))
+    ;[copy[i], copy[j]] = [copy[j], copy[i]]
+  }
+  return copy
+}
+
+/** What the rows must come back as: all sorted at once, in memory. */
+const expected = (rows: ReadonlyArray<RowFields>): ReadonlyArray<EpochRow> => {
+  const spill = new RowSpill()
+  try {
+    put(spill, rows)
+    spill.seal()
+    return [...spill.rows(resolve)]
+  } finally {
+    spill.close()
+  }
+}
+
+/** Adds the rows of each epoch window (a few epochs, in the node's unspecified order), sealing each. */
+const spillWindows = (spill: RowSpill, rows: ReadonlyArray<RowFields>, width: bigint, seed: number) => {
+  const last = rows.reduce((max, r) => (r.epoch > max ? r.epoch : max), 0n)
+  for (let lo = 1n; lo <= last; lo += width) {
+    put(
+      spill,
+      shuffled(
+        rows.filter((r) => r.epoch >= lo && r.epoch < lo + width),
+        seed + Number(lo)
+      )
+    )
+    spill.seal()
+  }
+}
+
+const put = (spill: RowSpill, rows: Iterable<RowFields>) => {
+  for (const row of rows) spill.add(row)
+}
+
+const plain = (rows: Iterable<EpochRow>) => [...rows].map((r) => ({ ...r }))
+
+describe("RowSpill", () => {
+  it("gives back every row in report order with the ids of one sort of all, whatever the windows", () => {
+    const rows = world(40, 30)
+    const truth = expected(rows)
+    expect(truth.length).toBe(rows.length)
+    expect(new Set(truth.map((r) => r.rowId)).size).toBe(truth.length)
+    // the ids are those of the shared definition, not only self-consistent
+    expect(truth.map((r) => r.rowId)).toEqual(sortWithIds(rows).map((r) => r.rowId))
+    for (const width of [1n, 3n, 7n]) {
+      const spill = new RowSpill()
+      try {
+        spillWindows(spill, rows, width, Number(width))
+        expect(spill.count).toBe(rows.length)
+        expect(plain(spill.rows(resolve))).toEqual(plain(truth))
+        // a second pass reads the same rows again
+        expect(plain(spill.rows(resolve)).length).toBe(rows.length)
+      } finally {
+        spill.close()
+      }
+    }
+  })
+
+  it("merges the runs of several reads (one per party asked for) into report order", () => {
+    const rows = world(25, 12, 7)
+    const spill = new RowSpill()
+    try {
+      // one read per party, each oldest epoch first: the second starts a new run at epoch 1
+      for (let p = 12; p >= 1; p--) {
+        spillWindows(
+          spill,
+          rows.filter((r) => r.partyId === hex(p)),
+          2n,
+          p
+        )
+      }
+      expect(plain(spill.rows(resolve))).toEqual(plain(expected(rows)))
+      expect(
+        spill
+          .rows(resolve)
+          .head(5)
+          .map((r) => r.rowId)
+      ).toEqual(
+        expected(rows)
+          .slice(0, 5)
+          .map((r) => r.rowId)
+      )
+    } finally {
+      spill.close()
+    }
+  })
+
+  it("lists by payout time, oldest or newest first, as a stable sort of the rows would", () => {
+    const rows = world(30, 10, 3)
+    const truth = listOf(expected(rows))
+    for (const runs of ["one read", "one read per party"]) {
+      const spill = new RowSpill()
+      try {
+        if (runs === "one read") spillWindows(spill, rows, 4n, 1)
+        else
+          for (let p = 1; p <= 10; p++)
+            spillWindows(
+              spill,
+              rows.filter((r) => r.partyId === hex(p)),
+              4n,
+              p
+            )
+        for (const first of ["oldest", "newest"] as const) {
+          expect(plain(spill.rows(resolve).byReceivedAt(first)), `${runs}, ${first} first`).toEqual(
+            plain(truth.byReceivedAt(first))
+          )
+        }
+      } finally {
+        spill.close()
+      }
+    }
+  })
+
+  it("refuses to list by time when a later epoch was paid before an earlier one", () => {
+    const rows = world(4, 5).map((r) => (r.epoch === 3n ? { ...r, receivedAt: epochStart(1n) } : r))
+    const spill = new RowSpill()
+    try {
+      spillWindows(spill, rows, 1n, 1)
+      expect(() => [...spill.rows(resolve).byReceivedAt("oldest")]).toThrow(/payout times go back/)
+    } finally {
+      spill.close()
+    }
+  })
+
+  it("refuses a key sealed in two parts: the ids count the rows of a key", () => {
+    const rows = world(1, 3).filter((r) => r.partyId === hex(1))
+    const twice = [rows[0], { ...rows[0], amount: rows[0].amount + 1n }]
+    const spill = new RowSpill()
+    try {
+      put(spill, [twice[0]])
+      spill.seal()
+      put(spill, [twice[1]])
+      expect(() => spill.seal()).toThrow(/sealed in two parts/)
+    } finally {
+      spill.close()
+    }
+  })
+
+  it("leaves no file behind: the name is gone while it is open, and closing twice is harmless", () => {
+    const ours = () => readdirSync(tmpdir()).filter((name) => name.startsWith("vega-reward-report-"))
+    const before = ours()
+    const spill = new RowSpill()
+    put(spill, world(2, 3))
+    spill.seal()
+    expect(ours()).toEqual(before)
+    expect([...spill.rows(resolve)].length).toBe(spill.count)
+    spill.close()
+    spill.close()
+    expect(ours()).toEqual(before)
+  })
+})
