@@ -8,6 +8,8 @@
  * - `report <url> <format> <view> <file> [paced]`: the whole report with per-epoch rows and
  *   cross-check, written to `file`; `paced` keeps the node's rate limits as against a real node.
  */
+// the command's garbage collection settings, for the baseline too
+import "../src/internal/heap.js"
 import { DataNodeClient, ReadTracking } from "@vega-effect/http"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"

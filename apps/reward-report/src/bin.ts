@@ -7,6 +7,8 @@
  * differences, was written), 4 a read would need more requests than `--max-requests` allows (refused before it
  * started, nothing written).
  */
+// first: it sets how eagerly garbage is collected before anything is allocated
+import "./internal/heap.js"
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"

@@ -192,6 +192,25 @@ describe("totals equal the simulator's ground truth", () => {
     })
   )
 
+  it.scopedLive(
+    "rows of several parties, read one party at a time, come merged in report order with the same ids",
+    () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.make(world)
+        const all = yield* reportOf(sim, options({ epochs: true, view: "epochs" }))
+        const parties = [...new Set(all.epochs!.map((r) => r.partyId))].slice(0, 3).reverse()
+        assert.strictEqual(parties.length, 3)
+        const some = yield* reportOf(sim, options({ view: "epochs", filters: filters({ parties }) }))
+        const theirs = all.epochs!.filter((r) => parties.includes(r.partyId))
+        assert.isAbove(theirs.length, 3)
+        assert.deepStrictEqual(
+          some.epochs!.map((r) => r.rowId),
+          theirs.map((r) => r.rowId)
+        )
+        assert.strictEqual(some.crossCheck?.status, "passed")
+      })
+  )
+
   it.scopedLive("an epoch range gives the sums of that range's rows, and skips the cross-check", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator.make(world)
@@ -237,6 +256,40 @@ describe("totals equal the simulator's ground truth", () => {
       assert.notDeepEqual(after, before, "rewards were paid during the read")
       assert.strictEqual(report.crossCheck?.status, "passed")
       assertTotals(report, sim.world, () => true)
+    })
+  )
+
+  it.scopedLive("with rows, totals are read asset by asset, including an asset the node does not list", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make(world)
+      const summaryReads: Array<string> = []
+      let hidden: string | undefined
+      const url = yield* withProxy(sim.url, {
+        onRequest: (path) =>
+          Effect.sync(() => {
+            if (path.startsWith("/api/v2/rewards/summaries")) summaryReads.push(path)
+          }),
+        // the asset list leaves out one asset that rewards are paid in
+        rewrite: (path, body) => {
+          if (!path.startsWith("/api/v2/assets")) return body
+          const json = JSON.parse(body) as { assets: { edges: Array<{ node: { id: string } }> } }
+          const paid = new Set([...worldTotals(sim.world).keys()].map((key) => key.split("|")[1]))
+          const at = json.assets.edges.findIndex((edge) => paid.has(edge.node.id))
+          hidden = json.assets.edges[at].node.id
+          json.assets.edges.splice(at, 1)
+          return JSON.stringify(json)
+        }
+      })
+      const report = yield* reportOf(sim, options({ epochs: true }), url)
+      assert.isDefined(hidden)
+      assert.strictEqual(report.crossCheck?.status, "passed")
+      assertTotals(report, sim.world, () => true)
+      assert.isTrue(report.totals.some((t) => t.asset.id === hidden))
+      // one answer per asset: before the rows (the assets listed), after them (those too, and the hidden one)
+      const assetIds = summaryReads.map((path) => new URL(path, "http://node").searchParams.get("assetId"))
+      assert.notInclude(assetIds, null)
+      assert.strictEqual(assetIds.filter((id) => id === hidden).length, 1)
+      assert.strictEqual(summaryReads.length, 2 * sim.world.catalog.assets.length - 1)
     })
   )
 

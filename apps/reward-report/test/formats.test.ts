@@ -11,7 +11,7 @@ import * as Koinly from "../src/formats/Koinly.js"
 import * as Markdown from "../src/formats/Markdown.js"
 import * as Table from "../src/formats/Table.js"
 import { csvField, csvLine, formulaSafe, plainDecimal, unitsOf } from "../src/formats/text.js"
-import type { EpochRow, PartyLine, Report } from "../src/Report.js"
+import type { EpochRow, EpochRows, PartyLine, Report } from "../src/Report.js"
 import { listOf } from "../src/RowStore.js"
 import { aliases, parties, sampleReport, sampleRows, USDT, VEGA } from "./support/sample.js"
 
@@ -502,14 +502,16 @@ describe("Json", () => {
     expect(skipped.crossCheck).toEqual({ status: "skipped", reason: "the rows were limited to epochs 41 to 42" })
   })
 
-  it("writes the rows piece by piece, joining to exactly what one JSON.stringify gives", () => {
-    for (const report of [sampleReport, { ...sampleReport, epochs: listOf([]) }, noEpochsReport]) {
+  it("writes the lines and rows piece by piece, joining to exactly what one JSON.stringify gives", () => {
+    const reports = [sampleReport, { ...sampleReport, epochs: listOf([]), lines: [] }, noEpochsReport]
+    for (const report of reports) {
       const pieces = [...Json.chunks(report)]
       const text = pieces.join("")
       expect(text).toBe(JSON.stringify(JSON.parse(text), null, 2) + "\n")
-      expect(pieces.length).toBe(
-        report.epochs === undefined ? 1 : report.epochs.length + 4 - (report.epochs.length === 0 ? 1 : 0)
-      )
+      // an array's pieces: one per element and its end, or "[]"
+      const array = (length: number) => (length === 0 ? 1 : length + 1)
+      const around = report.epochs === undefined ? 2 : 3 + array(report.epochs.length)
+      expect(pieces.length).toBe(around + array(report.lines.length))
     }
     expect(JSON.parse(Json.render({ ...sampleReport, epochs: listOf([]) })).epochs).toEqual([])
   })
@@ -604,6 +606,26 @@ describe("Table", () => {
     }
     const text = Table.render(many)
     expect(text.split("\n").filter((l) => l.endsWith("VEGA  53.6013%")).length).toBe(300_000)
+  })
+
+  it("streams the epochs view: a piece per row, the rows read twice (widths, then lines), never held", () => {
+    const rows = Array.from({ length: 10_000 }, (_, i): EpochRow => ({ ...sampleRows[i % 4], epoch: BigInt(i) }))
+    let passes = 0
+    const counted: EpochRows = {
+      ...listOf(rows),
+      [Symbol.iterator]: () => {
+        passes++
+        return rows[Symbol.iterator]()
+      }
+    }
+    const table = [...Table.chunks({ ...epochsReport, epochs: counted })]
+    expect(passes).toBe(2)
+    expect(table.length).toBeGreaterThan(rows.length)
+    expect(table.join("")).toBe(Table.render({ ...epochsReport, epochs: listOf(rows) }))
+    passes = 0
+    const markdown = [...Markdown.chunks({ ...epochsReport, epochs: counted })]
+    expect(passes).toBe(1)
+    expect(markdown.length).toBeGreaterThan(rows.length)
   })
 
   it("writes no control characters but line ends, whatever the aliases hold", () => {

@@ -94,12 +94,24 @@ const crossCheckJson = (crossCheck: CrossCheck) => {
   }
 }
 
-/** Stands for the rows in the skeleton, which is printed whole; the rows are printed one by one. */
+/** Stand for the lines and rows in the skeleton, which is printed whole; they are printed one by one. */
+const LINES = "\u0000lines\u0000"
 const ROWS = "\u0000rows\u0000"
 
+/** An array of a top-level member, element by element (its elements sit 4 spaces in). */
+function* array<A>(items: Iterable<A>, json: (item: A) => unknown): Generator<string> {
+  let first = true
+  for (const item of items) {
+    yield `${first ? "[" : ","}\n    ${JSON.stringify(json(item), null, 2).replace(/\n/g, "\n    ")}`
+    first = false
+  }
+  yield first ? "[]" : "\n  ]"
+}
+
 /**
- * The JSON text in pieces: everything but the per-epoch rows at once, then each row (a million
- * rows would not fit in one string). The pieces join to exactly `JSON.stringify(…, null, 2)`.
+ * The JSON text in pieces: everything but the lines and per-epoch rows at once, then each line
+ * and row (hundreds of thousands of lines and millions of rows would not fit in one string). The
+ * pieces join to exactly `JSON.stringify(…, null, 2)`.
  */
 export function* chunks(report: Report): Generator<string> {
   const skeleton =
@@ -114,33 +126,25 @@ export function* chunks(report: Report): Generator<string> {
           amount: total.units,
           amountRaw: String(total.amount)
         })),
-        lines: report.lines.map(lineJson),
+        lines: LINES,
         epochs: report.epochs === undefined ? null : ROWS,
         crossCheck: report.crossCheck === undefined ? null : crossCheckJson(report.crossCheck)
       },
       null,
       2
     ) + "\n"
-  const marker = JSON.stringify(ROWS)
-  const at = skeleton.indexOf(marker)
-  if (report.epochs === undefined || at < 0) {
-    yield skeleton
+  const linesAt = skeleton.indexOf(JSON.stringify(LINES))
+  yield skeleton.slice(0, linesAt)
+  yield* array(report.lines, lineJson)
+  const rest = skeleton.slice(linesAt + JSON.stringify(LINES).length)
+  const rowsAt = rest.indexOf(JSON.stringify(ROWS))
+  if (report.epochs === undefined || rowsAt < 0) {
+    yield rest
     return
   }
-  yield skeleton.slice(0, at)
-  if (report.epochs.length === 0) {
-    yield "[]"
-  } else {
-    yield "["
-    let first = true
-    for (const row of report.epochs) {
-      // an element of a top-level member's array sits 4 spaces in
-      yield `${first ? "" : ","}\n    ${JSON.stringify(epochJson(row), null, 2).replace(/\n/g, "\n    ")}`
-      first = false
-    }
-    yield "\n  ]"
-  }
-  yield skeleton.slice(at + marker.length)
+  yield rest.slice(0, rowsAt)
+  yield* array(report.epochs, epochJson)
+  yield rest.slice(rowsAt + JSON.stringify(ROWS).length)
 }
 
 export const render = (report: Report): string => [...chunks(report)].join("")
