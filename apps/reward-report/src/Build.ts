@@ -154,10 +154,15 @@ const groupByParty = (kept: ReadonlyArray<PartyLine>, filters: Filters): Readonl
   return [...groups.values()].sort(order).flat()
 }
 
-const linesOf = (view: View, filters: Filters, ranked: ReadonlyArray<Array<PartyLine>>): ReadonlyArray<PartyLine> => {
+/** The lines of the view (none for the totals and epochs views, which do not list them). */
+const linesOf = (
+  view: View,
+  filters: Filters,
+  ranked: () => ReadonlyArray<Array<PartyLine>>
+): ReadonlyArray<PartyLine> => {
   if (view === "totals" || view === "epochs") return []
   const top = filters.top
-  const kept = ranked.map((lines) => (top === undefined ? lines : lines.filter((l) => l.rank <= top)))
+  const kept = ranked().map((lines) => (top === undefined ? lines : lines.filter((l) => l.rank <= top)))
   if (view === "parties") return groupByParty(kept.flat(), filters)
   const order = lineOrder(filters)
   return kept.flatMap((lines) => lines.sort(order))
@@ -203,7 +208,7 @@ export const build = (snapshot: Snapshot, request: BuildRequest): Report => {
     },
     view: request.view,
     totals,
-    lines: linesOf(request.view, request.filters, rankedLines(snapshot, totals)),
+    lines: linesOf(request.view, request.filters, () => rankedLines(snapshot, totals)),
     epochs:
       rows === undefined
         ? undefined

@@ -64,49 +64,61 @@ const totalsSection = (report: Report): string =>
     )
   ].join("\n\n")
 
-const assetSections = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<string> =>
+/** A section's pieces, made as they are written: its heading paragraphs, then its table. */
+function* section(
+  paragraphs: ReadonlyArray<string>,
+  columns: ReadonlyArray<readonly [string, Align]>,
+  rows: Iterable<ReadonlyArray<string>>
+): Generator<string> {
+  for (const paragraph of paragraphs) yield `${paragraph}\n\n`
+  yield* tableLines(columns, rows)
+}
+
+function* cells<A>(items: Iterable<A>, cellsOf: (item: A) => ReadonlyArray<string>): Generator<ReadonlyArray<string>> {
+  for (const item of items) yield cellsOf(item)
+}
+
+const assetSections = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<Iterable<string>> =>
   runs(lines, (line) => line.asset.id).map((group) =>
-    [
-      `## ${escape(group[0].asset.symbol)}`,
-      table(
-        [
-          ["Rank", "right"],
-          ["Party", "left"],
-          ["Alias", "left"],
-          ["Amount", "right"],
-          ["Share", "right"]
-        ],
-        group.map((line) => [
-          String(line.rank),
-          code(line.partyId),
-          line.alias === undefined ? "" : escape(line.alias),
-          amount(line.units, line.asset.symbol),
-          `${line.share}%`
-        ])
-      )
-    ].join("\n\n")
+    section(
+      [`## ${escape(group[0].asset.symbol)}`],
+      [
+        ["Rank", "right"],
+        ["Party", "left"],
+        ["Alias", "left"],
+        ["Amount", "right"],
+        ["Share", "right"]
+      ],
+      cells(group, (line) => [
+        String(line.rank),
+        code(line.partyId),
+        line.alias === undefined ? "" : escape(line.alias),
+        amount(line.units, line.asset.symbol),
+        `${line.share}%`
+      ])
+    )
   )
 
-const partySections = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<string> =>
+const partySections = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<Iterable<string>> =>
   runs(lines, (line) => line.partyId).map((group) =>
-    [
-      `## ${escape(group[0].alias === undefined ? shortId(group[0].partyId) : oneLine(group[0].alias))}`,
-      `Party ${code(group[0].partyId)}`,
-      table(
-        [
-          ["Asset", "left"],
-          ["Rank", "right"],
-          ["Amount", "right"],
-          ["Share", "right"]
-        ],
-        group.map((line) => [
-          escape(line.asset.symbol),
-          String(line.rank),
-          amount(line.units, line.asset.symbol),
-          `${line.share}%`
-        ])
-      )
-    ].join("\n\n")
+    section(
+      [
+        `## ${escape(group[0].alias === undefined ? shortId(group[0].partyId) : oneLine(group[0].alias))}`,
+        `Party ${code(group[0].partyId)}`
+      ],
+      [
+        ["Asset", "left"],
+        ["Rank", "right"],
+        ["Amount", "right"],
+        ["Share", "right"]
+      ],
+      cells(group, (line) => [
+        escape(line.asset.symbol),
+        String(line.rank),
+        amount(line.units, line.asset.symbol),
+        `${line.share}%`
+      ])
+    )
   )
 
 const epochColumns: ReadonlyArray<readonly [string, Align]> = [
@@ -183,8 +195,8 @@ export function* chunks(report: Report): Generator<string> {
         .join("\n")
     ],
     [totalsSection(report)],
-    ...(report.view === "assets" ? assetSections(report.lines).map((section) => [section]) : []),
-    ...(report.view === "parties" ? partySections(report.lines).map((section) => [section]) : []),
+    ...(report.view === "assets" ? assetSections(report.lines) : []),
+    ...(report.view === "parties" ? partySections(report.lines) : []),
     ...(report.view === "epochs" ? [epochsSection(report.epochs)] : []),
     ...(report.crossCheck === undefined ? [] : [[crossCheckSection(report.crossCheck)]])
   ]

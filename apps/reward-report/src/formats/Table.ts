@@ -92,8 +92,13 @@ function* table<A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): Genera
 
 const symbolOf = (symbol: string): string => ` ${oneLine(symbol)}`
 
-/** A block of the output: its pieces, written one after another. */
+/** A block of the output: its pieces, made as they are written. */
 type Block = Iterable<string>
+
+function* titled(title: string, pieces: Iterable<string>): Generator<string> {
+  yield `${title}\n\n`
+  yield* pieces
+}
 
 const assetBlocks = (report: Report): ReadonlyArray<Block> =>
   runs(report.lines, (line) => line.asset.id).map((group) => {
@@ -104,9 +109,9 @@ const assetBlocks = (report: Report): ReadonlyArray<Block> =>
       total === undefined
         ? symbol
         : `${symbol} — total ${groupDigits(total.units)} ${symbol} over ${plural(total.parties, "party", "parties")}`
-    return [
-      `${title}\n\n`,
-      ...table<PartyLine>(
+    return titled(
+      title,
+      table<PartyLine>(
         [
           right("Rank", (line) => String(line.rank)),
           left("Party", (line) => partyLabel(line.partyId, line.alias)),
@@ -115,22 +120,24 @@ const assetBlocks = (report: Report): ReadonlyArray<Block> =>
         ],
         group
       )
-    ]
+    )
   })
 
 const partyBlocks = (lines: ReadonlyArray<PartyLine>): ReadonlyArray<Block> =>
-  runs(lines, (line) => line.partyId).map((group) => [
-    `${partyLabel(group[0].partyId, group[0].alias)}\n\n`,
-    ...table<PartyLine>(
-      [
-        left("Asset", (line) => line.asset.symbol),
-        right("Rank", (line) => String(line.rank)),
-        numbers("Amount", (line) => ({ units: line.units, suffix: symbolOf(line.asset.symbol) })),
-        numbers("Share", (line) => ({ units: line.share, suffix: "%" }))
-      ],
-      group
+  runs(lines, (line) => line.partyId).map((group) =>
+    titled(
+      partyLabel(group[0].partyId, group[0].alias),
+      table<PartyLine>(
+        [
+          left("Asset", (line) => line.asset.symbol),
+          right("Rank", (line) => String(line.rank)),
+          numbers("Amount", (line) => ({ units: line.units, suffix: symbolOf(line.asset.symbol) })),
+          numbers("Share", (line) => ({ units: line.share, suffix: "%" }))
+        ],
+        group
+      )
     )
-  ])
+  )
 
 const totalsBlock = (report: Report): Block => [
   "Totals per asset\n\n",
