@@ -7,7 +7,7 @@
  *   pnpm bench [--rows 100000,1000000,5000000] [--paced]
  *
  * `--rows`: per-epoch rows of the networks measured (60,000 parties, five assets, ~4,000 payouts
- * an epoch; the epochs follow from the rows). `--paced`: also a run at the node's rate limit
+ * an epoch; the epochs follow from the rows; `--rows ""` for none). `--paced`: also a run at the node's rate limit
  * against a network with epochs too big for one answer, on a correct node and on one with the
  * v0.75 reward-cursor quirk (the quirky one takes about nine minutes).
  */
@@ -21,7 +21,7 @@ import { parseArgs } from "node:util"
 const { values } = parseArgs({
   options: { rows: { type: "string", default: "100000,1000000,5000000" }, paced: { type: "boolean", default: false } }
 })
-const sizes = values.rows.split(",").map(Number)
+const sizes = values.rows.split(",").filter((size) => size !== "").map(Number)
 const here = import.meta.dirname
 const dir = mkdtempSync(join(tmpdir(), "reward-report-bench-"))
 const phaseBundle = join(dir, "phase.mjs")
