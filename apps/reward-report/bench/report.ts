@@ -21,7 +21,10 @@ import { parseArgs } from "node:util"
 const { values } = parseArgs({
   options: { rows: { type: "string", default: "100000,1000000,5000000" }, paced: { type: "boolean", default: false } }
 })
-const sizes = values.rows.split(",").filter((size) => size !== "").map(Number)
+const sizes = values.rows
+  .split(",")
+  .filter((size) => size !== "")
+  .map(Number)
 const here = import.meta.dirname
 const dir = mkdtempSync(join(tmpdir(), "reward-report-bench-"))
 const phaseBundle = join(dir, "phase.mjs")

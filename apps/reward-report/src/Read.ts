@@ -15,6 +15,7 @@
  * the read and it is done again, up to `attempts` times.
  */
 import { DataNodeClient, type DataNodeError, FailureText, ReadTracking } from "@vega-effect/http"
+import { Pagination } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
@@ -132,9 +133,18 @@ const completeAssets = (assets: Map<string, AssetInfo>, ids: Iterable<string>) =
     )
   })
 
-/** Parties beyond this many have their aliases read from the full profile list rather than by id. */
+/** Parties beyond this many have their aliases looked for in the first page of the profile list first. */
 const PROFILES_BY_ID = 500
 
+/** Parties per profile request by id: 50 ids keep the query under 4 kB, well within proxies' limits. */
+const PROFILES_PER_REQUEST = 50
+
+/**
+ * The parties' aliases. A node lists every party it has seen, profile or not, and cannot page that
+ * list: a request with a cursor fails with HTTP 500 (the cursor has no field for the list's order;
+ * the data-node fact sheet, §4.6: v0.74 on). So the list is read only when one page holds it; otherwise,
+ * and for a few parties, the parties are asked for by id, 50 a request.
+ */
 const readAliases = (parties: ReadonlySet<string>) =>
   Effect.gen(function* () {
     const client = yield* DataNodeClient.DataNodeClient
@@ -144,23 +154,27 @@ const readAliases = (parties: ReadonlySet<string>) =>
       if (profile.alias !== "" && parties.has(profile.partyId)) aliases.set(profile.partyId, profile.alias)
     }
     if (parties.size > PROFILES_BY_ID) {
-      yield* client.partiesProfiles().pipe(
-        Stream.runForEach(({ node }) => Effect.sync(() => add(node))),
-        Effect.mapError(failed("party profiles"))
-      )
-    } else {
-      const ids = [...parties]
-      const batches = Array.from({ length: Math.ceil(ids.length / 50) }, (_, i) => ids.slice(i * 50, i * 50 + 50))
-      yield* Effect.forEach(
-        batches,
-        (batch) =>
-          client.partiesProfiles({ parties: batch }).pipe(
-            Stream.runForEach(({ node }) => Effect.sync(() => add(node))),
-            Effect.mapError(failed("party profiles"))
-          ),
-        { concurrency: 2 }
-      )
+      const { profiles } = yield* client
+        .listPartiesProfiles({ pagination: { first: Pagination.MAX_PAGE_SIZE } })
+        .pipe(Effect.mapError(failed("party profiles")))
+      if (!profiles.pageInfo.hasNextPage) {
+        for (const { node } of profiles.edges) add(node)
+        return aliases
+      }
     }
+    const ids = [...parties]
+    const batches = Array.from({ length: Math.ceil(ids.length / PROFILES_PER_REQUEST) }, (_, i) =>
+      ids.slice(i * PROFILES_PER_REQUEST, (i + 1) * PROFILES_PER_REQUEST)
+    )
+    yield* Effect.forEach(
+      batches,
+      (batch) =>
+        client.partiesProfiles({ parties: batch }).pipe(
+          Stream.runForEach(({ node }) => Effect.sync(() => add(node))),
+          Effect.mapError(failed("party profiles"))
+        ),
+      { concurrency: 2, discard: true }
+    )
     return aliases
   })
 
