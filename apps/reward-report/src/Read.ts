@@ -17,6 +17,7 @@
 import { DataNodeClient, type DataNodeError, FailureText, ReadTracking } from "@vega-effect/http"
 import { Pagination } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import { Amounts, Ids } from "./Amounts.js"
@@ -133,17 +134,17 @@ const completeAssets = (assets: Map<string, AssetInfo>, ids: Iterable<string>) =
     )
   })
 
-/** Parties beyond this many have their aliases looked for in the first page of the profile list first. */
+/** Parties beyond this many have their aliases read from the whole profile list rather than by id. */
 const PROFILES_BY_ID = 500
 
 /** Parties per profile request by id: 50 ids keep the query under 4 kB, well within proxies' limits. */
 const PROFILES_PER_REQUEST = 50
 
 /**
- * The parties' aliases. A node lists every party it has seen, profile or not, and cannot page that
- * list: a request with a cursor fails with HTTP 500 (the cursor has no field for the list's order;
- * the data-node fact sheet, §4.6: v0.74 on). So the list is read only when one page holds it; otherwise,
- * and for a few parties, the parties are asked for by id, 50 a request.
+ * The parties' aliases: by id for a few parties, from the whole profile list (every party the node
+ * has seen, 5000 a page) for many. A node may be unable to page that list: as read from its source
+ * (v0.74 on), a request with a cursor fails with HTTP 500, the cursor having no field for the
+ * list's order. Then, and only then, the parties are asked for by id, 50 a request.
  */
 const readAliases = (parties: ReadonlySet<string>) =>
   Effect.gen(function* () {
@@ -154,13 +155,14 @@ const readAliases = (parties: ReadonlySet<string>) =>
       if (profile.alias !== "" && parties.has(profile.partyId)) aliases.set(profile.partyId, profile.alias)
     }
     if (parties.size > PROFILES_BY_ID) {
-      const { profiles } = yield* client
-        .listPartiesProfiles({ pagination: { first: Pagination.MAX_PAGE_SIZE } })
-        .pipe(Effect.mapError(failed("party profiles")))
-      if (!profiles.pageInfo.hasNextPage) {
-        for (const { node } of profiles.edges) add(node)
-        return aliases
-      }
+      const listed = yield* client.partiesProfiles({}, { pageSize: Pagination.MAX_PAGE_SIZE }).pipe(
+        Stream.runForEach(({ node }) => Effect.sync(() => add(node))),
+        Effect.either
+      )
+      if (Either.isRight(listed)) return aliases
+      yield* Effect.logWarning(
+        `the node could not page its party profiles (${FailureText.ofError(listed.left)}): reading the ${parties.size} parties by id`
+      )
     }
     const ids = [...parties]
     const batches = Array.from({ length: Math.ceil(ids.length / PROFILES_PER_REQUEST) }, (_, i) =>

@@ -109,6 +109,8 @@ export class RowSpill implements RowSource {
   /** Ids recur on every row: each is written as its index here. */
   private readonly ids: Array<string> = []
   private readonly idIndex = new Map<string, number>()
+  /** Files made from this one (its runs merged), closed with it. */
+  private readonly closing: Array<RowSpill> = []
   count = 0
 
   add(row: RowFields): void {
@@ -222,8 +224,6 @@ export class RowSpill implements RowSource {
     merged.seal()
     return merged.single()
   }
-
-  private readonly closing: Array<RowSpill> = []
 
   /**
    * Segment by segment, each sorted by time. A segment's times must not overlap the next one's:
