@@ -29,15 +29,19 @@ const here = import.meta.dirname
 const dir = mkdtempSync(join(tmpdir(), "reward-report-bench-"))
 const phaseBundle = join(dir, "phase.mjs")
 
+// the simulator keeps every answer it has rendered: gigabytes for millions of rows
+const worldFlags = ["--max-old-space-size=16384", "--import", "tsx", "--conditions=@vega-effect/source"]
+
 const world = (args: ReadonlyArray<string>) =>
-  spawn(process.execPath, ["--import", "tsx", "--conditions=@vega-effect/source", join(here, "world.ts"), ...args], {
-    stdio: ["pipe", "pipe", "inherit"]
-  })
+  spawn(process.execPath, [...worldFlags, join(here, "world.ts"), ...args], { stdio: ["pipe", "pipe", "inherit"] })
 
 const firstLine = (child: ReturnType<typeof spawn>): Promise<Record<string, unknown>> =>
   new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! })
-    lines.once("line", (line) => resolve(JSON.parse(line) as Record<string, unknown>))
+    // the result is the first JSON line; a warning the step logs may come before it
+    lines.on("line", (line) => {
+      if (line.startsWith("{")) resolve(JSON.parse(line) as Record<string, unknown>)
+    })
     child.once("exit", (code) => reject(new Error(`${child.spawnargs.join(" ")} exited with ${code}`)))
   })
 
