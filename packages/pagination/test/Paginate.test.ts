@@ -258,14 +258,23 @@ const page = (
   endCursor: flags.end ?? cursors[cursors.length - 1] ?? ""
 })
 
-/** Serves `script[i]` to the i-th request (the last one forever after), recording requests. */
+/**
+ * No script here needs this many requests: one more means the loop guard let paging go on, and the
+ * fetch dies instead of serving pages forever (the walk never yields to timers, so a test's time
+ * limit would never fire and the run would hang instead of failing).
+ */
+const MAX_REQUESTS = 50
+
+/** Serves `script[i]` to the i-th request (the last one after that, up to `MAX_REQUESTS`), recording requests. */
 const scripted = (script: ReadonlyArray<Paginate.Page<string>>) => {
   const requests: Array<Paginate.PageParams> = []
   const fetch = (params: Paginate.PageParams) =>
-    Effect.sync(() => {
-      requests.push(params)
-      return script[Math.min(requests.length, script.length) - 1]
-    })
+    requests.length >= MAX_REQUESTS
+      ? Effect.dieMessage(`paging went on past ${MAX_REQUESTS} requests to a scripted server: it was not stopped`)
+      : Effect.sync(() => {
+          requests.push(params)
+          return script[Math.min(requests.length, script.length) - 1]
+        })
   return { fetch, requests }
 }
 
