@@ -1,0 +1,45 @@
+// @ts-check
+/**
+ * Mutation testing (StrykerJS), one run per package: each package's `stryker.config.mjs` names the
+ * modules whose promises its tests must guard (`mutate`) and builds its configuration here. Run by
+ * `pnpm mutation` (scripts/mutation.mjs); never part of `pnpm test` or CI.
+ *
+ * A run works in a copy of the package (`.stryker-tmp/`), so the sources are never touched; its
+ * tests resolve the package through the same `@vega-effect/source` condition as `pnpm test`.
+ * Results are kept in `reports/mutation/` (ignored by git): `incremental.json` lets a rerun test
+ * again only the mutants whose code or tests changed, `mutation.html` and `mutation.json` are the
+ * report.
+ */
+import { fileURLToPath } from "node:url"
+
+const root = fileURLToPath(new URL(".", import.meta.url))
+
+/**
+ * The configuration of a package's run.
+ *
+ * @param {{ readonly mutate: ReadonlyArray<string>, readonly timeoutMS?: number }} options
+ * @returns {import("@stryker-mutator/api/core").PartialStrykerOptions}
+ */
+export const mutationConfig = (options) => ({
+  // the plugins are root devDependencies: resolved from here, not from the package
+  plugins: [import.meta.resolve("@stryker-mutator/vitest-runner")],
+  testRunner: "vitest",
+  // the workspace's shared settings (source condition, setup file, test/**/*.test.ts) as the
+  // whole config: the package's own vitest.config.ts only re-exports them by a relative import
+  // that does not resolve from the copy
+  vitest: { configFile: `${root}vitest.shared.ts`, related: false },
+  coverageAnalysis: "perTest",
+  mutate: [...options.mutate],
+  // the machine is shared: one test process unless asked (STRYKER_CONCURRENCY=n)
+  concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 1),
+  incremental: true,
+  incrementalFile: "reports/mutation/incremental.json",
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/mutation.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
+  timeoutMS: options.timeoutMS ?? 10_000,
+  thresholds: { high: 90, low: 75, break: null },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: true
+})
