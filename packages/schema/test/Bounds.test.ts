@@ -76,3 +76,39 @@ describe("bounds on every path", () => {
     refused(Integer.Int64, "-9223372036854775809")
   })
 })
+
+describe("what a refusal says", () => {
+  const messageOf = (schema: Schema.Schema<any, any>, input: unknown) =>
+    Either.match(Schema.decodeUnknownEither(schema)(input), { onLeft: (e) => e.message, onRight: () => "accepted" })
+
+  it("names the type and what it expected", () => {
+    expect(messageOf(Amount.Amount, U256_OVER)).toBe(
+      `Amount\n└─ Transformation process failure\n   └─ Expected an unsigned integer amount in base units (at most 256 bits) as a decimal string, actual "${U256_OVER}"`
+    )
+    expect(messageOf(Amount.SignedAmount, "x")).toBe(
+      'SignedAmount\n└─ Transformation process failure\n   └─ Expected a signed integer amount in base units (at most 256 bits) as a decimal string, actual "x"'
+    )
+    expect(messageOf(Integer.Uint64, "-1")).toBe(
+      'Uint64\n└─ Transformation process failure\n   └─ Expected an unsigned 64-bit integer as a decimal string, actual "-1"'
+    )
+    expect(messageOf(Integer.Int64, "x")).toBe(
+      'Int64\n└─ Transformation process failure\n   └─ Expected a signed 64-bit integer as a decimal string, actual "x"'
+    )
+    expect(messageOf(Integer.Uint32, -1)).toBe(
+      "Uint32\n└─ Predicate refinement failure\n   └─ Expected an unsigned 32-bit integer, actual -1"
+    )
+    expect(messageOf(Integer.Int32, -2147483649)).toBe(
+      "Int32\n└─ Predicate refinement failure\n   └─ Expected a signed 32-bit integer, actual -2147483649"
+    )
+  })
+
+  it("a uint64 given as a JSON number: 0 and 2^53 − 1 accepted, −1 and 2^53 refused", () => {
+    const decode = Schema.decodeUnknownSync(Integer.Uint64FromStringOrNumber)
+    expect(decode(0)).toBe(0n)
+    expect(decode(9007199254740991)).toBe(9007199254740991n)
+    expect(messageOf(Integer.Uint64FromStringOrNumber, -1)).toBe(
+      "Uint64\n└─ Transformation process failure\n   └─ Expected an unsigned 64-bit integer, actual -1"
+    )
+    expect(messageOf(Integer.Uint64FromStringOrNumber, 9007199254740992)).toContain("actual 9007199254740992")
+  })
+})
