@@ -17,29 +17,38 @@ const root = fileURLToPath(new URL(".", import.meta.url))
 /**
  * The configuration of a package's run.
  *
- * @param {{ readonly mutate: ReadonlyArray<string>, readonly timeoutMS?: number }} options
+ * @param {{
+ *   readonly mutate: ReadonlyArray<string>,
+ *   readonly tests?: ReadonlyArray<string>,
+ *   readonly timeoutMS?: number
+ * }} options `mutate`: the modules (or line ranges, `src/Build.ts:231-255`) to mutate; `tests`: the
+ *   test files to run when not all of the package's (globs, relative to the package)
  * @returns {import("@stryker-mutator/api/core").PartialStrykerOptions}
  */
-export const mutationConfig = (options) => ({
-  // the plugins are root devDependencies: resolved from here, not from the package
-  plugins: [import.meta.resolve("@stryker-mutator/vitest-runner")],
-  testRunner: "vitest",
-  // the workspace's shared settings (source condition, setup file, test/**/*.test.ts) as the
-  // whole config: the package's own vitest.config.ts only re-exports them by a relative import
-  // that does not resolve from the copy
-  vitest: { configFile: `${root}vitest.shared.ts`, related: false },
-  coverageAnalysis: "perTest",
-  mutate: [...options.mutate],
-  // the machine is shared: one test process unless asked (STRYKER_CONCURRENCY=n)
-  concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 1),
-  incremental: true,
-  incrementalFile: "reports/mutation/incremental.json",
-  reporters: ["clear-text", "progress", "html", "json"],
-  htmlReporter: { fileName: "reports/mutation/mutation.html" },
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
-  timeoutMS: options.timeoutMS ?? 10_000,
-  thresholds: { high: 90, low: 75, break: null },
-  tempDirName: ".stryker-tmp",
-  cleanTempDir: true
-})
+export const mutationConfig = (options) => {
+  // read by vitest.mutation.ts in the test processes, which inherit the environment
+  process.env.VEGA_MUTATION_TESTS = (options.tests ?? []).join(",")
+  return {
+    // the plugins are root devDependencies: resolved from here, not from the package
+    plugins: [import.meta.resolve("@stryker-mutator/vitest-runner")],
+    testRunner: "vitest",
+    // the workspace's shared settings (source condition, setup file, test/**/*.test.ts) from their
+    // place in the repository: the package's own vitest.config.ts re-exports them by a relative
+    // import that does not resolve from the copy
+    vitest: { configFile: `${root}vitest.mutation.ts`, related: false },
+    coverageAnalysis: "perTest",
+    mutate: [...options.mutate],
+    // the machine is shared: one test process unless asked (STRYKER_CONCURRENCY=n)
+    concurrency: Number(process.env.STRYKER_CONCURRENCY ?? 1),
+    incremental: true,
+    incrementalFile: "reports/mutation/incremental.json",
+    reporters: ["clear-text", "progress", "html", "json"],
+    htmlReporter: { fileName: "reports/mutation/mutation.html" },
+    jsonReporter: { fileName: "reports/mutation/mutation.json" },
+    clearTextReporter: { allowColor: false, logTests: false, reportMutants: true, reportScoreTable: true },
+    timeoutMS: options.timeoutMS ?? 10_000,
+    thresholds: { high: 90, low: 75, break: null },
+    tempDirName: ".stryker-tmp",
+    cleanTempDir: true
+  }
+}
