@@ -30,7 +30,14 @@ export const mutationConfig = (options) => {
   process.env.VEGA_MUTATION_TESTS = (options.tests ?? []).join(",")
   return {
     // the plugins are root devDependencies: resolved from here, not from the package
-    plugins: [import.meta.resolve("@stryker-mutator/vitest-runner")],
+    plugins: [
+      import.meta.resolve("@stryker-mutator/vitest-runner"),
+      import.meta.resolve("@stryker-mutator/typescript-checker")
+    ],
+    // a mutant the compiler refuses is no gap in the tests: it is counted as a compile error and
+    // never run (the package's tsconfig.json, sources and tests, with its references)
+    checkers: ["typescript"],
+    tsconfigFile: "tsconfig.json",
     testRunner: "vitest",
     // the workspace's shared settings (source condition, setup file, test/**/*.test.ts) from their
     // place in the repository: the package's own vitest.config.ts re-exports them by a relative
