@@ -471,4 +471,32 @@ describe("crossCheck", () => {
       ]
     })
   })
+
+  it("lists the differences by asset symbol, then asset id, then party, whatever order they came in", () => {
+    const [p1, p2] = ["1".repeat(64), "2".repeat(64)]
+    const usdtB = { id: "b".repeat(64), symbol: "USDT", name: "Tether", decimals: 6 }
+    const usdtC = { id: "c".repeat(64), symbol: "USDT", name: "Tether (bridged)", decimals: 6 }
+    const vega = { id: "a".repeat(64), symbol: "VEGA", name: "Vega", decimals: 18 }
+    const assets = new Map([usdtB, usdtC, vega].map((a) => [a.id, a]))
+    // rows only, no summaries: every pair differs, in this order
+    const rows = [
+      { partyId: p2, assetId: vega.id, amount: 1n },
+      { partyId: p1, assetId: vega.id, amount: 2n },
+      { partyId: p1, assetId: usdtC.id, amount: 3n },
+      { partyId: p2, assetId: usdtB.id, amount: 4n },
+      { partyId: p1, assetId: usdtB.id, amount: 5n }
+    ]
+    const check = crossCheck([], rows, rows.length, (id) => assets.get(id)!)
+    assert.strictEqual(check.status, "failed")
+    assert.deepStrictEqual(
+      check.status === "failed" ? check.mismatches.map((m) => [m.asset.id, m.partyId, m.rows]) : [],
+      [
+        [usdtB.id, p1, 5n],
+        [usdtB.id, p2, 4n],
+        [usdtC.id, p1, 3n],
+        [vega.id, p1, 2n],
+        [vega.id, p2, 1n]
+      ]
+    )
+  })
 })

@@ -28,6 +28,15 @@ const heldOf = (works: ReadonlyArray<SliceWork>, resource: ResourceName) => {
   }
 }
 
+/**
+ * A client reading the head from `head` and everything else from whichever client `reads` holds
+ * at the time: the slices' reads can be sent to another node than the head's.
+ */
+const splitClient = (head: DataNodeClient.Service, reads: { current: DataNodeClient.Service }) =>
+  new Proxy(head, {
+    get: (target, key) => (key === "lastBlockHeight" ? target.lastBlockHeight : Reflect.get(reads.current, key))
+  })
+
 const setup = (options: { readonly initialEvents: boolean; readonly lag?: number }) =>
   Effect.gen(function* () {
     const sim = yield* Simulator.make({
@@ -37,9 +46,12 @@ const setup = (options: { readonly initialEvents: boolean; readonly lag?: number
       scale: { parties: 30, markets: 3, positions: 60, stakeLinkings: 80, liquidityProvisions: 6, epochs: 2 },
       nodes: [{}, { lag: options.lag ?? 0 }]
     })
-    const client = yield* DataNodeClient.make({ urls: sim.urls[0], rateLimit: false }).pipe(
+    const fresh = yield* DataNodeClient.make({ urls: sim.urls[0], rateLimit: false }).pipe(
       Effect.provide(FetchHttpClient.layer)
     )
+    // the slices' reads go to the fresh node unless a test sends them elsewhere
+    const reads = { current: fresh }
+    const client = splitClient(fresh, reads)
     const state = yield* stateAt(yield* freshSqlite)
     const config = Schema.decodeSync(WatcherConfig)({ nodes: [sim.url], initialEvents: options.initialEvents })
     const works = yield* worksOf(client, state, config)
@@ -51,7 +63,7 @@ const setup = (options: { readonly initialEvents: boolean; readonly lag?: number
         diffContext: Effect.succeed({ asset: () => undefined }),
         initialEvents: options.initialEvents
       })
-    return { sim, client, config, state, store: state.store, works, cycle }
+    return { sim, client, reads, config, state, store: state.store, works, cycle }
   })
 
 const tags = (outcome: CycleOutcome) => new Set([...outcome.slices.values()].map((s) => s._tag))
@@ -119,6 +131,38 @@ it.scopedLive("a node behind the checkpoint is refused and nothing is written", 
     }
     expect(yield* store.checkpoints).toEqual(before)
   })
+)
+
+it.scopedLive(
+  "slices read from a node behind the checkpoint are refused though the head was read from a fresh one",
+  () =>
+    Effect.gen(function* () {
+      const { cycle, reads, sim, store } = yield* setup({ initialEvents: true, lag: 2 })
+      yield* cycle()
+      const before = yield* store.checkpoints
+      const height = [...before.values()][0].height
+      const pending = (yield* store.pending(0, 100_000)).length
+      reads.current = yield* DataNodeClient.make({ urls: sim.urls[1], rateLimit: false }).pipe(
+        Effect.provide(FetchHttpClient.layer)
+      )
+      yield* sim.advance(1)
+      // the head comes from the fresh node, one block past the checkpoint; every slice is read
+      // from the lagging one, a block below it
+      const outcome = yield* cycle()
+      expect(outcome.head).toMatchObject({ height: height + 1, node: sim.urls[0] })
+      expect(outcome.slices.size).toBe(before.size)
+      // a slice with nothing to read (a shard without markets) has no answer to judge: it is
+      // unchanged at the head; every slice that read something was refused
+      const behind = [...outcome.slices].filter(([, slice]) => slice._tag === "Behind")
+      expect(behind.length).toBeGreaterThan(outcome.slices.size / 2)
+      for (const [name, slice] of outcome.slices) {
+        if (slice._tag === "Behind") {
+          expect(slice).toEqual({ _tag: "Behind", height: height - 1, node: sim.urls[1], checkpoint: height })
+          expect((yield* store.checkpoints).get(name)).toEqual(before.get(name))
+        } else expect(slice).toMatchObject({ _tag: "Committed", events: 0, writes: 0 })
+      }
+      expect((yield* store.pending(0, 100_000)).length).toBe(pending)
+    })
 )
 
 it.scopedLive("after a restart, the first cycle reports what changed while the watcher was down", () =>

@@ -174,3 +174,110 @@ describe("execute", () => {
     30_000
   )
 })
+
+/** Nodes answering by their URL's origin, remembering when (TestClock millis) each was asked. */
+const fakeNodes = (answer: (origin: string, call: number) => Response) => {
+  const asked: Array<{ readonly origin: string; readonly at: number }> = []
+  const layer = Layer.succeed(
+    HttpClient.HttpClient,
+    HttpClient.make((request) =>
+      Effect.map(Clock.currentTimeMillis, (at) => {
+        const origin = new URL(request.url).origin
+        const call = asked.filter((a) => a.origin === origin).length
+        asked.push({ origin, at })
+        return HttpClientResponse.fromWeb(request, answer(origin, call))
+      })
+    )
+  )
+  const timesOf = (origin: string) => asked.filter((a) => a.origin === origin).map((a) => a.at)
+  return { asked, timesOf, layer }
+}
+
+const RATE_LIMITED = '{"code":8,"message":"api request rate limit exceeded","details":[]}'
+const BANNED = '{"code":7,"message":"temporarily banned for continuing to request while rate limited","details":[]}'
+const TIME = '{"timestamp":"9"}'
+
+describe("the wait a node asks for", () => {
+  it.scoped("a 429 with Ratelimit-Retry-After: the same node is asked again after exactly that long", () =>
+    Effect.gen(function* () {
+      const nodes = fakeNodes((_, call) =>
+        call === 0
+          ? new Response(RATE_LIMITED, { status: 429, headers: { "ratelimit-retry-after": "3" } })
+          : new Response(TIME, { status: 200 })
+      )
+      const client = yield* DataNodeClient.make({ urls: "http://a", retry: Schedule.spaced("10 millis") }).pipe(
+        Effect.provide(nodes.layer)
+      )
+      const fiber = yield* Effect.fork(client.vegaTime)
+      yield* TestClock.adjust("2999 millis")
+      expect(nodes.timesOf("http://a")).toEqual([0])
+      yield* TestClock.adjust("1 millis")
+      expect((yield* Fiber.join(fiber)).timestamp).toBe(9n)
+      expect(nodes.timesOf("http://a")).toEqual([0, 3000])
+    })
+  )
+
+  it.scoped("a 429 without a header: one second, the client's own fallback", () =>
+    Effect.gen(function* () {
+      const nodes = fakeNodes((_, call) =>
+        call === 0 ? new Response(RATE_LIMITED, { status: 429 }) : new Response(TIME, { status: 200 })
+      )
+      const client = yield* DataNodeClient.make({ urls: "http://a", retry: Schedule.spaced("10 millis") }).pipe(
+        Effect.provide(nodes.layer)
+      )
+      const fiber = yield* Effect.fork(client.vegaTime)
+      yield* TestClock.adjust("999 millis")
+      expect(nodes.timesOf("http://a")).toEqual([0])
+      yield* TestClock.adjust("1 millis")
+      yield* Fiber.join(fiber)
+      expect(nodes.timesOf("http://a")).toEqual([0, 1000])
+    })
+  )
+
+  it.scoped("a 429's Retry-After holds back every request to that node, its health probes included", () =>
+    Effect.gen(function* () {
+      // a's first answer (the probe at start) asks for 3 s; probes then go every 500 ms
+      const nodes = fakeNodes((origin, call) =>
+        origin === "http://a" && call === 0
+          ? new Response(RATE_LIMITED, { status: 429, headers: { "retry-after": "3" } })
+          : new Response("{}", { status: 200, headers: { "x-block-height": "10" } })
+      )
+      yield* DataNodeClient.make({ urls: ["http://a", "http://b"], healthInterval: "500 millis" }).pipe(
+        Effect.provide(nodes.layer)
+      )
+      yield* TestClock.adjust("2999 millis")
+      expect(nodes.timesOf("http://a")).toEqual([0])
+      // the round of probes at 500 ms reached b; its probe of a waits in a's pacer
+      expect(nodes.timesOf("http://b")).toEqual([0, 500])
+      yield* TestClock.adjust("1 millis")
+      expect(nodes.timesOf("http://a")).toEqual([0, 3000])
+    })
+  )
+
+  it.scoped("a 403 ban with Ratelimit-Retry-After: the node is not asked again before it ends, and is after", () =>
+    Effect.gen(function* () {
+      // a bans us for 3 s on its first answer (the probe at start); b keeps failing, so the read
+      // would go back to a as soon as the pool lets it
+      const nodes = fakeNodes((origin, call) =>
+        origin === "http://b"
+          ? new Response('{"code":14,"message":"unavailable","details":[]}', { status: 503 })
+          : call === 0
+            ? new Response(BANNED, { status: 403, headers: { "ratelimit-retry-after": "3" } })
+            : new Response(TIME, { status: 200 })
+      )
+      const client = yield* DataNodeClient.make({
+        urls: ["http://a", "http://b"],
+        rateLimit: false,
+        healthInterval: "1 hour",
+        retry: Schedule.spaced("10 millis")
+      }).pipe(Effect.provide(nodes.layer))
+      const fiber = yield* Effect.fork(client.vegaTime)
+      yield* TestClock.adjust("2999 millis")
+      expect(nodes.timesOf("http://a")).toEqual([0])
+      expect(nodes.timesOf("http://b").length).toBeGreaterThan(2)
+      yield* TestClock.adjust("1 millis")
+      expect((yield* Fiber.join(fiber)).timestamp).toBe(9n)
+      expect(nodes.timesOf("http://a")).toEqual([0, 3000])
+    })
+  )
+})

@@ -129,6 +129,20 @@ describe("pool", () => {
     expect(pool.choose(0, "http://b").node).toBe("http://a")
   })
 
+  it("drops a node more than maxLag behind even where it would otherwise be preferred", () => {
+    const pool = new Pool(["http://a", "http://b"], { maxLag: 5, slowFactor: 4 })
+    seen(pool, "http://a", 100, 50)
+    seen(pool, "http://b", 94, 10)
+    // b is the pinned node of a paging run, and answers faster: only its lag of 6 rules it out
+    expect(pool.choose(0, "http://b").node).toBe("http://a")
+    // a failed once (its rest is over) and b never did: ranking alone would pick b
+    pool.failed("http://a", 0, {})
+    expect(pool.choose(100_000).node).toBe("http://a")
+    // at exactly maxLag behind it is still used
+    seen(pool, "http://b", 95, 10)
+    expect(pool.choose(100_000).node).toBe("http://b")
+  })
+
   it("rests failing nodes, moves to one at least as far along, and reports state", () => {
     const pool = new Pool(urls, { maxLag: 5, slowFactor: 4 })
     seen(pool, "http://a", 100)

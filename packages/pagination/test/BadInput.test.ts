@@ -52,6 +52,17 @@ describe("bad input is a typed error", () => {
       }
     })
   )
+
+  it.effect("the error says what was wrong and what it got", () =>
+    Effect.gen(function* () {
+      const messageOf = (stream: Stream.Stream<unknown, Paginate.PaginationError>) =>
+        Effect.map(Effect.flip(Stream.runDrain(stream)), (error) => error.message)
+      expect(yield* messageOf(Paginate.pages(42 as any))).toBe(
+        "the fetch must be a function from page parameters to a page, got 42"
+      )
+      expect(yield* messageOf(Paginate.pages(fetch, 42 as any))).toBe("the options must be an object, got 42")
+    })
+  )
 })
 
 describe("resumeCursor of something that is not an item or a page", () => {

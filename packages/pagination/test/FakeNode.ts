@@ -103,11 +103,19 @@ export const servePage = (all: ReadonlyArray<Row>, params: Paginate.PageParams):
 export const displayOrder = (all: ReadonlyArray<Row>, newestFirst: boolean): ReadonlyArray<Row> =>
   newestFirst ? [...all].reverse() : all
 
-/** A fake node over `all`: `fetch` records every request (at its start) before answering. */
+/**
+ * A fake node over `all`: `fetch` records every request (at its start) before answering. A walk
+ * needs at most one request per row and one more, so far more than that (three walks' worth) means
+ * paging no longer ends: the fetch dies instead of answering forever, and the test fails rather
+ * than hangs.
+ */
 export const makeNode = (all: ReadonlyArray<Row>) => {
   const requests: Array<Paginate.PageParams> = []
+  const maxRequests = 3 * (all.length + 2)
   const fetch = (params: Paginate.PageParams): Effect.Effect<Paginate.Page<Row>, NodeError> =>
     Effect.suspend(() => {
+      if (requests.length >= maxRequests)
+        return Effect.dieMessage(`more than ${maxRequests} requests over ${all.length} rows`)
       requests.push(params)
       const page = servePage(all, params)
       return page instanceof NodeError ? Effect.fail(page) : Effect.succeed(page)

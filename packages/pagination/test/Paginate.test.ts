@@ -105,12 +105,13 @@ describe("Paginate: walking a list", () => {
   it.effect("each fetch runs in a Paginate.page span with the page number and cursor", () =>
     Effect.gen(function* () {
       const node = makeNode(rows(5))
-      const seen: Array<{ name: string; page: unknown; cursor: unknown; direction: unknown }> = []
+      const seen: Array<{ name: string; keys: Array<string>; page: unknown; cursor: unknown; direction: unknown }> = []
       const fetch = (params: Paginate.PageParams) =>
         Effect.gen(function* () {
           const span = yield* Effect.orDie(Effect.currentSpan)
           seen.push({
             name: span.name,
+            keys: [...span.attributes.keys()].filter((key) => key === "pagination.cursor"),
             page: span.attributes.get("pagination.page"),
             cursor: span.attributes.get("pagination.cursor"),
             direction: span.attributes.get("pagination.direction")
@@ -119,8 +120,15 @@ describe("Paginate: walking a list", () => {
         })
       yield* Stream.runDrain(Paginate.pages(fetch, { pageSize: 3, direction: "backward" }))
       expect(seen).toEqual([
-        { name: "Paginate.page", page: 1, cursor: undefined, direction: "backward" },
-        { name: "Paginate.page", page: 2, cursor: node.requests[1].before, direction: "backward" }
+        // the first page has no cursor: the attribute is left out, not set to undefined
+        { name: "Paginate.page", keys: [], page: 1, cursor: undefined, direction: "backward" },
+        {
+          name: "Paginate.page",
+          keys: ["pagination.cursor"],
+          page: 2,
+          cursor: node.requests[1].before,
+          direction: "backward"
+        }
       ])
     })
   )
@@ -258,14 +266,23 @@ const page = (
   endCursor: flags.end ?? cursors[cursors.length - 1] ?? ""
 })
 
-/** Serves `script[i]` to the i-th request (the last one forever after), recording requests. */
+/**
+ * No script here needs this many requests: one more means the loop guard let paging go on, and the
+ * fetch dies instead of serving pages forever (the walk never yields to timers, so a test's time
+ * limit would never fire and the run would hang instead of failing).
+ */
+const MAX_REQUESTS = 50
+
+/** Serves `script[i]` to the i-th request (the last one after that, up to `MAX_REQUESTS`), recording requests. */
 const scripted = (script: ReadonlyArray<Paginate.Page<string>>) => {
   const requests: Array<Paginate.PageParams> = []
   const fetch = (params: Paginate.PageParams) =>
-    Effect.sync(() => {
-      requests.push(params)
-      return script[Math.min(requests.length, script.length) - 1]
-    })
+    requests.length >= MAX_REQUESTS
+      ? Effect.dieMessage(`paging went on past ${MAX_REQUESTS} requests to a scripted server: it was not stopped`)
+      : Effect.sync(() => {
+          requests.push(params)
+          return script[Math.min(requests.length, script.length) - 1]
+        })
   return { fetch, requests }
 }
 
@@ -308,7 +325,9 @@ describe("Paginate: loop guard", () => {
       const { emitted, error } = yield* run(server)
       expect(emitted).toEqual(["a1", "a2"])
       expect(Option.getOrThrow(error)).toMatchObject({ reason: "RepeatedCursor", cursor: "X" })
-      expect(Option.getOrThrow(error).message).toMatch(/equal to the cursor it was requested with/)
+      expect(Option.getOrThrow(error).message).toBe(
+        'page 2 (forward, after cursor "X") returned endCursor equal to the cursor it was requested with: the server repeated a page; stopping instead of looping'
+      )
       expect(server.requests).toHaveLength(2)
     })
   )
@@ -343,6 +362,9 @@ describe("Paginate: loop guard", () => {
       const { emitted, error } = yield* run(server, { direction: "backward", pageSize: 2 })
       expect(emitted).toEqual(["a", "b"])
       expect(Option.getOrThrow(error)).toMatchObject({ reason: "RepeatedCursor", cursor: "b" })
+      expect(Option.getOrThrow(error).message).toBe(
+        'page 2 (backward, before cursor "b") returned the item at its own cursor again: the server repeated a page'
+      )
       expect(server.requests).toEqual([
         { last: 2, newestFirst: true },
         { last: 2, before: "b", newestFirst: true }
@@ -357,13 +379,36 @@ describe("Paginate: loop guard", () => {
       const e = Option.getOrThrow(first.error)
       expect(e).toMatchObject({ reason: "NoProgress" })
       expect(e.cursor).toBeUndefined()
-      expect(e.message).toMatch(/hasNextPage=true but has no items/)
+      expect(e.message).toBe(
+        "page 1 (forward, no cursor) reports hasNextPage=true but has no items, so paging cannot advance"
+      )
+      // no cursor to report: the field is left out
+      expect("cursor" in e).toBe(false)
 
       const later = scripted([page(["a"], { next: true }), page([], { next: true, previous: true })])
       const second = yield* run(later, { from: "z" })
       expect(second.emitted).toEqual(["a"])
       expect(Option.getOrThrow(second.error)).toMatchObject({ reason: "NoProgress", cursor: "a" })
       expect(later.requests.map((params) => params.after)).toEqual(["z", "a"])
+    })
+  )
+
+  it.effect("a resumed walk whose page hands back the cursor it resumed from fails at once", () =>
+    Effect.gen(function* () {
+      const server = scripted([page(["a"], { next: true, end: "z" })])
+      const { emitted, error } = yield* run(server, { from: "z" })
+      expect(emitted).toEqual([])
+      expect(Option.getOrThrow(error)).toMatchObject({ reason: "RepeatedCursor", cursor: "z" })
+      expect(server.requests).toHaveLength(1)
+    })
+  )
+
+  it.effect("hasNextPage with no endCursor at all (a node leaving the field out) fails with NoProgress", () =>
+    Effect.gen(function* () {
+      const { endCursor: _, ...missing } = page(["a"], { next: true })
+      const { error } = yield* run(scripted([missing as Paginate.Page<string>]))
+      expect(Option.getOrThrow(error)).toMatchObject({ reason: "NoProgress" })
+      expect(Option.getOrThrow(error).message).toMatch(/endCursor is empty/)
     })
   )
 
