@@ -18,55 +18,55 @@ export class Ids {
   }
 }
 
-/** A pair's running total, with the party id as the read keeps it. */
-interface Total {
-  readonly partyId: string
-  amount: bigint
-}
-
+/** Amounts by asset, then party: a pair is one map entry, its amount a `bigint`. */
 export class Amounts implements Iterable<Summary> {
-  private readonly byAsset = new Map<string, Map<string, Total>>()
+  private readonly byAsset = new Map<string, Map<string, bigint>>()
   /** How many (party, asset) pairs. */
   size = 0
 
-  constructor(private readonly ids: Ids) {}
+  constructor(private readonly ids: Ids = new Ids()) {}
 
-  /** Adds `amount` to the pair's total; returns the party id as the read keeps it (one string per id). */
-  add(partyId: string, assetId: string, amount: bigint): string {
+  /** A table of `summaries`, the amounts of a pair listed more than once added up. */
+  static of(summaries: Iterable<Summary>, ids?: Ids): Amounts {
+    const amounts = new Amounts(ids)
+    for (const s of summaries) amounts.add(s.partyId, s.assetId, s.amount)
+    return amounts
+  }
+
+  /** Adds `amount` to the pair's total. */
+  add(partyId: string, assetId: string, amount: bigint): void {
     let parties = this.byAsset.get(assetId)
     if (parties === undefined) this.byAsset.set(this.ids.of(assetId), (parties = new Map()))
     const total = parties.get(partyId)
     if (total !== undefined) {
-      total.amount += amount
-      return total.partyId
+      parties.set(partyId, total + amount)
+      return
     }
-    const kept = this.ids.of(partyId)
-    parties.set(kept, { partyId: kept, amount })
+    parties.set(this.ids.of(partyId), amount)
     this.size++
-    return kept
   }
 
   get(partyId: string, assetId: string): bigint | undefined {
-    return this.byAsset.get(assetId)?.get(partyId)?.amount
+    return this.byAsset.get(assetId)?.get(partyId)
   }
 
   /** The same pairs with the same amounts. */
   equals(other: Amounts): boolean {
     if (this.size !== other.size) return false
     for (const [assetId, parties] of this.byAsset) {
-      for (const [partyId, total] of parties) if (other.get(partyId, assetId) !== total.amount) return false
+      for (const [partyId, amount] of parties) if (other.get(partyId, assetId) !== amount) return false
     }
     return true
   }
 
-  /** Every asset with a pair, and the parties that have one in it. */
-  partiesByAsset(): ReadonlyMap<string, ReadonlyMap<string, unknown>> {
+  /** Every asset with a pair, and each party's amount in it. */
+  partiesByAsset(): ReadonlyMap<string, ReadonlyMap<string, bigint>> {
     return this.byAsset
   }
 
   *[Symbol.iterator](): Iterator<Summary> {
     for (const [assetId, parties] of this.byAsset) {
-      for (const { amount, partyId } of parties.values()) yield { partyId, assetId, amount }
+      for (const [partyId, amount] of parties) yield { partyId, assetId, amount }
     }
   }
 }

@@ -168,7 +168,10 @@ const linesOf = (
   return kept.flatMap((lines) => lines.sort(order))
 }
 
-/** The rows' sums per (party, asset), compared with the summaries (a pair missing on one side counts 0). */
+/**
+ * The rows' sums per (party, asset), compared with the summaries (a pair missing on one side counts
+ * 0). Tables already read are compared as they are; other lists are added up first.
+ */
 export const crossCheck = (
   summaries: Iterable<Summary>,
   rowSums: Iterable<Summary>,
@@ -176,20 +179,24 @@ export const crossCheck = (
   assetOfId: (id: string) => AssetInfo
 ): CrossCheck => {
   const ids = new Ids()
-  const expected = new Amounts(ids)
-  const read = new Amounts(ids)
-  for (const s of summaries) expected.add(s.partyId, s.assetId, s.amount)
-  for (const r of rowSums) read.add(r.partyId, r.assetId, r.amount)
+  const expected = summaries instanceof Amounts ? summaries : Amounts.of(summaries, ids)
+  const read = rowSums instanceof Amounts ? rowSums : Amounts.of(rowSums, ids)
   const mismatches: Array<Mismatch> = []
-  const mismatch = (partyId: string, assetId: string, summary: bigint, rows: bigint) => {
-    if (summary !== rows) mismatches.push({ partyId, asset: assetOfId(assetId), summary, rows })
-  }
   let pairs = expected.size
-  for (const s of expected) mismatch(s.partyId, s.assetId, s.amount, read.get(s.partyId, s.assetId) ?? 0n)
-  for (const r of read) {
-    if (expected.get(r.partyId, r.assetId) !== undefined) continue
-    pairs++
-    mismatch(r.partyId, r.assetId, 0n, r.amount)
+  for (const [assetId, parties] of expected.partiesByAsset()) {
+    const rows = read.partiesByAsset().get(assetId)
+    for (const [partyId, summary] of parties) {
+      const sum = rows?.get(partyId) ?? 0n
+      if (sum !== summary) mismatches.push({ partyId, asset: assetOfId(assetId), summary, rows: sum })
+    }
+  }
+  for (const [assetId, parties] of read.partiesByAsset()) {
+    const listed = expected.partiesByAsset().get(assetId)
+    for (const [partyId, sum] of parties) {
+      if (listed?.has(partyId) === true) continue
+      pairs++
+      if (sum !== 0n) mismatches.push({ partyId, asset: assetOfId(assetId), summary: 0n, rows: sum })
+    }
   }
   mismatches.sort((a, b) => compareAssets(a.asset, b.asset) || compareText(a.partyId, b.partyId))
   const counts = { pairs, rows: rowCount }

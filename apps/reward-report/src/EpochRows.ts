@@ -63,15 +63,15 @@ const failed = (error: DataNodeError.DataNodeError): ReadError =>
   new ReadError({ reason: `reading per-epoch rewards failed: ${FailureText.ofError(error)}`, cause: error })
 
 /**
- * Sums, count and (if kept) rows; ids are interned, since the same few recur on every row. Rows
- * are kept a window at a time: `seal` once every row of the epochs added so far has been added.
+ * Sums (their ids shared with the read's other tables), count and (if kept) rows. Rows are kept
+ * a window at a time: `seal` once every row of the epochs added so far has been added.
  */
 class Collector {
   readonly sums: Amounts
   count = 0
 
   constructor(
-    readonly ids: Ids,
+    ids: Ids,
     readonly types: ReadonlySet<string>,
     readonly spill: RowSpill | undefined
   ) {
@@ -81,9 +81,9 @@ class Collector {
   add(rows: Iterable<Reward.Reward>): void {
     for (const row of rows) {
       if (this.types.size > 0 && !this.types.has(rewardTypeName(row.rewardType))) continue
-      const partyId = this.sums.add(row.partyId, row.assetId, row.amount)
+      this.sums.add(row.partyId, row.assetId, row.amount)
       this.count++
-      if (this.spill !== undefined) this.spill.add(fieldsOf(row, partyId, this.ids.of(row.assetId)))
+      if (this.spill !== undefined) this.spill.add(fieldsOf(row))
     }
   }
 

@@ -30,12 +30,12 @@ export interface RowFields {
   readonly teamId: string | undefined
 }
 
-/** The fields of a row as read, with its ids as the read keeps them (one string per id). */
-export const fieldsOf = (r: Reward.Reward, partyId: string, assetId: string): RowFields => ({
+/** The fields of a row as read. */
+export const fieldsOf = (r: Reward.Reward): RowFields => ({
   epoch: r.epoch,
   receivedAt: r.receivedAt,
-  partyId,
-  assetId,
+  partyId: r.partyId,
+  assetId: r.assetId,
   rewardType: rewardTypeName(r.rewardType),
   amount: r.amount,
   percentageOfTotal: r.percentageOfTotal,

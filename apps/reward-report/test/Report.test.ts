@@ -7,6 +7,7 @@ import { Simulator } from "@vega-effect/simulator"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
+import { Amounts } from "../src/Amounts.js"
 import { crossCheck } from "../src/Build.js"
 import * as Progress from "../src/Progress.js"
 import { layerSilent } from "../src/Progress.js"
@@ -498,5 +499,29 @@ describe("crossCheck", () => {
         [vega.id, p2, 1n]
       ]
     )
+  })
+
+  it("compares the tables a read keeps as it compares lists", () => {
+    const [p1, p2, p3] = ["1".repeat(64), "2".repeat(64), "3".repeat(64)]
+    const other = { ...asset, id: "b".repeat(64), symbol: "USDT" }
+    const assetOf = (id: string) => (id === asset.id ? asset : other)
+    const at = (partyId: string, assetId: string, amount: bigint) => ({ partyId, assetId, amount })
+    const cases: ReadonlyArray<readonly [ReadonlyArray<ReturnType<typeof at>>, ReadonlyArray<ReturnType<typeof at>>]> =
+      [
+        [[at(p1, asset.id, 30n)], [at(p1, asset.id, 10n), at(p1, asset.id, 20n)]],
+        [[at(p1, asset.id, 30n), at(p2, other.id, 0n)], [at(p1, asset.id, 30n)]],
+        [[at(p1, asset.id, 30n)], [at(p1, asset.id, 30n), at(p3, other.id, 0n), at(p2, asset.id, 7n)]],
+        [
+          [at(p1, other.id, 1n), at(p2, asset.id, 2n)],
+          [at(p2, other.id, 1n), at(p1, asset.id, 2n)]
+        ],
+        [[], [at(p3, other.id, 4n)]]
+      ]
+    for (const [summaries, rows] of cases) {
+      assert.deepStrictEqual(
+        crossCheck(Amounts.of(summaries), Amounts.of(rows), rows.length, assetOf),
+        crossCheck(summaries, rows, rows.length, assetOf)
+      )
+    }
   })
 })
