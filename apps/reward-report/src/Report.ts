@@ -130,6 +130,8 @@ export interface EpochRows extends Iterable<EpochRow> {
   readonly length: number
   /** The rows by payout time, `oldest` or `newest` first; rows paid in the same block keep their report order. */
   byReceivedAt(first: "oldest" | "newest"): Iterable<EpochRow>
+  /** Why {@link byReceivedAt} cannot list these rows (the node's times go back), or undefined when it can. */
+  notInTimeOrder(): string | undefined
   /** The first `n` rows (or all, when there are fewer). */
   head(n: number): ReadonlyArray<EpochRow>
 }

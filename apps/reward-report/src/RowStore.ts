@@ -66,6 +66,8 @@ export const listOf = (rows: ReadonlyArray<EpochRow>): EpochRows => ({
   length: rows.length,
   [Symbol.iterator]: () => rows[Symbol.iterator](),
   byReceivedAt: (first) => byTime([...rows], first),
+  // sorted all at once: any times can be ordered
+  notInTimeOrder: () => undefined,
   head: (n) => rows.slice(0, n)
 })
 
@@ -206,12 +208,16 @@ export class RowSpill implements RowSource {
     }
   }
 
+  /** {@link single}'s result, once made. */
+  private oneRun: { readonly spill: RowSpill; readonly segments: ReadonlyArray<Segment> } | undefined
+
   /**
    * The segments in report order, as one run: the file itself when it holds one, otherwise the
-   * runs merged into a new file (closed with this one).
+   * runs merged into a new file (made once, closed with this one).
    */
   private single(): { readonly spill: RowSpill; readonly segments: ReadonlyArray<Segment> } {
-    if (this.runs.length <= 1) return { spill: this, segments: this.runs[0]?.segments ?? [] }
+    if (this.oneRun !== undefined) return this.oneRun
+    if (this.runs.length <= 1) return (this.oneRun = { spill: this, segments: this.runs[0]?.segments ?? [] })
     const merged = new RowSpill()
     this.closing.push(merged)
     for (const { fields } of this.merged()) {
@@ -222,22 +228,29 @@ export class RowSpill implements RowSource {
       merged.add(fields)
     }
     merged.seal()
-    return merged.single()
+    return (this.oneRun = merged.single())
   }
 
   /**
-   * Segment by segment, each sorted by time. A segment's times must not overlap the next one's:
-   * rewards are paid when their epoch ends, so a later epoch is never paid earlier.
+   * Why the rows cannot be listed by time, if they cannot: rows are sorted by time a segment at a
+   * time, so a segment's times must not overlap the next one's. Rewards are paid when their epoch
+   * ends, so a later epoch is never paid earlier on a chain.
    */
-  private *byTime(resolve: Resolve, first: "oldest" | "newest"): Generator<EpochRow> {
-    const { segments, spill } = this.single()
+  notInTimeOrder(): string | undefined {
+    const { segments } = this.single()
     for (let i = 1; i < segments.length; i++) {
       if (segments[i].earliest < segments[i - 1].latest) {
-        throw new Error(
-          "the node's payout times go back from one epoch to a later one: the rows cannot be listed by time"
-        )
+        return "the node's payout times go back from one epoch to a later one: the rows cannot be listed by time"
       }
     }
+    return undefined
+  }
+
+  /** Segment by segment, each sorted by time (see {@link notInTimeOrder}). */
+  private *byTime(resolve: Resolve, first: "oldest" | "newest"): Generator<EpochRow> {
+    const problem = this.notInTimeOrder()
+    if (problem !== undefined) throw new Error(problem)
+    const { segments, spill } = this.single()
     const make = rowMaker(resolve)
     const ordered = first === "oldest" ? segments : [...segments].reverse()
     for (const segment of ordered) {
@@ -257,6 +270,7 @@ export class RowSpill implements RowSource {
       length: this.count,
       [Symbol.iterator]: () => reportOrder(this),
       byReceivedAt: (first) => ({ [Symbol.iterator]: () => this.byTime(resolve, first) }),
+      notInTimeOrder: () => this.notInTimeOrder(),
       head: (n) => {
         const rows: Array<EpochRow> = []
         if (n <= 0) return rows

@@ -121,10 +121,14 @@ export const makeReport = (
       maxRequests: options.maxRequests
     })
     const now = yield* Clock.currentTimeMillis
-    return build(
+    const report = build(
       { ...snapshot, provenance: { ...snapshot.provenance, nodes: snapshot.provenance.nodes.map(describeNode) } },
       { view: options.view, filters, generatedAt: new Date(now).toISOString(), generator: GENERATOR }
     )
+    // tax imports list the rows by payout time: a node whose times cannot be ordered fails the read
+    const unordered = needsEpochRows(options.format) ? report.epochs?.notInTimeOrder() : undefined
+    if (unordered !== undefined) return yield* new ReadError({ reason: unordered })
+    return report
   })
 
 /** The data-node client over undici; `paced` = the node's rate limits kept (off for a simulator in this process). */

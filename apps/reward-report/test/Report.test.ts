@@ -12,6 +12,7 @@ import { crossCheck } from "../src/Build.js"
 import * as Progress from "../src/Progress.js"
 import { layerSilent } from "../src/Progress.js"
 import { type EpochRow, type Filters, noFilters, type Report } from "../src/Report.js"
+import { ReadError } from "../src/ReadError.js"
 import { TooManyRequests } from "../src/RequestEstimate.js"
 import { clientLayer, makeReport, type RunOptions } from "../src/Run.js"
 import { withProxy } from "./support/proxy.js"
@@ -442,6 +443,41 @@ describe("an epoch with more payouts than one answer holds", () => {
       )
       assert.strictEqual(refused.counts.byParty, 0, "no request of the split was sent")
     })
+  )
+  it.scopedLive(
+    "a node whose payout times go back fails a tax import's read; other formats list the rows",
+    () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.make(big)
+        // every row of epoch 2 said to be paid before any of epoch 1 (each epoch is a window of its own)
+        const url = yield* withProxy(sim.url, {
+          rewrite: (path, body) => {
+            if (!path.startsWith("/api/v2/rewards?")) return body
+            const json = JSON.parse(body) as {
+              rewards: { edges: Array<{ node: { epoch: string; receivedAt: string } }> }
+            }
+            for (const { node } of json.rewards.edges) if (node.epoch === "2") node.receivedAt = "1"
+            return JSON.stringify(json)
+          }
+        })
+        const read = (format: RunOptions["format"]) =>
+          makeReport(options({ epochs: true, format })).pipe(
+            Effect.provide(clientLayer([url], undefined, false)),
+            Effect.provide(layerSilent),
+            Effect.either
+          )
+        for (const format of ["koinly", "cointracking"] as const) {
+          const outcome = yield* read(format)
+          assert.strictEqual(outcome._tag, "Left", format)
+          if (outcome._tag === "Left") {
+            assert.instanceOf(outcome.left, ReadError)
+            assert.include(outcome.left.message, "payout times go back from one epoch to a later one")
+          }
+        }
+        const csv = yield* read("csv")
+        assert.strictEqual(csv._tag, "Right", failure(csv))
+      }),
+    180_000
   )
 })
 
