@@ -64,8 +64,8 @@ export const shareOf = (amount: bigint, total: bigint): string => {
 const compareAssets = (a: AssetInfo, b: AssetInfo): number => compareText(a.symbol, b.symbol) || compareText(a.id, b.id)
 
 /** The asset a summary or row names; the reader guarantees every one is known. */
-const assetOf = (snapshot: Snapshot, id: string): AssetInfo => {
-  const asset = snapshot.assets.get(id)
+const assetOf = (assets: Snapshot["assets"], id: string): AssetInfo => {
+  const asset = assets.get(id)
   if (asset === undefined) throw new Error(`asset ${id} was not read`)
   return asset
 }
@@ -78,7 +78,7 @@ const totalsOf = (snapshot: Snapshot): ReadonlyArray<AssetTotal> => {
   }
   return [...byAsset]
     .map(([id, total]) => {
-      const asset = assetOf(snapshot, id)
+      const asset = assetOf(snapshot.assets, id)
       return { asset, parties: total.parties, amount: total.amount, units: unitsOf(total.amount, asset.decimals) }
     })
     .sort((a, b) => compareAssets(a.asset, b.asset))
@@ -205,7 +205,7 @@ export const crossCheck = (
 
 export const build = (snapshot: Snapshot, request: BuildRequest): Report => {
   const totals = totalsOf(snapshot)
-  const { rowSums, rows } = snapshot
+  const { aliases, assets, rowSums, rows } = snapshot
   return {
     provenance: {
       ...snapshot.provenance,
@@ -219,12 +219,14 @@ export const build = (snapshot: Snapshot, request: BuildRequest): Report => {
     epochs:
       rows === undefined
         ? undefined
-        : rows.rows({ asset: (id) => assetOf(snapshot, id), alias: (id) => snapshot.aliases.get(id) }),
+        : // the rows are read while the report is written: they keep the assets and aliases, not the
+          // whole snapshot (its tables of totals are not needed any more)
+          rows.rows({ asset: (id) => assetOf(assets, id), alias: (id) => aliases.get(id) }),
     crossCheck:
       rowSums === undefined
         ? undefined
         : snapshot.notComparable !== undefined
           ? { status: "skipped", reason: snapshot.notComparable }
-          : crossCheck(snapshot.summaries, rowSums.sums, rowSums.count, (id) => assetOf(snapshot, id))
+          : crossCheck(snapshot.summaries, rowSums.sums, rowSums.count, (id) => assetOf(assets, id))
   }
 }
