@@ -67,6 +67,28 @@ export const compareRows = (a: RowFields, b: RowFields): number =>
 /** SHA-256 hex of the key and the row's index among rows of that key. */
 export const rowIdOf = (key: string, index: number): string => hash("sha256", `vega-reward|${key}|${index}`, "hex")
 
+/** Whether two rows have the same key ({@link rowKey}), without building it. */
+export const sameKey = (a: RowFields, b: RowFields): boolean =>
+  a.epoch === b.epoch &&
+  a.partyId === b.partyId &&
+  a.assetId === b.assetId &&
+  a.rewardType === b.rewardType &&
+  (a.gameId ?? "") === (b.gameId ?? "")
+
+/**
+ * The index of each row among the rows of its key, for rows coming in report order (equal keys are
+ * then next to each other): `next(row)` for each row in turn.
+ */
+export const keyIndexes = (): ((row: RowFields) => number) => {
+  let previous: RowFields | undefined
+  let index = 0
+  return (row) => {
+    index = previous !== undefined && sameKey(previous, row) ? index + 1 : 0
+    previous = row
+    return index
+  }
+}
+
 /**
  * Rows in report order, each with its id. Every row of a key must be among `rows` (whole epochs),
  * or the indexes, and so the ids, would depend on how the rows were divided.
@@ -75,12 +97,6 @@ export const sortWithIds = (
   rows: Iterable<RowFields>
 ): ReadonlyArray<{ readonly row: RowFields; readonly rowId: string }> => {
   const sorted = [...rows].sort(compareRows)
-  let previousKey = ""
-  let index = 0
-  return sorted.map((row) => {
-    const key = rowKey(row)
-    index = key === previousKey ? index + 1 : 0
-    previousKey = key
-    return { row, rowId: rowIdOf(key, index) }
-  })
+  const indexOf = keyIndexes()
+  return sorted.map((row) => ({ row, rowId: rowIdOf(rowKey(row), indexOf(row)) }))
 }

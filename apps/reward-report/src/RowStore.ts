@@ -11,7 +11,7 @@
 import { isoOfNanos, unitsOf } from "./formats/text.js"
 import { SpillFile } from "./internal/spillFile.js"
 import type { AssetInfo, EpochRow, EpochRows } from "./Report.js"
-import { compareRows, rowKey, type RowFields, sortWithIds } from "./RowOrder.js"
+import { compareRows, keyIndexes, rowIdOf, rowKey, type RowFields, sameKey } from "./RowOrder.js"
 
 /** What a row names, as the report shows it: assets and aliases are read after the rows. */
 export interface Resolve {
@@ -25,17 +25,24 @@ export interface RowSource {
   readonly rows: (resolve: Resolve) => EpochRows
 }
 
-/** A row in full from what was kept and the assets and aliases read. */
+/**
+ * Rows in full from what was kept and the assets and aliases read, taken in report order: a row's
+ * index among the rows of its key is counted as they come, and its id made from it (ids are not
+ * kept in the file: hashing as the rows are read back costs about what reading a stored id does,
+ * and the read of the node is spared it).
+ */
 const rowMaker = (resolve: Resolve) => {
   // rows share the few timestamps of the blocks that paid them
   const isoCache = new Map<bigint, string>()
-  return (fields: RowFields, rowId: string): EpochRow => {
+  const indexOf = keyIndexes()
+  return (fields: RowFields): EpochRow => {
     const asset = resolve.asset(fields.assetId)
     let iso = isoCache.get(fields.receivedAt)
     if (iso === undefined) {
       if (isoCache.size > 10_000) isoCache.clear()
       isoCache.set(fields.receivedAt, (iso = isoOfNanos(fields.receivedAt)))
     }
+    const index = indexOf(fields)
     return {
       epoch: fields.epoch,
       receivedAt: fields.receivedAt,
@@ -50,7 +57,7 @@ const rowMaker = (resolve: Resolve) => {
       lockedUntilEpoch: fields.lockedUntilEpoch,
       gameId: fields.gameId,
       teamId: fields.teamId,
-      rowId
+      rowId: rowIdOf(rowKey(fields), index)
     }
   }
 }
@@ -94,11 +101,6 @@ interface Run {
   last: RowFields
 }
 
-interface Kept {
-  readonly fields: RowFields
-  readonly rowId: string
-}
-
 /**
  * Rows written to a temporary file as they are read. `add` the rows of an answer, `seal` when every
  * row of the epochs added so far has been added (a window, or one epoch read in parts); `close`
@@ -128,40 +130,37 @@ export class RowSpill implements RowSource {
     return index
   }
 
-  private encode({ fields: f, rowId }: Kept): string {
+  private encode(f: RowFields): string {
     return (
       `${f.epoch}\t${f.receivedAt}\t${this.indexOf(f.partyId)}\t${this.indexOf(f.assetId)}\t${escape(f.rewardType)}\t` +
-      `${f.amount}\t${escape(f.percentageOfTotal)}\t${f.lockedUntilEpoch}\t${optional(f.gameId)}\t${optional(f.teamId)}\t${rowId}\n`
+      `${f.amount}\t${escape(f.percentageOfTotal)}\t${f.lockedUntilEpoch}\t${optional(f.gameId)}\t${optional(f.teamId)}\n`
     )
   }
 
-  private decode(line: string): Kept {
+  private decode(line: string): RowFields {
     const f = line.split("\t")
     return {
-      fields: {
-        epoch: BigInt(f[0]),
-        receivedAt: BigInt(f[1]),
-        partyId: this.ids[Number(f[2])],
-        assetId: this.ids[Number(f[3])],
-        rewardType: unescape(f[4]),
-        amount: BigInt(f[5]),
-        percentageOfTotal: unescape(f[6]),
-        lockedUntilEpoch: BigInt(f[7]),
-        gameId: unoptional(f[8]),
-        teamId: unoptional(f[9])
-      },
-      rowId: f[10]
+      epoch: BigInt(f[0]),
+      receivedAt: BigInt(f[1]),
+      partyId: this.ids[Number(f[2])],
+      assetId: this.ids[Number(f[3])],
+      rewardType: unescape(f[4]),
+      amount: BigInt(f[5]),
+      percentageOfTotal: unescape(f[6]),
+      lockedUntilEpoch: BigInt(f[7]),
+      gameId: unoptional(f[8]),
+      teamId: unoptional(f[9])
     }
   }
 
   /** Sorts the rows added since the last seal and writes them out. */
   seal(): void {
     if (this.pending.length === 0) return
-    const sorted = sortWithIds(this.pending)
+    const sorted = this.pending.sort(compareRows)
     this.pending = []
-    const first = sorted[0].row
+    const first = sorted[0]
     let run = this.runs.at(-1)
-    if (run !== undefined && rowKey(first) === rowKey(run.last)) {
+    if (run !== undefined && sameKey(first, run.last)) {
       // the ids count rows of a key: its rows must all be sorted together
       throw new Error(`rows of ${rowKey(first)} were sealed in two parts`)
     }
@@ -172,26 +171,26 @@ export class RowSpill implements RowSource {
     let earliest = first.receivedAt
     let latest = first.receivedAt
     let text = ""
-    for (const { row, rowId } of sorted) {
+    for (const row of sorted) {
       if (row.receivedAt < earliest) earliest = row.receivedAt
       if (row.receivedAt > latest) latest = row.receivedAt
-      text += this.encode({ fields: row, rowId })
+      text += this.encode(row)
     }
     run.segments.push({ ...this.file.append(text), earliest, latest })
-    run.last = sorted[sorted.length - 1].row
+    run.last = sorted[sorted.length - 1]
     this.count += sorted.length
   }
 
-  private *segment(segment: Segment): Generator<Kept> {
+  private *segment(segment: Segment): Generator<RowFields> {
     for (const line of this.file.lines(segment.start, segment.end)) yield this.decode(line)
   }
 
-  private *run(run: Run): Generator<Kept> {
+  private *run(run: Run): Generator<RowFields> {
     for (const segment of run.segments) yield* this.segment(segment)
   }
 
   /** Every row in report order: the runs merged (they are few: one per party or asset asked for). */
-  private *merged(): Generator<Kept> {
+  private *merged(): Generator<RowFields> {
     if (this.runs.length === 1) return yield* this.run(this.runs[0])
     const readers = this.runs.map((run) => this.run(run))
     const heads = readers.map((reader) => reader.next())
@@ -200,10 +199,10 @@ export class RowSpill implements RowSource {
       for (let i = 0; i < heads.length; i++) {
         const head = heads[i]
         if (head.done === true) continue
-        if (best < 0 || compareRows(head.value.fields, (heads[best].value as Kept).fields) < 0) best = i
+        if (best < 0 || compareRows(head.value, heads[best].value as RowFields) < 0) best = i
       }
       if (best < 0) return
-      yield heads[best].value as Kept
+      yield heads[best].value as RowFields
       heads[best] = readers[best].next()
     }
   }
@@ -220,7 +219,7 @@ export class RowSpill implements RowSource {
     if (this.runs.length <= 1) return (this.oneRun = { spill: this, segments: this.runs[0]?.segments ?? [] })
     const merged = new RowSpill()
     this.closing.push(merged)
-    for (const { fields } of this.merged()) {
+    for (const fields of this.merged()) {
       // whole epochs per segment, as when read
       if (merged.pending.length >= 5_000 && merged.pending[merged.pending.length - 1].epoch !== fields.epoch) {
         merged.seal()
@@ -254,17 +253,14 @@ export class RowSpill implements RowSource {
     const make = rowMaker(resolve)
     const ordered = first === "oldest" ? segments : [...segments].reverse()
     for (const segment of ordered) {
-      yield* byTime(
-        Array.from(spill.segment(segment), ({ fields, rowId }) => make(fields, rowId)),
-        first
-      )
+      yield* byTime(Array.from(spill.segment(segment), make), first)
     }
   }
 
   rows(resolve: Resolve): EpochRows {
     const reportOrder = function* (spill: RowSpill): Generator<EpochRow> {
       const make = rowMaker(resolve)
-      for (const { fields, rowId } of spill.merged()) yield make(fields, rowId)
+      for (const fields of spill.merged()) yield make(fields)
     }
     return {
       length: this.count,
