@@ -32,9 +32,9 @@ const baseline = Effect.gen(function* () {
   const client = yield* DataNodeClient.DataNodeClient
   const { statistics } = yield* client.statistics
   const assets = Chunk.toReadonlyArray(yield* Stream.runCollect(client.assets())).map(({ node }) => node.id)
-  // the totals as the report reads them with its rows: asset by asset (no answer holds them all)
-  const totals = Effect.forEach(assets, (assetId) => client.listRewardSummaries({ assetId }), { concurrency: 4 }).pipe(
-    Effect.map((answers) => answers.reduce((n, answer) => n + answer.summaries.length, 0))
+  // the totals as the report reads them with its rows: asset by asset, one answer at a time
+  const totals = Effect.reduce(assets, 0, (n, assetId) =>
+    Effect.map(client.listRewardSummaries({ assetId }), (answer) => n + answer.summaries.length)
   )
   const summaries = yield* totals
   const rows = yield* Stream.runCount(client.rewardsByEpoch({ fromEpoch: 0n, toEpoch: statistics.epochSeq }))

@@ -80,11 +80,9 @@ const readSummaries = (request: ReadRequest, ids: Ids, byAsset?: Iterable<string
   Effect.gen(function* () {
     const client = yield* DataNodeClient.DataNodeClient
     const amounts = new Amounts(ids)
-    const everyParty = request.parties.length === 0 && request.assets.length === 0
+    const assetByAsset = request.parties.length === 0 && request.assets.length === 0 && byAsset !== undefined
     yield* Effect.forEach(
-      everyParty && byAsset !== undefined
-        ? [...new Set(byAsset)].map((assetId) => ({ assetId }))
-        : combinations(request),
+      assetByAsset ? [...new Set(byAsset)].map((assetId) => ({ assetId })) : combinations(request),
       (filter) =>
         client.listRewardSummaries(filter).pipe(
           Effect.map((answer) => {
@@ -92,7 +90,8 @@ const readSummaries = (request: ReadRequest, ids: Ids, byAsset?: Iterable<string
           }),
           Effect.mapError(failed("reward summaries"))
         ),
-      { concurrency: 4, discard: true }
+      // an asset's answer can hold a fifth of a big network's totals: one decoded at a time
+      { concurrency: assetByAsset ? 1 : 4, discard: true }
     )
     return amounts
   })
