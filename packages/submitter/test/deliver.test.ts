@@ -19,18 +19,19 @@ const signed: Signed = {
 }
 
 /** A client answering every request with one response (or failure), recording what was sent. */
-const clientOf = (answer: () => Response | { readonly code: string }) => {
+const clientOf = (answer: () => Response | { readonly code: string } | { readonly cause: unknown }) => {
   const sent: Array<{ url: string; body: unknown }> = []
   const client = HttpClient.make((request) => {
     const body = request.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(request.body.body)) : null
     sent.push({ url: request.url, body })
     const a = answer()
     if (a instanceof Response) return Effect.succeed(HttpClientResponse.fromWeb(request, a))
+    const cause = "cause" in a ? a.cause : Object.assign(new Error("connect"), a)
     return Effect.fail(
       new HttpClientError.RequestError({
         request,
         reason: "Transport",
-        cause: new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), a) })
+        cause: new TypeError("fetch failed", { cause })
       })
     )
   })
@@ -55,7 +56,7 @@ const postWith = (
   }).pipe(Effect.provideService(HttpClient.HttpClient, http), Effect.scoped)
 
 const run = (
-  answer: () => Response | { readonly code: string },
+  answer: () => Response | { readonly code: string } | { readonly cause: unknown },
   mode: "sync" | "async" | "commit" | "check" = "sync"
 ) => {
   const { client, sent } = clientOf(answer)
@@ -138,5 +139,91 @@ describe("deliver.post", () => {
     )
     expect(sent[0].url).toBe("http://node/transaction/check")
     expect(a).toEqual({ _tag: "Accepted", node: "http://node", height: 0n, gasWanted: 42n })
+  })
+
+  it("reads every rejection text of a check and of a raw submission, and keeps text that is not hex", async () => {
+    const check = (data: string, log: string, info: string) =>
+      run(() => json(200, { success: false, code: 60, gasWanted: "0", gasUsed: "0", data, log, info }), "check")
+    expect((await check("the data", "the log", "the info")).a).toEqual({
+      _tag: "Rejected",
+      node: "http://node",
+      code: 60,
+      message: "the data"
+    })
+    expect((await check("", "the log", "the info")).a).toMatchObject({ message: "the log" })
+    expect((await check("", "", "the info")).a).toMatchObject({ message: "the info" })
+    for (const data of ["not hex", "ABC"]) {
+      expect((await run(() => submitted(60, data), "async")).a).toMatchObject({ message: data })
+    }
+  })
+
+  it("calls an answer it cannot read unknown, with its start", async () => {
+    const text = `{"unexpected":"${"x".repeat(200)}"}`
+    for (const mode of ["sync", "check"] as const) {
+      const { a } = await run(() => new Response(text, { status: 200 }), mode)
+      expect(a).toEqual({
+        _tag: "Unknown",
+        node: "http://node",
+        description: `unexpected answer: ${text.slice(0, 120)}`
+      })
+    }
+    const page = `<html>${"y".repeat(300)}</html>`
+    const { a } = await run(() => new Response(page, { status: 502 }))
+    expect(a).toEqual({ _tag: "Unknown", node: "http://node", description: `HTTP 502: ${page.slice(0, 200)}` })
+  })
+
+  it("joins the node's words without empty parts, and sorts statuses", async () => {
+    const error = (status: number, message: string) =>
+      json(status, {
+        code: 3,
+        message: "Invalid TX",
+        details: [{ "@type": "type.googleapis.com/vega.ErrorDetail", code: 1, message, inner: "" }]
+      })
+    expect((await run(() => error(400, "bad"))).a).toEqual({
+      _tag: "Refused",
+      node: "http://node",
+      status: 400,
+      message: "Invalid TX: bad"
+    })
+    // only a 500 is the mempool cache
+    expect((await run(() => error(400, "tx already exists in cache"))).a._tag).toBe("Refused")
+    expect((await run(() => error(403, "banned"))).a).toEqual({
+      _tag: "NotSent",
+      node: "http://node",
+      description: "HTTP 403: Invalid TX: banned"
+    })
+    expect((await run(() => error(408, "late"))).a).toEqual({
+      _tag: "Unknown",
+      node: "http://node",
+      description: "HTTP 408: Invalid TX: late"
+    })
+    expect((await run(() => error(302, "moved"))).a._tag).toBe("Unknown")
+  })
+
+  it("looks into a connection's causes: every address refused, not too deep, never round in circles", async () => {
+    const refused = () => Object.assign(new Error("refused"), { code: "ECONNREFUSED" })
+    const every = new AggregateError([refused(), refused()], "connect")
+    expect((await run(() => ({ cause: every }))).a._tag).toBe("NotSent")
+    const some = new AggregateError([refused(), new Error("reset")], "connect")
+    expect((await run(() => ({ cause: some }))).a._tag).toBe("Unknown")
+    expect((await run(() => ({ cause: new AggregateError([], "connect") }))).a._tag).toBe("Unknown")
+    // the code 8 causes down (the request error and fetch's TypeError are the first two)
+    let deep: unknown = refused()
+    for (let i = 0; i < 6; i++) deep = new Error("wrapped", { cause: deep })
+    expect((await run(() => ({ cause: deep }))).a._tag).toBe("Unknown")
+    const loop: { cause?: unknown } = new Error("loop")
+    loop.cause = loop
+    expect((await run(() => ({ cause: loop }))).a._tag).toBe("Unknown")
+  })
+
+  it("says how long it waited for an answer that did not come", async () => {
+    const a = await Effect.runPromise(
+      postWith(
+        HttpClient.make(() => Effect.never),
+        "sync",
+        Duration.millis(20)
+      )
+    )
+    expect(a).toEqual({ _tag: "Unknown", node: "http://node", description: "no answer within 20ms" })
   })
 })
