@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Fiber, TestClock } from "effect"
 import { DataNodeClient } from "@vega-effect/http"
 import { post, type Signed } from "../src/internal/deliver.js"
+import { deliver, isStaleHeight, type Offering, probe } from "../src/internal/offer.js"
+import type { ResultWatcher } from "../src/internal/resultWatcher.js"
 
 const signed: Signed = {
   transaction: {
@@ -226,4 +228,103 @@ describe("deliver.post", () => {
     )
     expect(a).toEqual({ _tag: "Unknown", node: "http://node", description: "no answer within 20ms" })
   })
+})
+
+/** An offering whose node gives the scripted answers in turn (the last one again when they run out). */
+const scripted = (answers: ReadonlyArray<{ readonly status: number; readonly body: unknown }>, seen = false) => {
+  let calls = 0
+  const paths: Array<string> = []
+  const execute: Offering["execute"] = (request) =>
+    Effect.sync(() => {
+      paths.push(request.url)
+      const { body, status } = answers[Math.min(calls++, answers.length - 1)]
+      return { node: "http://node", path: "/transaction", status, headers: {}, text: JSON.stringify(body) }
+    })
+  const watcher = { seen: () => seen } as unknown as ResultWatcher
+  const offering: Offering = { execute, watcher, probes: 3, timeout: Duration.seconds(1), nodes: 2 }
+  return { offering, calls: () => calls, paths }
+}
+
+const answer = (code: number, data = "") => ({
+  status: 200,
+  body: { success: code === 0, txHash: "01", code, data, log: "", height: "12" }
+})
+const rateLimited = { status: 429, body: { code: 8, message: "rate limited", details: [] } }
+const unavailable = { status: 503, body: { code: 14, message: "Unavailable", details: [] } }
+
+/** Runs an offer to its end on the test clock (probes wait 100 ms, 200 ms, ... up to 1 s). */
+const settle = <A>(effect: Effect.Effect<A>) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.fork(effect)
+    yield* TestClock.adjust("1 minute")
+    return yield* Fiber.join(fiber)
+  })
+
+describe("offer", () => {
+  it("knows a stale proof-of-work height by its code and text", () => {
+    const rejected = (code: number, message: string) => ({ _tag: "TransactionRejected", code, message })
+    expect(isStaleHeight(rejected(89, "unknown block height for tx pow"))).toBe(true)
+    expect(isStaleHeight(rejected(89, "transaction too old"))).toBe(true)
+    expect(isStaleHeight(rejected(89, "transaction hash already used"))).toBe(false)
+    expect(isStaleHeight(rejected(60, "transaction too old"))).toBe(false)
+    expect(isStaleHeight({ _tag: "OutcomeUnknown", code: 89, message: "transaction too old" })).toBe(false)
+  })
+
+  it.effect("tries each node once while nothing was delivered, then probes", () =>
+    Effect.gen(function* () {
+      const { offering, paths } = scripted([rateLimited, rateLimited, answer(0)])
+      const settled = yield* settle(deliver(offering, signed, "async"))
+      // two first offers (one per node) in the asked mode, then a probe through /transaction
+      expect(paths).toEqual(["/transaction/raw", "/transaction/raw", "/transaction"])
+      expect(settled._tag === "Accepted" && settled.accepted).toMatchObject({ height: 12n, alreadyKnown: false })
+      const first = scripted([rateLimited, answer(0)])
+      const direct = yield* settle(deliver(first.offering, signed, "sync"))
+      expect(first.calls()).toBe(2)
+      expect(direct._tag === "Accepted" && direct.accepted.alreadyKnown).toBe(false)
+    })
+  )
+
+  it.effect("an accepted first offer or probe is new, not already known", () =>
+    Effect.gen(function* () {
+      const once = scripted([answer(0)])
+      const accepted = yield* deliver(once.offering, signed, "sync")
+      expect(once.calls()).toBe(1)
+      expect(accepted._tag === "Accepted" && accepted.accepted).toMatchObject({ height: 12n, alreadyKnown: false })
+      const probed = yield* settle(deliver(scripted([unavailable, answer(0)]).offering, signed, "sync"))
+      expect(probed._tag === "Accepted" && probed.accepted).toMatchObject({ height: 12n, alreadyKnown: false })
+    })
+  )
+
+  it.effect("probes again while the tid was seen, and gives up after its probes with the last words", () =>
+    Effect.gen(function* () {
+      const tidSeen = answer(89, "proof of work tid already seen by the node")
+      const again = scripted([unavailable, tidSeen, answer(0)])
+      const settled = yield* settle(deliver(again.offering, signed, "sync"))
+      expect(settled._tag).toBe("Accepted")
+      expect(again.calls()).toBe(3)
+      const never = scripted([unavailable])
+      const unknown = yield* settle(deliver(never.offering, signed, "sync"))
+      expect(never.calls()).toBe(4)
+      expect(unknown._tag === "Failed" && unknown.error.message).toBe(
+        "could not find out whether the transaction reached a node: HTTP 503: Unavailable"
+      )
+      const silent = yield* settle(probe(scripted([{ status: 502, body: "" }]).offering, signed, "the first answer"))
+      expect(silent._tag === "Failed" && silent.error.message).toContain("HTTP 502")
+    })
+  )
+
+  it.effect("after a stale height, the results stream decides whether it was included", () =>
+    Effect.gen(function* () {
+      const stale = answer(89, "transaction too old")
+      const known = yield* settle(deliver(scripted([unavailable, stale], true).offering, signed, "sync"))
+      expect(known._tag === "Accepted" && known.accepted.alreadyKnown).toBe(true)
+      const lost = yield* settle(deliver(scripted([unavailable, stale]).offering, signed, "sync"))
+      expect(lost._tag === "Failed" && lost.error).toMatchObject({
+        _tag: "OutcomeUnknown",
+        message: "the node no longer knows whether it included the transaction: transaction too old"
+      })
+      const other = yield* settle(deliver(scripted([unavailable, answer(89, "spam policy")]).offering, signed, "sync"))
+      expect(other._tag === "Failed" && other.error._tag).toBe("TransactionRejected")
+    })
+  )
 })
