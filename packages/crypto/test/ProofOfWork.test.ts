@@ -1,11 +1,13 @@
 import { execFile } from "node:child_process"
 import { createHash, randomBytes } from "node:crypto"
+import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
+import { Worker } from "node:worker_threads"
 import { describe, expect, it } from "@effect/vitest"
 import { Context, Duration, Effect, Exit, FastCheck as fc, Fiber, Layer, Scope } from "effect"
 import * as ProofOfWork from "@vega-effect/crypto/ProofOfWork"
 import { Kernel, wasmModule } from "../src/internal/keccak.js"
-import { type JobResult, WorkerPool } from "../src/internal/powPool.js"
+import { CHUNK, type JobResult, WorkerPool } from "../src/internal/powPool.js"
 
 /** The official solver (`@vegaprotocol/crypto`, Rust/WASM), which ships no types. */
 interface OfficialPow {
@@ -204,7 +206,8 @@ describe("ProofOfWork: hash", () => {
       expect(hex(ProofOfWork.hash(BLOCK_HASH, "tid", nonce))).toBe(reference(BLOCK_HASH, "tid", nonce))
     }
     expect(() => ProofOfWork.hash(BLOCK_HASH, "tid", -1n)).toThrow(RangeError)
-    expect(() => ProofOfWork.hash(BLOCK_HASH, "tid", 2n ** 64n)).toThrow(RangeError)
+    expect(() => ProofOfWork.hash(BLOCK_HASH, "tid", 2n ** 64n)).toThrow("nonce 18446744073709551616 is not a uint64")
+    expect(ProofOfWork.verify(BLOCK_HASH, "tid", 2n ** 64n - 1n, 0)).toBe(true)
   })
 
   it("makes 64 lowercase hex tids", () => {
@@ -255,6 +258,15 @@ describe("ProofOfWork: solving", () => {
     })
   )
 
+  it.live("solves on the shared pool of one worker per core from difficulty 11", () =>
+    Effect.gen(function* () {
+      const tid = ProofOfWork.newTid()
+      const solution = yield* ProofOfWork.solve(BLOCK_HASH, tid, 11)
+      expect(ProofOfWork.verify(BLOCK_HASH, tid, solution.nonce, 11)).toBe(true)
+      expect(WorkerPool.live).toBeGreaterThanOrEqual(availableParallelism())
+    })
+  )
+
   it.live("serves concurrent solves on one pool", () =>
     Effect.gen(function* () {
       const problems = Array.from({ length: 6 }, () => ({ blockHash: randomHex(32), tid: ProofOfWork.newTid() }))
@@ -293,6 +305,36 @@ describe("ProofOfWork: solving", () => {
       const error = yield* Effect.flip(ProofOfWork.solve(BLOCK_HASH, "", 1))
       expect(error._tag).toBe("ProofOfWorkError")
       expect(error).toBeInstanceOf(ProofOfWork.ProofOfWorkError)
+    })
+  )
+
+  it.effect("says what is wrong with the input", () =>
+    Effect.gen(function* () {
+      const message = (blockHash: unknown, tid: unknown, difficulty: number) =>
+        ProofOfWork.solve(blockHash as string, tid as string, difficulty).pipe(
+          Effect.flip,
+          Effect.map((error) => error.message)
+        )
+      expect(yield* message(BLOCK_HASH, "tid", 257)).toBe("difficulty must be an integer from 0 to 256, got 257")
+      expect(yield* message(42, "tid", 1)).toBe("the block hash must be a string (the hex of the block hash), got 42")
+      expect(yield* message("é".repeat(64), "tid", 1)).toBe(
+        "the block hash must be 64 characters (the hex of the block hash), got 128 bytes"
+      )
+      expect(yield* message(BLOCK_HASH.slice(2), "tid", 1)).toBe(
+        "the block hash must be 64 characters (the hex of the block hash), got 62 bytes"
+      )
+      expect(yield* message(BLOCK_HASH, "", 1)).toBe("the tid must be a non-empty string, got an empty one")
+      expect(yield* message(BLOCK_HASH, 7, 1)).toBe("the tid must be a non-empty string, got 7")
+    })
+  )
+
+  it.live("takes difficulty 256 as a problem to search, which runs out of time", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(
+        ProofOfWork.solve(BLOCK_HASH, "tid", 256, { singleThread: true, timeout: "10 millis" })
+      )
+      expect(error.reason).toBe("Timeout")
+      expect(error.message).toBe("no nonce found within 10ms at difficulty 256")
     })
   )
 
@@ -342,6 +384,12 @@ describe("ProofOfWork: service", () => {
       expect(yield* until(() => WorkerPool.live === before)).toBe(true)
       const error = yield* Effect.flip(service.solve(BLOCK_HASH, tid, 16))
       expect(error.reason).toBe("WorkerFailure")
+      expect(error.message).toBe("the worker pool is closed")
+      // below difficulty 11, and with singleThread, the calling thread solves: no worker needed
+      expect((yield* Effect.flip(service.solve(BLOCK_HASH, tid, 11))).reason).toBe("WorkerFailure")
+      expect(service.verify(BLOCK_HASH, tid, (yield* service.solve(BLOCK_HASH, tid, 10)).nonce, 10)).toBe(true)
+      const single = yield* service.solve(BLOCK_HASH, tid, 16, { singleThread: true })
+      expect(service.verify(BLOCK_HASH, tid, single.nonce, 16)).toBe(true)
     })
   )
 
@@ -356,6 +404,7 @@ describe("ProofOfWork: service", () => {
         Effect.provide(ProofOfWork.ProofOfWork, ProofOfWork.layer({ threads: 0 })).pipe(Effect.asVoid)
       )
       expect(error.reason).toBe("InvalidThreads")
+      expect(error.message).toBe("threads must be a positive integer, got 0")
     })
   )
 
@@ -373,6 +422,7 @@ describe("ProofOfWork: service", () => {
 describe("ProofOfWork: worker pool", () => {
   it.live("fails the job when a worker dies, and replaces the worker for the next one", () =>
     Effect.gen(function* () {
+      const before = WorkerPool.live
       const pool = new WorkerPool(2, wasmModule())
       const kernel = new Kernel()
       const run = (difficulty: number) =>
@@ -387,11 +437,96 @@ describe("ProofOfWork: worker pool", () => {
         (pool as unknown as { workers: Array<{ terminate(): Promise<number> }> }).workers[0].terminate()
       )
       const failed = yield* Fiber.join(hopeless)
-      expect(failed._tag).toBe("Failed")
+      expect(failed).toEqual({ _tag: "Failed", message: "the worker exited" })
       const found = yield* run(12)
       expect(found._tag).toBe("Found")
+      // the dead worker's slot got a new worker
+      expect(WorkerPool.live).toBe(before + 2)
       yield* Effect.promise(() => pool.terminate())
     })
+  )
+
+  it.live("reports each job once, calls back once every worker let go, and counts the nonces handed out", () =>
+    Effect.gen(function* () {
+      const pool = new WorkerPool(2, wasmModule())
+      const kernel = new Kernel()
+      const results: Array<JobResult> = []
+      const found = pool.submit(kernel.context(BLOCK_HASH, ProofOfWork.newTid(), 12), (result) => results.push(result))
+      expect(yield* until(() => results.length > 0)).toBe(true)
+      // the other worker's empty-handed reply settles nothing more
+      let foundStopped = false
+      found.stop(() => (foundStopped = true))
+      expect(yield* until(() => foundStopped)).toBe(true)
+      expect(results.map((result) => result._tag)).toEqual(["Found"])
+      // a job every worker let go of calls back at once
+      let again = false
+      found.stop(() => (again = true))
+      expect(again).toBe(true)
+
+      const hopeless: Array<JobResult> = []
+      const job = pool.submit(kernel.context(BLOCK_HASH, ProofOfWork.newTid(), 256), (result) => hopeless.push(result))
+      expect(yield* until(() => job.claimed() > 0n)).toBe(true)
+      expect(job.claimed() % BigInt(CHUNK)).toBe(0n)
+      let stopped = false
+      job.stop(() => (stopped = true))
+      // the workers let go by message: not before the call returns
+      expect(stopped).toBe(false)
+      expect(yield* until(() => stopped)).toBe(true)
+      expect(hopeless).toEqual([])
+
+      // a running job fails when the pool closes; a job given to a closed pool fails at once
+      const running: Array<JobResult> = []
+      pool.submit(kernel.context(BLOCK_HASH, ProofOfWork.newTid(), 256), (result) => running.push(result))
+      yield* Effect.promise(() => pool.terminate())
+      expect(running).toEqual([{ _tag: "Failed", message: "the worker pool is closed" }])
+      const late: Array<JobResult> = []
+      const closed = pool.submit(kernel.context(BLOCK_HASH, "tid", 12), (result) => late.push(result))
+      expect(late).toEqual([{ _tag: "Failed", message: "the worker pool is closed" }])
+      expect(closed.claimed()).toBe(0n)
+      let closedStopped = false
+      closed.stop(() => (closedStopped = true))
+      expect(closedStopped).toBe(true)
+    })
+  )
+
+  it.live("holds the process (ref) only while a job runs, and while the pool closes", () =>
+    Effect.gen(function* () {
+      const held = new WeakMap<Worker, boolean>()
+      const { ref, unref } = Worker.prototype
+      Worker.prototype.ref = function (this: Worker) {
+        held.set(this, true)
+        return ref.call(this)
+      }
+      Worker.prototype.unref = function (this: Worker) {
+        held.set(this, false)
+        return unref.call(this)
+      }
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          Worker.prototype.ref = ref
+          Worker.prototype.unref = unref
+        })
+      )
+      const pool = new WorkerPool(2, wasmModule())
+      const workers = (pool as unknown as { workers: Array<Worker> }).workers
+      const holding = () => workers.map((worker) => held.get(worker) ?? true)
+      expect(holding()).toEqual([false, false])
+      const job = pool.submit(new Kernel().context(BLOCK_HASH, ProofOfWork.newTid(), 256), () => {})
+      expect(holding()).toEqual([true, true])
+      let stopped = false
+      job.stop(() => (stopped = true))
+      expect(yield* until(() => stopped)).toBe(true)
+      expect(holding()).toEqual([false, false])
+      // a job that ends while another waits for the workers lets go of nothing
+      const first = pool.submit(new Kernel().context(BLOCK_HASH, ProofOfWork.newTid(), 256), () => {})
+      pool.submit(new Kernel().context(BLOCK_HASH, ProofOfWork.newTid(), 256), () => {})
+      expect(holding()).toEqual([true, true])
+      let firstStopped = false
+      first.stop(() => (firstStopped = true))
+      expect(yield* until(() => firstStopped)).toBe(true)
+      expect(holding()).toEqual([true, true])
+      yield* Effect.promise(() => pool.terminate())
+    }).pipe(Effect.scoped)
   )
 })
 

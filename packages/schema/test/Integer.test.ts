@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Schema } from "effect"
-import { Integer } from "@vega-effect/schema"
+import { Integer, StreamForm } from "@vega-effect/schema"
 import { decodeError, expectRoundTrips } from "./utils.js"
 
 describe("Integer", () => {
@@ -45,6 +45,23 @@ describe("Integer", () => {
     expect(Schema.encodeSync(Integer.Uint64FromStringOrNumber)(42n)).toBe("42")
     expect(decodeError(Integer.Uint64FromStringOrNumber, 2 ** 60)).toContain("unsigned 64-bit")
     expect(decodeError(Integer.Uint64FromStringOrNumber, -1)).toContain("unsigned 64-bit")
+  })
+
+  it("leaves a 64-bit zero out of a stream message and reads it back from its absence", () => {
+    // streams omit default values; a 64-bit integer's default is the string "0"
+    const Message = Schema.Struct({
+      u64: Integer.Uint64,
+      i64: Integer.Int64,
+      nonce: Integer.Uint64FromStringOrNumber
+    })
+    const Stream = StreamForm.make(Message)
+    expect(Schema.encodeSync(Stream)({ u64: 0n, i64: 0n, nonce: 0n })).toStrictEqual({})
+    expect(Schema.encodeSync(Stream)({ u64: 1n, i64: -1n, nonce: 2n })).toStrictEqual({
+      u64: "1",
+      i64: "-1",
+      nonce: "2"
+    })
+    expect(Schema.decodeUnknownSync(Stream)({})).toStrictEqual({ u64: 0n, i64: 0n, nonce: 0n })
   })
 
   it("checks 32-bit numbers", () => {

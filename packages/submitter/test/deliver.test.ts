@@ -1,8 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Fiber, TestClock } from "effect"
 import { DataNodeClient } from "@vega-effect/http"
 import { post, type Signed } from "../src/internal/deliver.js"
+import { deliver, isStaleHeight, type Offering, probe } from "../src/internal/offer.js"
+import type { ResultWatcher } from "../src/internal/resultWatcher.js"
 
 const signed: Signed = {
   transaction: {
@@ -19,18 +21,19 @@ const signed: Signed = {
 }
 
 /** A client answering every request with one response (or failure), recording what was sent. */
-const clientOf = (answer: () => Response | { readonly code: string }) => {
+const clientOf = (answer: () => Response | { readonly code: string } | { readonly cause: unknown }) => {
   const sent: Array<{ url: string; body: unknown }> = []
   const client = HttpClient.make((request) => {
     const body = request.body._tag === "Uint8Array" ? JSON.parse(new TextDecoder().decode(request.body.body)) : null
     sent.push({ url: request.url, body })
     const a = answer()
     if (a instanceof Response) return Effect.succeed(HttpClientResponse.fromWeb(request, a))
+    const cause = "cause" in a ? a.cause : Object.assign(new Error("connect"), a)
     return Effect.fail(
       new HttpClientError.RequestError({
         request,
         reason: "Transport",
-        cause: new TypeError("fetch failed", { cause: Object.assign(new Error("connect"), a) })
+        cause: new TypeError("fetch failed", { cause })
       })
     )
   })
@@ -55,7 +58,7 @@ const postWith = (
   }).pipe(Effect.provideService(HttpClient.HttpClient, http), Effect.scoped)
 
 const run = (
-  answer: () => Response | { readonly code: string },
+  answer: () => Response | { readonly code: string } | { readonly cause: unknown },
   mode: "sync" | "async" | "commit" | "check" = "sync"
 ) => {
   const { client, sent } = clientOf(answer)
@@ -139,4 +142,189 @@ describe("deliver.post", () => {
     expect(sent[0].url).toBe("http://node/transaction/check")
     expect(a).toEqual({ _tag: "Accepted", node: "http://node", height: 0n, gasWanted: 42n })
   })
+
+  it("reads every rejection text of a check and of a raw submission, and keeps text that is not hex", async () => {
+    const check = (data: string, log: string, info: string) =>
+      run(() => json(200, { success: false, code: 60, gasWanted: "0", gasUsed: "0", data, log, info }), "check")
+    expect((await check("the data", "the log", "the info")).a).toEqual({
+      _tag: "Rejected",
+      node: "http://node",
+      code: 60,
+      message: "the data"
+    })
+    expect((await check("", "the log", "the info")).a).toMatchObject({ message: "the log" })
+    expect((await check("", "", "the info")).a).toMatchObject({ message: "the info" })
+    for (const data of ["not hex", "ABC"]) {
+      expect((await run(() => submitted(60, data), "async")).a).toMatchObject({ message: data })
+    }
+  })
+
+  it("calls an answer it cannot read unknown, with its start", async () => {
+    const text = `{"unexpected":"${"x".repeat(200)}"}`
+    for (const mode of ["sync", "check"] as const) {
+      const { a } = await run(() => new Response(text, { status: 200 }), mode)
+      expect(a).toEqual({
+        _tag: "Unknown",
+        node: "http://node",
+        description: `unexpected answer: ${text.slice(0, 120)}`
+      })
+    }
+    const page = `<html>${"y".repeat(300)}</html>`
+    const { a } = await run(() => new Response(page, { status: 502 }))
+    expect(a).toEqual({ _tag: "Unknown", node: "http://node", description: `HTTP 502: ${page.slice(0, 200)}` })
+  })
+
+  it("joins the node's words without empty parts, and sorts statuses", async () => {
+    const error = (status: number, message: string) =>
+      json(status, {
+        code: 3,
+        message: "Invalid TX",
+        details: [{ "@type": "type.googleapis.com/vega.ErrorDetail", code: 1, message, inner: "" }]
+      })
+    expect((await run(() => error(400, "bad"))).a).toEqual({
+      _tag: "Refused",
+      node: "http://node",
+      status: 400,
+      message: "Invalid TX: bad"
+    })
+    // only a 500 is the mempool cache
+    expect((await run(() => error(400, "tx already exists in cache"))).a._tag).toBe("Refused")
+    expect((await run(() => error(403, "banned"))).a).toEqual({
+      _tag: "NotSent",
+      node: "http://node",
+      description: "HTTP 403: Invalid TX: banned"
+    })
+    expect((await run(() => error(408, "late"))).a).toEqual({
+      _tag: "Unknown",
+      node: "http://node",
+      description: "HTTP 408: Invalid TX: late"
+    })
+    expect((await run(() => error(302, "moved"))).a._tag).toBe("Unknown")
+  })
+
+  it("looks into a connection's causes: every address refused, not too deep, never round in circles", async () => {
+    const refused = () => Object.assign(new Error("refused"), { code: "ECONNREFUSED" })
+    const every = new AggregateError([refused(), refused()], "connect")
+    expect((await run(() => ({ cause: every }))).a._tag).toBe("NotSent")
+    const some = new AggregateError([refused(), new Error("reset")], "connect")
+    expect((await run(() => ({ cause: some }))).a._tag).toBe("Unknown")
+    expect((await run(() => ({ cause: new AggregateError([], "connect") }))).a._tag).toBe("Unknown")
+    // the code 8 causes down (the request error and fetch's TypeError are the first two)
+    let deep: unknown = refused()
+    for (let i = 0; i < 6; i++) deep = new Error("wrapped", { cause: deep })
+    expect((await run(() => ({ cause: deep }))).a._tag).toBe("Unknown")
+    const loop: { cause?: unknown } = new Error("loop")
+    loop.cause = loop
+    expect((await run(() => ({ cause: loop }))).a._tag).toBe("Unknown")
+  })
+
+  it("says how long it waited for an answer that did not come", async () => {
+    const a = await Effect.runPromise(
+      postWith(
+        HttpClient.make(() => Effect.never),
+        "sync",
+        Duration.millis(20)
+      )
+    )
+    expect(a).toEqual({ _tag: "Unknown", node: "http://node", description: "no answer within 20ms" })
+  })
+})
+
+/** An offering whose node gives the scripted answers in turn (the last one again when they run out). */
+const scripted = (answers: ReadonlyArray<{ readonly status: number; readonly body: unknown }>, seen = false) => {
+  let calls = 0
+  const paths: Array<string> = []
+  const execute: Offering["execute"] = (request) =>
+    Effect.sync(() => {
+      paths.push(request.url)
+      const { body, status } = answers[Math.min(calls++, answers.length - 1)]
+      return { node: "http://node", path: "/transaction", status, headers: {}, text: JSON.stringify(body) }
+    })
+  const watcher = { seen: () => seen } as unknown as ResultWatcher
+  const offering: Offering = { execute, watcher, probes: 3, timeout: Duration.seconds(1), nodes: 2 }
+  return { offering, calls: () => calls, paths }
+}
+
+const answer = (code: number, data = "") => ({
+  status: 200,
+  body: { success: code === 0, txHash: "01", code, data, log: "", height: "12" }
+})
+const rateLimited = { status: 429, body: { code: 8, message: "rate limited", details: [] } }
+const unavailable = { status: 503, body: { code: 14, message: "Unavailable", details: [] } }
+
+/** Runs an offer to its end on the test clock (probes wait 100 ms, 200 ms, ... up to 1 s). */
+const settle = <A>(effect: Effect.Effect<A>) =>
+  Effect.gen(function* () {
+    const fiber = yield* Effect.fork(effect)
+    yield* TestClock.adjust("1 minute")
+    return yield* Fiber.join(fiber)
+  })
+
+describe("offer", () => {
+  it("knows a stale proof-of-work height by its code and text", () => {
+    const rejected = (code: number, message: string) => ({ _tag: "TransactionRejected", code, message })
+    expect(isStaleHeight(rejected(89, "unknown block height for tx pow"))).toBe(true)
+    expect(isStaleHeight(rejected(89, "transaction too old"))).toBe(true)
+    expect(isStaleHeight(rejected(89, "transaction hash already used"))).toBe(false)
+    expect(isStaleHeight(rejected(60, "transaction too old"))).toBe(false)
+    expect(isStaleHeight({ _tag: "OutcomeUnknown", code: 89, message: "transaction too old" })).toBe(false)
+  })
+
+  it.effect("tries each node once while nothing was delivered, then probes", () =>
+    Effect.gen(function* () {
+      const { offering, paths } = scripted([rateLimited, rateLimited, answer(0)])
+      const settled = yield* settle(deliver(offering, signed, "async"))
+      // two first offers (one per node) in the asked mode, then a probe through /transaction
+      expect(paths).toEqual(["/transaction/raw", "/transaction/raw", "/transaction"])
+      expect(settled._tag === "Accepted" && settled.accepted).toMatchObject({ height: 12n, alreadyKnown: false })
+      const first = scripted([rateLimited, answer(0)])
+      const direct = yield* settle(deliver(first.offering, signed, "sync"))
+      expect(first.calls()).toBe(2)
+      expect(direct._tag === "Accepted" && direct.accepted.alreadyKnown).toBe(false)
+    })
+  )
+
+  it.effect("an accepted first offer or probe is new, not already known", () =>
+    Effect.gen(function* () {
+      const once = scripted([answer(0)])
+      const accepted = yield* deliver(once.offering, signed, "sync")
+      expect(once.calls()).toBe(1)
+      expect(accepted._tag === "Accepted" && accepted.accepted).toMatchObject({ height: 12n, alreadyKnown: false })
+      const probed = yield* settle(deliver(scripted([unavailable, answer(0)]).offering, signed, "sync"))
+      expect(probed._tag === "Accepted" && probed.accepted).toMatchObject({ height: 12n, alreadyKnown: false })
+    })
+  )
+
+  it.effect("probes again while the tid was seen, and gives up after its probes with the last words", () =>
+    Effect.gen(function* () {
+      const tidSeen = answer(89, "proof of work tid already seen by the node")
+      const again = scripted([unavailable, tidSeen, answer(0)])
+      const settled = yield* settle(deliver(again.offering, signed, "sync"))
+      expect(settled._tag).toBe("Accepted")
+      expect(again.calls()).toBe(3)
+      const never = scripted([unavailable])
+      const unknown = yield* settle(deliver(never.offering, signed, "sync"))
+      expect(never.calls()).toBe(4)
+      expect(unknown._tag === "Failed" && unknown.error.message).toBe(
+        "could not find out whether the transaction reached a node: HTTP 503: Unavailable"
+      )
+      const silent = yield* settle(probe(scripted([{ status: 502, body: "" }]).offering, signed, "the first answer"))
+      expect(silent._tag === "Failed" && silent.error.message).toContain("HTTP 502")
+    })
+  )
+
+  it.effect("after a stale height, the results stream decides whether it was included", () =>
+    Effect.gen(function* () {
+      const stale = answer(89, "transaction too old")
+      const known = yield* settle(deliver(scripted([unavailable, stale], true).offering, signed, "sync"))
+      expect(known._tag === "Accepted" && known.accepted.alreadyKnown).toBe(true)
+      const lost = yield* settle(deliver(scripted([unavailable, stale]).offering, signed, "sync"))
+      expect(lost._tag === "Failed" && lost.error).toMatchObject({
+        _tag: "OutcomeUnknown",
+        message: "the node no longer knows whether it included the transaction: transaction too old"
+      })
+      const other = yield* settle(deliver(scripted([unavailable, answer(89, "spam policy")]).offering, signed, "sync"))
+      expect(other._tag === "Failed" && other.error._tag).toBe("TransactionRejected")
+    })
+  )
 })
