@@ -67,7 +67,7 @@ export const compareRows = (a: RowFields, b: RowFields): number =>
 /** SHA-256 hex of the key and the row's index among rows of that key. */
 export const rowIdOf = (key: string, index: number): string => hash("sha256", `vega-reward|${key}|${index}`, "hex")
 
-/** Whether two rows have the same key ({@link rowKey}), without building it. */
+/** Whether two rows have the same key: the fields of {@link rowKey}, compared without building it. */
 export const sameKey = (a: RowFields, b: RowFields): boolean =>
   a.epoch === b.epoch &&
   a.partyId === b.partyId &&
@@ -76,8 +76,8 @@ export const sameKey = (a: RowFields, b: RowFields): boolean =>
   (a.gameId ?? "") === (b.gameId ?? "")
 
 /**
- * The index of each row among the rows of its key, for rows coming in report order (equal keys are
- * then next to each other): `next(row)` for each row in turn.
+ * Counts each row's index among the rows of its key, for rows coming in report order (equal keys
+ * are then next to each other): call the function it returns with each row in turn.
  */
 export const keyIndexes = (): ((row: RowFields) => number) => {
   let previous: RowFields | undefined
