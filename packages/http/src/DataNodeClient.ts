@@ -239,7 +239,8 @@ export interface Service {
    * `partyId`). All windows are read from one node while it stays healthy.
    *
    * Each window arrives as one chunk of the stream (`Stream.runForEachChunk` sees whole epochs at
-   * a time), in no particular order within it.
+   * a time), in no particular order within it. The next window is read while the consumer works
+   * on one (never more than one ahead), so a consumer's work overlaps the node's.
    */
   readonly rewardsByEpoch: (
     request: RewardsByEpochRequest,

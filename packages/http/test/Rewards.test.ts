@@ -3,7 +3,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { DataNodeClient } from "@vega-effect/http"
 import { Reward } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
-import { Chunk, Effect, Schema, Stream } from "effect"
+import { Chunk, Effect, Option, Schema, Stream, TestServices } from "effect"
 import { raw, stack } from "./support.js"
 
 const client = DataNodeClient.DataNodeClient
@@ -38,7 +38,34 @@ const bigEpoch = {
 }
 
 describe("DataNodeClient rewards", () => {
-  it.layer(stack({ seed: 5 }))("without quirks", (it) => {
+  const windows = counting()
+  it.layer(stack({ seed: 5 }, { transformClient: windows.transformClient }))("without quirks", (it) => {
+    it.effect("rewardsByEpoch reads the next window while the consumer works on one, never two ahead", () =>
+      Effect.gen(function* () {
+        // a window's requests (halved, or paged by cursor) share its first epoch
+        const started = () =>
+          new Set(windows.sent.map((url) => new URL(url, "http://node").searchParams.get("fromEpoch"))).size
+        const before = started()
+        let window = 0
+        const dn = yield* client
+        yield* dn.rewardsByEpoch({ fromEpoch: 2, toEpoch: 8 }, { pageSize: 50 }).pipe(
+          Stream.chunks,
+          Stream.runForEach((rows) =>
+            Effect.gen(function* () {
+              window++
+              const last = Chunk.last(rows).pipe(Option.exists((row) => row.epoch === 8n))
+              // wait (at most 2 s) for the next window's first request, unless this was the last
+              yield* TestServices.provideLive(Effect.sleep("5 millis")).pipe(
+                Effect.repeat({ until: () => started() - before > window || last, times: 400 })
+              )
+              expect(started() - before).toBe(last ? window : window + 1)
+            })
+          )
+        )
+        expect(window).toBeGreaterThan(3)
+      })
+    )
+
     it.effect("listRewards: one page, as the node wrote it, with filters", () =>
       Effect.gen(function* () {
         const sim = yield* Simulator.Simulator

@@ -253,6 +253,33 @@ export const nodes = <A, E, R>(
   options?: Options
 ): Stream.Stream<A, E | PaginationError, R> => Stream.map(items(fetch, options), (item) => item.node)
 
+/**
+ * A sequential pull as a stream that runs up to `ahead` pulls in advance of its consumer: the
+ * prefetch of `pages`, for reads paged some other way (the data-node client's windows of epochs).
+ * `pull` gives one element per call and fails with `Option.none()` at the end, `Option.some(e)` on
+ * an error. A consumer that has taken N elements has let at most N + `ahead` pulls start; results
+ * keep their order, a failure comes after the elements pulled before it, and an in-flight pull is
+ * interrupted when the stream ends.
+ *
+ * @example
+ * ```ts
+ * import { Effect, Option, Stream } from "effect"
+ * import { Paginate } from "@vega-effect/pagination"
+ *
+ * let next = 1
+ * const pull = Effect.suspend(() => (next > 3 ? Effect.fail(Option.none()) : Effect.succeed(next++)))
+ *
+ * Effect.runPromise(Stream.runCollect(Paginate.ahead(pull, 1))).then((all) => {
+ *   console.log([...all]) // [1, 2, 3]
+ * })
+ * ```
+ *
+ * @since 0.1.0
+ * @category Streams
+ */
+export const ahead = <A, E, R>(pull: Effect.Effect<A, Option.Option<E>, R>, ahead: number): Stream.Stream<A, E, R> =>
+  prefetchPull(pull, ahead)
+
 // ---------------------------------------------------------------------------------------------
 // internals
 // ---------------------------------------------------------------------------------------------

@@ -2,8 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Clock from "effect/Clock"
 import * as Deferred from "effect/Deferred"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as Exit from "effect/Exit"
 import * as Fiber from "effect/Fiber"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as TestClock from "effect/TestClock"
 import { Paginate } from "@vega-effect/pagination"
@@ -140,5 +142,42 @@ describe("Paginate: interruption", () => {
         yield* TestClock.adjust("1 hour")
         expect(started).toBe(2)
       })
+  )
+})
+
+describe("Paginate.ahead: any sequential pull, prefetched", () => {
+  it.effect("keeps order, runs at most `ahead` pulls in advance, fails after the elements pulled before", () =>
+    Effect.gen(function* () {
+      let pulls = 0
+      const pull = Effect.suspend(() => {
+        pulls++
+        if (pulls === 6) return Effect.fail(Option.some("node gone"))
+        return Effect.as(Effect.sleep("10 millis"), pulls)
+      })
+      const startedAt: Array<number> = []
+      const consume = Paginate.ahead(pull, 2).pipe(
+        Stream.runForEach((n) =>
+          Effect.zipRight(
+            Effect.sleep("1 second"),
+            Effect.sync(() => startedAt.push(pulls))
+          ).pipe(Effect.as(n))
+        ),
+        Effect.either
+      )
+      const fiber = yield* Effect.fork(consume)
+      yield* TestClock.adjust("1 hour")
+      const outcome = yield* Fiber.join(fiber)
+      expect(outcome).toEqual(Either.left("node gone"))
+      // after the work on element n, pulls n+1 and n+2 have started (n+2 <= 6), never n+3
+      expect(startedAt).toEqual([3, 4, 5, 6, 6])
+    })
+  )
+
+  it.effect("ends when the pull ends, with every element", () =>
+    Effect.gen(function* () {
+      let next = 0
+      const pull = Effect.suspend(() => (next === 4 ? Effect.fail(Option.none()) : Effect.succeed(++next)))
+      expect([...(yield* Stream.runCollect(Paginate.ahead(pull, 1)))]).toEqual([1, 2, 3, 4])
+    })
   )
 })

@@ -4,6 +4,7 @@
  * hits the limit halved and read again; a single epoch too big for one answer paged by cursor,
  * each page checked to continue the one before (`epochCursor.ts`).
  */
+import * as Paginate from "@vega-effect/pagination/Paginate"
 import { DataNodeApi, Pagination, type Reward } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
@@ -118,8 +119,16 @@ export const rewardsByEpoch = (
         }),
         (response) => response.rewards
       )
-    // one chunk per window: a consumer of chunks sees whole epochs at a time
-    return Stream.paginateEffect({ lo: from, width: to - from + 1n }, step({ read, pin, restarts }, to, pageSize)).pipe(
-      Stream.mapConcatChunk((rows) => Chunk.unsafeFromArray(rows))
-    )
+    const next = step({ read, pin, restarts }, to, pageSize)
+    let window = Option.some<Window>({ lo: from, width: to - from + 1n })
+    const pull = Effect.suspend(() => {
+      if (Option.isNone(window)) return Effect.fail(Option.none())
+      return next(window.value).pipe(
+        Effect.map(([rows, after]) => ((window = after), rows)),
+        Effect.mapError(Option.some)
+      )
+    })
+    // the next window is read while the consumer works on this one (its rows are in memory once
+    // more at most); one chunk per window: a consumer of chunks sees whole epochs at a time
+    return Paginate.ahead(pull, 1).pipe(Stream.mapConcatChunk((rows) => Chunk.unsafeFromArray(rows)))
   })
