@@ -20,50 +20,62 @@ export class WriteError extends Data.TaggedError("WriteError")<{ readonly path: 
 /** Pieces are gathered into writes of about this many bytes. */
 const BUFFER = 1 << 20
 
-const reasonOf = (error: unknown): string =>
-  error instanceof Error
-    ? ((error as NodeJS.ErrnoException).code ?? error.message) + `: ${error.message}`
-    : String(error)
+/** The error's message, after its code when the message does not start with it already. */
+const reasonOf = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error)
+  const code = (error as NodeJS.ErrnoException).code
+  return code === undefined || error.message.startsWith(code) ? error.message : `${code}: ${error.message}`
+}
 
-/** Writes `pieces` to `target` atomically (temporary file, fsync, rename, fsync of the directory). */
+/**
+ * Writes `pieces` to `target` atomically (temporary file, fsync, rename, fsync of the directory).
+ * A gathered buffer is written while the next one is made: the disk works while the report is
+ * rendered (one write in flight at a time, so memory stays at two buffers).
+ */
 export const writeFileAtomically = (target: string, pieces: Iterable<string>): Effect.Effect<void, WriteError> =>
-  Effect.try({
-    try: () => {
+  Effect.tryPromise({
+    try: async () => {
       const dir = path.dirname(path.resolve(target))
       const temporary = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
-      let fd: number | undefined
+      let file: fs.promises.FileHandle | undefined
+      let writing: Promise<unknown> = Promise.resolve()
       try {
-        fd = fs.openSync(temporary, "wx", 0o644)
+        file = await fs.promises.open(temporary, "wx", 0o644)
+        const handle = file
         let buffer: Array<string> = []
         let size = 0
-        const flush = () => {
+        const flush = async () => {
+          await writing
           if (size === 0) return
-          fs.writeSync(fd!, buffer.join(""))
+          writing = handle.write(buffer.join(""))
           buffer = []
           size = 0
         }
         for (const piece of pieces) {
           buffer.push(piece)
           size += piece.length
-          if (size >= BUFFER) flush()
+          if (size >= BUFFER) await flush()
         }
-        flush()
-        fs.fsyncSync(fd)
-        fs.closeSync(fd)
-        fd = undefined
-        fs.renameSync(temporary, target)
+        await flush()
+        await writing
+        await handle.sync()
+        file = undefined
+        await handle.close()
+        await fs.promises.rename(temporary, target)
       } catch (error) {
-        if (fd !== undefined) fs.closeSync(fd)
-        fs.rmSync(temporary, { force: true })
+        // a write still in flight ends before the file is closed and removed
+        await writing.catch(() => undefined)
+        if (file !== undefined) await file.close()
+        await fs.promises.rm(temporary, { force: true })
         throw error
       }
       // the rename itself is durable once the directory is flushed (not possible on every platform)
       try {
-        const dirFd = fs.openSync(dir, "r")
+        const directory = await fs.promises.open(dir, "r")
         try {
-          fs.fsyncSync(dirFd)
+          await directory.sync()
         } finally {
-          fs.closeSync(dirFd)
+          await directory.close()
         }
       } catch {
         // directories cannot be opened for fsync on some systems; the file itself is complete
