@@ -67,7 +67,10 @@ export const compareRows = (a: RowFields, b: RowFields): number =>
 /** SHA-256 hex of the key and the row's index among rows of that key. */
 export const rowIdOf = (key: string, index: number): string => hash("sha256", `vega-reward|${key}|${index}`, "hex")
 
-/** Whether two rows have the same key: the fields of {@link rowKey}, compared without building it. */
+/**
+ * Whether two rows have the same key: the fields of {@link rowKey}, compared without building it
+ * (the two change together; `RowStore.test.ts` checks the ids against `rowKey` alone).
+ */
 export const sameKey = (a: RowFields, b: RowFields): boolean =>
   a.epoch === b.epoch &&
   a.partyId === b.partyId &&
@@ -87,16 +90,4 @@ export const keyIndexes = (): ((row: RowFields) => number) => {
     previous = row
     return index
   }
-}
-
-/**
- * Rows in report order, each with its id. Every row of a key must be among `rows` (whole epochs),
- * or the indexes, and so the ids, would depend on how the rows were divided.
- */
-export const sortWithIds = (
-  rows: Iterable<RowFields>
-): ReadonlyArray<{ readonly row: RowFields; readonly rowId: string }> => {
-  const sorted = [...rows].sort(compareRows)
-  const indexOf = keyIndexes()
-  return sorted.map((row) => ({ row, rowId: rowIdOf(rowKey(row), indexOf(row)) }))
 }
