@@ -365,6 +365,20 @@ describe("offer", () => {
     })
   )
 
+  it.effect("gives up with the words of the last probe, not of the first offer", () =>
+    Effect.gen(function* () {
+      const lastWords = (probeAnswer: { readonly status: number; readonly body: unknown }) =>
+        settle(deliver(scripted([unavailable, probeAnswer]).offering, signed, "sync")).pipe(
+          Effect.map((settled) => settled._tag === "Failed" && settled.error.message)
+        )
+      const said = "could not find out whether the transaction reached a node"
+      expect(yield* lastWords(rateLimited)).toBe(`${said}: HTTP 429: rate limited`)
+      expect(yield* lastWords(answer(89, "proof of work tid already seen by the node"))).toBe(
+        `${said}: proof of work tid already seen by the node`
+      )
+    })
+  )
+
   it.effect("spaces probes by the doubling backoff up to its cap, without jitter, and stops after the last", () =>
     Effect.gen(function* () {
       const probes = 7
