@@ -1,8 +1,22 @@
 import { describe, expect, it } from "@effect/vitest"
 import type { DataNodeClient } from "@vega-effect/http"
 import type { TransactionResult } from "@vega-effect/schema"
-import { Chunk, Deferred, Effect, HashMap, Logger, LogLevel, Option, Queue, Stream, Take, TestClock } from "effect"
-import { makeResultWatcher, RECENT } from "../src/internal/resultWatcher.js"
+import {
+  Chunk,
+  Deferred,
+  Duration,
+  Effect,
+  HashMap,
+  Logger,
+  LogLevel,
+  Option,
+  Queue,
+  Random,
+  Stream,
+  Take,
+  TestClock
+} from "effect"
+import { makeResultWatcher, RECENT, RECONNECT } from "../src/internal/resultWatcher.js"
 
 const PARTY = "cd".repeat(32)
 
@@ -119,16 +133,24 @@ describe("resultWatcher", () => {
         const node = yield* fakeNode
         const watcher = yield* makeResultWatcher(node.client, PARTY).pipe(
           Effect.provide(Logger.replace(Logger.defaultLogger, capture)),
-          Logger.withMinimumLogLevel(LogLevel.Debug)
+          Logger.withMinimumLogLevel(LogLevel.Debug),
+          // the jitter draws its largest factor: each wait is its ceiling
+          Effect.withRandom(Random.fixed([1]))
         )
         const waiter = yield* watcher.expect(hashOf(1))
         yield* node.send(hashOf(0))
         yield* node.close
-        // the first reconnection waits at most 100 ms
-        yield* TestClock.adjust("100 millis")
+        // the first reconnection waits the backoff's base, the second twice that
+        const base = Duration.toMillis(RECONNECT.base)
+        yield* TestClock.adjust(base - 1)
+        expect(watcher.connections()).toBe(1)
+        yield* TestClock.adjust(1)
+        expect(watcher.connections()).toBe(2)
         const failure = { _tag: "UnavailableError" }
         yield* node.fail(failure)
-        yield* TestClock.adjust("200 millis")
+        yield* TestClock.adjust(2 * base - 1)
+        expect(watcher.connections()).toBe(2)
+        yield* TestClock.adjust(1)
         yield* node.send(hashOf(1))
         yield* Deferred.await(waiter)
         expect(watcher.connections()).toBe(3)
