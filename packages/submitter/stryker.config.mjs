@@ -8,6 +8,7 @@ export default mutationConfig({
   mutate: ["src/internal/deliver.ts", "src/internal/offer.ts", "src/internal/resultWatcher.ts"],
   tests: [
     "test/deliver.test.ts",
+    "test/resultWatcher.test.ts",
     "test/Submitter.test.ts",
     "test/Ambiguous.test.ts",
     "test/BadInput.test.ts",

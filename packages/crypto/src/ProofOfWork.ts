@@ -23,7 +23,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import { Kernel, wasmModule } from "./internal/keccak.js"
-import { WorkerPool } from "./internal/powPool.js"
+import { STOP_GRACE_MS, WorkerPool } from "./internal/powPool.js"
 
 /**
  * Why a proof of work could not be computed.
@@ -205,9 +205,6 @@ const searchHere = (context: Uint8Array): Effect.Effect<bigint, ProofOfWorkError
       yield* yieldToEventLoop
     }
   })
-
-/** Bound on the wait for workers to let go of an interrupted job (they do within one chunk). */
-const STOP_GRACE_MS = 2_000
 
 const searchOnPool = (pool: WorkerPool, context: Uint8Array): Effect.Effect<bigint, ProofOfWorkError> =>
   Effect.async<bigint, ProofOfWorkError>((resume) => {

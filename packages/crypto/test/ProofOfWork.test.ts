@@ -3,11 +3,11 @@ import { createHash, randomBytes } from "node:crypto"
 import { availableParallelism } from "node:os"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { Context, Duration, Effect, Exit, FastCheck as fc, Fiber, Layer, Scope } from "effect"
 import * as ProofOfWork from "@vega-effect/crypto/ProofOfWork"
 import { Kernel, wasmModule } from "../src/internal/keccak.js"
-import { CHUNK, type JobResult, WorkerPool } from "../src/internal/powPool.js"
+import { CHUNK, type JobResult, STOP_GRACE_MS, WorkerPool } from "../src/internal/powPool.js"
 
 /** The official solver (`@vegaprotocol/crypto`, Rust/WASM), which ships no types. */
 interface OfficialPow {
@@ -408,6 +408,39 @@ describe("ProofOfWork: service", () => {
     })
   )
 
+  it(`an interrupted solve waits ${STOP_GRACE_MS} ms at most for workers that do not let go`, async () => {
+    // the workers stop searching, but their letting go is never reported
+    const { submit } = WorkerPool.prototype
+    let submitted = () => {}
+    const started = new Promise<void>((resolve) => (submitted = resolve))
+    WorkerPool.prototype.submit = function (this: WorkerPool, context, onResult) {
+      const job = submit.call(this, context, onResult)
+      submitted()
+      return { claimed: job.claimed, stop: () => job.stop(() => {}) }
+    }
+    const { scope, service } = await Effect.runPromise(buildLayer(1))
+    try {
+      const fiber = Effect.runFork(service.solve(BLOCK_HASH, ProofOfWork.newTid(), 256))
+      await started
+      // the bound is a timer of the event loop, not of Effect's clock
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] })
+      let done = false
+      const interrupted = Effect.runPromise(Fiber.interrupt(fiber)).then((exit) => {
+        done = true
+        return exit
+      })
+      await vi.advanceTimersByTimeAsync(STOP_GRACE_MS - 1)
+      expect(done).toBe(false)
+      await vi.advanceTimersByTimeAsync(1)
+      expect(done).toBe(true)
+      expect(Exit.isInterrupted(await interrupted)).toBe(true)
+    } finally {
+      vi.useRealTimers()
+      WorkerPool.prototype.submit = submit
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  })
+
   it.effect("layerSingleThread: the first nonce, on the calling thread", () =>
     Effect.gen(function* () {
       const vector = VECTORS[4]
@@ -524,6 +557,19 @@ describe("ProofOfWork: worker pool", () => {
       let firstStopped = false
       first.stop(() => (firstStopped = true))
       expect(yield* until(() => firstStopped)).toBe(true)
+      expect(holding()).toEqual([true, true])
+      // a worker that replaces a dead one while another job still holds the others is held too
+      const dying = workers[0]
+      const replaced = new Promise<void>((resolve) =>
+        // after the pool's own handler: the job the dead worker was in is failed, not yet let go of
+        dying.once("exit", () => {
+          pool.submit(new Kernel().context(BLOCK_HASH, ProofOfWork.newTid(), 256), () => {})
+          resolve()
+        })
+      )
+      yield* Effect.promise(() => dying.terminate())
+      yield* Effect.promise(() => replaced)
+      expect(workers[0]).not.toBe(dying)
       expect(holding()).toEqual([true, true])
       yield* Effect.promise(() => pool.terminate())
     }).pipe(Effect.scoped)

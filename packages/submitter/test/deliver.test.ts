@@ -1,9 +1,9 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
-import { Duration, Effect, Fiber, TestClock } from "effect"
+import { Clock, Duration, Effect, Fiber, HashMap, Logger, TestClock } from "effect"
 import { DataNodeClient } from "@vega-effect/http"
-import { post, type Signed } from "../src/internal/deliver.js"
-import { deliver, isStaleHeight, type Offering, probe } from "../src/internal/offer.js"
+import { IN_CACHE, post, type Signed } from "../src/internal/deliver.js"
+import { deliver, HASH_USED, isStaleHeight, type Offering, PROBE_BACKOFF, probe } from "../src/internal/offer.js"
 import type { ResultWatcher } from "../src/internal/resultWatcher.js"
 
 const signed: Signed = {
@@ -230,19 +230,28 @@ describe("deliver.post", () => {
   })
 })
 
-/** An offering whose node gives the scripted answers in turn (the last one again when they run out). */
-const scripted = (answers: ReadonlyArray<{ readonly status: number; readonly body: unknown }>, seen = false) => {
+/**
+ * An offering whose node gives the scripted answers in turn (the last one again when they run out),
+ * recording the path and the test clock's time of each request.
+ */
+const scripted = (
+  answers: ReadonlyArray<{ readonly status: number; readonly body: unknown }>,
+  seen = false,
+  probes = 3
+) => {
   let calls = 0
   const paths: Array<string> = []
+  const times: Array<number> = []
   const execute: Offering["execute"] = (request) =>
-    Effect.sync(() => {
+    Effect.map(Clock.currentTimeMillis, (now) => {
       paths.push(request.url)
+      times.push(now)
       const { body, status } = answers[Math.min(calls++, answers.length - 1)]
       return { node: "http://node", path: "/transaction", status, headers: {}, text: JSON.stringify(body) }
     })
   const watcher = { seen: () => seen } as unknown as ResultWatcher
-  const offering: Offering = { execute, watcher, probes: 3, timeout: Duration.seconds(1), nodes: 2 }
-  return { offering, calls: () => calls, paths }
+  const offering: Offering = { execute, watcher, probes, timeout: Duration.seconds(1), nodes: 2 }
+  return { offering, calls: () => calls, paths, times }
 }
 
 const answer = (code: number, data = "") => ({
@@ -251,6 +260,15 @@ const answer = (code: number, data = "") => ({
 })
 const rateLimited = { status: 429, body: { code: 8, message: "rate limited", details: [] } }
 const unavailable = { status: 503, body: { code: 14, message: "Unavailable", details: [] } }
+const inCache = {
+  status: 500,
+  body: {
+    code: 13,
+    message: "Internal error",
+    details: [{ "@type": "type.googleapis.com/vega.ErrorDetail", code: 10000, message: IN_CACHE, inner: "" }]
+  }
+}
+const refused = { status: 400, body: { code: 3, message: "Invalid TX Type", details: [] } }
 
 /** Runs an offer to its end on the test clock (probes wait 100 ms, 200 ms, ... up to 1 s). */
 const settle = <A>(effect: Effect.Effect<A>) =>
@@ -325,6 +343,171 @@ describe("offer", () => {
       })
       const other = yield* settle(deliver(scripted([unavailable, answer(89, "spam policy")]).offering, signed, "sync"))
       expect(other._tag === "Failed" && other.error._tag).toBe("TransactionRejected")
+    })
+  )
+  it.effect("offers once per node while nothing is delivered, then probes: exactly that many requests", () =>
+    Effect.gen(function* () {
+      // were the first offers not counted, the node's acceptance after 20 refusals would end them
+      const never = scripted([...Array.from({ length: 20 }, () => rateLimited), answer(0)])
+      const settled = yield* settle(deliver(never.offering, signed, "async"))
+      expect(never.paths).toEqual([
+        "/transaction/raw",
+        "/transaction/raw",
+        "/transaction",
+        "/transaction",
+        "/transaction"
+      ])
+      expect(settled._tag === "Failed" && settled.error).toMatchObject({
+        _tag: "OutcomeUnknown",
+        txHash: signed.txHash,
+        message: "could not find out whether the transaction reached a node: HTTP 429: rate limited"
+      })
+    })
+  )
+
+  it.effect("gives up with the words of the last probe, not of the first offer", () =>
+    Effect.gen(function* () {
+      const lastWords = (probeAnswer: { readonly status: number; readonly body: unknown }) =>
+        settle(deliver(scripted([unavailable, probeAnswer]).offering, signed, "sync")).pipe(
+          Effect.map((settled) => settled._tag === "Failed" && settled.error.message)
+        )
+      const said = "could not find out whether the transaction reached a node"
+      expect(yield* lastWords(rateLimited)).toBe(`${said}: HTTP 429: rate limited`)
+      expect(yield* lastWords(answer(89, "proof of work tid already seen by the node"))).toBe(
+        `${said}: proof of work tid already seen by the node`
+      )
+    })
+  )
+
+  it.effect("spaces probes by the doubling backoff up to its cap, without jitter, and stops after the last", () =>
+    Effect.gen(function* () {
+      const probes = 7
+      const node = scripted([unavailable], false, probes)
+      yield* settle(deliver(node.offering, signed, "sync"))
+      // the n-th probe waits min(max, base * 2^n) after the answer before it
+      const base = Duration.toMillis(PROBE_BACKOFF.base)
+      const max = Duration.toMillis(PROBE_BACKOFF.max)
+      let now = 0
+      const expected = [now]
+      for (let n = 0; n < probes; n++) expected.push((now += Math.min(max, base * 2 ** n)))
+      expect(expected.at(-1)! - expected.at(-2)!).toBe(max)
+      expect(node.times).toEqual(expected)
+    })
+  )
+
+  it.effect("warns, with the hash, the node and its words, before probing after an unknown outcome", () =>
+    Effect.gen(function* () {
+      const logs: Array<{ level: string; message: string; annotations: Record<string, unknown> }> = []
+      const capture = Logger.make(({ annotations, logLevel, message }) => {
+        const text = Array.isArray(message) ? message.join(" ") : String(message)
+        logs.push({
+          level: logLevel.label,
+          message: text,
+          annotations: Object.fromEntries(HashMap.toEntries(annotations))
+        })
+      })
+      yield* settle(deliver(scripted([unavailable, answer(0)]).offering, signed, "sync")).pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture))
+      )
+      expect(logs).toEqual([
+        {
+          level: "WARN",
+          message: "submission outcome unknown; offering the same transaction again",
+          annotations: { txHash: signed.txHash, node: "http://node", description: "HTTP 503: Unavailable" }
+        }
+      ])
+      // no warning when the first offer settles it
+      yield* deliver(scripted([answer(0)]).offering, signed, "sync").pipe(
+        Effect.provide(Logger.replace(Logger.defaultLogger, capture))
+      )
+      expect(logs).toHaveLength(1)
+    })
+  )
+
+  it.effect("settles a first offer's answer exactly: accepted, in the mempool, rejected, refused", () =>
+    Effect.gen(function* () {
+      const first = (node: { readonly status: number; readonly body: unknown }) =>
+        deliver(scripted([node]).offering, signed, "sync")
+      expect(yield* first(answer(0))).toEqual({
+        _tag: "Accepted",
+        accepted: {
+          txHash: signed.txHash,
+          powHeight: signed.powHeight,
+          height: 12n,
+          node: "http://node",
+          alreadyKnown: false,
+          deterministicId: signed.deterministicId
+        }
+      })
+      const cached = yield* first(inCache)
+      expect(cached._tag === "Failed" && cached.error).toMatchObject({
+        _tag: "AlreadyInMempool",
+        txHash: signed.txHash,
+        node: "http://node"
+      })
+      const rejected = yield* first(answer(60, "tx.signature.value (invalid signature)"))
+      expect(rejected._tag === "Failed" && rejected.error).toMatchObject({
+        _tag: "TransactionRejected",
+        code: 60,
+        reason: "Decoding",
+        message: "tx.signature.value (invalid signature)",
+        txHash: signed.txHash,
+        node: "http://node"
+      })
+      const refusedOffer = yield* first(refused)
+      expect(refusedOffer._tag === "Failed" && refusedOffer.error).toMatchObject({
+        _tag: "RequestRefused",
+        status: 400,
+        message: "Invalid TX Type",
+        node: "http://node"
+      })
+    })
+  )
+
+  it.effect("settles a probe's answer exactly: already known, rejected, refused", () =>
+    Effect.gen(function* () {
+      const probed = (node: { readonly status: number; readonly body: unknown }) =>
+        settle(deliver(scripted([unavailable, node]).offering, signed, "sync"))
+      const known = {
+        _tag: "Accepted",
+        accepted: {
+          txHash: signed.txHash,
+          powHeight: signed.powHeight,
+          height: 0n,
+          node: "http://node",
+          alreadyKnown: true,
+          deterministicId: signed.deterministicId
+        }
+      }
+      expect(yield* probed(inCache)).toEqual(known)
+      expect(yield* probed(answer(89, HASH_USED))).toEqual(known)
+      const rejected = yield* probed(answer(60, "tx.signature.value (invalid signature)"))
+      expect(rejected._tag === "Failed" && rejected.error).toMatchObject({
+        _tag: "TransactionRejected",
+        code: 60,
+        reason: "Decoding",
+        message: "tx.signature.value (invalid signature)",
+        txHash: signed.txHash,
+        node: "http://node"
+      })
+      // only code 89 with its text proves the transaction known
+      const other = yield* probed(answer(70, HASH_USED))
+      expect(other._tag === "Failed" && other.error).toMatchObject({ _tag: "TransactionRejected", code: 70 })
+      const spam = yield* probed(answer(89, "spam policy"))
+      expect(spam._tag === "Failed" && spam.error).toMatchObject({
+        _tag: "TransactionRejected",
+        code: 89,
+        message: "spam policy",
+        txHash: signed.txHash,
+        node: "http://node"
+      })
+      const refusedProbe = yield* probed(refused)
+      expect(refusedProbe._tag === "Failed" && refusedProbe.error).toMatchObject({
+        _tag: "RequestRefused",
+        status: 400,
+        message: "Invalid TX Type",
+        node: "http://node"
+      })
     })
   )
 })

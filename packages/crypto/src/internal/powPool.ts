@@ -70,6 +70,9 @@ interface Reply {
 /** Nonces per chunk: about 1.5 ms of work, the longest a worker runs on after a stop. */
 export const CHUNK = 4096
 
+/** Bound on the wait for workers to let go of an interrupted job (they do within one chunk). */
+export const STOP_GRACE_MS = 2_000
+
 export class WorkerPool {
   /** Workers started and not yet exited, over all pools (observed by the tests). */
   static live = 0

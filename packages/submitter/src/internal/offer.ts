@@ -34,7 +34,7 @@ export const isStaleHeight = (error: {
  * Probes come often, at most a second apart, so that an included transaction is still remembered
  * by the node ("hash already used") when a probe gets through.
  */
-const PROBE_BACKOFF = { base: Duration.millis(100), max: Duration.seconds(1), jitter: false } as const
+export const PROBE_BACKOFF = { base: Duration.millis(100), max: Duration.seconds(1), jitter: false } as const
 
 export type Settled =
   | { readonly _tag: "Accepted"; readonly accepted: Accepted }
@@ -114,8 +114,8 @@ export const probe = (offering: Offering, signed: Signed, last: string): Effect.
   })
   // the n-th probe waits the n-th ceiling of the probe backoff: 100 ms, 200 ms, 400 ms, ... 1 s
   const later = RetryPolicy.backoff({ ...PROBE_BACKOFF, base: RetryPolicy.ceiling(1, PROBE_BACKOFF) })
-  return Effect.delay(once, RetryPolicy.ceiling(0, PROBE_BACKOFF)).pipe(
-    Effect.retry(later.pipe(Schedule.intersect(Schedule.recurs(offering.probes - 1)))),
+  return Effect.retry(once, later.pipe(Schedule.intersect(Schedule.recurs(offering.probes - 1)))).pipe(
+    Effect.delay(RetryPolicy.ceiling(0, PROBE_BACKOFF)),
     Effect.catchAll((pending: Pending) =>
       Effect.succeed(
         failed(

@@ -24,7 +24,7 @@ export interface ResultWatcher {
 }
 
 /** Reconnection delays: from 100 ms, doubling up to 5 s. */
-const RECONNECT = { base: Duration.millis(100), max: Duration.seconds(5) } as const
+export const RECONNECT = { base: Duration.millis(100), max: Duration.seconds(5) } as const
 
 /** How many of the key's latest result hashes are remembered. */
 export const RECENT = 10_000
