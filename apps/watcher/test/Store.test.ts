@@ -1,11 +1,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Migrator from "@effect/sql/Migrator"
 import { describe, it } from "@effect/vitest"
-import { Effect, Exit, Option, Scope } from "effect"
-import { expect } from "vitest"
+import { Duration, Effect, Exit, Option, Scope } from "effect"
+import { expect, vi } from "vitest"
 import * as Database from "../src/Database.js"
 import { makeEvent, type ReadPoint, serialize } from "../src/Event.js"
-import type * as Leases from "../src/Leases.js"
+import * as Leases from "../src/Leases.js"
 import { fingerprintOf } from "../src/Fingerprints.js"
 import { migrations } from "../src/Migrations.js"
 import { resourceSlices, sliceOfRow } from "../src/Slice.js"
@@ -195,6 +195,18 @@ for (const engine of engines) {
         })
     )
 
+    it.scoped("a lease lasts 15 seconds unless configured, and is renewed every third of it, at least 50 ms", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const defaults = yield* Leases.make().pipe(Effect.provide(Database.layer(database)))
+        expect(Duration.toMillis(defaults.ttl)).toBe(15_000)
+        expect(Duration.toMillis(defaults.renewEvery)).toBe(5_000)
+        const short = yield* watcherAt(database, "90 millis")
+        expect(Duration.toMillis(short.leases.renewEvery)).toBe(50)
+        yield* Scope.close(short.scope, Exit.void)
+      })
+    )
+
     it.scopedLive("an expired lease is taken over, counted as a takeover; a renewed one is not", () =>
       Effect.gen(function* () {
         const database = yield* engine.fresh
@@ -235,6 +247,28 @@ for (const engine of engines) {
         expect(yield* b.leases.acquire("profiles")).toBeUndefined()
         expect((yield* b.leases.reapDead).map((m) => m.owner)).toEqual([a.leases.owner])
         expect(yield* b.leases.acquire("profiles")).toEqual({ slice: "profiles", from: a.leases.owner })
+        yield* Scope.close(a.scope, Exit.void)
+        yield* Scope.close(b.scope, Exit.void)
+      })
+    )
+
+    it.scoped("a member whose process exists but may not be signalled (EPERM) is alive: its leases stay", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const a = yield* watcherAt(database)
+        const b = yield* watcherAt(database)
+        yield* holding(a.leases, ["profiles"])
+        yield* a.sql`UPDATE watcher_member SET pid = 4194305 WHERE owner = ${a.leases.owner}`
+        // what a watcher not running as root sees of another user's process
+        const kill = process.kill.bind(process)
+        const spy = vi.spyOn(process, "kill").mockImplementation((pid, signal) => {
+          if (pid !== 4194305) return kill(pid, signal)
+          throw Object.assign(new Error(`kill EPERM`), { code: "EPERM" })
+        })
+        yield* Effect.addFinalizer(() => Effect.sync(() => spy.mockRestore()))
+        yield* b.leases.join(["profiles"])
+        expect(yield* b.leases.reapDead).toEqual([])
+        expect(yield* b.leases.acquire("profiles")).toBeUndefined()
         yield* Scope.close(a.scope, Exit.void)
         yield* Scope.close(b.scope, Exit.void)
       })
