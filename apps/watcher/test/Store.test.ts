@@ -49,7 +49,8 @@ for (const engine of engines) {
         const other = yield* store.commit({
           slice: "stake:2",
           point: at(5),
-          writes: [{ resource: "stake", key: "s", value: '{"v":9}' }],
+          // a key below any other character but digits: a page of rows starts before it
+          writes: [{ resource: "stake", key: "0s", value: '{"v":9}' }],
           events: [event("s", 5)]
         })
         expect(other.lastSeq).toBe(3)
@@ -71,8 +72,8 @@ for (const engine of engines) {
         expect(yield* store.keys("positions:1")).toEqual(["b"])
         expect(slice.held.size).toBe(1)
         expect(slice.held.get("b")).toBe(fingerprintOf('{"v":3}'))
-        expect(yield* store.keys("stake:2")).toEqual(["s"])
-        expect((yield* store.load("stake:2")).held.get("s")).toBe(fingerprintOf('{"v":9}'))
+        expect(yield* store.keys("stake:2")).toEqual(["0s"])
+        expect((yield* store.load("stake:2")).held.get("0s")).toBe(fingerprintOf('{"v":9}'))
         expect(yield* store.rows("positions", ["a", "b", "zz"])).toEqual(new Map([["b", '{"v":3}']]))
         expect([...(yield* store.checkpoints).keys()].sort()).toEqual(["positions:1", "stake:2"])
         const pending = yield* store.pending(0, 10)
@@ -104,6 +105,23 @@ for (const engine of engines) {
         for (const [i, key] of keys.entries()) expect(held.get(key)).toBe(fingerprintOf(`{"v":${i}}`))
         expect(held.has("other")).toBe(false)
         expect(yield* store.keys("positions:3")).toEqual(keys)
+      })
+    )
+
+    it.scoped("a cycle of more events than one insert takes commits them all, in order", () =>
+      Effect.gen(function* () {
+        const { leases, store } = yield* watcherAt(yield* engine.fresh)
+        yield* holding(leases, ["rewards"])
+        const keys = Array.from({ length: 2001 }, (_, i) => `r${String(i).padStart(4, "0")}`)
+        const committed = yield* store.commit({
+          slice: "rewards",
+          point: at(1),
+          writes: [],
+          events: keys.map((key) => event(key, 1))
+        })
+        expect(committed.lastSeq).toBe(2001)
+        const pending = yield* store.pending(0, 3000)
+        expect(pending.map((p) => [p.seq, p.event.key])).toEqual(keys.map((key, i) => [i + 1, key]))
       })
     )
 
@@ -179,6 +197,13 @@ for (const engine of engines) {
             a.store.commit({ slice: "profiles", point: at(1), writes: [], events: [event("x", 1)] })
           )
           expect(refused).toEqual(new Store.LeaseLost({ slice: "profiles", owner: b.leases.owner }))
+          expect(refused.message).toBe(
+            `the lease on profiles is no longer this watcher's (${b.leases.owner}): nothing written`
+          )
+          // a slice nobody joined has no lease at all
+          const unknown = yield* Effect.flip(a.store.commit({ slice: "unknown", point: at(1), writes: [], events: [] }))
+          expect(unknown).toEqual(new Store.LeaseLost({ slice: "unknown", owner: null }))
+          expect(unknown.message).toBe("the lease on unknown is no longer this watcher's (free): nothing written")
           expect(yield* a.store.lastSeq).toBe(0)
           expect(yield* b.leases.available).toEqual(new Set())
           yield* a.leases.release(["liquidity"])
