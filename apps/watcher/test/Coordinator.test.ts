@@ -3,6 +3,7 @@ import { describe, it } from "@effect/vitest"
 import { Effect, Exit, Metric, Scope } from "effect"
 import { expect } from "vitest"
 import * as Coordinator from "../src/Coordinator.js"
+import { shareOf } from "../src/Leases.js"
 import * as Metrics from "../src/Metrics.js"
 import * as Prometheus from "../src/Prometheus.js"
 import { engines, stateAt } from "./support/database.js"
@@ -53,6 +54,12 @@ const assertCovered = (watchers: ReadonlyArray<{ readonly held: ReadonlySet<stri
   expect(new Set(all).size).toBe(all.length) // no slice twice
   expect(all.sort()).toEqual(slices)
 }
+
+it("shares: as even as can be, the first members taking one more each while some are left over", () => {
+  expect([0, 1, 2].map((index) => shareOf(37, 3, index))).toEqual([13, 12, 12])
+  expect([0, 1, 2, 3, 4].map((index) => shareOf(37, 5, index))).toEqual([8, 8, 7, 7, 7])
+  expect([0, 1].map((index) => shareOf(36, 2, index))).toEqual([18, 18])
+})
 
 for (const engine of engines) {
   describe.skipIf(!engine.available)(`Coordinator (${engine.name})`, () => {

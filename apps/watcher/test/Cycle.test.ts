@@ -5,10 +5,21 @@ import { Simulator } from "@vega-effect/simulator"
 import { Effect, Option, Schema } from "effect"
 import { expect } from "vitest"
 import { WatcherConfig } from "../src/Config.js"
-import { type CycleOutcome, runCycle, type SliceWork, totals } from "../src/Cycle.js"
+import {
+  commitSlice,
+  compare,
+  type CycleOutcome,
+  pointOf,
+  readHead,
+  runCycle,
+  type SliceWork,
+  totals
+} from "../src/Cycle.js"
 import type { ResourceName, WatchEvent } from "../src/Event.js"
+import * as Fingerprints from "../src/Fingerprints.js"
 import { fingerprint } from "../src/Resource.js"
 import type * as Store from "../src/Store.js"
+import { LeaseLost } from "../src/Store.js"
 import { slicesOf, takeAll } from "../src/Work.js"
 import { freshSqlite, stateAt } from "./support/database.js"
 
@@ -79,6 +90,7 @@ it.scopedLive(
       const first = yield* cycle()
       expect(tags(first)).toEqual(new Set(["Committed"]))
       expect(totals(first).events).toBe(0)
+      expect(totals(first).writes).toBe(works.reduce((sum, w) => sum + w.held.size, 0)) // every row recorded
       expect(heldOf(works, "positions").size).toBe(sim.world.positions.current.size)
       // positions and stake are cut into slices, each with rows of its own
       expect(works.filter((w) => w.resource.name === "positions" && w.held.size > 0).length).toBeGreaterThan(1)
@@ -100,6 +112,11 @@ it.scopedLive(
       expect(volumeChanged.before!.openVolume).not.toBe(volumeChanged.after!.openVolume)
       // ids are unique and deterministic
       expect(new Set(events.map((e) => e.id)).size).toBe(events.length)
+      // the totals add up the slices': events per kind, the last seq, a write per changed row
+      const kinds = new Map<string, number>()
+      for (const e of events) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1)
+      expect(totals(second)).toMatchObject({ events: events.length, kinds, lastSeq: yield* store.lastSeq, behind: [] })
+      expect(totals(second).writes).toBeGreaterThanOrEqual(new Set(events.map((e) => `${e.resource}/${e.key}`)).size)
     })
 )
 
@@ -129,6 +146,8 @@ it.scopedLive("a node behind the checkpoint is refused and nothing is written", 
     for (const slice of outcome.slices.values()) {
       expect(slice).toMatchObject({ _tag: "Behind", node: sim.urls[1], checkpoint: height })
     }
+    expect(totals(outcome)).toMatchObject({ committed: 0, events: 0, writes: 0, lastSeq: undefined })
+    expect(totals(outcome).behind).toEqual([...outcome.slices.values()])
     expect(yield* store.checkpoints).toEqual(before)
   })
 )
@@ -163,6 +182,44 @@ it.scopedLive(
       }
       expect((yield* store.pending(0, 100_000)).length).toBe(pending)
     })
+)
+
+it.scopedLive("a slice read at its checkpoint's height is not behind it: it commits, with nothing changed", () =>
+  Effect.gen(function* () {
+    const { cycle, reads, sim, store } = yield* setup({ initialEvents: false, lag: 1 })
+    yield* cycle()
+    const height = [...(yield* store.checkpoints).values()][0].height
+    const pending = (yield* store.pending(0, 100_000)).length
+    reads.current = yield* DataNodeClient.make({ urls: sim.urls[1], rateLimit: false }).pipe(
+      Effect.provide(FetchHttpClient.layer)
+    )
+    yield* sim.advance(1)
+    // the head is a block past the checkpoint; the slices are read from a node at the checkpoint
+    const outcome = yield* cycle()
+    expect(outcome.head).toMatchObject({ height: height + 1, node: sim.urls[0] })
+    const read = [...outcome.slices.values()].filter(
+      (slice) => slice._tag === "Committed" && slice.checkpoint.height === height
+    )
+    expect(read.length).toBeGreaterThan(outcome.slices.size / 2)
+    for (const slice of outcome.slices.values()) expect(slice).toMatchObject({ _tag: "Committed", events: 0 })
+    expect((yield* store.pending(0, 100_000)).length).toBe(pending)
+  })
+)
+
+it.scopedLive("a slice whose lease is gone when it commits is reported lost, and nothing is written for it", () =>
+  Effect.gen(function* () {
+    const { cycle, sim, state, store, works } = yield* setup({ initialEvents: false })
+    yield* cycle()
+    const before = yield* store.checkpoints
+    const slice = works[0].slice
+    yield* state.leases.release([slice])
+    yield* sim.advance(1)
+    const outcome = yield* cycle()
+    expect(outcome.lost).toEqual([new LeaseLost({ slice, owner: null })])
+    expect(outcome.slices.has(slice)).toBe(false)
+    expect(outcome.slices.size).toBe(works.length - 1)
+    expect((yield* store.checkpoints).get(slice)).toEqual(before.get(slice))
+  })
 )
 
 it.scopedLive("after a restart, the first cycle reports what changed while the watcher was down", () =>
@@ -206,14 +263,20 @@ it.scopedLive("a slice given up during a cycle is skipped and nothing is written
     const { client, store, works } = yield* setup({ initialEvents: false })
     const given = new Set<string>()
     const last = works[works.length - 1].slice
+    // a slice another watcher works is not even read
+    const elsewhere: SliceWork = {
+      ...works[0],
+      slice: "elsewhere",
+      resource: { ...works[0].resource, read: () => Effect.die("a slice not held was read") }
+    }
     let between = 0
     const outcome = yield* runCycle({
       client,
       store,
-      works,
+      works: [...works, elsewhere],
       diffContext: Effect.succeed({ asset: () => undefined }),
       initialEvents: false,
-      holds: (slice) => !given.has(slice),
+      holds: (slice) => slice !== elsewhere.slice && !given.has(slice),
       // after the first commit, the work is shared with a watcher that joined: the last slice goes
       between: Effect.sync(() => {
         if (++between === 1) given.add(last)
@@ -225,5 +288,111 @@ it.scopedLive("a slice given up during a cycle is skipped and nothing is written
     const checkpoints = yield* store.checkpoints
     expect(checkpoints.has(last)).toBe(false)
     expect(checkpoints.size).toBe(works.length - 1)
+  })
+)
+
+/**
+ * A slice of a resource whose changes are `<what>` events, compared and committed by hand: the
+ * rows read are given, not read from a node.
+ */
+const scripted = Effect.gen(function* () {
+  const { leases, store } = yield* stateAt(yield* freshSqlite)
+  yield* leases.join(["profiles"])
+  yield* leases.acquire("profiles")
+  const work: SliceWork = {
+    slice: "profiles",
+    resource: {
+      name: "profiles",
+      read: () => Effect.die("not read"),
+      diff: (before, after) => [{ kind: before === undefined ? "created" : after === undefined ? "gone" : "changed" }]
+    },
+    held: Fingerprints.make(),
+    checkpoint: Option.none(),
+    resume: undefined
+  }
+  const at = { height: 7, time: "", node: "http://n" }
+  /** Compares `rows` (keys to JSON) with what is held, commits, and returns the writes and events, as `key kind`. */
+  const cycle = (
+    rows: Record<string, string>,
+    options: { readonly complete: boolean; readonly report?: boolean; readonly skip?: (key: string) => boolean }
+  ) =>
+    Effect.gen(function* () {
+      const found = yield* compare(
+        store,
+        work,
+        new Map(Object.entries(rows)),
+        options.complete,
+        at,
+        { asset: () => undefined },
+        options.report ?? true,
+        options.skip
+      )
+      yield* commitSlice(store, work, { _tag: "Ready", at, resume: undefined, ...found })
+      return {
+        writes: found.writes.map((w) => `${w.key} ${w.value}`),
+        events: found.events.map((e) => {
+          const event = JSON.parse(e.json) as WatchEvent
+          return `${event.key} ${e.kind}`
+        })
+      }
+    })
+  return { store, work, cycle }
+})
+
+it.scoped("compare: keys in order, unchanged rows left alone, gone rows only from a complete read", () =>
+  Effect.gen(function* () {
+    const { cycle } = yield* scripted
+    expect(yield* cycle({ c: "3", a: "1", b: "2" }, { complete: true })).toEqual({
+      writes: ["a 1", "b 2", "c 3"],
+      events: ["a created", "b created", "c created"]
+    })
+    // a read of what may have changed: what it lacks is still there
+    expect(yield* cycle({ a: "1", b: "20" }, { complete: false })).toEqual({ writes: ["b 20"], events: ["b changed"] })
+    // a complete read: what it lacks is gone
+    expect(yield* cycle({ a: "1" }, { complete: true })).toEqual({
+      writes: ["b null", "c null"],
+      events: ["b gone", "c gone"]
+    })
+    // a key the caller skips is neither changed nor gone
+    expect(yield* cycle({ d: "4" }, { complete: true, skip: (key) => key === "a" })).toEqual({
+      writes: ["d 4"],
+      events: ["d created"]
+    })
+    // not reported (a first sync): written all the same
+    expect(yield* cycle({ a: "1", d: "4", e: "5" }, { complete: true, report: false })).toEqual({
+      writes: ["e 5"],
+      events: []
+    })
+  })
+)
+
+it.scoped("compare: a row whose fingerprint looks changed but whose stored row is the same is no change", () =>
+  Effect.gen(function* () {
+    const { cycle, store, work } = yield* scripted
+    yield* cycle({ a: "1" }, { complete: true })
+    // what a key sharing the hash of another would look like: a fingerprint that is not the row's
+    work.held.set("a", "0000000000000000")
+    expect(yield* cycle({ a: "1" }, { complete: true })).toEqual({ writes: ["a 1"], events: [] })
+    expect(yield* store.rows("profiles", ["a"])).toEqual(new Map([["a", "1"]]))
+  })
+)
+
+it("a read point's time is empty when the node sent no block time", () => {
+  expect(pointOf({ node: "http://n", height: 5, blockTimestamp: undefined })).toEqual({
+    height: 5,
+    time: "",
+    node: "http://n"
+  })
+  expect(pointOf({ node: "http://n", height: 5, blockTimestamp: "1711929600123456789" })).toEqual({
+    height: 5,
+    time: "2024-04-01T00:00:00.123Z",
+    node: "http://n"
+  })
+})
+
+it.effect("the head read from a node that sent no headers: its height, no time, no node", () =>
+  Effect.gen(function* () {
+    const client = { lastBlockHeight: Effect.succeed({ height: "12" }) } as unknown as DataNodeClient.Service
+    expect(yield* readHead(client)).toEqual({ height: 12, time: "", node: "" })
   })
 )

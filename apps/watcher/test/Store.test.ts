@@ -1,11 +1,11 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Migrator from "@effect/sql/Migrator"
 import { describe, it } from "@effect/vitest"
-import { Effect, Exit, Option, Scope } from "effect"
-import { expect } from "vitest"
+import { Duration, Effect, Exit, Option, Scope } from "effect"
+import { expect, vi } from "vitest"
 import * as Database from "../src/Database.js"
 import { makeEvent, type ReadPoint, serialize } from "../src/Event.js"
-import type * as Leases from "../src/Leases.js"
+import * as Leases from "../src/Leases.js"
 import { fingerprintOf } from "../src/Fingerprints.js"
 import { migrations } from "../src/Migrations.js"
 import { resourceSlices, sliceOfRow } from "../src/Slice.js"
@@ -49,7 +49,8 @@ for (const engine of engines) {
         const other = yield* store.commit({
           slice: "stake:2",
           point: at(5),
-          writes: [{ resource: "stake", key: "s", value: '{"v":9}' }],
+          // a key below any other character but digits: a page of rows starts before it
+          writes: [{ resource: "stake", key: "0s", value: '{"v":9}' }],
           events: [event("s", 5)]
         })
         expect(other.lastSeq).toBe(3)
@@ -71,8 +72,8 @@ for (const engine of engines) {
         expect(yield* store.keys("positions:1")).toEqual(["b"])
         expect(slice.held.size).toBe(1)
         expect(slice.held.get("b")).toBe(fingerprintOf('{"v":3}'))
-        expect(yield* store.keys("stake:2")).toEqual(["s"])
-        expect((yield* store.load("stake:2")).held.get("s")).toBe(fingerprintOf('{"v":9}'))
+        expect(yield* store.keys("stake:2")).toEqual(["0s"])
+        expect((yield* store.load("stake:2")).held.get("0s")).toBe(fingerprintOf('{"v":9}'))
         expect(yield* store.rows("positions", ["a", "b", "zz"])).toEqual(new Map([["b", '{"v":3}']]))
         expect([...(yield* store.checkpoints).keys()].sort()).toEqual(["positions:1", "stake:2"])
         const pending = yield* store.pending(0, 10)
@@ -104,6 +105,23 @@ for (const engine of engines) {
         for (const [i, key] of keys.entries()) expect(held.get(key)).toBe(fingerprintOf(`{"v":${i}}`))
         expect(held.has("other")).toBe(false)
         expect(yield* store.keys("positions:3")).toEqual(keys)
+      })
+    )
+
+    it.scoped("a cycle of more events than one insert takes commits them all, in order", () =>
+      Effect.gen(function* () {
+        const { leases, store } = yield* watcherAt(yield* engine.fresh)
+        yield* holding(leases, ["rewards"])
+        const keys = Array.from({ length: 2001 }, (_, i) => `r${String(i).padStart(4, "0")}`)
+        const committed = yield* store.commit({
+          slice: "rewards",
+          point: at(1),
+          writes: [],
+          events: keys.map((key) => event(key, 1))
+        })
+        expect(committed.lastSeq).toBe(2001)
+        const pending = yield* store.pending(0, 3000)
+        expect(pending.map((p) => [p.seq, p.event.key])).toEqual(keys.map((key, i) => [i + 1, key]))
       })
     )
 
@@ -179,6 +197,13 @@ for (const engine of engines) {
             a.store.commit({ slice: "profiles", point: at(1), writes: [], events: [event("x", 1)] })
           )
           expect(refused).toEqual(new Store.LeaseLost({ slice: "profiles", owner: b.leases.owner }))
+          expect(refused.message).toBe(
+            `the lease on profiles is no longer this watcher's (${b.leases.owner}): nothing written`
+          )
+          // a slice nobody joined has no lease at all
+          const unknown = yield* Effect.flip(a.store.commit({ slice: "unknown", point: at(1), writes: [], events: [] }))
+          expect(unknown).toEqual(new Store.LeaseLost({ slice: "unknown", owner: null }))
+          expect(unknown.message).toBe("the lease on unknown is no longer this watcher's (free): nothing written")
           expect(yield* a.store.lastSeq).toBe(0)
           expect(yield* b.leases.available).toEqual(new Set())
           yield* a.leases.release(["liquidity"])
@@ -193,6 +218,18 @@ for (const engine of engines) {
           yield* Scope.close(a.scope, Exit.void)
           yield* Scope.close(b.scope, Exit.void)
         })
+    )
+
+    it.scoped("a lease lasts 15 seconds unless configured, and is renewed every third of it, at least 50 ms", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const defaults = yield* Leases.make().pipe(Effect.provide(Database.layer(database)))
+        expect(Duration.toMillis(defaults.ttl)).toBe(15_000)
+        expect(Duration.toMillis(defaults.renewEvery)).toBe(5_000)
+        const short = yield* watcherAt(database, "90 millis")
+        expect(Duration.toMillis(short.leases.renewEvery)).toBe(50)
+        yield* Scope.close(short.scope, Exit.void)
+      })
     )
 
     it.scopedLive("an expired lease is taken over, counted as a takeover; a renewed one is not", () =>
@@ -235,6 +272,28 @@ for (const engine of engines) {
         expect(yield* b.leases.acquire("profiles")).toBeUndefined()
         expect((yield* b.leases.reapDead).map((m) => m.owner)).toEqual([a.leases.owner])
         expect(yield* b.leases.acquire("profiles")).toEqual({ slice: "profiles", from: a.leases.owner })
+        yield* Scope.close(a.scope, Exit.void)
+        yield* Scope.close(b.scope, Exit.void)
+      })
+    )
+
+    it.scoped("a member whose process exists but may not be signalled (EPERM) is alive: its leases stay", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const a = yield* watcherAt(database)
+        const b = yield* watcherAt(database)
+        yield* holding(a.leases, ["profiles"])
+        yield* a.sql`UPDATE watcher_member SET pid = 4194305 WHERE owner = ${a.leases.owner}`
+        // what a watcher not running as root sees of another user's process
+        const kill = process.kill.bind(process)
+        const spy = vi.spyOn(process, "kill").mockImplementation((pid, signal) => {
+          if (pid !== 4194305) return kill(pid, signal)
+          throw Object.assign(new Error(`kill EPERM`), { code: "EPERM" })
+        })
+        yield* Effect.addFinalizer(() => Effect.sync(() => spy.mockRestore()))
+        yield* b.leases.join(["profiles"])
+        expect(yield* b.leases.reapDead).toEqual([])
+        expect(yield* b.leases.acquire("profiles")).toBeUndefined()
         yield* Scope.close(a.scope, Exit.void)
         yield* Scope.close(b.scope, Exit.void)
       })

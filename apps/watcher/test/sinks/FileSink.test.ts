@@ -31,6 +31,20 @@ const idsIn = (text: string) =>
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line).id as string)
 
+type HandleMethod = (this: unknown, ...args: Array<unknown>) => Promise<unknown>
+
+/** Wraps a method of every file handle for the scope: `wrap` gets the original and returns its stand-in. */
+const patchHandles = (method: "read" | "write", wrap: (original: HandleMethod) => HandleMethod) =>
+  Effect.gen(function* () {
+    const dir = yield* tempDir
+    const probe = yield* Effect.promise(() => fs.open(join(dir, "probe"), "w"))
+    const prototype = Object.getPrototypeOf(probe) as Record<typeof method, HandleMethod>
+    yield* Effect.promise(() => probe.close())
+    const original = prototype[method]
+    prototype[method] = wrap(original)
+    yield* Effect.addFinalizer(() => Effect.sync(() => void (prototype[method] = original)))
+  })
+
 describe("FileSink", () => {
   it.scoped("a new sink over the same file counts the pending events already written", () =>
     Effect.gen(function* () {
@@ -173,8 +187,62 @@ describe("FileSink", () => {
       const swapped = [events[2], events[1], events[0]]
       const swappedError = yield* withSink(path, (sink) => sink.recover(swapped)).pipe(Effect.flip)
       expect(swappedError._tag).toBe("SinkError")
+      // three found: all named
+      const [a, b, c] = events.map(({ event }) => event.id)
+      expect(swappedError.message).toContain(`ends with 3 pending event(s) (${a}, ${b}, ${c}) that are not`)
       // the file is left as it was
       expect(yield* read(path)).toBe(linesOf(events.slice(0, 3)))
+    })
+  )
+
+  it.scoped("a tail that repeats pending events is not taken for a delivery", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      const [a, b, c] = events.map(({ event }) => event.id)
+      yield* Effect.promise(() => fs.writeFile(path, linesOf(events) + linesOf(events)))
+      const error = yield* withSink(path, (sink) => sink.recover(events)).pipe(Effect.flip)
+      // read back from the end until one line more than there are pending events
+      expect(error.message).toBe(
+        `${path} does not continue this watcher's state: it ends with 4 pending event(s) (${c}, ${a}, ${b}, …) ` +
+          `that are not the first pending ones (${a} first); is the file shared, or from another database?`
+      )
+    })
+  )
+
+  it.scoped("a file that cannot be opened fails with its path and the reason", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "missing", "events.jsonl")
+      const error = yield* Effect.flip(FileSink.make(path))
+      expect(error).toMatchObject({ _tag: "SinkError", sink: "file" })
+      expect(error.message).toMatch(new RegExp(`^cannot open ${path}: ENOENT`))
+    })
+  )
+
+  it.scoped("appends at most maxBatch events per write: 1000 unless set, at least 1", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      let writes = 0
+      yield* patchHandles(
+        "write",
+        (original) =>
+          function (...args) {
+            writes++
+            return original.apply(this, args)
+          }
+      )
+      const writesOf = (events: ReadonlyArray<PendingEvent>, maxBatch?: number) =>
+        Effect.gen(function* () {
+          const path = join(dir, `${events.length}-${maxBatch ?? "default"}.jsonl`)
+          writes = 0
+          yield* withSink(path, (sink) => sink.deliver(events), maxBatch === undefined ? {} : { maxBatch })
+          expect(yield* read(path)).toBe(linesOf(events))
+          return writes
+        })
+      expect(yield* writesOf(pendingEvents(5), 2)).toBe(3)
+      expect(yield* writesOf(pendingEvents(5), 0)).toBe(5)
+      expect(yield* writesOf(pendingEvents(1000))).toBe(1)
+      expect(yield* writesOf(pendingEvents(1001))).toBe(2)
     })
   )
 
@@ -189,17 +257,16 @@ describe("FileSink", () => {
       expect(size).toBeGreaterThan(1_000_000)
 
       // count the bytes read through file handles
-      const probe = yield* Effect.promise(() => fs.open(path, "r"))
-      const prototype = Object.getPrototypeOf(probe) as { read: (...args: Array<unknown>) => Promise<unknown> }
-      yield* Effect.promise(() => probe.close())
-      const originalRead = prototype.read
       let bytesRead = 0
-      prototype.read = async function (this: unknown, ...args: Array<unknown>) {
-        const result = (await originalRead.apply(this, args)) as { bytesRead: number }
-        bytesRead += result.bytesRead
-        return result
-      }
-      yield* Effect.addFinalizer(() => Effect.sync(() => void (prototype.read = originalRead)))
+      yield* patchHandles(
+        "read",
+        (original) =>
+          async function (...args) {
+            const result = (await original.apply(this, args)) as { bytesRead: number }
+            bytesRead += result.bytesRead
+            return result
+          }
+      )
 
       expect(yield* withSink(path, (sink) => sink.recover(fresh))).toBe(2)
       expect(bytesRead).toBeGreaterThan(0)
