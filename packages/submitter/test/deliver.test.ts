@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { HttpClient, HttpClientError, HttpClientResponse } from "@effect/platform"
 import { Clock, Duration, Effect, Fiber, HashMap, Logger, TestClock } from "effect"
-import { DataNodeClient } from "@vega-effect/http"
+import { DataNodeClient, RetryPolicy } from "@vega-effect/http"
 import { IN_CACHE, post, type Signed } from "../src/internal/deliver.js"
 import { deliver, HASH_USED, isStaleHeight, type Offering, PROBE_BACKOFF, probe } from "../src/internal/offer.js"
 import type { ResultWatcher } from "../src/internal/resultWatcher.js"
@@ -384,13 +384,11 @@ describe("offer", () => {
       const probes = 7
       const node = scripted([unavailable], false, probes)
       yield* settle(deliver(node.offering, signed, "sync"))
-      // the n-th probe waits min(max, base * 2^n) after the answer before it
-      const base = Duration.toMillis(PROBE_BACKOFF.base)
-      const max = Duration.toMillis(PROBE_BACKOFF.max)
+      // the n-th probe waits the n-th ceiling of the probe backoff after the answer before it
       let now = 0
       const expected = [now]
-      for (let n = 0; n < probes; n++) expected.push((now += Math.min(max, base * 2 ** n)))
-      expect(expected.at(-1)! - expected.at(-2)!).toBe(max)
+      for (let n = 0; n < probes; n++) expected.push((now += Duration.toMillis(RetryPolicy.ceiling(n, PROBE_BACKOFF))))
+      expect(expected.at(-1)! - expected.at(-2)!).toBe(Duration.toMillis(PROBE_BACKOFF.max))
       expect(node.times).toEqual(expected)
     })
   )
