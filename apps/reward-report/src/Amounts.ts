@@ -1,30 +1,65 @@
 /**
  * Amounts per party and asset: the reward summaries as the node gives them, or the per-epoch rows
- * added up. Hundreds of thousands of pairs on a big network, so they are kept by asset then party
- * (no key strings built per pair), party ids shared with every other table of the read, and
- * compared pair by pair.
+ * added up. Hundreds of thousands of pairs on a big network, read two or three times over, so each
+ * id of the read gets a number once ({@link Ids}) and a table keeps, per asset, one array slot per
+ * party number: no key strings and no map entry per pair, and tables of one read compare slot by
+ * slot.
  */
 import type { Summary } from "./Build.js"
 
-/** One string per id for the whole read: the node sends each id afresh in every answer. */
+/**
+ * The ids of one read, numbered in the order they are first seen. The node sends each id afresh
+ * in every answer: the tables, the row file and the rows keep one string per id (and its number).
+ */
 export class Ids {
-  private readonly known = new Map<string, string>()
+  private readonly numbers = new Map<string, number>()
+  private readonly list: Array<string> = []
 
+  /** The id's number, given on first sight. */
+  numberOf(id: string): number {
+    let n = this.numbers.get(id)
+    if (n === undefined) {
+      n = this.list.push(id) - 1
+      this.numbers.set(id, n)
+    }
+    return n
+  }
+
+  /** The number of an id seen before, or undefined. */
+  find(id: string): number | undefined {
+    return this.numbers.get(id)
+  }
+
+  /** The id numbered `n`. */
+  idOf(n: number): string {
+    return this.list[n]
+  }
+
+  /** The one string kept for `id`. */
   of<S extends string>(id: S): S {
-    const known = this.known.get(id)
-    if (known !== undefined) return known as S
-    this.known.set(id, id)
-    return id
+    return this.list[this.numberOf(id)] as S
   }
 }
 
-/** Amounts by asset, then party: a pair is one map entry, its amount a `bigint`. */
+/** One asset's amounts: the slot of each party number, undefined where the party has no pair. */
+type Slots = Array<bigint | undefined>
+
+/** A pair of two tables of one read: its amount in each, undefined where a table has no such pair. */
+export interface PairOfTables {
+  readonly partyId: string
+  readonly assetId: string
+  readonly left: bigint | undefined
+  readonly right: bigint | undefined
+}
+
+/** Amounts by asset, then party: a pair is one slot, its amount a `bigint`. */
 export class Amounts implements Iterable<Summary> {
-  private readonly byAsset = new Map<string, Map<string, bigint>>()
+  /** Asset number → slots by party number. */
+  private readonly byAsset = new Map<number, Slots>()
   /** How many (party, asset) pairs. */
   size = 0
 
-  constructor(private readonly ids: Ids = new Ids()) {}
+  constructor(readonly ids: Ids = new Ids()) {}
 
   /** A table of `summaries`, the amounts of a pair listed more than once added up. */
   static of(summaries: Iterable<Summary>, ids?: Ids): Amounts {
@@ -35,38 +70,82 @@ export class Amounts implements Iterable<Summary> {
 
   /** Adds `amount` to the pair's total. */
   add(partyId: string, assetId: string, amount: bigint): void {
-    let parties = this.byAsset.get(assetId)
-    if (parties === undefined) this.byAsset.set(this.ids.of(assetId), (parties = new Map()))
-    const total = parties.get(partyId)
-    if (total !== undefined) {
-      parties.set(partyId, total + amount)
-      return
-    }
-    parties.set(this.ids.of(partyId), amount)
-    this.size++
+    const asset = this.ids.numberOf(assetId)
+    const party = this.ids.numberOf(partyId)
+    let slots = this.byAsset.get(asset)
+    if (slots === undefined) this.byAsset.set(asset, (slots = []))
+    // filled up to the slot, never with holes: the array stays a plain one however the numbers come
+    while (slots.length <= party) slots.push(undefined)
+    const total = slots[party]
+    if (total === undefined) this.size++
+    slots[party] = total === undefined ? amount : total + amount
   }
 
   get(partyId: string, assetId: string): bigint | undefined {
-    return this.byAsset.get(assetId)?.get(partyId)
+    const asset = this.ids.find(assetId)
+    const party = this.ids.find(partyId)
+    return asset === undefined || party === undefined ? undefined : this.byAsset.get(asset)?.[party]
   }
 
   /** The same pairs with the same amounts. */
   equals(other: Amounts): boolean {
     if (this.size !== other.size) return false
-    for (const [assetId, parties] of this.byAsset) {
-      for (const [partyId, amount] of parties) if (other.get(partyId, assetId) !== amount) return false
-    }
+    for (const { left, right } of this.pairsWith(other)) if (left !== right) return false
     return true
   }
 
-  /** Every asset with a pair, and each party's amount in it. */
-  partiesByAsset(): ReadonlyMap<string, ReadonlyMap<string, bigint>> {
-    return this.byAsset
+  /** Every asset with a pair. */
+  assets(): Array<string> {
+    return [...this.byAsset.keys()].map((n) => this.ids.idOf(n))
+  }
+
+  /** The parties with a pair in `assetId`. */
+  partiesOf(assetId: string): Array<string> {
+    const asset = this.ids.find(assetId)
+    const slots = asset === undefined ? undefined : this.byAsset.get(asset)
+    const parties: Array<string> = []
+    slots?.forEach((amount, party) => amount !== undefined && parties.push(this.ids.idOf(party)))
+    return parties
+  }
+
+  /** Every party with a pair in any asset, once. */
+  parties(): Set<string> {
+    const parties = new Set<string>()
+    for (const slots of this.byAsset.values()) {
+      slots.forEach((amount, party) => amount !== undefined && parties.add(this.ids.idOf(party)))
+    }
+    return parties
+  }
+
+  /**
+   * Every pair of either table with its amount in each, asset by asset. Tables of one read (the
+   * same {@link Ids}) are gone through slot by slot; `other` is first copied onto this table's ids
+   * otherwise.
+   */
+  *pairsWith(other: Amounts): Generator<PairOfTables> {
+    const right = other.ids === this.ids ? other : Amounts.of(other, this.ids)
+    const assets = new Set([...this.byAsset.keys(), ...right.byAsset.keys()])
+    for (const asset of assets) {
+      const mine = this.byAsset.get(asset) ?? []
+      const theirs = right.byAsset.get(asset) ?? []
+      const assetId = this.ids.idOf(asset)
+      for (let party = 0; party < Math.max(mine.length, theirs.length); party++) {
+        const l = mine[party]
+        const r = theirs[party]
+        if (l !== undefined || r !== undefined) {
+          yield { partyId: this.ids.idOf(party), assetId, left: l, right: r }
+        }
+      }
+    }
   }
 
   *[Symbol.iterator](): Iterator<Summary> {
-    for (const [assetId, parties] of this.byAsset) {
-      for (const [partyId, amount] of parties) yield { partyId, assetId, amount }
+    for (const [asset, slots] of this.byAsset) {
+      const assetId = this.ids.idOf(asset)
+      for (let party = 0; party < slots.length; party++) {
+        const amount = slots[party]
+        if (amount !== undefined) yield { partyId: this.ids.idOf(party), assetId, amount }
+      }
     }
   }
 }

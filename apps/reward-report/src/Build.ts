@@ -3,7 +3,7 @@
  * display order, per-epoch rows with stable ids, and the cross-check of rows against summaries.
  * Pure: the same snapshot and request always give the same report.
  */
-import { Amounts, Ids } from "./Amounts.js"
+import { Amounts } from "./Amounts.js"
 import { unitsOf } from "./formats/text.js"
 import type {
   AssetInfo,
@@ -178,25 +178,15 @@ export const crossCheck = (
   rowCount: number,
   assetOfId: (id: string) => AssetInfo
 ): CrossCheck => {
-  const ids = new Ids()
-  const expected = summaries instanceof Amounts ? summaries : Amounts.of(summaries, ids)
-  const read = rowSums instanceof Amounts ? rowSums : Amounts.of(rowSums, ids)
+  const expected = summaries instanceof Amounts ? summaries : Amounts.of(summaries)
+  const read = rowSums instanceof Amounts ? rowSums : Amounts.of(rowSums, expected.ids)
   const mismatches: Array<Mismatch> = []
-  let pairs = expected.size
-  for (const [assetId, parties] of expected.partiesByAsset()) {
-    const rows = read.partiesByAsset().get(assetId)
-    for (const [partyId, summary] of parties) {
-      const sum = rows?.get(partyId) ?? 0n
-      if (sum !== summary) mismatches.push({ partyId, asset: assetOfId(assetId), summary, rows: sum })
-    }
-  }
-  for (const [assetId, parties] of read.partiesByAsset()) {
-    const listed = expected.partiesByAsset().get(assetId)
-    for (const [partyId, sum] of parties) {
-      if (listed?.has(partyId) === true) continue
-      pairs++
-      if (sum !== 0n) mismatches.push({ partyId, asset: assetOfId(assetId), summary: 0n, rows: sum })
-    }
+  let pairs = 0
+  for (const { assetId, left, partyId, right } of expected.pairsWith(read)) {
+    pairs++
+    const summary = left ?? 0n
+    const rows = right ?? 0n
+    if (summary !== rows) mismatches.push({ partyId, asset: assetOfId(assetId), summary, rows })
   }
   mismatches.sort((a, b) => compareAssets(a.asset, b.asset) || compareText(a.partyId, b.partyId))
   const counts = { pairs, rows: rowCount }

@@ -79,11 +79,15 @@ class Collector {
   }
 
   add(rows: Iterable<Reward.Reward>): void {
+    const ids = this.sums.ids
     for (const row of rows) {
       if (this.types.size > 0 && !this.types.has(rewardTypeName(row.rewardType))) continue
-      this.sums.add(row.partyId, row.assetId, row.amount)
+      // the read's strings from here on: the answer's own are let go with it
+      const partyId = ids.of(row.partyId)
+      const assetId = ids.of(row.assetId)
+      this.sums.add(partyId, assetId, row.amount)
       this.count++
-      if (this.spill !== undefined) this.spill.add(fieldsOf(row))
+      if (this.spill !== undefined) this.spill.add(fieldsOf(row, partyId, assetId))
     }
   }
 
@@ -222,9 +226,9 @@ const readFilter = (
   })
 
 /** A file for the rows when they are kept, removed when the scope closes. */
-const spillFor = (keep: boolean) =>
+const spillFor = (keep: boolean, ids: Ids) =>
   Effect.acquireRelease(
-    Effect.sync(() => (keep ? new RowSpill() : undefined)),
+    Effect.sync(() => (keep ? new RowSpill(ids) : undefined)),
     (spill) => Effect.sync(() => spill?.close())
   )
 
@@ -237,7 +241,7 @@ export const readRows = (
       client: yield* DataNodeClient.DataNodeClient,
       progress: yield* Progress,
       request,
-      collector: new Collector(request.ids, request.rewardTypes, yield* spillFor(request.keep)),
+      collector: new Collector(request.ids, request.rewardTypes, yield* spillFor(request.keep, request.ids)),
       epochs: Number(request.toEpoch - request.fromEpoch + 1n)
     }
     yield* reading.progress.step("reading per-epoch rewards", reading.epochs * request.filters.length)

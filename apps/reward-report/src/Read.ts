@@ -179,11 +179,6 @@ const readAliases = (parties: ReadonlySet<string>) =>
     return aliases
   })
 
-/** asset id → the parties with a total in it. */
-const partiesBy =
-  (summaries: Amounts) =>
-  (assetId: string): ReadonlyArray<string> => [...(summaries.partiesByAsset().get(assetId)?.keys() ?? [])]
-
 /**
  * The rows can be checked against the totals only when read for every epoch and type: limited rows
  * add up to less than the all-time totals.
@@ -235,13 +230,13 @@ const readAttempt = (
             rewardTypes: new Set(epochs.rewardTypes),
             keep: epochs.keep,
             assets: [...assets.keys()],
-            partiesOf: partiesBy(summaries),
+            partiesOf: (assetId) => summaries.partiesOf(assetId),
             assetName: (id) => assets.get(id)?.symbol ?? id,
             maxRequests: request.maxRequests
           })
     if (!comparable) return { assets, summaries, rows, settled: true }
     yield* progress.step("reading reward totals again")
-    const after = yield* readSummaries(request, ids, [...assets.keys(), ...rows.sums.partiesByAsset().keys()])
+    const after = yield* readSummaries(request, ids, [...assets.keys(), ...rows.sums.assets()])
     if (after.equals(rows.sums)) return { assets, summaries: after, rows, settled: true }
     // unchanged totals: nothing was paid during the read, so a difference is the node's own
     const settled = summaries.equals(after) || summaries.equals(rows.sums)
@@ -260,12 +255,10 @@ const readSettled = (request: ReadRequest, comparable: boolean) =>
         const tables = rows === undefined ? [summaries] : [summaries, rows.sums]
         yield* completeAssets(
           assets,
-          tables.flatMap((table) => [...table.partiesByAsset().keys()])
+          tables.flatMap((table) => table.assets())
         )
         yield* progress.step("reading party aliases")
-        const parties = new Set(
-          tables.flatMap((table) => [...table.partiesByAsset().values()].flatMap((p) => [...p.keys()]))
-        )
+        const parties = new Set(tables.flatMap((table) => [...table.parties()]))
         const aliases = yield* readAliases(parties)
         return { assets, rows, summaries, aliases }
       }

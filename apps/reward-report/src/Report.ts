@@ -122,12 +122,17 @@ export interface EpochRow {
   readonly rowId: string
 }
 
+/** A per-epoch row without its id, for outputs that do not show ids. */
+export type UnidentifiedRow = Omit<EpochRow, "rowId">
+
 /**
  * The per-epoch rows of a report in report order, read lazily: a report may list millions, so they
  * are kept on disk while it is made and each pass over them reads them again.
  */
 export interface EpochRows extends Iterable<EpochRow> {
   readonly length: number
+  /** The same rows in the same order without their ids, which are not made (a hash each). */
+  withoutIds(): Iterable<UnidentifiedRow>
   /** The rows by payout time, `oldest` or `newest` first; rows paid in the same block keep their report order. */
   byReceivedAt(first: "oldest" | "newest"): Iterable<EpochRow>
   /** Why {@link byReceivedAt} cannot list these rows (the node's times go back), or undefined when it can. */

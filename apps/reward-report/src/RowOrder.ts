@@ -30,12 +30,12 @@ export interface RowFields {
   readonly teamId: string | undefined
 }
 
-/** The fields of a row as read. */
-export const fieldsOf = (r: Reward.Reward): RowFields => ({
+/** The fields of a row as read; the ids may be given as strings equal to the row's (kept ones). */
+export const fieldsOf = (r: Reward.Reward, partyId: string = r.partyId, assetId: string = r.assetId): RowFields => ({
   epoch: r.epoch,
   receivedAt: r.receivedAt,
-  partyId: r.partyId,
-  assetId: r.assetId,
+  partyId,
+  assetId,
   rewardType: rewardTypeName(r.rewardType),
   amount: r.amount,
   percentageOfTotal: r.percentageOfTotal,

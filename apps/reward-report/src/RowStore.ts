@@ -8,9 +8,10 @@
  * gives report order for the whole read. Several reads (one per party or asset asked for) give one
  * sorted run each; runs are merged as they are read back.
  */
+import { Ids } from "./Amounts.js"
 import { isoOfNanos, unitsOf } from "./formats/text.js"
 import { SpillFile } from "./internal/spillFile.js"
-import type { AssetInfo, EpochRow, EpochRows } from "./Report.js"
+import type { AssetInfo, EpochRow, EpochRows, UnidentifiedRow } from "./Report.js"
 import { compareRows, keyIndexes, rowIdOf, rowKey, type RowFields, sameKey } from "./RowOrder.js"
 
 /** What a row names, as the report shows it: assets and aliases are read after the rows. */
@@ -29,20 +30,22 @@ export interface RowSource {
  * Rows in full from what was kept and the assets and aliases read, taken in report order: a row's
  * index among the rows of its key is counted as they come, and its id made from it (ids are not
  * kept in the file: hashing as the rows are read back costs about what reading a stored id does,
- * and the read of the node is spared it).
+ * and the read of the node is spared it). `withIds: false` makes no ids, for outputs that do not
+ * show them.
  */
-const rowMaker = (resolve: Resolve) => {
+function rowMaker(resolve: Resolve, withIds: false): (fields: RowFields) => UnidentifiedRow
+function rowMaker(resolve: Resolve, withIds?: true): (fields: RowFields) => EpochRow
+function rowMaker(resolve: Resolve, withIds = true): (fields: RowFields) => UnidentifiedRow | EpochRow {
   // rows share the few timestamps of the blocks that paid them
   const isoCache = new Map<bigint, string>()
   const indexOf = keyIndexes()
-  return (fields: RowFields): EpochRow => {
+  return (fields) => {
     const asset = resolve.asset(fields.assetId)
     let iso = isoCache.get(fields.receivedAt)
     if (iso === undefined) {
       if (isoCache.size > 10_000) isoCache.clear()
       isoCache.set(fields.receivedAt, (iso = isoOfNanos(fields.receivedAt)))
     }
-    const index = indexOf(fields)
     return {
       epoch: fields.epoch,
       receivedAt: fields.receivedAt,
@@ -57,7 +60,8 @@ const rowMaker = (resolve: Resolve) => {
       lockedUntilEpoch: fields.lockedUntilEpoch,
       gameId: fields.gameId,
       teamId: fields.teamId,
-      rowId: rowIdOf(rowKey(fields), index)
+      // one shape either way (undefined where not made; the type says it is not there)
+      rowId: withIds ? rowIdOf(rowKey(fields), indexOf(fields)) : undefined
     }
   }
 }
@@ -72,6 +76,7 @@ const byTime = (rows: Array<EpochRow>, first: "oldest" | "newest"): Array<EpochR
 export const listOf = (rows: ReadonlyArray<EpochRow>): EpochRows => ({
   length: rows.length,
   [Symbol.iterator]: () => rows[Symbol.iterator](),
+  withoutIds: () => rows,
   byReceivedAt: (first) => byTime([...rows], first),
   // sorted all at once: any times can be ordered
   notInTimeOrder: () => undefined,
@@ -110,29 +115,20 @@ export class RowSpill implements RowSource {
   private readonly file = new SpillFile("vega-reward-report-")
   private pending: Array<RowFields> = []
   private readonly runs: Array<Run> = []
-  /** Ids recur on every row: each is written as its index here. */
-  private readonly ids: Array<string> = []
-  private readonly idIndex = new Map<string, number>()
   /** Files made from this one (its runs merged), closed with it. */
   private readonly closing: Array<RowSpill> = []
   count = 0
+
+  /** `ids`: the read's; ids recur on every row and are written as their numbers. */
+  constructor(private readonly ids: Ids = new Ids()) {}
 
   add(row: RowFields): void {
     this.pending.push(row)
   }
 
-  private indexOf(id: string): number {
-    let index = this.idIndex.get(id)
-    if (index === undefined) {
-      index = this.ids.push(id) - 1
-      this.idIndex.set(id, index)
-    }
-    return index
-  }
-
   private encode(f: RowFields): string {
     return (
-      `${f.epoch}\t${f.receivedAt}\t${this.indexOf(f.partyId)}\t${this.indexOf(f.assetId)}\t${escape(f.rewardType)}\t` +
+      `${f.epoch}\t${f.receivedAt}\t${this.ids.numberOf(f.partyId)}\t${this.ids.numberOf(f.assetId)}\t${escape(f.rewardType)}\t` +
       `${f.amount}\t${escape(f.percentageOfTotal)}\t${f.lockedUntilEpoch}\t${optional(f.gameId)}\t${optional(f.teamId)}\n`
     )
   }
@@ -142,8 +138,8 @@ export class RowSpill implements RowSource {
     return {
       epoch: BigInt(f[0]),
       receivedAt: BigInt(f[1]),
-      partyId: this.ids[Number(f[2])],
-      assetId: this.ids[Number(f[3])],
+      partyId: this.ids.idOf(Number(f[2])),
+      assetId: this.ids.idOf(Number(f[3])),
       rewardType: unescape(f[4]),
       amount: BigInt(f[5]),
       percentageOfTotal: unescape(f[6]),
@@ -217,7 +213,7 @@ export class RowSpill implements RowSource {
   private single(): { readonly spill: RowSpill; readonly segments: ReadonlyArray<Segment> } {
     if (this.oneRun !== undefined) return this.oneRun
     if (this.runs.length <= 1) return (this.oneRun = { spill: this, segments: this.runs[0]?.segments ?? [] })
-    const merged = new RowSpill()
+    const merged = new RowSpill(this.ids)
     this.closing.push(merged)
     for (const fields of this.merged()) {
       // whole epochs per segment, as when read
@@ -262,9 +258,14 @@ export class RowSpill implements RowSource {
       const make = rowMaker(resolve)
       for (const fields of spill.merged()) yield make(fields)
     }
+    const withoutIds = function* (spill: RowSpill): Generator<UnidentifiedRow> {
+      const make = rowMaker(resolve, false)
+      for (const fields of spill.merged()) yield make(fields)
+    }
     return {
       length: this.count,
       [Symbol.iterator]: () => reportOrder(this),
+      withoutIds: () => ({ [Symbol.iterator]: () => withoutIds(this) }),
       byReceivedAt: (first) => ({ [Symbol.iterator]: () => this.byTime(resolve, first) }),
       notInTimeOrder: () => this.notInTimeOrder(),
       head: (n) => {

@@ -1,7 +1,8 @@
 /**
  * The tables of amounts per party and asset: totals add up, equal tables are equal and any
- * difference (an amount, a pair more or less, a pair swapped for another) makes them unequal.
- * (That each id is kept once saves memory only: strings compare by value, so no test can see it.)
+ * difference (an amount, a pair more or less, a pair swapped for another) makes them unequal,
+ * whether the tables number their ids alike (one read) or not; the listings agree with the pairs
+ * however the ids were numbered.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { Amounts, Ids } from "../src/Amounts.js"
@@ -59,5 +60,69 @@ describe("Amounts", () => {
       expect(table(ids, base).equals(other)).toBe(false)
       expect(other.equals(table(ids, base))).toBe(false)
     }
+  })
+
+  it("compares tables numbering their ids differently by id, not by number", () => {
+    const base: ReadonlyArray<readonly [string, string, bigint]> = [
+      [p1, a1, 10n],
+      [p2, a1, 20n],
+      [p1, a2, 30n]
+    ]
+    // the other table meets the ids in another order: equal numbers name other ids there
+    const mine = table(new Ids(), base)
+    const theirs = table(new Ids(), [...base].reverse())
+    expect(mine.equals(theirs)).toBe(true)
+    const swapped = table(new Ids(), [
+      [p2, a1, 10n],
+      [p1, a1, 20n],
+      [p1, a2, 30n]
+    ])
+    expect(mine.equals(swapped)).toBe(false)
+    expect(swapped.equals(mine)).toBe(false)
+  })
+
+  it("lists every pair of two tables once, with its amount in each", () => {
+    const ids = new Ids()
+    // numbers given out of any order: a party first seen late, an asset after its parties
+    ids.numberOf(p3)
+    const left = table(ids, [
+      [p2, a2, 1n],
+      [p1, a1, 2n],
+      [p3, a1, 3n]
+    ])
+    const right = table(new Ids(), [
+      [p1, a1, 2n],
+      [p2, a1, 4n],
+      [p3, a2, 5n]
+    ])
+    const pairs = [...left.pairsWith(right)].map((p) => `${p.partyId}|${p.assetId}|${p.left}|${p.right}`).sort()
+    expect(pairs).toEqual(
+      [
+        `${p2}|${a2}|1|undefined`,
+        `${p1}|${a1}|2|2`,
+        `${p3}|${a1}|3|undefined`,
+        `${p2}|${a1}|undefined|4`,
+        `${p3}|${a2}|undefined|5`
+      ].sort()
+    )
+  })
+
+  it("lists its assets, the parties of an asset and all its parties as its pairs say", () => {
+    const ids = new Ids()
+    ids.numberOf(a2)
+    ids.numberOf(p3)
+    const amounts = table(ids, [
+      [p2, a1, 1n],
+      [p1, a1, 2n],
+      [p1, a2, 0n]
+    ])
+    expect(amounts.assets().sort()).toEqual([a1, a2].sort())
+    expect(amounts.partiesOf(a1).sort()).toEqual([p1, p2].sort())
+    expect(amounts.partiesOf(a2)).toEqual([p1])
+    // known to the read's ids, but without a pair in this table
+    expect(amounts.partiesOf(p3)).toEqual([])
+    expect([...amounts.parties()].sort()).toEqual([p1, p2].sort())
+    expect(amounts.get(p3, a1)).toBeUndefined()
+    expect(amounts.get(p1, a2)).toBe(0n)
   })
 })

@@ -126,6 +126,10 @@ describe("RowSpill", () => {
         expect(plain(spill.rows(resolve))).toEqual(plain(truth))
         // a second pass reads the same rows again
         expect(plain(spill.rows(resolve)).length).toBe(rows.length)
+        // and without ids: the same rows, in the same order, with no id made
+        const unidentified = [...spill.rows(resolve).withoutIds()].map((r) => ({ ...r }))
+        expect(unidentified).toEqual(plain(truth).map(({ rowId: _, ...rest }) => rest))
+        expect(unidentified.every((r) => (r as { rowId?: string }).rowId === undefined)).toBe(true)
       } finally {
         spill.close()
       }

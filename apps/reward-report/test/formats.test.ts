@@ -10,7 +10,7 @@ import * as Json from "../src/formats/Json.js"
 import * as Koinly from "../src/formats/Koinly.js"
 import * as Markdown from "../src/formats/Markdown.js"
 import * as Table from "../src/formats/Table.js"
-import { csvField, csvLine, formulaSafe, plainDecimal, unitsOf } from "../src/formats/text.js"
+import { csvField, csvLine, formulaSafe, groupDigits, plainDecimal, unitsOf } from "../src/formats/text.js"
 import type { EpochRow, EpochRows, PartyLine, Report } from "../src/Report.js"
 import { listOf } from "../src/RowStore.js"
 import { aliases, parties, sampleReport, sampleRows, USDT, VEGA } from "./support/sample.js"
@@ -608,23 +608,30 @@ describe("Table", () => {
     expect(text.split("\n").filter((l) => l.endsWith("VEGA  53.6013%")).length).toBe(300_000)
   })
 
-  it("streams the epochs view: a piece per row, the rows read twice (widths, then lines), never held", () => {
+  it("streams the epochs view: a piece per row, the rows read twice (widths, then lines) without ids, never held", () => {
     const rows = Array.from({ length: 10_000 }, (_, i): EpochRow => ({ ...sampleRows[i % 4], epoch: BigInt(i) }))
-    let passes = 0
+    // passes over the rows with their ids (a hash each) and without
+    let passes = { withIds: 0, withoutIds: 0 }
     const counted: EpochRows = {
       ...listOf(rows),
       [Symbol.iterator]: () => {
-        passes++
+        passes.withIds++
         return rows[Symbol.iterator]()
-      }
+      },
+      withoutIds: () => ({
+        [Symbol.iterator]: () => {
+          passes.withoutIds++
+          return rows[Symbol.iterator]()
+        }
+      })
     }
     const table = [...Table.chunks({ ...epochsReport, epochs: counted })]
-    expect(passes).toBe(2)
+    expect(passes).toEqual({ withIds: 0, withoutIds: 2 })
     expect(table.length).toBeGreaterThan(rows.length)
     expect(table.join("")).toBe(Table.render({ ...epochsReport, epochs: listOf(rows) }))
-    passes = 0
+    passes = { withIds: 0, withoutIds: 0 }
     const markdown = [...Markdown.chunks({ ...epochsReport, epochs: counted })]
-    expect(passes).toBe(1)
+    expect(passes).toEqual({ withIds: 0, withoutIds: 1 })
     expect(markdown.length).toBeGreaterThan(rows.length)
   })
 
@@ -682,6 +689,24 @@ describe("unitsOf", () => {
     expect(unitsOf(-5n, 2)).toBe("-0.05")
     expect(unitsOf(-1_000_000_000n, 6)).toBe("-1000")
     expect(unitsOf(-123n, 18)).toBe("-0.000000000000000123")
+  })
+})
+
+describe("groupDigits", () => {
+  it("groups the whole part by thousands, sign and fraction untouched, for every length", () => {
+    for (let digits = 1; digits <= 40; digits++) {
+      // `digits` digits: 8, 97, 996, …
+      const whole = 10n ** BigInt(digits) - 1n - BigInt(digits)
+      // an independent reading of the same rule: the locale's grouping of a bigint
+      const expected = whole.toLocaleString("en-US")
+      expect(groupDigits(String(whole))).toBe(expected)
+      expect(groupDigits(`-${whole}`)).toBe(`-${expected}`)
+      expect(groupDigits(`${whole}.000123400`)).toBe(`${expected}.000123400`)
+      expect(groupDigits(`-${whole}.5`)).toBe(`-${expected}.5`)
+    }
+    expect(groupDigits("0")).toBe("0")
+    expect(groupDigits("0.000000000000000123")).toBe("0.000000000000000123")
+    expect(groupDigits("-999.9999")).toBe("-999.9999")
   })
 })
 

@@ -132,7 +132,7 @@ const epochColumns: ReadonlyArray<readonly [string, Align]> = [
 ]
 
 function* epochCells(epochs: EpochRows): Generator<ReadonlyArray<string>> {
-  for (const row of epochs) {
+  for (const row of epochs.withoutIds()) {
     yield [
       String(row.epoch),
       utcSeconds(row),

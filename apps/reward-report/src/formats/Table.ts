@@ -3,7 +3,7 @@
  * view, with amounts right-aligned on their decimal point, and the cross-check. No colours; text
  * from the chain goes through `oneLine` so it cannot move the cursor or inject escape sequences.
  */
-import type { AssetTotal, CrossCheck, EpochRow, EpochRows, PartyLine, Report } from "../Report.js"
+import type { AssetTotal, CrossCheck, EpochRows, PartyLine, Report, UnidentifiedRow } from "../Report.js"
 import { groupDigits, oneLine, partyLabel, plural, provenanceEntries, runs, unitsOf, utcSeconds } from "./text.js"
 
 /** Width in code points, so `…` and `—` count as one (only text with surrogate pairs needs counting). */
@@ -155,7 +155,7 @@ const totalsBlock = (report: Report): Block => [
 /** Streamed: the rows are read as the block is written. */
 function* epochsBlock(epochs: EpochRows): Generator<string> {
   yield "Rewards per epoch\n\n"
-  yield* table<EpochRow>(
+  yield* table<UnidentifiedRow>(
     [
       right("Epoch", (row) => String(row.epoch)),
       left("Received (UTC)", utcSeconds),
@@ -163,7 +163,7 @@ function* epochsBlock(epochs: EpochRows): Generator<string> {
       left("Type", (row) => row.rewardType),
       numbers("Amount", (row) => ({ units: row.units, suffix: symbolOf(row.asset.symbol) }))
     ],
-    epochs
+    epochs.withoutIds()
   )
 }
 
