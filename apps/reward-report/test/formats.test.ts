@@ -295,6 +295,27 @@ describe("Csv", () => {
     expect(parseCsv(Csv.render(noEpochsReport))).toHaveLength(1)
   })
 
+  it("quotes every free-text field of a per-epoch row that needs it, and reads back as written", () => {
+    const odd = 'a,b "c"\r\nd'
+    const row: EpochRow = {
+      ...sampleRows[0],
+      asset: { ...sampleRows[0].asset, symbol: `S${odd}` },
+      rewardType: `T${odd}`,
+      percentageOfTotal: `P${odd}`,
+      gameId: `G${odd}`,
+      teamId: `M${odd}`
+    }
+    const [read] = parseTable(Csv.render({ ...epochsReport, epochs: listOf([row]) })).rows
+    expect(read).toMatchObject({
+      asset_symbol: `S${odd}`,
+      reward_type: `T${odd}`,
+      percentage_of_total: `P${odd}`,
+      game_id: `G${odd}`,
+      team_id: `M${odd}`,
+      row_id: row.rowId
+    })
+  })
+
   it("prefixes aliases a spreadsheet would run as a formula with a quote", () => {
     const risky = ['=HYPERLINK("http://x","y")', "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"]
     const safe = ["a=b", "1+1", "'quoted"]
