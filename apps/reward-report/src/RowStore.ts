@@ -133,11 +133,17 @@ export class RowSpill implements RowSource {
     )
   }
 
+  /** The last epoch and time decoded: consecutive rows mostly share them, and parsing costs. */
+  private lastEpoch = { text: "", value: 0n }
+  private lastTime = { text: "", value: 0n }
+
   private decode(line: string): RowFields {
     const f = line.split("\t")
+    if (f[0] !== this.lastEpoch.text) this.lastEpoch = { text: f[0], value: BigInt(f[0]) }
+    if (f[1] !== this.lastTime.text) this.lastTime = { text: f[1], value: BigInt(f[1]) }
     return {
-      epoch: BigInt(f[0]),
-      receivedAt: BigInt(f[1]),
+      epoch: this.lastEpoch.value,
+      receivedAt: this.lastTime.value,
       partyId: this.ids.idOf(Number(f[2])),
       assetId: this.ids.idOf(Number(f[3])),
       rewardType: unescape(f[4]),

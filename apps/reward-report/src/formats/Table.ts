@@ -26,10 +26,26 @@ const left = <A>(header: string, cell: (row: A) => string): Column<A> => ({ head
 const right = <A>(header: string, cell: (row: A) => string): Column<A> => ({ header, align: "right", cell })
 const numbers = <A>(header: string, cell: (row: A) => Num): Column<A> => ({ header, align: "number", cell })
 
+/** Suffixes on one line: a few (asset symbols, `%`) recur on every row of a table. */
+const suffixes = new Map<string, string>()
+const suffixOf = (suffix: string): string => {
+  let line = suffixes.get(suffix)
+  if (line === undefined) {
+    if (suffixes.size >= 1_000) suffixes.clear()
+    suffixes.set(suffix, (line = oneLine(suffix)))
+  }
+  return line
+}
+
 /** A number cell's parts: integer part (grouped), fraction with its point, suffix. */
 const partsOf = ({ suffix, units }: Num) => {
-  const [whole, fraction] = groupDigits(units).split(".")
-  return { whole, fraction: fraction === undefined ? "" : `.${fraction}`, suffix: oneLine(suffix) }
+  const grouped = groupDigits(units)
+  const point = grouped.indexOf(".")
+  return {
+    whole: point < 0 ? grouped : grouped.slice(0, point),
+    fraction: point < 0 ? "" : grouped.slice(point),
+    suffix: suffixOf(suffix)
+  }
 }
 
 /** How wide a column's cells are: text cells whole; numbers by part, so decimal points line up. */
@@ -90,7 +106,8 @@ function* table<A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): Genera
   }
 }
 
-const symbolOf = (symbol: string): string => ` ${oneLine(symbol)}`
+/** An asset symbol after an amount (made one line with the amount's other parts). */
+const symbolOf = (symbol: string): string => ` ${symbol}`
 
 /** A block of the output: its pieces, made as they are written. */
 type Block = Iterable<string>
