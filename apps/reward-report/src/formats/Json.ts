@@ -98,11 +98,19 @@ const crossCheckJson = (crossCheck: CrossCheck) => {
 const LINES = "\u0000lines\u0000"
 const ROWS = "\u0000rows\u0000"
 
-/** An array of a top-level member, element by element (its elements sit 4 spaces in). */
+/** Where a member's element starts and ends in `{"_":[element]}` laid out by `JSON.stringify(…, null, 2)`. */
+const ELEMENT_START = '{\n  "_": [\n    '.length
+const ELEMENT_END = "\n  ]\n}".length
+
+/**
+ * An array of a top-level member, element by element. Its elements sit 4 spaces in: each is laid
+ * out inside such a member and cut out (rather than laid out alone and every line indented again).
+ */
 function* array<A>(items: Iterable<A>, json: (item: A) => unknown): Generator<string> {
   let first = true
   for (const item of items) {
-    yield `${first ? "[" : ","}\n    ${JSON.stringify(json(item), null, 2).replace(/\n/g, "\n    ")}`
+    const member = JSON.stringify({ _: [json(item)] }, null, 2)
+    yield `${first ? "[" : ","}\n    ${member.slice(ELEMENT_START, member.length - ELEMENT_END)}`
     first = false
   }
   yield first ? "[]" : "\n  ]"
