@@ -70,8 +70,11 @@ export class Amounts implements Iterable<Summary> {
 
   /** Adds `amount` to the pair's total. */
   add(partyId: string, assetId: string, amount: bigint): void {
-    const asset = this.ids.numberOf(assetId)
-    const party = this.ids.numberOf(partyId)
+    this.addAt(this.ids.numberOf(partyId), this.ids.numberOf(assetId), amount)
+  }
+
+  /** {@link add} by the ids' numbers (in this table's {@link Ids}), for callers that have them already. */
+  addAt(party: number, asset: number, amount: bigint): void {
     let slots = this.byAsset.get(asset)
     if (slots === undefined) this.byAsset.set(asset, (slots = []))
     // filled up to the slot, never with holes: the array stays a plain one however the numbers come

@@ -82,12 +82,13 @@ class Collector {
     const ids = this.sums.ids
     for (const row of rows) {
       if (this.types.size > 0 && !this.types.has(rewardTypeName(row.rewardType))) continue
-      // the read's strings from here on: the answer's own are let go with it
-      const partyId = ids.of(row.partyId)
-      const assetId = ids.of(row.assetId)
-      this.sums.add(partyId, assetId, row.amount)
+      // each id looked up once (a table of every party: the lookups cost more than the rest);
+      // the read's strings from here on, the answer's own are let go with it
+      const party = ids.numberOf(row.partyId)
+      const asset = ids.numberOf(row.assetId)
+      this.sums.addAt(party, asset, row.amount)
       this.count++
-      if (this.spill !== undefined) this.spill.add(fieldsOf(row, partyId, assetId))
+      if (this.spill !== undefined) this.spill.add(fieldsOf(row, ids.idOf(party), ids.idOf(asset)), party, asset)
     }
   }
 

@@ -100,6 +100,15 @@ interface Segment {
   readonly latest: bigint
 }
 
+/** A row waiting to be sorted and written, with its ids' numbers. */
+interface Waiting {
+  readonly fields: RowFields
+  readonly party: number
+  readonly asset: number
+}
+
+const compareWaiting = (a: Waiting, b: Waiting): number => compareRows(a.fields, b.fields)
+
 /** Consecutive segments in report order. */
 interface Run {
   readonly segments: Array<Segment>
@@ -113,7 +122,7 @@ interface Run {
  */
 export class RowSpill implements RowSource {
   private readonly file = new SpillFile("vega-reward-report-")
-  private pending: Array<RowFields> = []
+  private pending: Array<Waiting> = []
   private readonly runs: Array<Run> = []
   /** Files made from this one (its runs merged), closed with it. */
   private readonly closing: Array<RowSpill> = []
@@ -122,13 +131,14 @@ export class RowSpill implements RowSource {
   /** `ids`: the read's; ids recur on every row and are written as their numbers. */
   constructor(private readonly ids: Ids = new Ids()) {}
 
-  add(row: RowFields): void {
-    this.pending.push(row)
+  /** Adds a row; `party` and `asset` are the numbers of its ids, when the caller has them. */
+  add(row: RowFields, party = this.ids.numberOf(row.partyId), asset = this.ids.numberOf(row.assetId)): void {
+    this.pending.push({ fields: row, party, asset })
   }
 
-  private encode(f: RowFields): string {
+  private encode({ asset, fields: f, party }: Waiting): string {
     return (
-      `${f.epoch}\t${f.receivedAt}\t${this.ids.numberOf(f.partyId)}\t${this.ids.numberOf(f.assetId)}\t${escape(f.rewardType)}\t` +
+      `${f.epoch}\t${f.receivedAt}\t${party}\t${asset}\t${escape(f.rewardType)}\t` +
       `${f.amount}\t${escape(f.percentageOfTotal)}\t${f.lockedUntilEpoch}\t${optional(f.gameId)}\t${optional(f.teamId)}\n`
     )
   }
@@ -158,9 +168,9 @@ export class RowSpill implements RowSource {
   /** Sorts the rows added since the last seal and writes them out. */
   seal(): void {
     if (this.pending.length === 0) return
-    const sorted = this.pending.sort(compareRows)
+    const sorted = this.pending.sort(compareWaiting)
     this.pending = []
-    const first = sorted[0]
+    const first = sorted[0].fields
     let run = this.runs.at(-1)
     if (run !== undefined && sameKey(first, run.last)) {
       // the ids count rows of a key: its rows must all be sorted together
@@ -174,12 +184,13 @@ export class RowSpill implements RowSource {
     let latest = first.receivedAt
     let text = ""
     for (const row of sorted) {
-      if (row.receivedAt < earliest) earliest = row.receivedAt
-      if (row.receivedAt > latest) latest = row.receivedAt
+      const time = row.fields.receivedAt
+      if (time < earliest) earliest = time
+      if (time > latest) latest = time
       text += this.encode(row)
     }
     run.segments.push({ ...this.file.append(text), earliest, latest })
-    run.last = sorted[sorted.length - 1]
+    run.last = sorted[sorted.length - 1].fields
     this.count += sorted.length
   }
 
@@ -223,7 +234,7 @@ export class RowSpill implements RowSource {
     this.closing.push(merged)
     for (const fields of this.merged()) {
       // whole epochs per segment, as when read
-      if (merged.pending.length >= 5_000 && merged.pending[merged.pending.length - 1].epoch !== fields.epoch) {
+      if (merged.pending.length >= 5_000 && merged.pending[merged.pending.length - 1].fields.epoch !== fields.epoch) {
         merged.seal()
       }
       merged.add(fields)
