@@ -1,4 +1,6 @@
+import { promises as fsExports } from "node:fs"
 import * as fs from "node:fs/promises"
+import { syncBuiltinESMExports } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { it } from "@effect/vitest"
@@ -31,19 +33,44 @@ const idsIn = (text: string) =>
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line).id as string)
 
-type HandleMethod = (this: unknown, ...args: Array<unknown>) => Promise<unknown>
+type AsyncMethod = (this: unknown, ...args: Array<unknown>) => Promise<unknown>
 
 /** Wraps a method of every file handle for the scope: `wrap` gets the original and returns its stand-in. */
-const patchHandles = (method: "read" | "write", wrap: (original: HandleMethod) => HandleMethod) =>
+const patchHandles = (
+  method: "read" | "write" | "stat" | "truncate" | "sync" | "datasync",
+  wrap: (original: AsyncMethod) => AsyncMethod
+) =>
   Effect.gen(function* () {
     const dir = yield* tempDir
     const probe = yield* Effect.promise(() => fs.open(join(dir, "probe"), "w"))
-    const prototype = Object.getPrototypeOf(probe) as Record<typeof method, HandleMethod>
+    const prototype = Object.getPrototypeOf(probe) as Record<typeof method, AsyncMethod>
     yield* Effect.promise(() => probe.close())
     const original = prototype[method]
     prototype[method] = wrap(original)
     yield* Effect.addFinalizer(() => Effect.sync(() => void (prototype[method] = original)))
   })
+
+/**
+ * Wraps a function of `node:fs/promises` for the scope, as the sink sees it too (the module's
+ * namespace follows its exports once they are synced).
+ */
+const patchFs = (name: "open" | "stat", wrap: (original: AsyncMethod) => AsyncMethod) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const exports = fsExports as unknown as Record<typeof name, AsyncMethod>
+      const original = exports[name]
+      exports[name] = wrap(original)
+      syncBuiltinESMExports()
+      return () => {
+        exports[name] = original
+        syncBuiltinESMExports()
+      }
+    }),
+    (restore) => Effect.sync(restore)
+  )
+
+/** An error as Node gives it for a failed system call. */
+const systemError = (code: string, text: string) => Object.assign(new Error(`${code}: ${text}`), { code })
 
 describe("FileSink", () => {
   it.scoped("a new sink over the same file counts the pending events already written", () =>
@@ -271,6 +298,176 @@ describe("FileSink", () => {
       expect(yield* withSink(path, (sink) => sink.recover(fresh))).toBe(2)
       expect(bytesRead).toBeGreaterThan(0)
       expect(bytesRead).toBeLessThanOrEqual(2 * 64 * 1024)
+    })
+  )
+
+  it.scoped("a write that fails is taken back: no partial line, nor lines the caller will send again", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(6)
+      let failing: "write" | "datasync" | undefined
+      yield* patchHandles(
+        "write",
+        (original) =>
+          async function (...args) {
+            if (failing !== "write") return original.apply(this, args)
+            // half of the bytes reach the file, then the disk is full
+            const [buffer, offset, length] = args as [Buffer, number, number]
+            await original.call(this, buffer, offset, Math.ceil(length / 2))
+            throw systemError("ENOSPC", "no space left on device, write")
+          }
+      )
+      yield* patchHandles(
+        "datasync",
+        (original) =>
+          function (...args) {
+            return failing === "datasync"
+              ? Promise.reject(systemError("EIO", "i/o error, fdatasync"))
+              : original.apply(this, args)
+          }
+      )
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* sink.deliver(events.slice(0, 2))
+          failing = "write"
+          const writeError = yield* Effect.flip(sink.deliver(events.slice(2, 4)))
+          expect(writeError).toMatchObject({ _tag: "SinkError", sink: "file" })
+          expect(writeError.message).toBe(`cannot append to ${path}: ENOSPC: no space left on device, write`)
+          expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+          // every line written, but not known to be on disk
+          failing = "datasync"
+          const syncError = yield* Effect.flip(sink.deliver(events.slice(2, 4)))
+          expect(syncError.message).toBe(`cannot append to ${path}: EIO: i/o error, fdatasync`)
+          expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+          failing = undefined
+          yield* sink.deliver(events.slice(2))
+        })
+      )
+      expect(yield* read(path)).toBe(linesOf(events))
+    })
+  )
+
+  it.scoped("a failed write that cannot be taken back at once is taken back before the next one", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(6)
+      let writeFails = false
+      let truncateFails = false
+      yield* patchHandles(
+        "write",
+        (original) =>
+          async function (...args) {
+            if (!writeFails) return original.apply(this, args)
+            const [buffer, offset, length] = args as [Buffer, number, number]
+            await original.call(this, buffer, offset, Math.ceil(length / 2))
+            throw systemError("ENOSPC", "no space left on device, write")
+          }
+      )
+      yield* patchHandles(
+        "truncate",
+        (original) =>
+          function (...args) {
+            return truncateFails
+              ? Promise.reject(systemError("EROFS", "read-only file system"))
+              : original.apply(this, args)
+          }
+      )
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* sink.deliver(events.slice(0, 2))
+          writeFails = true
+          truncateFails = true
+          // the write's failure is the one reported, not the take-back's
+          const writeError = yield* Effect.flip(sink.deliver(events.slice(2, 4)))
+          expect(writeError.message).toBe(`cannot append to ${path}: ENOSPC: no space left on device, write`)
+          const torn = yield* read(path)
+          expect(torn.length).toBeGreaterThan(linesOf(events.slice(0, 2)).length)
+          // nothing is appended behind the torn line
+          writeFails = false
+          const undoError = yield* Effect.flip(sink.deliver(events.slice(2, 4)))
+          expect(undoError).toMatchObject({ _tag: "SinkError", sink: "file" })
+          expect(undoError.message).toBe(`cannot take back a failed write to ${path}: EROFS: read-only file system`)
+          expect(yield* read(path)).toBe(torn)
+          truncateFails = false
+          yield* sink.deliver(events.slice(2))
+        })
+      )
+      expect(yield* read(path)).toBe(linesOf(events))
+    })
+  )
+
+  it.scoped("reads and stats that fail name the path and the reason", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      yield* withSink(path, (sink) => sink.deliver(events.slice(0, 2)))
+      const failures = { handleStat: false, pathStat: undefined as unknown, readsBeforeFailure: -1 }
+      yield* patchHandles(
+        "stat",
+        (original) =>
+          function (...args) {
+            return failures.handleStat
+              ? Promise.reject(systemError("EIO", "i/o error, fstat"))
+              : original.apply(this, args)
+          }
+      )
+      yield* patchHandles(
+        "read",
+        (original) =>
+          function (...args) {
+            // a read of no bytes reaches no disk: it neither counts nor fails
+            if (args[2] === 0) return original.apply(this, args)
+            if (failures.readsBeforeFailure === 0) return Promise.reject(systemError("EIO", "i/o error, read"))
+            failures.readsBeforeFailure--
+            return original.apply(this, args)
+          }
+      )
+      yield* patchFs(
+        "stat",
+        (original) =>
+          function (...args) {
+            return failures.pathStat === undefined ? original.apply(this, args) : Promise.reject(failures.pathStat)
+          }
+      )
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          // the first read repairs the end of the file, the next ones read back its pending events
+          failures.readsBeforeFailure = 0
+          const repair = yield* Effect.flip(sink.recover(events))
+          expect(repair).toMatchObject({ _tag: "SinkError", sink: "file" })
+          expect(repair.message).toBe(`cannot repair the end of ${path}: EIO: i/o error, read`)
+          failures.readsBeforeFailure = 1
+          expect((yield* Effect.flip(sink.recover(events))).message).toBe(
+            `cannot read back ${path}: EIO: i/o error, read`
+          )
+          failures.readsBeforeFailure = -1
+          expect(yield* sink.recover(events)).toBe(2)
+
+          failures.handleStat = true
+          expect((yield* Effect.flip(sink.deliver(events.slice(2)))).message).toBe(
+            `cannot stat ${path}: EIO: i/o error, fstat`
+          )
+          failures.handleStat = false
+          // a path that cannot be looked up is not a missing one
+          failures.pathStat = systemError("EACCES", "permission denied, stat")
+          expect((yield* Effect.flip(sink.deliver(events.slice(2)))).message).toBe(
+            `cannot stat ${path}: EACCES: permission denied, stat`
+          )
+          // the recovery opens the file again first
+          expect((yield* Effect.flip(sink.recover(events))).message).toBe(
+            `cannot open ${path}: EACCES: permission denied, stat`
+          )
+          // a reason that is not an Error is written as it is
+          failures.pathStat = null
+          expect((yield* Effect.flip(sink.deliver(events.slice(2)))).message).toBe(`cannot stat ${path}: null`)
+          failures.pathStat = undefined
+        })
+      )
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+      failures.pathStat = systemError("EACCES", "permission denied, stat")
+      expect((yield* Effect.flip(FileSink.make(path))).message).toBe(
+        `cannot open ${path}: EACCES: permission denied, stat`
+      )
     })
   )
 })
