@@ -1,8 +1,9 @@
 import { promises as fsExports } from "node:fs"
+import type { FileHandle } from "node:fs/promises"
 import * as fs from "node:fs/promises"
 import { syncBuiltinESMExports } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -10,6 +11,7 @@ import { describe, expect } from "vitest"
 import { toJsonLine } from "../../src/Event.js"
 import type { PendingEvent, Sink } from "../../src/Sink.js"
 import * as FileSink from "../../src/sinks/FileSink.js"
+import { captureLogs } from "../support/logs.js"
 import { pendingEvents } from "./events.js"
 
 /** A fresh directory, removed with the scope. */
@@ -71,6 +73,12 @@ const patchFs = (name: "open" | "stat", wrap: (original: AsyncMethod) => AsyncMe
 
 /** An error as Node gives it for a failed system call. */
 const systemError = (code: string, text: string) => Object.assign(new Error(`${code}: ${text}`), { code })
+
+/** The messages the sink logged as warnings. */
+const warningsIn = (logs: ReturnType<typeof captureLogs>) =>
+  logs.lines
+    .filter(({ level }) => level === "WARN")
+    .flatMap(({ text }) => JSON.parse(text).message as ReadonlyArray<string>)
 
 describe("FileSink", () => {
   it.scoped("a new sink over the same file counts the pending events already written", () =>
@@ -470,4 +478,126 @@ describe("FileSink", () => {
       )
     })
   )
+
+  it.scoped(
+    "a file replaced at its path is left alone: the next delivery starts on the new one, with a warning",
+    () => {
+      const logs = captureLogs()
+      return Effect.gen(function* () {
+        const path = join(yield* tempDir, "events.jsonl")
+        const events = pendingEvents(4)
+        const warning = `${path} was moved or deleted: writing to a new file there`
+        yield* withSink(path, (sink) =>
+          Effect.gen(function* () {
+            yield* sink.deliver(events.slice(0, 1))
+            expect(warningsIn(logs)).toEqual([])
+            // the file kept under another name too, then another one moved to its path
+            yield* Effect.promise(() => fs.link(path, `${path}.1`))
+            yield* Effect.promise(() => fs.writeFile(`${path}.new`, ""))
+            yield* Effect.promise(() => fs.rename(`${path}.new`, path))
+            yield* sink.deliver(events.slice(1, 3))
+            expect(warningsIn(logs)).toEqual([warning])
+            yield* sink.deliver(events.slice(3))
+            expect(warningsIn(logs)).toEqual([warning])
+          })
+        )
+        expect(yield* read(`${path}.1`)).toBe(linesOf(events.slice(0, 1)))
+        expect(yield* read(path)).toBe(linesOf(events.slice(1)))
+
+        // the same inode number on another device is another file
+        const other = join(dirname(path), "other.jsonl")
+        let otherDevice = false
+        yield* patchFs(
+          "stat",
+          (original) =>
+            async function (...args) {
+              const stats = (await original.apply(this, args)) as { readonly dev: number }
+              return otherDevice ? { ...stats, dev: stats.dev + 1 } : stats
+            }
+        )
+        yield* withSink(other, (sink) =>
+          Effect.gen(function* () {
+            otherDevice = true
+            yield* sink.deliver(events)
+          })
+        )
+        expect(warningsIn(logs)).toEqual([warning, `${other} was moved or deleted: writing to a new file there`])
+        expect(yield* read(other)).toBe(linesOf(events))
+      }).pipe(Effect.provide(logs.layer))
+    }
+  )
+
+  it.scoped("a new file's directory entry is synced, best effort; an existing file's is not", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const path = join(dir, "events.jsonl")
+      const events = pendingEvents(2)
+      const { ino: directory } = yield* Effect.promise(() => fs.stat(dir))
+      // the inode of each handle synced, and whether that sync fails
+      const synced: Array<number> = []
+      let syncFails = false
+      yield* patchHandles(
+        "sync",
+        (original) =>
+          async function (...args) {
+            synced.push((await (this as FileHandle).stat()).ino)
+            if (syncFails) throw systemError("EINVAL", "invalid argument, fsync")
+            return original.apply(this, args)
+          }
+      )
+      yield* withSink(path, () => Effect.void)
+      expect(synced).toEqual([directory])
+      synced.length = 0
+      yield* withSink(path, (sink) => sink.deliver(events.slice(0, 1)))
+      expect(synced).toEqual([])
+      // a file deleted under the sink: the new one is synced into the directory as well
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* Effect.promise(() => fs.rm(path))
+          yield* sink.deliver(events.slice(1))
+        })
+      )
+      expect(synced).toEqual([directory])
+      expect(yield* read(path)).toBe(linesOf(events.slice(1)))
+
+      // a directory that cannot be synced, or not even opened, does not stop the sink
+      syncFails = true
+      const unsynced = join(dir, "unsynced.jsonl")
+      yield* withSink(unsynced, (sink) => sink.deliver(events))
+      expect(yield* read(unsynced)).toBe(linesOf(events))
+      yield* patchFs(
+        "open",
+        (original) =>
+          function (...args) {
+            return args[1] === "r"
+              ? Promise.reject(systemError("EACCES", "permission denied, open"))
+              : original.apply(this, args)
+          }
+      )
+      const unopened = join(dir, "unopened.jsonl")
+      yield* withSink(unopened, (sink) => sink.deliver(events))
+      expect(yield* read(unopened)).toBe(linesOf(events))
+    })
+  )
+
+  it.scoped("delivering no events touches nothing, not even a file deleted meanwhile", () => {
+    const logs = captureLogs()
+    return Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* Effect.promise(() => fs.rm(path))
+          yield* sink.deliver([])
+        })
+      )
+      const exists = yield* Effect.promise(() =>
+        fs.stat(path).then(
+          () => true,
+          () => false
+        )
+      )
+      expect(exists).toBe(false)
+      expect(warningsIn(logs)).toEqual([])
+    }).pipe(Effect.provide(logs.layer))
+  })
 })
