@@ -305,7 +305,21 @@ describe("FileSink", () => {
 
       expect(yield* withSink(path, (sink) => sink.recover(fresh))).toBe(2)
       expect(bytesRead).toBeGreaterThan(0)
-      expect(bytesRead).toBeLessThanOrEqual(2 * 64 * 1024)
+      expect(bytesRead).toBeLessThanOrEqual(2 * FileSink.CHUNK_BYTES)
+
+      // nothing pending: nothing read back, only the end checked for a partial line
+      bytesRead = 0
+      expect(yield* withSink(path, (sink) => sink.recover([]))).toBe(0)
+      expect(bytesRead).toBe(FileSink.CHUNK_BYTES)
+
+      // a last line, not pending, that starts right after the chunk read back first: no more read
+      const skeleton = JSON.stringify({ id: "elsewhere", note: "" })
+      const line = skeleton.slice(0, -2) + "x".repeat(FileSink.CHUNK_BYTES - 1 - skeleton.length) + '"}'
+      expect(Buffer.byteLength(line)).toBe(FileSink.CHUNK_BYTES - 1)
+      yield* Effect.promise(() => fs.appendFile(path, line + "\n"))
+      bytesRead = 0
+      expect(yield* withSink(path, (sink) => sink.recover(fresh.slice(2)))).toBe(0)
+      expect(bytesRead).toBe(2 * FileSink.CHUNK_BYTES)
     })
   )
 
@@ -577,6 +591,95 @@ describe("FileSink", () => {
       const unopened = join(dir, "unopened.jsonl")
       yield* withSink(unopened, (sink) => sink.deliver(events))
       expect(yield* read(unopened)).toBe(linesOf(events))
+    })
+  )
+
+  it.scoped("reads and writes that move fewer bytes than asked are carried on", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(5)
+      // at most 100 bytes per call: a line takes several
+      yield* patchHandles(
+        "write",
+        (original) =>
+          function (...args) {
+            const [buffer, offset, length] = args as [Buffer, number, number]
+            return original.call(this, buffer, offset, Math.min(length, 100))
+          }
+      )
+      yield* patchHandles(
+        "read",
+        (original) =>
+          function (...args) {
+            const [buffer, offset, length, position] = args as [Buffer, number, number, number]
+            return original.call(this, buffer, offset, Math.min(length, 100), position)
+          }
+      )
+      yield* withSink(path, (sink) => sink.deliver(events.slice(0, 3)))
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 3)))
+      yield* Effect.promise(() => fs.appendFile(path, toJsonLine(events[3].event).slice(0, 150)))
+      expect(yield* withSink(path, (sink) => sink.recover(events.slice(1)))).toBe(2)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 3)))
+    })
+  )
+
+  it.scoped("a read that meets the end of the file early stops there (the file cut shorter meanwhile)", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      yield* Effect.promise(() => fs.writeFile(path, linesOf(events)))
+      let cut = false
+      yield* patchHandles(
+        "read",
+        (original) =>
+          async function (...args) {
+            if (!cut) {
+              cut = true
+              await fs.truncate(path, linesOf(events.slice(0, 2)).length)
+            }
+            return original.apply(this, args)
+          }
+      )
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(2)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+    })
+  )
+
+  it.scoped("a file that ends with a whole line is left untouched by the recovery", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      yield* Effect.promise(() => fs.writeFile(path, linesOf(events)))
+      let truncated = 0
+      yield* patchHandles(
+        "truncate",
+        (original) =>
+          function (...args) {
+            truncated++
+            return original.apply(this, args)
+          }
+      )
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(3)
+      expect(truncated).toBe(0)
+      yield* Effect.promise(() => fs.appendFile(path, "{"))
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(3)
+      expect(truncated).toBe(1)
+    })
+  )
+
+  it.scoped("a partial line is cut, and only it, when it fills the last chunk read exactly or spans several", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      // the newline before the partial line is the first byte of the last chunk
+      const partial = "x".repeat(FileSink.CHUNK_BYTES - 1)
+      yield* Effect.promise(() => fs.writeFile(path, linesOf(events.slice(0, 2)) + partial))
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(2)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+      // longer than two chunks: no newline in the last two read
+      yield* Effect.promise(() => fs.appendFile(path, "x".repeat(2 * FileSink.CHUNK_BYTES + 1)))
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(2)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
     })
   )
 
