@@ -22,7 +22,8 @@ import { toJsonLine } from "../Event.js"
 import { type PendingEvent, type Sink, SinkError } from "../Sink.js"
 
 const NAME = "file"
-const CHUNK_BYTES = 64 * 1024
+/** Bytes read per step when the file's tail is read backwards. */
+export const CHUNK_BYTES = 64 * 1024
 const NEWLINE = 0x0a
 
 export interface Options {

@@ -1,6 +1,9 @@
+import { promises as fsExports } from "node:fs"
+import type { FileHandle } from "node:fs/promises"
 import * as fs from "node:fs/promises"
+import { syncBuiltinESMExports } from "node:module"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import type * as Scope from "effect/Scope"
@@ -8,6 +11,7 @@ import { describe, expect } from "vitest"
 import { toJsonLine } from "../../src/Event.js"
 import type { PendingEvent, Sink } from "../../src/Sink.js"
 import * as FileSink from "../../src/sinks/FileSink.js"
+import { captureLogs } from "../support/logs.js"
 import { pendingEvents } from "./events.js"
 
 /** A fresh directory, removed with the scope. */
@@ -31,19 +35,50 @@ const idsIn = (text: string) =>
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line).id as string)
 
-type HandleMethod = (this: unknown, ...args: Array<unknown>) => Promise<unknown>
+type AsyncMethod = (this: unknown, ...args: Array<unknown>) => Promise<unknown>
 
 /** Wraps a method of every file handle for the scope: `wrap` gets the original and returns its stand-in. */
-const patchHandles = (method: "read" | "write", wrap: (original: HandleMethod) => HandleMethod) =>
+const patchHandles = (
+  method: "read" | "write" | "stat" | "truncate" | "sync" | "datasync",
+  wrap: (original: AsyncMethod) => AsyncMethod
+) =>
   Effect.gen(function* () {
     const dir = yield* tempDir
     const probe = yield* Effect.promise(() => fs.open(join(dir, "probe"), "w"))
-    const prototype = Object.getPrototypeOf(probe) as Record<typeof method, HandleMethod>
+    const prototype = Object.getPrototypeOf(probe) as Record<typeof method, AsyncMethod>
     yield* Effect.promise(() => probe.close())
     const original = prototype[method]
     prototype[method] = wrap(original)
     yield* Effect.addFinalizer(() => Effect.sync(() => void (prototype[method] = original)))
   })
+
+/**
+ * Wraps a function of `node:fs/promises` for the scope, as the sink sees it too (the module's
+ * namespace follows its exports once they are synced).
+ */
+const patchFs = (name: "open" | "stat", wrap: (original: AsyncMethod) => AsyncMethod) =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      const exports = fsExports as unknown as Record<typeof name, AsyncMethod>
+      const original = exports[name]
+      exports[name] = wrap(original)
+      syncBuiltinESMExports()
+      return () => {
+        exports[name] = original
+        syncBuiltinESMExports()
+      }
+    }),
+    (restore) => Effect.sync(restore)
+  )
+
+/** An error as Node gives it for a failed system call. */
+const systemError = (code: string, text: string) => Object.assign(new Error(`${code}: ${text}`), { code })
+
+/** The messages the sink logged as warnings. */
+const warningsIn = (logs: ReturnType<typeof captureLogs>) =>
+  logs.lines
+    .filter(({ level }) => level === "WARN")
+    .flatMap(({ text }) => JSON.parse(text).message as ReadonlyArray<string>)
 
 describe("FileSink", () => {
   it.scoped("a new sink over the same file counts the pending events already written", () =>
@@ -270,7 +305,402 @@ describe("FileSink", () => {
 
       expect(yield* withSink(path, (sink) => sink.recover(fresh))).toBe(2)
       expect(bytesRead).toBeGreaterThan(0)
-      expect(bytesRead).toBeLessThanOrEqual(2 * 64 * 1024)
+      expect(bytesRead).toBeLessThanOrEqual(2 * FileSink.CHUNK_BYTES)
+
+      // nothing pending: nothing read back, only the end checked for a partial line
+      bytesRead = 0
+      expect(yield* withSink(path, (sink) => sink.recover([]))).toBe(0)
+      expect(bytesRead).toBe(FileSink.CHUNK_BYTES)
+
+      // a last line, not pending, that starts right after the chunk read back first: no more read
+      const skeleton = JSON.stringify({ id: "elsewhere", note: "" })
+      const line = skeleton.slice(0, -2) + "x".repeat(FileSink.CHUNK_BYTES - 1 - skeleton.length) + '"}'
+      expect(Buffer.byteLength(line)).toBe(FileSink.CHUNK_BYTES - 1)
+      yield* Effect.promise(() => fs.appendFile(path, line + "\n"))
+      bytesRead = 0
+      expect(yield* withSink(path, (sink) => sink.recover(fresh.slice(2)))).toBe(0)
+      expect(bytesRead).toBe(2 * FileSink.CHUNK_BYTES)
     })
   )
+
+  it.scoped("a write that fails is taken back: no partial line, nor lines the caller will send again", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(6)
+      let failing: "write" | "datasync" | undefined
+      yield* patchHandles(
+        "write",
+        (original) =>
+          async function (...args) {
+            if (failing !== "write") return original.apply(this, args)
+            // half of the bytes reach the file, then the disk is full
+            const [buffer, offset, length] = args as [Buffer, number, number]
+            await original.call(this, buffer, offset, Math.ceil(length / 2))
+            throw systemError("ENOSPC", "no space left on device, write")
+          }
+      )
+      yield* patchHandles(
+        "datasync",
+        (original) =>
+          function (...args) {
+            return failing === "datasync"
+              ? Promise.reject(systemError("EIO", "i/o error, fdatasync"))
+              : original.apply(this, args)
+          }
+      )
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* sink.deliver(events.slice(0, 2))
+          failing = "write"
+          const writeError = yield* Effect.flip(sink.deliver(events.slice(2, 4)))
+          expect(writeError).toMatchObject({ _tag: "SinkError", sink: "file" })
+          expect(writeError.message).toBe(`cannot append to ${path}: ENOSPC: no space left on device, write`)
+          expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+          // every line written, but not known to be on disk
+          failing = "datasync"
+          const syncError = yield* Effect.flip(sink.deliver(events.slice(2, 4)))
+          expect(syncError.message).toBe(`cannot append to ${path}: EIO: i/o error, fdatasync`)
+          expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+          failing = undefined
+          yield* sink.deliver(events.slice(2))
+        })
+      )
+      expect(yield* read(path)).toBe(linesOf(events))
+    })
+  )
+
+  it.scoped("a failed write that cannot be taken back at once is taken back before the next one", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(6)
+      let writeFails = false
+      let truncateFails = false
+      yield* patchHandles(
+        "write",
+        (original) =>
+          async function (...args) {
+            if (!writeFails) return original.apply(this, args)
+            const [buffer, offset, length] = args as [Buffer, number, number]
+            await original.call(this, buffer, offset, Math.ceil(length / 2))
+            throw systemError("ENOSPC", "no space left on device, write")
+          }
+      )
+      yield* patchHandles(
+        "truncate",
+        (original) =>
+          function (...args) {
+            return truncateFails
+              ? Promise.reject(systemError("EROFS", "read-only file system"))
+              : original.apply(this, args)
+          }
+      )
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* sink.deliver(events.slice(0, 2))
+          writeFails = true
+          truncateFails = true
+          // the write's failure is the one reported, not the take-back's
+          const writeError = yield* Effect.flip(sink.deliver(events.slice(2, 4)))
+          expect(writeError.message).toBe(`cannot append to ${path}: ENOSPC: no space left on device, write`)
+          const torn = yield* read(path)
+          expect(torn.length).toBeGreaterThan(linesOf(events.slice(0, 2)).length)
+          // nothing is appended behind the torn line
+          writeFails = false
+          const undoError = yield* Effect.flip(sink.deliver(events.slice(2, 4)))
+          expect(undoError).toMatchObject({ _tag: "SinkError", sink: "file" })
+          expect(undoError.message).toBe(`cannot take back a failed write to ${path}: EROFS: read-only file system`)
+          expect(yield* read(path)).toBe(torn)
+          truncateFails = false
+          yield* sink.deliver(events.slice(2))
+        })
+      )
+      expect(yield* read(path)).toBe(linesOf(events))
+    })
+  )
+
+  it.scoped("reads and stats that fail name the path and the reason", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      yield* withSink(path, (sink) => sink.deliver(events.slice(0, 2)))
+      const failures = { handleStat: false, pathStat: undefined as unknown, readsBeforeFailure: -1 }
+      yield* patchHandles(
+        "stat",
+        (original) =>
+          function (...args) {
+            return failures.handleStat
+              ? Promise.reject(systemError("EIO", "i/o error, fstat"))
+              : original.apply(this, args)
+          }
+      )
+      yield* patchHandles(
+        "read",
+        (original) =>
+          function (...args) {
+            // a read of no bytes reaches no disk: it neither counts nor fails
+            if (args[2] === 0) return original.apply(this, args)
+            if (failures.readsBeforeFailure === 0) return Promise.reject(systemError("EIO", "i/o error, read"))
+            failures.readsBeforeFailure--
+            return original.apply(this, args)
+          }
+      )
+      yield* patchFs(
+        "stat",
+        (original) =>
+          function (...args) {
+            return failures.pathStat === undefined ? original.apply(this, args) : Promise.reject(failures.pathStat)
+          }
+      )
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          // the first read repairs the end of the file, the next ones read back its pending events
+          failures.readsBeforeFailure = 0
+          const repair = yield* Effect.flip(sink.recover(events))
+          expect(repair).toMatchObject({ _tag: "SinkError", sink: "file" })
+          expect(repair.message).toBe(`cannot repair the end of ${path}: EIO: i/o error, read`)
+          failures.readsBeforeFailure = 1
+          expect((yield* Effect.flip(sink.recover(events))).message).toBe(
+            `cannot read back ${path}: EIO: i/o error, read`
+          )
+          failures.readsBeforeFailure = -1
+          expect(yield* sink.recover(events)).toBe(2)
+
+          failures.handleStat = true
+          expect((yield* Effect.flip(sink.deliver(events.slice(2)))).message).toBe(
+            `cannot stat ${path}: EIO: i/o error, fstat`
+          )
+          failures.handleStat = false
+          // a path that cannot be looked up is not a missing one
+          failures.pathStat = systemError("EACCES", "permission denied, stat")
+          expect((yield* Effect.flip(sink.deliver(events.slice(2)))).message).toBe(
+            `cannot stat ${path}: EACCES: permission denied, stat`
+          )
+          // the recovery opens the file again first
+          expect((yield* Effect.flip(sink.recover(events))).message).toBe(
+            `cannot open ${path}: EACCES: permission denied, stat`
+          )
+          // a reason that is not an Error is written as it is
+          failures.pathStat = null
+          expect((yield* Effect.flip(sink.deliver(events.slice(2)))).message).toBe(`cannot stat ${path}: null`)
+          failures.pathStat = undefined
+        })
+      )
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+      failures.pathStat = systemError("EACCES", "permission denied, stat")
+      expect((yield* Effect.flip(FileSink.make(path))).message).toBe(
+        `cannot open ${path}: EACCES: permission denied, stat`
+      )
+    })
+  )
+
+  it.scoped(
+    "a file replaced at its path is left alone: the next delivery starts on the new one, with a warning",
+    () => {
+      const logs = captureLogs()
+      return Effect.gen(function* () {
+        const path = join(yield* tempDir, "events.jsonl")
+        const events = pendingEvents(4)
+        const warning = `${path} was moved or deleted: writing to a new file there`
+        yield* withSink(path, (sink) =>
+          Effect.gen(function* () {
+            yield* sink.deliver(events.slice(0, 1))
+            expect(warningsIn(logs)).toEqual([])
+            // the file kept under another name too, then another one moved to its path
+            yield* Effect.promise(() => fs.link(path, `${path}.1`))
+            yield* Effect.promise(() => fs.writeFile(`${path}.new`, ""))
+            yield* Effect.promise(() => fs.rename(`${path}.new`, path))
+            yield* sink.deliver(events.slice(1, 3))
+            expect(warningsIn(logs)).toEqual([warning])
+            yield* sink.deliver(events.slice(3))
+            expect(warningsIn(logs)).toEqual([warning])
+          })
+        )
+        expect(yield* read(`${path}.1`)).toBe(linesOf(events.slice(0, 1)))
+        expect(yield* read(path)).toBe(linesOf(events.slice(1)))
+
+        // the same inode number on another device is another file
+        const other = join(dirname(path), "other.jsonl")
+        let otherDevice = false
+        yield* patchFs(
+          "stat",
+          (original) =>
+            async function (...args) {
+              const stats = (await original.apply(this, args)) as { readonly dev: number }
+              return otherDevice ? { ...stats, dev: stats.dev + 1 } : stats
+            }
+        )
+        yield* withSink(other, (sink) =>
+          Effect.gen(function* () {
+            otherDevice = true
+            yield* sink.deliver(events)
+          })
+        )
+        expect(warningsIn(logs)).toEqual([warning, `${other} was moved or deleted: writing to a new file there`])
+        expect(yield* read(other)).toBe(linesOf(events))
+      }).pipe(Effect.provide(logs.layer))
+    }
+  )
+
+  it.scoped("a new file's directory entry is synced, best effort; an existing file's is not", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const path = join(dir, "events.jsonl")
+      const events = pendingEvents(2)
+      const { ino: directory } = yield* Effect.promise(() => fs.stat(dir))
+      // the inode of each handle synced, and whether that sync fails
+      const synced: Array<number> = []
+      let syncFails = false
+      yield* patchHandles(
+        "sync",
+        (original) =>
+          async function (...args) {
+            synced.push((await (this as FileHandle).stat()).ino)
+            if (syncFails) throw systemError("EINVAL", "invalid argument, fsync")
+            return original.apply(this, args)
+          }
+      )
+      yield* withSink(path, () => Effect.void)
+      expect(synced).toEqual([directory])
+      synced.length = 0
+      yield* withSink(path, (sink) => sink.deliver(events.slice(0, 1)))
+      expect(synced).toEqual([])
+      // a file deleted under the sink: the new one is synced into the directory as well
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* Effect.promise(() => fs.rm(path))
+          yield* sink.deliver(events.slice(1))
+        })
+      )
+      expect(synced).toEqual([directory])
+      expect(yield* read(path)).toBe(linesOf(events.slice(1)))
+
+      // a directory that cannot be synced, or not even opened, does not stop the sink
+      syncFails = true
+      const unsynced = join(dir, "unsynced.jsonl")
+      yield* withSink(unsynced, (sink) => sink.deliver(events))
+      expect(yield* read(unsynced)).toBe(linesOf(events))
+      yield* patchFs(
+        "open",
+        (original) =>
+          function (...args) {
+            return args[1] === "r"
+              ? Promise.reject(systemError("EACCES", "permission denied, open"))
+              : original.apply(this, args)
+          }
+      )
+      const unopened = join(dir, "unopened.jsonl")
+      yield* withSink(unopened, (sink) => sink.deliver(events))
+      expect(yield* read(unopened)).toBe(linesOf(events))
+    })
+  )
+
+  it.scoped("reads and writes that move fewer bytes than asked are carried on", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(5)
+      // at most 100 bytes per call: a line takes several
+      yield* patchHandles(
+        "write",
+        (original) =>
+          function (...args) {
+            const [buffer, offset, length] = args as [Buffer, number, number]
+            return original.call(this, buffer, offset, Math.min(length, 100))
+          }
+      )
+      yield* patchHandles(
+        "read",
+        (original) =>
+          function (...args) {
+            const [buffer, offset, length, position] = args as [Buffer, number, number, number]
+            return original.call(this, buffer, offset, Math.min(length, 100), position)
+          }
+      )
+      yield* withSink(path, (sink) => sink.deliver(events.slice(0, 3)))
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 3)))
+      yield* Effect.promise(() => fs.appendFile(path, toJsonLine(events[3].event).slice(0, 150)))
+      expect(yield* withSink(path, (sink) => sink.recover(events.slice(1)))).toBe(2)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 3)))
+    })
+  )
+
+  it.scoped("a read that meets the end of the file early stops there (the file cut shorter meanwhile)", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      yield* Effect.promise(() => fs.writeFile(path, linesOf(events)))
+      let cut = false
+      yield* patchHandles(
+        "read",
+        (original) =>
+          async function (...args) {
+            if (!cut) {
+              cut = true
+              await fs.truncate(path, linesOf(events.slice(0, 2)).length)
+            }
+            return original.apply(this, args)
+          }
+      )
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(2)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+    })
+  )
+
+  it.scoped("a file that ends with a whole line is left untouched by the recovery", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      yield* Effect.promise(() => fs.writeFile(path, linesOf(events)))
+      let truncated = 0
+      yield* patchHandles(
+        "truncate",
+        (original) =>
+          function (...args) {
+            truncated++
+            return original.apply(this, args)
+          }
+      )
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(3)
+      expect(truncated).toBe(0)
+      yield* Effect.promise(() => fs.appendFile(path, "{"))
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(3)
+      expect(truncated).toBe(1)
+    })
+  )
+
+  it.scoped("a partial line is cut, and only it, when it fills the last chunk read exactly or spans several", () =>
+    Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      const events = pendingEvents(3)
+      // the newline before the partial line is the first byte of the last chunk
+      const partial = "x".repeat(FileSink.CHUNK_BYTES - 1)
+      yield* Effect.promise(() => fs.writeFile(path, linesOf(events.slice(0, 2)) + partial))
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(2)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+      // longer than two chunks: no newline in the last two read
+      yield* Effect.promise(() => fs.appendFile(path, "x".repeat(2 * FileSink.CHUNK_BYTES + 1)))
+      expect(yield* withSink(path, (sink) => sink.recover(events))).toBe(2)
+      expect(yield* read(path)).toBe(linesOf(events.slice(0, 2)))
+    })
+  )
+
+  it.scoped("delivering no events touches nothing, not even a file deleted meanwhile", () => {
+    const logs = captureLogs()
+    return Effect.gen(function* () {
+      const path = join(yield* tempDir, "events.jsonl")
+      yield* withSink(path, (sink) =>
+        Effect.gen(function* () {
+          yield* Effect.promise(() => fs.rm(path))
+          yield* sink.deliver([])
+        })
+      )
+      const exists = yield* Effect.promise(() =>
+        fs.stat(path).then(
+          () => true,
+          () => false
+        )
+      )
+      expect(exists).toBe(false)
+      expect(warningsIn(logs)).toEqual([])
+    }).pipe(Effect.provide(logs.layer))
+  })
 })
