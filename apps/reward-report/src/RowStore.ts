@@ -92,6 +92,20 @@ const unescape = (text: string): string =>
 const optional = (text: string | undefined): string => (text === undefined ? "" : `+${escape(text)}`)
 const unoptional = (text: string): string | undefined => (text === "" ? undefined : unescape(text.slice(1)))
 
+/** An integer field's last text and value: parsing a `bigint` costs more than comparing short text. */
+class LastParsed {
+  private text = ""
+  private value = 0n
+
+  of(text: string): bigint {
+    if (text !== this.text) {
+      this.value = BigInt(text)
+      this.text = text
+    }
+    return this.value
+  }
+}
+
 /** A stretch of the file holding whole epochs, sorted. */
 interface Segment {
   readonly start: number
@@ -143,23 +157,22 @@ export class RowSpill implements RowSource {
     )
   }
 
-  /** The last epoch and time decoded: consecutive rows mostly share them, and parsing costs. */
-  private lastEpoch = { text: "", value: 0n }
-  private lastTime = { text: "", value: 0n }
+  /** Consecutive rows mostly share their epoch, time and lock: each parsed once per run of equal ones. */
+  private readonly epochs = new LastParsed()
+  private readonly times = new LastParsed()
+  private readonly locks = new LastParsed()
 
   private decode(line: string): RowFields {
     const f = line.split("\t")
-    if (f[0] !== this.lastEpoch.text) this.lastEpoch = { text: f[0], value: BigInt(f[0]) }
-    if (f[1] !== this.lastTime.text) this.lastTime = { text: f[1], value: BigInt(f[1]) }
     return {
-      epoch: this.lastEpoch.value,
-      receivedAt: this.lastTime.value,
+      epoch: this.epochs.of(f[0]),
+      receivedAt: this.times.of(f[1]),
       partyId: this.ids.idOf(Number(f[2])),
       assetId: this.ids.idOf(Number(f[3])),
       rewardType: unescape(f[4]),
       amount: BigInt(f[5]),
       percentageOfTotal: unescape(f[6]),
-      lockedUntilEpoch: BigInt(f[7]),
+      lockedUntilEpoch: this.locks.of(f[7]),
       gameId: unoptional(f[8]),
       teamId: unoptional(f[9])
     }
