@@ -1,5 +1,6 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Migrator from "@effect/sql/Migrator"
+import * as Statement from "@effect/sql/Statement"
 import { describe, it } from "@effect/vitest"
 import { Duration, Effect, Exit, Option, Scope } from "effect"
 import { expect, vi } from "vitest"
@@ -27,6 +28,89 @@ const holding = (leases: Leases.Service, slices: ReadonlyArray<string>) =>
     yield* leases.join(slices)
     for (const slice of slices) expect(yield* leases.acquire(slice)).toEqual({ slice })
   })
+
+/** Lets a slice's lease expire at once, as `reapDead` does for a member whose process is gone. */
+const expire = (sql: SqlClient.SqlClient, slice: string) =>
+  sql`UPDATE watcher_lease SET expires = 0 WHERE slice = ${slice}`.pipe(Effect.asVoid)
+
+const takeoversOf = (sql: SqlClient.SqlClient, slice: string) =>
+  Effect.map(sql<{ takeovers: number | string }>`SELECT takeovers FROM watcher_lease WHERE slice = ${slice}`, (rows) =>
+    Number(rows[0].takeovers)
+  )
+
+/**
+ * Runs `effect`, with `meanwhile` run once just before the first of its statements whose SQL starts
+ * with `prefix`: another member's move landing between two statements. Fails if none matched.
+ */
+const interleaved = <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
+  prefix: string,
+  meanwhile: Effect.Effect<unknown, unknown>
+): Effect.Effect<A, E, R> =>
+  Effect.gen(function* () {
+    let ran = false
+    const result = yield* Statement.withTransformer(effect, (statement) => {
+      if (ran || !statement.compile()[0].trimStart().startsWith(prefix)) return Effect.succeed(statement)
+      ran = true
+      return Statement.withTransformerDisabled(Effect.orDie(meanwhile)).pipe(Effect.as(statement))
+    })
+    expect(ran, `no statement starting with ${prefix}`).toBe(true)
+    return result
+  })
+
+type Watcher = Effect.Effect.Success<ReturnType<typeof watcherAt>>
+
+/**
+ * What another member does between `acquire`'s read of a lease and its guarded update, when the
+ * read saw the slice free or expired: the update must then take nothing.
+ */
+interface Race {
+  readonly name: string
+  /** Whether `holder` held the slice and its lease expired before the read (else it was free). */
+  readonly expired: boolean
+  readonly meanwhile: (members: { holder: Watcher; rival: Watcher; slice: string }) => Effect.Effect<void, unknown>
+  /** Who holds the slice in the end, and how many takeovers were counted. */
+  readonly keeps: "holder" | "rival"
+  readonly takeovers: number
+}
+
+const races: ReadonlyArray<Race> = [
+  {
+    name: "a free slice another member takes first",
+    expired: false,
+    meanwhile: ({ rival, slice }) =>
+      Effect.map(rival.leases.acquire(slice), (taken) => expect(taken).toEqual({ slice })),
+    keeps: "rival",
+    takeovers: 0
+  },
+  {
+    name: "an expired lease another member takes over first",
+    expired: true,
+    meanwhile: ({ holder, rival, slice }) =>
+      Effect.map(rival.leases.acquire(slice), (taken) => expect(taken).toEqual({ slice, from: holder.leases.owner })),
+    keeps: "rival",
+    takeovers: 1
+  },
+  {
+    name: "an expired lease its holder renews first",
+    expired: true,
+    meanwhile: ({ holder, slice }) =>
+      Effect.map(holder.leases.renew, (renewed) => expect(renewed).toEqual(new Set([slice]))),
+    keeps: "holder",
+    takeovers: 0
+  },
+  {
+    name: "an expired lease another member takes over first, whose own lease expires in turn",
+    expired: true,
+    meanwhile: ({ holder, rival, slice }) =>
+      Effect.gen(function* () {
+        expect(yield* rival.leases.acquire(slice)).toEqual({ slice, from: holder.leases.owner })
+        yield* expire(rival.sql, slice)
+      }),
+    keeps: "rival",
+    takeovers: 1
+  }
+]
 
 for (const engine of engines) {
   describe.skipIf(!engine.available)(`Store and leases (${engine.name})`, () => {
@@ -298,6 +382,34 @@ for (const engine of engines) {
         yield* Scope.close(b.scope, Exit.void)
       })
     )
+
+    for (const race of races) {
+      it.scoped(`a slice taken between acquire's read and its update is not taken again: ${race.name}`, () =>
+        Effect.gen(function* () {
+          const database = yield* engine.fresh
+          const holder = yield* watcherAt(database)
+          const rival = yield* watcherAt(database)
+          const late = yield* watcherAt(database)
+          const slice = "rewards"
+          for (const member of [holder, rival, late]) yield* member.leases.join([slice])
+          if (race.expired) {
+            yield* holding(holder.leases, [slice])
+            yield* expire(holder.sql, slice)
+          }
+          expect(yield* late.leases.available).toEqual(new Set([slice]))
+          const acquired = yield* interleaved(
+            late.leases.acquire(slice),
+            "UPDATE watcher_lease SET owner",
+            race.meanwhile({ holder, rival, slice })
+          )
+          expect(acquired).toBeUndefined()
+          const keeper = race.keeps === "holder" ? holder : rival
+          expect(yield* late.leases.holders).toEqual(new Map([[slice, keeper.leases.owner]]))
+          expect(yield* takeoversOf(late.sql, slice)).toBe(race.takeovers)
+          for (const member of [holder, rival, late]) yield* Scope.close(member.scope, Exit.void)
+        })
+      )
+    }
 
     it.scoped("watchers committing at once get seqs in commit order, without gaps", () =>
       Effect.gen(function* () {
