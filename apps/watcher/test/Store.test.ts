@@ -2,7 +2,7 @@ import * as SqlClient from "@effect/sql/SqlClient"
 import * as Migrator from "@effect/sql/Migrator"
 import * as Statement from "@effect/sql/Statement"
 import { describe, it } from "@effect/vitest"
-import { Duration, Effect, Exit, Option, Scope } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Option, Schedule, Scope } from "effect"
 import { expect, vi } from "vitest"
 import * as Database from "../src/Database.js"
 import { makeEvent, type ReadPoint, serialize } from "../src/Event.js"
@@ -11,7 +11,7 @@ import { fingerprintOf } from "../src/Fingerprints.js"
 import { migrations } from "../src/Migrations.js"
 import { resourceSlices, sliceOfRow } from "../src/Slice.js"
 import * as Store from "../src/Store.js"
-import { engines, stateAt as watcherAt } from "./support/database.js"
+import { engines, freshPostgres, postgresAvailable, stateAt as watcherAt } from "./support/database.js"
 
 const at = (height: number): ReadPoint => ({
   height,
@@ -493,3 +493,62 @@ for (const engine of engines) {
     )
   })
 }
+
+describe.skipIf(!postgresAvailable)("Store and leases (PostgreSQL): a takeover racing a commit", () => {
+  it.scopedLive("waits for the commit to end: a cycle is never written while another member holds the lease", () =>
+    Effect.gen(function* () {
+      const database = yield* freshPostgres
+      const a = yield* watcherAt(database)
+      const b = yield* watcherAt(database)
+      const slice = "rewards"
+      yield* holding(a.leases, [slice])
+      yield* b.leases.join([slice])
+      // a stalled past its lease and has not noticed: b may take the slice over
+      yield* expire(a.sql, slice)
+      // b's takeover runs in a fiber of its own, outside a's transaction, once a holds the lease row;
+      // what it does meanwhile is seen from another connection: finished, or waiting on a lock
+      const start = yield* Deferred.make<void>()
+      const seen = yield* Deferred.make<"finished" | "waiting">()
+      const waiting = b.sql<{ waiting: number | string }>`SELECT count(*) AS waiting FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`.pipe(
+        Effect.map((rows) => Number(rows[0].waiting) > 0),
+        Effect.repeat({ until: (waits) => waits, schedule: Schedule.spaced("10 millis") }),
+        Effect.orDie
+      )
+      const takeover = yield* Effect.fork(
+        Effect.gen(function* () {
+          yield* Deferred.await(start)
+          const acquiring = yield* Effect.fork(b.leases.acquire(slice))
+          yield* Deferred.complete(
+            seen,
+            Effect.raceFirst(
+              Effect.as(Fiber.await(acquiring), "finished" as const),
+              Effect.as(waiting, "waiting" as const)
+            )
+          )
+          return yield* Fiber.join(acquiring)
+        })
+      )
+      const committed = yield* interleaved(
+        a.store.commit({
+          slice,
+          point: at(1),
+          writes: [{ resource: "rewards", key: "r", value: "{}" }],
+          events: [event("r", 1)]
+        }),
+        "INSERT INTO watcher_state",
+        Effect.zipRight(Deferred.succeed(start, undefined), Deferred.await(seen))
+      )
+      expect(yield* Deferred.await(seen), "b's takeover while a's transaction held the lease row").toBe("waiting")
+      expect(committed).toEqual({ checkpoint: { ...at(1), cycles: 1 }, lastSeq: 1 })
+      // then the takeover goes through, and b resumes from what a committed
+      expect(yield* Fiber.join(takeover)).toEqual({ slice, from: a.leases.owner })
+      expect(yield* takeoversOf(b.sql, slice)).toBe(1)
+      expect((yield* b.store.load(slice)).checkpoint).toEqual(Option.some({ ...at(1), cycles: 1 }))
+      const refused = yield* Effect.flip(a.store.commit({ slice, point: at(2), writes: [], events: [] }))
+      expect(refused).toEqual(new Store.LeaseLost({ slice, owner: b.leases.owner }))
+      yield* Scope.close(a.scope, Exit.void)
+      yield* Scope.close(b.scope, Exit.void)
+    })
+  )
+})
