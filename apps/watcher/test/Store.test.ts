@@ -1,7 +1,8 @@
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Migrator from "@effect/sql/Migrator"
+import * as Statement from "@effect/sql/Statement"
 import { describe, it } from "@effect/vitest"
-import { Duration, Effect, Exit, Option, Scope } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Option, Schedule, Scope } from "effect"
 import { expect, vi } from "vitest"
 import * as Database from "../src/Database.js"
 import { makeEvent, type ReadPoint, serialize } from "../src/Event.js"
@@ -10,7 +11,7 @@ import { fingerprintOf } from "../src/Fingerprints.js"
 import { migrations } from "../src/Migrations.js"
 import { resourceSlices, sliceOfRow } from "../src/Slice.js"
 import * as Store from "../src/Store.js"
-import { engines, stateAt as watcherAt } from "./support/database.js"
+import { engines, freshPostgres, postgresAvailable, stateAt as watcherAt } from "./support/database.js"
 
 const at = (height: number): ReadPoint => ({
   height,
@@ -27,6 +28,89 @@ const holding = (leases: Leases.Service, slices: ReadonlyArray<string>) =>
     yield* leases.join(slices)
     for (const slice of slices) expect(yield* leases.acquire(slice)).toEqual({ slice })
   })
+
+/** Lets a slice's lease expire at once, as `reapDead` does for a member whose process is gone. */
+const expire = (sql: SqlClient.SqlClient, slice: string) =>
+  sql`UPDATE watcher_lease SET expires = 0 WHERE slice = ${slice}`.pipe(Effect.asVoid)
+
+const takeoversOf = (sql: SqlClient.SqlClient, slice: string) =>
+  Effect.map(sql<{ takeovers: number | string }>`SELECT takeovers FROM watcher_lease WHERE slice = ${slice}`, (rows) =>
+    Number(rows[0].takeovers)
+  )
+
+/**
+ * Runs `effect`, with `meanwhile` run once just before the first of its statements whose SQL starts
+ * with `prefix`: another member's move landing between two statements. Fails if none matched.
+ */
+const interleaved = <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
+  prefix: string,
+  meanwhile: Effect.Effect<unknown, unknown>
+): Effect.Effect<A, E, R> =>
+  Effect.gen(function* () {
+    let ran = false
+    const result = yield* Statement.withTransformer(effect, (statement) => {
+      if (ran || !statement.compile()[0].trimStart().startsWith(prefix)) return Effect.succeed(statement)
+      ran = true
+      return Statement.withTransformerDisabled(Effect.orDie(meanwhile)).pipe(Effect.as(statement))
+    })
+    expect(ran, `no statement starting with ${prefix}`).toBe(true)
+    return result
+  })
+
+type Watcher = Effect.Effect.Success<ReturnType<typeof watcherAt>>
+
+/**
+ * What another member does between `acquire`'s read of a lease and its guarded update, when the
+ * read saw the slice free or expired: the update must then take nothing.
+ */
+interface Race {
+  readonly name: string
+  /** Whether `holder` held the slice and its lease expired before the read (else it was free). */
+  readonly expired: boolean
+  readonly meanwhile: (members: { holder: Watcher; rival: Watcher; slice: string }) => Effect.Effect<void, unknown>
+  /** Who holds the slice in the end, and how many takeovers were counted. */
+  readonly keeps: "holder" | "rival"
+  readonly takeovers: number
+}
+
+const races: ReadonlyArray<Race> = [
+  {
+    name: "a free slice another member takes first",
+    expired: false,
+    meanwhile: ({ rival, slice }) =>
+      Effect.map(rival.leases.acquire(slice), (taken) => expect(taken).toEqual({ slice })),
+    keeps: "rival",
+    takeovers: 0
+  },
+  {
+    name: "an expired lease another member takes over first",
+    expired: true,
+    meanwhile: ({ holder, rival, slice }) =>
+      Effect.map(rival.leases.acquire(slice), (taken) => expect(taken).toEqual({ slice, from: holder.leases.owner })),
+    keeps: "rival",
+    takeovers: 1
+  },
+  {
+    name: "an expired lease its holder renews first",
+    expired: true,
+    meanwhile: ({ holder, slice }) =>
+      Effect.map(holder.leases.renew, (renewed) => expect(renewed).toEqual(new Set([slice]))),
+    keeps: "holder",
+    takeovers: 0
+  },
+  {
+    name: "an expired lease another member takes over first, whose own lease expires in turn",
+    expired: true,
+    meanwhile: ({ holder, rival, slice }) =>
+      Effect.gen(function* () {
+        expect(yield* rival.leases.acquire(slice)).toEqual({ slice, from: holder.leases.owner })
+        yield* expire(rival.sql, slice)
+      }),
+    keeps: "rival",
+    takeovers: 1
+  }
+]
 
 for (const engine of engines) {
   describe.skipIf(!engine.available)(`Store and leases (${engine.name})`, () => {
@@ -299,6 +383,34 @@ for (const engine of engines) {
       })
     )
 
+    for (const race of races) {
+      it.scoped(`a slice taken between acquire's read and its update is not taken again: ${race.name}`, () =>
+        Effect.gen(function* () {
+          const database = yield* engine.fresh
+          const holder = yield* watcherAt(database)
+          const rival = yield* watcherAt(database)
+          const late = yield* watcherAt(database)
+          const slice = "rewards"
+          for (const member of [holder, rival, late]) yield* member.leases.join([slice])
+          if (race.expired) {
+            yield* holding(holder.leases, [slice])
+            yield* expire(holder.sql, slice)
+          }
+          expect(yield* late.leases.available).toEqual(new Set([slice]))
+          const acquired = yield* interleaved(
+            late.leases.acquire(slice),
+            "UPDATE watcher_lease SET owner",
+            race.meanwhile({ holder, rival, slice })
+          )
+          expect(acquired).toBeUndefined()
+          const keeper = race.keeps === "holder" ? holder : rival
+          expect(yield* late.leases.holders).toEqual(new Map([[slice, keeper.leases.owner]]))
+          expect(yield* takeoversOf(late.sql, slice)).toBe(race.takeovers)
+          for (const member of [holder, rival, late]) yield* Scope.close(member.scope, Exit.void)
+        })
+      )
+    }
+
     it.scoped("watchers committing at once get seqs in commit order, without gaps", () =>
       Effect.gen(function* () {
         const database = yield* engine.fresh
@@ -381,3 +493,62 @@ for (const engine of engines) {
     )
   })
 }
+
+describe.skipIf(!postgresAvailable)("Store and leases (PostgreSQL): a takeover racing a commit", () => {
+  it.scopedLive("waits for the commit to end: a cycle is never written while another member holds the lease", () =>
+    Effect.gen(function* () {
+      const database = yield* freshPostgres
+      const a = yield* watcherAt(database)
+      const b = yield* watcherAt(database)
+      const slice = "rewards"
+      yield* holding(a.leases, [slice])
+      yield* b.leases.join([slice])
+      // a stalled past its lease and has not noticed: b may take the slice over
+      yield* expire(a.sql, slice)
+      // b's takeover runs in a fiber of its own, outside a's transaction, once a holds the lease row;
+      // what it does meanwhile is seen from another connection: finished, or waiting on a lock
+      const start = yield* Deferred.make<void>()
+      const seen = yield* Deferred.make<"finished" | "waiting">()
+      const waiting = b.sql<{ waiting: number | string }>`SELECT count(*) AS waiting FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`.pipe(
+        Effect.map((rows) => Number(rows[0].waiting) > 0),
+        Effect.repeat({ until: (waits) => waits, schedule: Schedule.spaced("10 millis") }),
+        Effect.orDie
+      )
+      const takeover = yield* Effect.fork(
+        Effect.gen(function* () {
+          yield* Deferred.await(start)
+          const acquiring = yield* Effect.fork(b.leases.acquire(slice))
+          yield* Deferred.complete(
+            seen,
+            Effect.raceFirst(
+              Effect.as(Fiber.await(acquiring), "finished" as const),
+              Effect.as(waiting, "waiting" as const)
+            )
+          )
+          return yield* Fiber.join(acquiring)
+        })
+      )
+      const committed = yield* interleaved(
+        a.store.commit({
+          slice,
+          point: at(1),
+          writes: [{ resource: "rewards", key: "r", value: "{}" }],
+          events: [event("r", 1)]
+        }),
+        "INSERT INTO watcher_state",
+        Effect.zipRight(Deferred.succeed(start, undefined), Deferred.await(seen))
+      )
+      expect(yield* Deferred.await(seen), "b's takeover while a's transaction held the lease row").toBe("waiting")
+      expect(committed).toEqual({ checkpoint: { ...at(1), cycles: 1 }, lastSeq: 1 })
+      // then the takeover goes through, and b resumes from what a committed
+      expect(yield* Fiber.join(takeover)).toEqual({ slice, from: a.leases.owner })
+      expect(yield* takeoversOf(b.sql, slice)).toBe(1)
+      expect((yield* b.store.load(slice)).checkpoint).toEqual(Option.some({ ...at(1), cycles: 1 }))
+      const refused = yield* Effect.flip(a.store.commit({ slice, point: at(2), writes: [], events: [] }))
+      expect(refused).toEqual(new Store.LeaseLost({ slice, owner: b.leases.owner }))
+      yield* Scope.close(a.scope, Exit.void)
+      yield* Scope.close(b.scope, Exit.void)
+    })
+  )
+})
