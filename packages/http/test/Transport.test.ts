@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
-import { DataNodeApi, Position } from "@vega-effect/schema"
+import { DataNodeApi, GatewayError, Position, RateLimit } from "@vega-effect/schema"
 import { Duration, Effect, Either, Fiber, TestClock } from "effect"
-import { decodeBody, decoderOf, errorOf } from "../src/internal/answer.js"
+import { asksToWait, decodeBody, decoderOf, EXCERPT, errorOf, excerpt } from "../src/internal/answer.js"
 import { DEFAULTS } from "../src/internal/defaults.js"
 import { makePacer, type Pacer } from "../src/internal/pacer.js"
 import { Pool } from "../src/internal/pool.js"
@@ -79,7 +79,63 @@ describe("answers", () => {
     if (Either.isLeft(wrong) && wrong.left._tag === "DecodeError") {
       expect(wrong.left.pathInBody).toBe("positions.edges.0.node.marketId")
       expect(wrong.left.excerpt).toContain('{"positions"')
+      // the first issue alone, not the whole tree of the parse error
+      expect(wrong.left.description).not.toContain("\n")
+      expect(wrong.left.description).toMatch(/actual "x"$/)
     }
+  })
+
+  it("says how much of a cut body came", () => {
+    const text = '{"positions":{"edges":['
+    const cut = decodeBody(decoderOf(Position.ListPositionsResponse), answer(200, text))
+    expect(Either.isLeft(cut) && cut.left.message).toBe(
+      `http://n1/api/v2/positions: the body is not complete JSON (${text.length} characters received)`
+    )
+  })
+
+  it("quotes at most EXCERPT characters of a body", () => {
+    expect(excerpt("x".repeat(EXCERPT))).toBe("x".repeat(EXCERPT))
+    expect(excerpt("x".repeat(EXCERPT + 1))).toBe(`${"x".repeat(EXCERPT)}…`)
+  })
+
+  it("asks to wait on a 429, and on a 403 only with Ratelimit-Retry-After", () => {
+    const banFor = { [RateLimit.Headers.retryAfter.toLowerCase()]: "600" }
+    expect(asksToWait(429, {})).toBe(true)
+    expect(asksToWait(403, banFor)).toBe(true)
+    expect(asksToWait(403, {})).toBe(false)
+    expect(asksToWait(403, { "retry-after": "600" })).toBe(false)
+    expect(asksToWait(503, banFor)).toBe(false)
+    expect(asksToWait(200, {})).toBe(false)
+  })
+
+  it("keeps the body's code and says when the body was empty", () => {
+    const unavailable = errorOf(answer(504, '{"code":14,"message":"Unavailable error","details":[]}'), 0)
+    expect(unavailable._tag).toBe("UnavailableError")
+    expect("code" in unavailable && unavailable.code).toBe(GatewayError.GrpcCode.Unavailable)
+    // no field the answer did not give: a body without a Vega detail gives no detail
+    expect("detail" in unavailable).toBe(false)
+    const empty = errorOf(answer(502, ""), 0)
+    expect(empty.message).toBe("http://n1/api/v2/positions answered 502: an empty body")
+    expect("code" in empty && empty.code).toBe(false)
+  })
+
+  it("takes a ban's length from its header, and only a 403 for a ban", () => {
+    const ban = errorOf(
+      answer(403, '{"code":7,"message":"banned","details":[]}', {
+        [RateLimit.Headers.retryAfter.toLowerCase()]: "120"
+      }),
+      0
+    )
+    expect(ban._tag === "BannedError" && Duration.toSeconds(ban.retryAfter)).toBe(120)
+    const permissionDenied = '{"code":7,"message":"permission denied","details":[]}'
+    expect(errorOf(answer(500, permissionDenied), 0)._tag).toBe("InternalError")
+    expect(errorOf(answer(403, '{"code":16,"message":"unauthenticated","details":[]}'), 0)._tag).toBe(
+      "InvalidArgumentError"
+    )
+    expect(errorOf(answer(403, ""), 0)._tag).toBe("InvalidArgumentError")
+    const limited = errorOf(answer(429, ""), 0)
+    expect(limited._tag).toBe("RateLimitedError")
+    expect("retryAfter" in limited).toBe(false)
   })
 })
 
