@@ -4,7 +4,7 @@ import { Duration, Effect, Either, Fiber, TestClock } from "effect"
 import { asksToWait, decodeBody, decoderOf, EXCERPT, errorOf, excerpt } from "../src/internal/answer.js"
 import { DEFAULTS } from "../src/internal/defaults.js"
 import { makePacer, type Pacer } from "../src/internal/pacer.js"
-import { Pool } from "../src/internal/pool.js"
+import { Pool, SLOW_MARGIN_MILLIS } from "../src/internal/pool.js"
 import * as RetryPolicy from "../src/RetryPolicy.js"
 
 const answer = (status: number, text: string, headers: Record<string, string> = {}) => ({
@@ -355,8 +355,8 @@ describe("pool", () => {
     expect(smoothed).toBeLessThan(150)
   })
 
-  it("still uses a node at slowFactor times the fastest plus 100 ms, not a millisecond slower", () => {
-    const atLimit = 10 * options.slowFactor + 100
+  it("still uses a node at slowFactor times the fastest plus the margin, not a millisecond slower", () => {
+    const atLimit = 10 * options.slowFactor + SLOW_MARGIN_MILLIS
     for (const [millis, chosen] of [
       [atLimit, "http://b"],
       [atLimit + 1, "http://a"]
