@@ -1,9 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Position } from "@vega-effect/schema"
+import { DataNodeApi, GatewayError, Position, RateLimit } from "@vega-effect/schema"
 import { Duration, Effect, Either, Fiber, TestClock } from "effect"
-import { decodeBody, decoderOf, errorOf } from "../src/internal/answer.js"
-import { makePacer } from "../src/internal/pacer.js"
-import { Pool } from "../src/internal/pool.js"
+import { asksToWait, decodeBody, decoderOf, EXCERPT, errorOf, excerpt } from "../src/internal/answer.js"
+import { DEFAULTS } from "../src/internal/defaults.js"
+import { makePacer, type Pacer } from "../src/internal/pacer.js"
+import { Pool, SLOW_MARGIN_MILLIS } from "../src/internal/pool.js"
+import * as RetryPolicy from "../src/RetryPolicy.js"
 
 const answer = (status: number, text: string, headers: Record<string, string> = {}) => ({
   node: "http://n1",
@@ -77,9 +79,83 @@ describe("answers", () => {
     if (Either.isLeft(wrong) && wrong.left._tag === "DecodeError") {
       expect(wrong.left.pathInBody).toBe("positions.edges.0.node.marketId")
       expect(wrong.left.excerpt).toContain('{"positions"')
+      // the first issue alone, not the whole tree of the parse error
+      expect(wrong.left.description).not.toContain("\n")
+      expect(wrong.left.description).toMatch(/actual "x"$/)
     }
   })
+
+  it("says how much of a cut body came", () => {
+    const text = '{"positions":{"edges":['
+    const cut = decodeBody(decoderOf(Position.ListPositionsResponse), answer(200, text))
+    expect(Either.isLeft(cut) && cut.left.message).toBe(
+      `http://n1/api/v2/positions: the body is not complete JSON (${text.length} characters received)`
+    )
+  })
+
+  it("quotes at most EXCERPT characters of a body", () => {
+    expect(excerpt("x".repeat(EXCERPT))).toBe("x".repeat(EXCERPT))
+    expect(excerpt("x".repeat(EXCERPT + 1))).toBe(`${"x".repeat(EXCERPT)}…`)
+  })
+
+  it("asks to wait on a 429, and on a 403 only with Ratelimit-Retry-After", () => {
+    const banFor = { [RateLimit.Headers.retryAfter.toLowerCase()]: "600" }
+    expect(asksToWait(429, {})).toBe(true)
+    expect(asksToWait(403, banFor)).toBe(true)
+    expect(asksToWait(403, {})).toBe(false)
+    expect(asksToWait(403, { "retry-after": "600" })).toBe(false)
+    expect(asksToWait(503, banFor)).toBe(false)
+    expect(asksToWait(200, {})).toBe(false)
+  })
+
+  it("keeps the body's code and says when the body was empty", () => {
+    const unavailable = errorOf(answer(504, '{"code":14,"message":"Unavailable error","details":[]}'), 0)
+    expect(unavailable._tag).toBe("UnavailableError")
+    expect("code" in unavailable && unavailable.code).toBe(GatewayError.GrpcCode.Unavailable)
+    // no field the answer did not give: a body without a Vega detail gives no detail
+    expect("detail" in unavailable).toBe(false)
+    const empty = errorOf(answer(502, ""), 0)
+    expect(empty.message).toBe("http://n1/api/v2/positions answered 502: an empty body")
+    expect("code" in empty && empty.code).toBe(false)
+  })
+
+  it("takes a ban's length from its header, and only a 403 for a ban", () => {
+    const ban = errorOf(
+      answer(403, '{"code":7,"message":"banned","details":[]}', {
+        [RateLimit.Headers.retryAfter.toLowerCase()]: "120"
+      }),
+      0
+    )
+    expect(ban._tag === "BannedError" && Duration.toSeconds(ban.retryAfter)).toBe(120)
+    const permissionDenied = '{"code":7,"message":"permission denied","details":[]}'
+    expect(errorOf(answer(500, permissionDenied), 0)._tag).toBe("InternalError")
+    expect(errorOf(answer(403, '{"code":16,"message":"unauthenticated","details":[]}'), 0)._tag).toBe(
+      "InvalidArgumentError"
+    )
+    expect(errorOf(answer(403, ""), 0)._tag).toBe("InvalidArgumentError")
+    const limited = errorOf(answer(429, ""), 0)
+    expect(limited._tag).toBe("RateLimitedError")
+    expect("retryAfter" in limited).toBe(false)
+  })
 })
+
+/**
+ * Checks that `fiber` ends `millis` from now on the test clock and not a millisecond sooner
+ * (`millis` 0: ends without the clock moving).
+ */
+const endsAfter = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, millis: number) =>
+  Effect.gen(function* () {
+    if (millis > 0) {
+      yield* TestClock.adjust(Duration.millis(millis - 1))
+      expect(fiber.unsafePoll(), `ended before ${millis} ms`).toBeNull()
+    }
+    yield* TestClock.adjust(Duration.millis(millis === 0 ? 0 : 1))
+    expect(fiber.unsafePoll(), `still waiting after ${millis} ms`).not.toBeNull()
+    return yield* Fiber.join(fiber)
+  })
+
+/** `n` tokens taken one after the other, in a fiber of their own. */
+const takes = (pacer: Pacer, n: number) => Effect.fork(Effect.forEach(Array.from({ length: n }), () => pacer.take))
 
 describe("pacing", () => {
   it.effect("lets a burst through, then spaces requests at the rate", () =>
@@ -108,6 +184,56 @@ describe("pacing", () => {
       expect(paused.unsafePoll()).toBeNull()
       yield* TestClock.adjust("1 second")
       yield* Fiber.join(paused)
+    })
+  )
+
+  it.effect("holds no more than the burst however long the bucket stays unused", () =>
+    Effect.gen(function* () {
+      const pacer = makePacer({ rate: 10, burst: 3 })
+      yield* endsAfter(yield* takes(pacer, 3), 0)
+      yield* TestClock.adjust("1 hour")
+      // three tokens at once, the fourth a tenth of a second later
+      yield* endsAfter(yield* takes(pacer, 4), 100)
+    })
+  )
+
+  it.effect("rounds a wait of a fraction of a millisecond up, never sending early", () =>
+    Effect.gen(function* () {
+      const pacer = makePacer({ rate: 3, burst: 1 })
+      // the second token comes after 333.3 ms
+      yield* endsAfter(yield* takes(pacer, 2), 334)
+    })
+  )
+
+  it.effect("never adds tokens from a Ratelimit-Remaining above its own count, and ignores an answer without one", () =>
+    Effect.gen(function* () {
+      const pacer = makePacer({ rate: 10, burst: 3 })
+      yield* endsAfter(yield* takes(pacer, 3), 0)
+      pacer.observe({ "ratelimit-remaining": "50" })
+      pacer.observe({})
+      yield* endsAfter(yield* takes(pacer, 1), 100)
+    })
+  )
+
+  it.effect("resumes after a pause at the rate, not with a burst", () =>
+    Effect.gen(function* () {
+      const pacer = makePacer({ rate: 10, burst: 100 })
+      pacer.pauseUntil(100)
+      // the pause empties the bucket: one token every 100 ms from its end
+      yield* endsAfter(yield* takes(pacer, 3), 300)
+    })
+  )
+
+  it.effect("without a rate limit lets every request through at once, and still pauses", () =>
+    Effect.gen(function* () {
+      const pacer = makePacer(false)
+      pacer.observe({ "ratelimit-remaining": "0" })
+      yield* endsAfter(yield* takes(pacer, 1_000), 0)
+      yield* TestClock.adjust("500 millis")
+      pacer.pauseUntil(2_000)
+      // a shorter pause asked later does not shorten the first
+      pacer.pauseUntil(1_000)
+      yield* endsAfter(yield* takes(pacer, 2), 1_500)
     })
   )
 })
@@ -153,5 +279,158 @@ describe("pool", () => {
     expect(pool.choose(100_000, "http://c", 101).node).toBe("http://c")
     const status = pool.status().find((n) => n.url === "http://c")!
     expect(status).toMatchObject({ height: 101, failures: 1, consecutiveFailures: 1 })
+  })
+
+  const options = { maxLag: 5, slowFactor: 4 }
+  const statusOf = (pool: Pool, url: string) => pool.status().find((n) => n.url === url)!
+
+  it("with every node resting, chooses none and says when the first is back", () => {
+    const pool = new Pool(["http://a", "http://b"], options)
+    pool.failed("http://a", 0, { restMillis: 500 })
+    pool.failed("http://b", 0, { restMillis: 300 })
+    expect(pool.choose(100)).toEqual({ node: undefined, waitUntil: 300 })
+    expect(pool.choose(300)).toEqual({ node: "http://b", waitUntil: 300 })
+  })
+
+  it("rests a failing node for the backoff ceiling of its failures in a row, never shortening a longer rest", () => {
+    const pool = new Pool(["http://a", "http://b"], options)
+    const rest = (failuresBefore: number) => Duration.toMillis(RetryPolicy.ceiling(failuresBefore, DEFAULTS.rest))
+    pool.failed("http://a", 1_000, {})
+    const first = statusOf(pool, "http://a").unavailableUntil
+    expect(first).toBe(1_000 + rest(0))
+    pool.failed("http://a", first, {})
+    expect(statusOf(pool, "http://a").unavailableUntil).toBe(first + rest(1))
+    pool.failed("http://b", 0, { restMillis: 600_000 })
+    pool.failed("http://b", 1_000, {})
+    expect(statusOf(pool, "http://b").unavailableUntil).toBe(600_000)
+  })
+
+  it("never rests the only node", () => {
+    const pool = new Pool(["http://a"], options)
+    pool.failed("http://a", 1_000, {})
+    pool.failed("http://a", 1_000, {})
+    expect(pool.choose(1_000).node).toBe("http://a")
+  })
+
+  it("counts requests, failures and failures in a row, and keeps a ban until a success", () => {
+    const pool = new Pool(["http://a", "http://b"], options)
+    expect(pool.status().map((n) => n.banned)).toEqual([false, false])
+    pool.answered("http://a", 10, {})
+    pool.answered("http://a", 10, {})
+    // a request that got no answer still counts as sent; a failure read from an answer does not
+    // count it again
+    pool.failed("http://a", 0, { unanswered: true })
+    expect(statusOf(pool, "http://a").requests).toBe(3)
+    pool.failed("http://a", 0, {})
+    expect(statusOf(pool, "http://a")).toMatchObject({
+      requests: 3,
+      failures: 2,
+      consecutiveFailures: 2,
+      banned: false
+    })
+    pool.failed("http://a", 0, { banned: true })
+    expect(statusOf(pool, "http://a").banned).toBe(true)
+    pool.succeeded("http://a")
+    expect(statusOf(pool, "http://a")).toMatchObject({ failures: 3, consecutiveFailures: 0, banned: false })
+  })
+
+  it("keeps a node's last height and block timestamp when an answer comes without them", () => {
+    const pool = new Pool(["http://a", "http://b"], options)
+    pool.answered("http://a", 10, {
+      [DataNodeApi.BlockHeaders.height.toLowerCase()]: "100",
+      [DataNodeApi.BlockHeaders.timestamp.toLowerCase()]: "1700000000000000000"
+    })
+    pool.answered("http://a", 10, {})
+    expect(statusOf(pool, "http://a")).toMatchObject({ height: 100, blockTimestamp: "1700000000000000000" })
+    expect(pool.height("http://a")).toBe(100)
+  })
+
+  it("smooths answer times: a slow answer moves a node's time toward it, by less than half", () => {
+    const pool = new Pool(["http://a", "http://b"], options)
+    pool.answered("http://a", 100, {})
+    expect(statusOf(pool, "http://a").latencyMillis).toBe(100)
+    pool.answered("http://a", 200, {})
+    const smoothed = statusOf(pool, "http://a").latencyMillis!
+    expect(smoothed).toBeGreaterThan(100)
+    expect(smoothed).toBeLessThan(150)
+  })
+
+  it("still uses a node at slowFactor times the fastest plus the margin, not a millisecond slower", () => {
+    const atLimit = 10 * options.slowFactor + SLOW_MARGIN_MILLIS
+    for (const [millis, chosen] of [
+      [atLimit, "http://b"],
+      [atLimit + 1, "http://a"]
+    ] as const) {
+      const pool = new Pool(["http://a", "http://b"], options)
+      seen(pool, "http://a", 100, 10)
+      seen(pool, "http://b", 100, millis)
+      expect(pool.choose(0, "http://b").node).toBe(chosen)
+    }
+  })
+
+  it("uses a node not heard from yet, whatever the height asked, but prefers one that reported its height", () => {
+    const pool = new Pool(["http://a", "http://b"], options)
+    seen(pool, "http://a", 100)
+    expect(pool.choose(0).node).toBe("http://a")
+    expect(pool.choose(0, "http://b").node).toBe("http://b")
+    expect(pool.choose(0, "http://b", 100).node).toBe("http://b")
+  })
+
+  it("keeps to minHeight: rules out nodes below it, not those at it", () => {
+    const pool = new Pool(["http://a", "http://b"], options)
+    seen(pool, "http://a", 100)
+    seen(pool, "http://b", 103)
+    // b failed once (its rest is over): the ranking alone prefers a
+    pool.failed("http://b", 0, { restMillis: 0 })
+    expect(pool.choose(0).node).toBe("http://a")
+    expect(pool.choose(0, undefined, 100).node).toBe("http://a")
+    expect(pool.choose(0, undefined, 103).node).toBe("http://b")
+  })
+
+  it("with no node far enough along, takes the freshest wherever it is listed", () => {
+    const pool = new Pool(urls, options)
+    seen(pool, "http://a", 98)
+    seen(pool, "http://b", 99)
+    seen(pool, "http://c", 100)
+    expect(pool.choose(0, undefined, 101).node).toBe("http://c")
+  })
+
+  it("counts a node that has reported no height below one at height 0, in the ranking and the fallback", () => {
+    for (const [zero, none] of [
+      ["http://a", "http://b"],
+      ["http://b", "http://a"]
+    ]) {
+      const pool = new Pool(["http://a", "http://b"], options)
+      seen(pool, zero, 0)
+      // answers without a height, too slow to be used but for the fallback
+      pool.answered(none, 1_000, {})
+      expect(pool.choose(0, undefined, 1).node).toBe(zero)
+      const unheard = new Pool(["http://a", "http://b"], options)
+      seen(unheard, zero, 0)
+      expect(unheard.choose(0).node).toBe(zero)
+    }
+  })
+
+  it("ranks by failures in a row, then height, then speed", () => {
+    // each time the node listed second wins on the first count where the two differ and loses on
+    // the counts after it
+    const chosen = (
+      a: { height: number; millis: number; failures: number },
+      b: { height: number; millis: number; failures: number }
+    ) => {
+      const pool = new Pool(["http://a", "http://b"], options)
+      for (const [url, node] of [
+        ["http://a", a],
+        ["http://b", b]
+      ] as const) {
+        seen(pool, url, node.height, node.millis)
+        // failures whose rests are over
+        for (let i = 0; i < node.failures; i++) pool.failed(url, 0, { restMillis: 0 })
+      }
+      return pool.choose(0).node
+    }
+    expect(chosen({ height: 101, millis: 10, failures: 1 }, { height: 100, millis: 30, failures: 0 })).toBe("http://b")
+    expect(chosen({ height: 100, millis: 10, failures: 0 }, { height: 101, millis: 30, failures: 0 })).toBe("http://b")
+    expect(chosen({ height: 101, millis: 30, failures: 0 }, { height: 101, millis: 10, failures: 0 })).toBe("http://b")
   })
 })

@@ -17,7 +17,8 @@ export interface Answer {
   readonly text: string
 }
 
-const EXCERPT = 160
+/** How much of a body an error quotes, in characters. */
+export const EXCERPT = 160
 
 export const excerpt = (text: string): string => (text.length <= EXCERPT ? text : `${text.slice(0, EXCERPT)}…`)
 

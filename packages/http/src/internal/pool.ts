@@ -9,13 +9,16 @@ import * as Duration from "effect/Duration"
 import * as RetryPolicy from "../RetryPolicy.js"
 import { DEFAULTS } from "./defaults.js"
 
+/** Nodes slower than `slowFactor` times the fastest plus this many milliseconds are not used. */
+export const SLOW_MARGIN_MILLIS = 100
+
 const HEIGHT = DataNodeApi.BlockHeaders.height.toLowerCase()
 const TIMESTAMP = DataNodeApi.BlockHeaders.timestamp.toLowerCase()
 
 export interface PoolOptions {
   /** Nodes more than this many blocks behind the best are not used. */
   readonly maxLag: number
-  /** Nodes slower than this many times the fastest (plus 100 ms) are not used. */
+  /** Nodes slower than this many times the fastest (plus {@link SLOW_MARGIN_MILLIS}) are not used. */
   readonly slowFactor: number
 }
 
@@ -108,7 +111,7 @@ export class Pool {
     const eligible = available.filter(
       (n) =>
         (n.height === undefined || n.height >= best - this.options.maxLag) &&
-        (n.latencyMillis === undefined || n.latencyMillis <= fastest * this.options.slowFactor + 100) &&
+        (n.latencyMillis === undefined || n.latencyMillis <= fastest * this.options.slowFactor + SLOW_MARGIN_MILLIS) &&
         (minHeight === undefined || n.height === undefined || n.height >= minHeight)
     )
     if (eligible.length === 0) {
