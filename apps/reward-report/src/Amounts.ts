@@ -34,11 +34,6 @@ export class Ids {
   idOf(n: number): string {
     return this.list[n]
   }
-
-  /** The one string kept for `id`. */
-  of<S extends string>(id: S): S {
-    return this.list[this.numberOf(id)] as S
-  }
 }
 
 /** One asset's amounts: the slot of each party number, undefined where the party has no pair. */
