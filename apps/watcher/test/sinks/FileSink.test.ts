@@ -74,6 +74,19 @@ const patchFs = (name: "open" | "stat", wrap: (original: AsyncMethod) => AsyncMe
 /** An error as Node gives it for a failed system call. */
 const systemError = (code: string, text: string) => Object.assign(new Error(`${code}: ${text}`), { code })
 
+/** While `when()` holds, a write puts half of its bytes in the file, then fails as a full disk does. */
+const tornWrites = (when: () => boolean) =>
+  patchHandles(
+    "write",
+    (original) =>
+      async function (...args) {
+        if (!when()) return original.apply(this, args)
+        const [buffer, offset, length] = args as [Buffer, number, number]
+        await original.call(this, buffer, offset, Math.ceil(length / 2))
+        throw systemError("ENOSPC", "no space left on device, write")
+      }
+  )
+
 /** The messages the sink logged as warnings. */
 const warningsIn = (logs: ReturnType<typeof captureLogs>) =>
   logs.lines
@@ -328,17 +341,7 @@ describe("FileSink", () => {
       const path = join(yield* tempDir, "events.jsonl")
       const events = pendingEvents(6)
       let failing: "write" | "datasync" | undefined
-      yield* patchHandles(
-        "write",
-        (original) =>
-          async function (...args) {
-            if (failing !== "write") return original.apply(this, args)
-            // half of the bytes reach the file, then the disk is full
-            const [buffer, offset, length] = args as [Buffer, number, number]
-            await original.call(this, buffer, offset, Math.ceil(length / 2))
-            throw systemError("ENOSPC", "no space left on device, write")
-          }
-      )
+      yield* tornWrites(() => failing === "write")
       yield* patchHandles(
         "datasync",
         (original) =>
@@ -375,16 +378,7 @@ describe("FileSink", () => {
       const events = pendingEvents(6)
       let writeFails = false
       let truncateFails = false
-      yield* patchHandles(
-        "write",
-        (original) =>
-          async function (...args) {
-            if (!writeFails) return original.apply(this, args)
-            const [buffer, offset, length] = args as [Buffer, number, number]
-            await original.call(this, buffer, offset, Math.ceil(length / 2))
-            throw systemError("ENOSPC", "no space left on device, write")
-          }
-      )
+      yield* tornWrites(() => writeFails)
       yield* patchHandles(
         "truncate",
         (original) =>
