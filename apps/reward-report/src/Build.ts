@@ -176,7 +176,8 @@ export const crossCheck = (
   summaries: Iterable<Summary>,
   rowSums: Iterable<Summary>,
   rowCount: number,
-  assetOfId: (id: string) => AssetInfo
+  assetOfId: (id: string) => AssetInfo,
+  aliasOf: (partyId: string) => string | undefined = () => undefined
 ): CrossCheck => {
   const expected = summaries instanceof Amounts ? summaries : Amounts.of(summaries)
   const read = rowSums instanceof Amounts ? rowSums : Amounts.of(rowSums, expected.ids)
@@ -186,7 +187,8 @@ export const crossCheck = (
     pairs++
     const summary = left ?? 0n
     const rows = right ?? 0n
-    if (summary !== rows) mismatches.push({ partyId, asset: assetOfId(assetId), summary, rows })
+    if (summary !== rows)
+      mismatches.push({ partyId, alias: aliasOf(partyId), asset: assetOfId(assetId), summary, rows })
   }
   mismatches.sort((a, b) => compareAssets(a.asset, b.asset) || compareText(a.partyId, b.partyId))
   const counts = { pairs, rows: rowCount }
@@ -217,6 +219,12 @@ export const build = (snapshot: Snapshot, request: BuildRequest): Report => {
         ? undefined
         : snapshot.notComparable !== undefined
           ? { status: "skipped", reason: snapshot.notComparable }
-          : crossCheck(snapshot.summaries, rowSums.sums, rowSums.count, (id) => assetOf(assets, id))
+          : crossCheck(
+              snapshot.summaries,
+              rowSums.sums,
+              rowSums.count,
+              (id) => assetOf(assets, id),
+              (id) => aliases.get(id)
+            )
   }
 }

@@ -28,7 +28,7 @@ import { Progress, type Service as ProgressService } from "./Progress.js"
 import { ReadError } from "./ReadError.js"
 import { guard, type TooManyRequests } from "./RequestEstimate.js"
 import { fieldsOf, rewardTypeName } from "./RowOrder.js"
-import { RowSpill, type RowSource } from "./RowStore.js"
+import { type RowKeeping, type RowSink, type RowSource, sinkFor } from "./RowStore.js"
 
 /** What was read: the sums per party and asset, how many rows, and the rows themselves if kept. */
 export interface Rows {
@@ -46,7 +46,8 @@ export interface RowsRequest {
   readonly toEpoch: bigint
   /** Only rows of these types are counted; empty = every type. */
   readonly rewardTypes: ReadonlySet<string>
-  readonly keep: boolean
+  /** Which rows to keep (for outputs that list them); none: only their sums are kept. */
+  readonly keep: RowKeeping | undefined
   /** Every asset id, to split an epoch too big for one answer. */
   readonly assets: ReadonlyArray<string>
   /** The parties that can have rows in an asset (those with a total in it), to split further. */
@@ -73,7 +74,7 @@ class Collector {
   constructor(
     ids: Ids,
     readonly types: ReadonlySet<string>,
-    readonly spill: RowSpill | undefined
+    readonly sink: RowSink | undefined
   ) {
     this.sums = new Amounts(ids)
   }
@@ -88,16 +89,16 @@ class Collector {
       const asset = ids.numberOf(row.assetId)
       this.sums.addAt(party, asset, row.amount)
       this.count++
-      if (this.spill !== undefined) this.spill.add(fieldsOf(row, ids.idOf(party), ids.idOf(asset)), party, asset)
+      if (this.sink !== undefined) this.sink.add(fieldsOf(row, ids.idOf(party), ids.idOf(asset)), party, asset)
     }
   }
 
   seal(): void {
-    this.spill?.seal()
+    this.sink?.seal()
   }
 
   result(): Rows {
-    return { kept: this.spill, sums: this.sums, count: this.count }
+    return { kept: this.sink, sums: this.sums, count: this.count }
   }
 }
 
@@ -226,11 +227,11 @@ const readFilter = (
     }
   })
 
-/** A file for the rows when they are kept, removed when the scope closes. */
-const spillFor = (keep: boolean, ids: Ids) =>
+/** Where the rows go when they are kept, let go when the scope closes. */
+const keptRows = (keep: RowKeeping | undefined, ids: Ids) =>
   Effect.acquireRelease(
-    Effect.sync(() => (keep ? new RowSpill(ids) : undefined)),
-    (spill) => Effect.sync(() => spill?.close())
+    Effect.sync(() => (keep === undefined ? undefined : sinkFor(keep, ids))),
+    (sink) => Effect.sync(() => sink?.close())
   )
 
 /** Reads the rows; the kept ones stay readable until the scope closes. */
@@ -242,7 +243,7 @@ export const readRows = (
       client: yield* DataNodeClient.DataNodeClient,
       progress: yield* Progress,
       request,
-      collector: new Collector(request.ids, request.rewardTypes, yield* spillFor(request.keep, request.ids)),
+      collector: new Collector(request.ids, request.rewardTypes, yield* keptRows(request.keep, request.ids)),
       epochs: Number(request.toEpoch - request.fromEpoch + 1n)
     }
     yield* reading.progress.step("reading per-epoch rewards", reading.epochs * request.filters.length)

@@ -27,7 +27,7 @@ import { readRows, type Rows } from "./EpochRows.js"
 import { Progress } from "./Progress.js"
 import { ReadError } from "./ReadError.js"
 import type { TooManyRequests } from "./RequestEstimate.js"
-import { listOf, RowSpill, type RowSource } from "./RowStore.js"
+import { listOf, type RowKeeping, type RowSource } from "./RowStore.js"
 import type { AssetInfo } from "./Report.js"
 
 export interface ReadRequest {
@@ -42,8 +42,8 @@ export interface ReadRequest {
         readonly toEpoch: bigint | undefined
         /** Empty = every type. */
         readonly rewardTypes: ReadonlyArray<string>
-        /** Keep the rows (for outputs that list them); otherwise only their sums are kept. */
-        readonly keep: boolean
+        /** Which rows to keep (for outputs that list them); none: only their sums are kept. */
+        readonly keep: RowKeeping | undefined
       }
     | undefined
   /** Attempts at a consistent snapshot when epochs end during the read. Default 3. */
@@ -189,7 +189,7 @@ const isComparable = (epochs: ReadRequest["epochs"]): boolean =>
   epochs.toEpoch === undefined &&
   epochs.rewardTypes.length === 0
 
-const noRows: RowSource = { count: 0, rows: () => listOf([]) }
+const noRows: RowSource = { count: 0, rows: () => listOf([]), close: () => undefined }
 
 /** What one attempt read, and whether it can be kept (no epoch ended during it, see above). */
 interface Attempt {
@@ -221,7 +221,7 @@ const readAttempt = (
     const toEpoch = epochs.toEpoch ?? statistics.epochSeq
     const rows: Rows =
       fromEpoch > toEpoch
-        ? { kept: epochs.keep ? noRows : undefined, sums: new Amounts(ids), count: 0 }
+        ? { kept: epochs.keep === undefined ? undefined : noRows, sums: new Amounts(ids), count: 0 }
         : yield* readRows({
             ids,
             filters: combinations(request),
@@ -263,7 +263,7 @@ const readSettled = (request: ReadRequest, comparable: boolean) =>
         return { assets, rows, summaries, aliases }
       }
       // the rows of an attempt that is not kept are not needed any more
-      if (result.rows?.kept instanceof RowSpill) result.rows.kept.close()
+      result.rows?.kept?.close()
       if (n >= attempts) {
         return yield* new ReadError({
           reason: `partial data: rewards kept being paid while reading (${attempts} attempts); try again`

@@ -144,6 +144,8 @@ export interface EpochRows extends Iterable<EpochRow> {
 /** A party and asset whose per-epoch rows do not add up to its summary. */
 export interface Mismatch {
   readonly partyId: string
+  /** From the party's profile; undefined when it has none (or an empty one). */
+  readonly alias: string | undefined
   readonly asset: AssetInfo
   /** From `/api/v2/rewards/summaries`, base units (0 when there is no summary). */
   readonly summary: bigint

@@ -2,7 +2,8 @@
  * Where the per-epoch rows wait between the read and the output. A report may list millions of
  * payouts: held as objects they would take gigabytes, so they are written to a temporary file as
  * they are read ({@link RowSpill}), sorted a window of epochs at a time, and read back lazily in
- * report order by each pass of the output ({@link EpochRows}).
+ * report order by each pass of the output ({@link EpochRows}). An output that shows only the first
+ * rows keeps only those ({@link RowHead}).
  *
  * The node delivers a window of epochs whole, windows in ascending order, so sorting each window
  * gives report order for the whole read. Several reads (one per party or asset asked for) give one
@@ -20,11 +21,29 @@ export interface Resolve {
   readonly alias: (partyId: string) => string | undefined
 }
 
-/** Rows read and kept, to be listed once their assets and aliases are known. */
+/** Rows read and kept, to be listed once their assets and aliases are known; `close` lets them go. */
 export interface RowSource {
   readonly count: number
   readonly rows: (resolve: Resolve) => EpochRows
+  readonly close: () => void
 }
+
+/**
+ * Where the read puts the rows it keeps: `add` the rows of an answer, `seal` when every row of the
+ * epochs added so far has been added (a window, or one epoch read in parts).
+ */
+export interface RowSink extends RowSource {
+  /** Adds a row; `party` and `asset` are the numbers of its ids in the read's {@link Ids}. */
+  readonly add: (row: RowFields, party: number, asset: number) => void
+  readonly seal: () => void
+}
+
+/** Which rows a read keeps: every one, or only the first in report order (an output that shows those only). */
+export type RowKeeping = "all" | { readonly first: number }
+
+/** A sink for the rows `keeping` asks for, of a read numbering its ids in `ids`. */
+export const sinkFor = (keeping: RowKeeping, ids: Ids): RowSink =>
+  keeping === "all" ? new RowSpill(ids) : new RowHead(keeping.first)
 
 /**
  * Rows in full from what was kept and the assets and aliases read, taken in report order: a row's
@@ -134,7 +153,7 @@ interface Run {
  * row of the epochs added so far has been added (a window, or one epoch read in parts); `close`
  * when the report is written.
  */
-export class RowSpill implements RowSource {
+export class RowSpill implements RowSink {
   private readonly file = new SpillFile("vega-reward-report-")
   private pending: Array<Waiting> = []
   private readonly runs: Array<Run> = []
@@ -310,5 +329,73 @@ export class RowSpill implements RowSource {
   close(): void {
     for (const spill of this.closing) spill.close()
     this.file.close()
+  }
+}
+
+/**
+ * Only the first `limit` rows in report order, and how many there were: for an output that shows
+ * no more (HTML lists a thousand), nothing of the rest is kept. Listing more than were kept fails
+ * rather than leaving rows out; when all the rows fit, they are all there.
+ */
+export class RowHead implements RowSink {
+  /** The first rows so far, in report order, at most `limit`. */
+  private kept: Array<RowFields> = []
+  private pending: Array<RowFields> = []
+  count = 0
+
+  constructor(private readonly limit: number) {}
+
+  add(row: RowFields): void {
+    this.count++
+    // windows come mostly in report order: once the head is full, later rows are passed over
+    // unsorted
+    const last = this.kept.length >= this.limit ? this.kept[this.kept.length - 1] : undefined
+    if (last === undefined || compareRows(row, last) < 0) this.pending.push(row)
+  }
+
+  seal(): void {
+    if (this.pending.length === 0) return
+    const sorted = this.pending.sort(compareRows)
+    this.pending = []
+    const merged: Array<RowFields> = []
+    let i = 0
+    let j = 0
+    while (merged.length < this.limit && (i < this.kept.length || j < sorted.length)) {
+      const takeKept = j >= sorted.length || (i < this.kept.length && compareRows(this.kept[i], sorted[j]) <= 0)
+      merged.push(takeKept ? this.kept[i++] : sorted[j++])
+    }
+    this.kept = merged
+  }
+
+  /** The kept rows, when they are every row; otherwise why they cannot be listed. */
+  private all(): ReadonlyArray<RowFields> {
+    if (this.count > this.kept.length) {
+      throw new Error(`only the first ${this.kept.length} of ${this.count} per-epoch rows were kept`)
+    }
+    return this.kept
+  }
+
+  rows(resolve: Resolve): EpochRows {
+    const made = (fields: ReadonlyArray<RowFields>) => fields.map(rowMaker(resolve))
+    return {
+      length: this.count,
+      [Symbol.iterator]: () => made(this.all())[Symbol.iterator](),
+      withoutIds: () => this.all().map(rowMaker(resolve, false)),
+      byReceivedAt: (first) => byTime(made(this.all()), first),
+      notInTimeOrder: () => {
+        // every row is here, sorted by time at once: any times can be ordered
+        this.all()
+        return undefined
+      },
+      head: (n) => {
+        if (n > this.kept.length && this.count > this.kept.length) this.all()
+        return made(this.kept.slice(0, Math.max(0, n)))
+      }
+    }
+  }
+
+  close(): void {
+    this.kept = []
+    this.pending = []
   }
 }

@@ -15,11 +15,13 @@ import * as Stream from "effect/Stream"
 import { build } from "./Build.js"
 import * as DataNode from "./DataNode.js"
 import { chunks, type Format, needsEpochRows } from "./Format.js"
+import * as Html from "./formats/Html.js"
 import { writeFileAtomically, writeStream, type WriteError } from "./Output.js"
 import type { Progress } from "./Progress.js"
 import { read } from "./Read.js"
 import { ReadError } from "./ReadError.js"
 import type { TooManyRequests } from "./RequestEstimate.js"
+import type { RowKeeping } from "./RowStore.js"
 import { UsageProblem } from "./UsageProblem.js"
 import type { CrossCheck, Filters, Report, View } from "./Report.js"
 import { VERSION } from "./internal/version.js"
@@ -89,9 +91,18 @@ const writeReport = (report: Report, options: RunOptions): Effect.Effect<string,
     : Effect.as(writeFileAtomically(options.output, pieces), options.output)
 }
 
-/** Whether the output lists the per-epoch rows (otherwise only their sums are kept, for the cross-check). */
-export const listsRows = (view: View, format: Format): boolean =>
-  view === "epochs" || format === "json" || needsEpochRows(format)
+/**
+ * Which per-epoch rows the output lists: all of them, only the first (the HTML page of the epochs
+ * view), or none (then only their sums are kept, for the cross-check).
+ */
+export const rowKeeping = (view: View, format: Format): RowKeeping | undefined =>
+  format === "json" || needsEpochRows(format)
+    ? "all"
+    : view !== "epochs"
+      ? undefined
+      : format === "html"
+        ? { first: Html.epochRowLimit }
+        : "all"
 
 /** The report, read with a client already provided; its per-epoch rows can be read until the scope closes. */
 export const makeReport = (
@@ -115,7 +126,7 @@ export const makeReport = (
             fromEpoch: filters.fromEpoch,
             toEpoch: filters.toEpoch,
             rewardTypes: filters.rewardTypes,
-            keep: listsRows(options.view, options.format)
+            keep: rowKeeping(options.view, options.format)
           }
         : undefined,
       maxRequests: options.maxRequests

@@ -22,14 +22,22 @@ describe("crossCheck", () => {
         rows: 2
       }
     )
-    const failed = crossCheck(summaries, [sum(p1, 10n), sum(p2, 5n)], 2, () => asset)
+    // each difference names the party's alias, where it has one
+    const aliases = new Map([[p2, "second"]])
+    const failed = crossCheck(
+      summaries,
+      [sum(p1, 10n), sum(p2, 5n)],
+      2,
+      () => asset,
+      (id) => aliases.get(id)
+    )
     assert.deepStrictEqual(failed, {
       status: "failed",
       pairs: 2,
       rows: 2,
       mismatches: [
-        { partyId: p1, asset, summary: 30n, rows: 10n },
-        { partyId: p2, asset, summary: 0n, rows: 5n }
+        { partyId: p1, alias: undefined, asset, summary: 30n, rows: 10n },
+        { partyId: p2, alias: "second", asset, summary: 0n, rows: 5n }
       ]
     })
   })

@@ -7,6 +7,7 @@ import { Simulator } from "@vega-effect/simulator"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import type * as Either from "effect/Either"
+import * as Html from "../src/formats/Html.js"
 import * as Progress from "../src/Progress.js"
 import { layerSilent } from "../src/Progress.js"
 import { type EpochRow, type Filters, noFilters, type Report } from "../src/Report.js"
@@ -314,6 +315,30 @@ describe("totals equal the simulator's ground truth", () => {
         assert.isTrue(m.rows > m.summary, "a duplicated row adds to the sum")
         assert.strictEqual(m.summary, worldTotals(sim.world).get(`${m.partyId}|${m.asset.id}`))
       }
+    })
+  )
+})
+
+describe("the HTML page of the epochs view keeps only the rows it shows", () => {
+  it.scopedLive("the same page as from every row kept, over more rows than it shows", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make({ ...world, scale: { ...world.scale, parties: 400 } })
+      const read = (format: RunOptions["format"]) =>
+        makeReport(options({ view: "epochs", format })).pipe(
+          Effect.provide(clientLayer([sim.url], undefined, false)),
+          Effect.provide(layerSilent)
+        )
+      const all = yield* read("csv")
+      const head = yield* read("html")
+      assert.isAbove(all.epochs?.length ?? 0, Html.epochRowLimit, "more rows than the page shows")
+      assert.strictEqual(head.epochs?.length, all.epochs?.length)
+      // made at different moments: the pages are compared with one provenance
+      assert.strictEqual(
+        Html.render({ ...head, provenance: all.provenance }),
+        Html.render(all),
+        "the page from the first rows kept"
+      )
+      assert.throws(() => [...(head.epochs ?? [])], /only the first 1000 of \d+ per-epoch rows were kept/)
     })
   )
 })

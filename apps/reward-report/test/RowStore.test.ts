@@ -7,7 +7,7 @@ import { readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import type { AssetInfo, EpochRow } from "../src/Report.js"
 import { compareRows, type RowFields, rowIdOf, rowKey } from "../src/RowOrder.js"
-import { listOf, type Resolve, RowSpill } from "../src/RowStore.js"
+import { listOf, type Resolve, RowHead, RowSpill } from "../src/RowStore.js"
 
 const hex = (n: number) => n.toString(16).padStart(64, "0")
 const assets: ReadonlyArray<AssetInfo> = [
@@ -90,7 +90,7 @@ const expected = (rows: ReadonlyArray<RowFields>): ReadonlyArray<EpochRow> => {
 }
 
 /** Adds the rows of each epoch window (a few epochs, in the node's unspecified order), sealing each. */
-const spillWindows = (spill: RowSpill, rows: ReadonlyArray<RowFields>, width: bigint, seed: number) => {
+const spillWindows = (spill: Sink, rows: ReadonlyArray<RowFields>, width: bigint, seed: number) => {
   const last = rows.reduce((max, r) => (r.epoch > max ? r.epoch : max), 0n)
   for (let lo = 1n; lo <= last; lo += width) {
     put(
@@ -104,7 +104,13 @@ const spillWindows = (spill: RowSpill, rows: ReadonlyArray<RowFields>, width: bi
   }
 }
 
-const put = (spill: RowSpill, rows: Iterable<RowFields>) => {
+/** What the tests put rows into: a {@link RowSpill} or a {@link RowHead}. */
+interface Sink {
+  add(row: RowFields): void
+  seal(): void
+}
+
+const put = (spill: Sink, rows: Iterable<RowFields>) => {
   for (const row of rows) spill.add(row)
 }
 
@@ -227,5 +233,64 @@ describe("RowSpill", () => {
     spill.close()
     spill.close()
     expect(ours()).toEqual(before)
+  })
+})
+
+describe("RowHead", () => {
+  const ids = (rows: Iterable<EpochRow>) => [...rows].map((r) => r.rowId)
+
+  it("keeps the first rows in report order with their ids, counting all, whatever the reads", () => {
+    const rows = world(30, 12, 5)
+    const truth = expected(rows)
+    for (const limit of [1, 17, 250]) {
+      for (const reads of ["windows of 1", "windows of 4", "one read per party, last party first"]) {
+        const head = new RowHead(limit)
+        if (reads === "windows of 1") spillWindows(head, rows, 1n, limit)
+        else if (reads === "windows of 4") spillWindows(head, rows, 4n, limit)
+        else
+          for (let p = 12; p >= 1; p--)
+            spillWindows(
+              head,
+              rows.filter((r) => r.partyId === hex(p)),
+              3n,
+              p
+            )
+        const kept = head.rows(resolve)
+        expect(kept.length, `${limit}, ${reads}`).toBe(rows.length)
+        expect(plain(kept.head(limit)), `${limit}, ${reads}`).toEqual(plain(truth.slice(0, limit)))
+        expect(ids(kept.head(limit - 1))).toEqual(ids(truth.slice(0, limit - 1)))
+      }
+    }
+  })
+
+  it("refuses to list more rows than it kept, rather than leave rows out", () => {
+    const rows = world(10, 8, 2)
+    const head = new RowHead(20)
+    spillWindows(head, rows, 2n, 1)
+    const kept = head.rows(resolve)
+    const refusal = `only the first 20 of ${rows.length} per-epoch rows were kept`
+    expect(() => [...kept]).toThrow(refusal)
+    expect(() => [...kept.withoutIds()]).toThrow(refusal)
+    expect(() => [...kept.byReceivedAt("oldest")]).toThrow(refusal)
+    expect(() => kept.notInTimeOrder()).toThrow(refusal)
+    expect(() => kept.head(21)).toThrow(refusal)
+    expect(kept.head(20)).toHaveLength(20)
+    // one row too many is as much a refusal
+    const allButOne = new RowHead(rows.length - 1)
+    spillWindows(allButOne, rows, 2n, 1)
+    expect(() => [...allButOne.rows(resolve)]).toThrow(`only the first ${rows.length - 1} of ${rows.length}`)
+  })
+
+  it("is the whole list when every row fits", () => {
+    const rows = world(6, 5, 9)
+    const truth = listOf(expected(rows))
+    const head = new RowHead(rows.length)
+    spillWindows(head, rows, 2n, 3)
+    const kept = head.rows(resolve)
+    expect(plain(kept)).toEqual(plain(truth))
+    expect([...kept.withoutIds()]).toEqual(plain(truth).map(({ rowId: _, ...rest }) => rest))
+    expect(plain(kept.byReceivedAt("newest"))).toEqual(plain(truth.byReceivedAt("newest")))
+    expect(kept.notInTimeOrder()).toBeUndefined()
+    expect(plain(kept.head(rows.length + 5))).toEqual(plain(truth))
   })
 })

@@ -250,7 +250,7 @@ const viewSection = (report: Report): string => {
   }
 }
 
-const crossCheckBody = (check: CrossCheck, aliases: ReadonlyMap<string, string>): ReadonlyArray<string> => {
+const crossCheckBody = (check: CrossCheck): ReadonlyArray<string> => {
   switch (check.status) {
     case "passed":
       return [
@@ -269,20 +269,12 @@ const crossCheckBody = (check: CrossCheck, aliases: ReadonlyMap<string, string>)
         `<tbody>`,
         ...check.mismatches.map(
           (m) =>
-            `<tr>${td(m.partyId, "id")}${td(aliases.get(m.partyId) ?? "")}${td(oneLine(m.asset.symbol), undefined, m.asset.id)}${td(amountText(unitsOf(m.summary, m.asset.decimals), m.asset), "num")}${td(amountText(unitsOf(m.rows, m.asset.decimals), m.asset), "num")}${td(amountText(unitsOf(m.rows - m.summary, m.asset.decimals), m.asset), "num")}</tr>`
+            `<tr>${td(m.partyId, "id")}${td(m.alias === undefined ? "" : oneLine(m.alias))}${td(oneLine(m.asset.symbol), undefined, m.asset.id)}${td(amountText(unitsOf(m.summary, m.asset.decimals), m.asset), "num")}${td(amountText(unitsOf(m.rows, m.asset.decimals), m.asset), "num")}${td(amountText(unitsOf(m.rows - m.summary, m.asset.decimals), m.asset), "num")}</tr>`
         ),
         `</tbody>`,
         `</table>`
       ]
   }
-}
-
-/** Aliases by party id, from the lines and rows read (mismatches carry none of their own). */
-const knownAliases = (report: Report): ReadonlyMap<string, string> => {
-  const aliases = new Map<string, string>()
-  for (const { partyId, alias } of report.lines) if (alias !== undefined) aliases.set(partyId, oneLine(alias))
-  for (const { partyId, alias } of report.epochs ?? []) if (alias !== undefined) aliases.set(partyId, oneLine(alias))
-  return aliases
 }
 
 const crossCheckSection = (report: Report): string =>
@@ -291,8 +283,7 @@ const crossCheckSection = (report: Report): string =>
     : [
         `<section id="cross-check">`,
         `<h2>Cross-check: per-epoch rows against summaries</h2>`,
-        // only a failed check names parties; the rows are not read again for nothing
-        ...crossCheckBody(report.crossCheck, report.crossCheck.status === "failed" ? knownAliases(report) : new Map()),
+        ...crossCheckBody(report.crossCheck),
         `</section>`
       ].join("\n")
 

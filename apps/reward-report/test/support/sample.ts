@@ -144,6 +144,6 @@ export const sampleReport: Report = {
     status: "failed",
     pairs: 6,
     rows: 4,
-    mismatches: [{ partyId: parties.bob, asset: USDT, summary: 1_000_000_000n, rows: 0n }]
+    mismatches: [{ partyId: parties.bob, alias: aliases[parties.bob], asset: USDT, summary: 1_000_000_000n, rows: 0n }]
   }
 }
