@@ -6,6 +6,7 @@
  * slot.
  */
 import type { Summary } from "./Build.js"
+import { compareBig, compareText } from "./RowOrder.js"
 
 /**
  * The ids of one read, numbered in the order they are first seen. The node sends each id afresh
@@ -79,6 +80,26 @@ export class Amounts implements Iterable<Summary> {
     slots[party] = total === undefined ? amount : total + amount
   }
 
+  /**
+   * Each party with a pair in `assetId` and its amount, largest amount first, equal amounts by
+   * party id (sorted as numbers, not objects: a big network has hundreds of thousands of pairs).
+   */
+  forEachByAmount(assetId: string, f: (partyId: string, amount: bigint) => void): void {
+    const slots = this.slotsOf(assetId) as Array<bigint>
+    const parties: Array<number> = []
+    slots.forEach((amount, party) => amount !== undefined && parties.push(party))
+    const ids = this.ids
+    const sorted = Int32Array.from(parties).sort(
+      (a, b) => compareBig(slots[b], slots[a]) || compareText(ids.idOf(a), ids.idOf(b))
+    )
+    for (const party of sorted) f(ids.idOf(party), slots[party])
+  }
+
+  private slotsOf(assetId: string): Slots {
+    const asset = this.ids.find(assetId)
+    return (asset === undefined ? undefined : this.byAsset.get(asset)) ?? []
+  }
+
   get(partyId: string, assetId: string): bigint | undefined {
     const asset = this.ids.find(assetId)
     const party = this.ids.find(partyId)
@@ -99,10 +120,8 @@ export class Amounts implements Iterable<Summary> {
 
   /** The parties with a pair in `assetId`. */
   partiesOf(assetId: string): Array<string> {
-    const asset = this.ids.find(assetId)
-    const slots = asset === undefined ? undefined : this.byAsset.get(asset)
     const parties: Array<string> = []
-    slots?.forEach((amount, party) => amount !== undefined && parties.push(this.ids.idOf(party)))
+    this.slotsOf(assetId).forEach((amount, party) => amount !== undefined && parties.push(this.ids.idOf(party)))
     return parties
   }
 

@@ -84,31 +84,43 @@ const totalsOf = (snapshot: Snapshot): ReadonlyArray<AssetTotal> => {
     .sort((a, b) => compareAssets(a.asset, b.asset))
 }
 
+/**
+ * A party's line; its texts are made when shown (a big network has hundreds of thousands of lines,
+ * held while the report is written).
+ */
+class RankedLine implements PartyLine {
+  constructor(
+    readonly rank: number,
+    readonly partyId: string,
+    readonly alias: string | undefined,
+    readonly asset: AssetInfo,
+    readonly amount: bigint,
+    /** The asset's total, for the share. */
+    private readonly total: bigint
+  ) {}
+
+  get units(): string {
+    return unitsOf(this.amount, this.asset.decimals)
+  }
+
+  get share(): string {
+    return shareOf(this.amount, this.total)
+  }
+}
+
 /** Every (party, asset) line with its rank and share, grouped by asset in `totals` order, largest first. */
 const rankedLines = (snapshot: Snapshot, totals: ReadonlyArray<AssetTotal>): ReadonlyArray<Array<PartyLine>> => {
-  const byAsset = new Map<string, Array<Summary>>()
-  for (const s of snapshot.summaries) {
-    const list = byAsset.get(s.assetId)
-    if (list === undefined) byAsset.set(s.assetId, [s])
-    else list.push(s)
-  }
+  const table = snapshot.summaries instanceof Amounts ? snapshot.summaries : Amounts.of(snapshot.summaries)
   return totals.map(({ amount: total, asset }) => {
-    const summaries = (byAsset.get(asset.id) ?? []).sort(
-      (a, b) => compareBig(b.amount, a.amount) || compareText(a.partyId, b.partyId)
-    )
+    const lines: Array<PartyLine> = []
+    let previous: bigint | undefined
     let rank = 0
-    return summaries.map((s, i): PartyLine => {
-      if (i === 0 || summaries[i - 1].amount !== s.amount) rank = i + 1
-      return {
-        rank,
-        partyId: s.partyId,
-        alias: snapshot.aliases.get(s.partyId),
-        asset,
-        amount: s.amount,
-        units: unitsOf(s.amount, asset.decimals),
-        share: shareOf(s.amount, total)
-      }
+    table.forEachByAmount(asset.id, (partyId, amount) => {
+      if (amount !== previous) rank = lines.length + 1
+      previous = amount
+      lines.push(new RankedLine(rank, partyId, snapshot.aliases.get(partyId), asset, amount, total))
     })
+    return lines
   })
 }
 

@@ -33,6 +33,26 @@ describe("Amounts", () => {
     )
   })
 
+  it("goes through an asset's parties largest amount first, equal amounts by party id, whatever the numbering", () => {
+    const [p4, p5] = [hex(4), hex(5)]
+    // numbered out of id order: p5 first, p1 last; amounts beyond 2^53 differ only in their low digits
+    const big = 2n ** 200n
+    const amounts = table(new Ids(), [
+      [p5, a1, big + 1n],
+      [p3, a1, big],
+      [p4, a2, 7n],
+      [p2, a1, big + 1n],
+      [p1, a1, big + 2n],
+      [p4, a1, 3n]
+    ])
+    const seen: Array<string> = []
+    amounts.forEachByAmount(a1, (party, amount) => seen.push(`${party}|${amount}`))
+    expect(seen).toEqual([`${p1}|${big + 2n}`, `${p2}|${big + 1n}`, `${p5}|${big + 1n}`, `${p3}|${big}`, `${p4}|3`])
+    const none: Array<string> = []
+    amounts.forEachByAmount(hex(0xa9), (party) => none.push(party))
+    expect(none).toEqual([])
+  })
+
   it("is equal only to a table of the same pairs with the same amounts", () => {
     const ids = new Ids()
     const base: ReadonlyArray<readonly [string, string, bigint]> = [
