@@ -330,12 +330,12 @@ describe("streams", () => {
     Effect.gen(function* () {
       const { requests, transport } = yield* transportOf([A], () =>
         Effect.delay(
-          Effect.sync(() => new Response(endless(), { status: 299 })),
+          Effect.sync(() => new Response(endless(), { status: 200 })),
           Duration.minutes(1)
         )
       )
       const { node, response } = yield* endsAfter(yield* Effect.fork(transport.open("/stream")), 60_000)
-      expect([node, response.status]).toEqual([A, 299])
+      expect([node, response.status]).toEqual([A, 200])
       expect(requests().map((sent) => [sent.url, sent.request.headers.accept])).toEqual([
         [`${A}/stream`, "application/json"]
       ])
@@ -372,9 +372,11 @@ describe("reads", () => {
             ? jsonAnswer(299, { ok: 2 })
             : request.url.endsWith("/bad")
               ? jsonAnswer(200, { ok: "x" })
-              : request.url.endsWith(INFO)
-                ? jsonAnswer(200, {})
-                : unavailable()
+              : request.url.endsWith("/moved")
+                ? jsonAnswer(300, { ok: 3 })
+                : request.url.endsWith(INFO)
+                  ? jsonAnswer(200, {})
+                  : unavailable()
         )
       )
       yield* TestClock.adjust("1 second")
@@ -383,6 +385,10 @@ describe("reads", () => {
         _tag: "DecodeError",
         node: A,
         pathInBody: "ok"
+      })
+      expect(yield* Effect.flip(transport.read("Moved", `${A}/moved`, decodeOk))).toMatchObject({
+        _tag: "InvalidArgumentError",
+        status: 300
       })
       const failed = yield* Effect.flip(transport.read("Down", `${B}/down`, decodeOk))
       expect(failed).toMatchObject({ _tag: "UnavailableError", node: B, path: "/down", status: 503 })
@@ -393,7 +399,7 @@ describe("reads", () => {
         consecutiveFailures: 1,
         unavailableUntil: 1000 + rest(0)
       })
-      expect(yield* statusOf(transport, A)).toMatchObject({ failures: 1 })
+      expect(yield* statusOf(transport, A)).toMatchObject({ failures: 2 })
     })
   )
 
