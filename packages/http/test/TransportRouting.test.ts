@@ -51,7 +51,7 @@ const settingsOf = (urls: ReadonlyArray<string>, settings: Partial<Settings> = {
   ...settings
 })
 
-/** Every node answers every request with `answer` (a fresh `Response` each time). */
+/** What the in-memory nodes answer to each request (its number from 1, height probes included). */
 type Script = (
   request: HttpClientRequest.HttpClientRequest,
   n: number
