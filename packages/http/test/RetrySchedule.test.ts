@@ -1,22 +1,15 @@
-import { FetchHttpClient, HttpClient, HttpClientRequest, HttpClientResponse } from "@effect/platform"
+import { FetchHttpClient, HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
-import { Clock, Effect, Either, Fiber, HashMap, Layer, Logger, LogLevel, Schedule, TestClock } from "effect"
+import { Effect, Either, Fiber, HashMap, Layer, Logger, LogLevel, Schedule, TestClock } from "effect"
+import { fakeHttp } from "./support.js"
 
-/** A node that answers every request with `answer()`, remembering when (TestClock millis) each came. */
+/** A node that answers every request with `answer()`; `times()`: when (TestClock millis) each came. */
 const fakeNode = (answer: () => Response) => {
-  const times: Array<number> = []
-  const layer = Layer.succeed(
-    HttpClient.HttpClient,
-    HttpClient.make((request) =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        times.push(now)
-        return HttpClientResponse.fromWeb(request, answer())
-      })
-    )
-  )
-  return { times, layer }
+  const node = fakeHttp(() => Effect.sync(answer))
+  const times = () => node.sent.map((sent) => sent.at)
+  return { times, layer: Layer.succeed(HttpClient.HttpClient, node.client) }
 }
 
 const unavailable = () =>
@@ -33,12 +26,12 @@ describe("the client's retry policy", () => {
       }).pipe(Effect.provide(node.layer))
       const fiber = yield* Effect.fork(Effect.either(client.info))
       yield* TestClock.adjust("2999 millis")
-      expect(node.times).toEqual([0])
+      expect(node.times()).toEqual([0])
       yield* TestClock.adjust("1 millis")
-      expect(node.times).toEqual([0, 3000])
+      expect(node.times()).toEqual([0, 3000])
       yield* TestClock.adjust("1 minute")
       const outcome = yield* Fiber.join(fiber)
-      expect(node.times).toEqual([0, 3000, 6000])
+      expect(node.times()).toEqual([0, 3000, 6000])
       expect(Either.isLeft(outcome) && outcome.left._tag).toBe("UnavailableError")
     })
   )
@@ -80,8 +73,9 @@ describe("the client's retry policy", () => {
       const fiber = yield* Effect.fork(Effect.either(client.info))
       yield* TestClock.adjust("1 minute")
       yield* Fiber.join(fiber)
-      expect(node.times).toHaveLength(6)
-      const gaps = node.times.slice(1).map((t, i) => t - node.times[i])
+      const times = node.times()
+      expect(times).toHaveLength(6)
+      const gaps = times.slice(1).map((t, i) => t - times[i])
       const ceilings = [200, 400, 800, 1600, 3200]
       gaps.forEach((gap, n) => expect(gap).toBeLessThanOrEqual(ceilings[n]))
     })
@@ -104,41 +98,34 @@ describe("the client's retry policy", () => {
       }).pipe(Effect.provide(node.layer))
       const fiber = yield* Effect.fork(client.vegaTime)
       yield* TestClock.adjust("6 seconds")
-      expect(node.times).toEqual([0])
+      expect(node.times()).toEqual([0])
       yield* TestClock.adjust("1 second")
       const time = yield* Fiber.join(fiber)
-      expect(node.times).toEqual([0, 7000])
+      expect(node.times()).toEqual([0, 7000])
       expect(time.timestamp).toBe(9n)
     })
   )
 
   it.scoped("a Ratelimit-Retry-After ban rests a node: the next read goes to another one", () =>
     Effect.gen(function* () {
-      const asked: Array<string> = []
-      const layer = Layer.succeed(
-        HttpClient.HttpClient,
-        HttpClient.make((request) => {
-          asked.push(request.url)
-          return Effect.succeed(
-            HttpClientResponse.fromWeb(
-              request,
-              request.url.startsWith("http://a")
-                ? new Response(
-                    '{"code":7,"message":"temporarily banned for continuing to request while rate limited","details":[]}',
-                    { status: 403, headers: { "ratelimit-retry-after": "600" } }
-                  )
-                : new Response('{"timestamp":"1"}', { status: 200, headers: { "x-block-height": "10" } })
-            )
-          )
-        })
+      const nodes = fakeHttp((request) =>
+        Effect.sync(() =>
+          request.url.startsWith("http://a")
+            ? new Response(
+                '{"code":7,"message":"temporarily banned for continuing to request while rate limited","details":[]}',
+                { status: 403, headers: { "ratelimit-retry-after": "600" } }
+              )
+            : new Response('{"timestamp":"1"}', { status: 200, headers: { "x-block-height": "10" } })
+        )
       )
+      const layer = Layer.succeed(HttpClient.HttpClient, nodes.client)
       const client = yield* DataNodeClient.make({ urls: ["http://a", "http://b"], rateLimit: false }).pipe(
         Effect.provide(layer)
       )
-      asked.length = 0
+      const probes = nodes.sent.length
       // the probes at start saw a's ban; every read goes to b for the next ten minutes
       for (let i = 0; i < 3; i++) yield* client.vegaTime
-      expect(asked.every((url) => url.startsWith("http://b"))).toBe(true)
+      expect(nodes.sent.slice(probes).every((sent) => sent.url.startsWith("http://b"))).toBe(true)
       const a = (yield* client.nodes).find((n) => n.url === "http://a")!
       expect(a.banned).toBe(true)
       expect(a.unavailableUntil).toBe(600_000)
@@ -175,22 +162,15 @@ describe("execute", () => {
   )
 })
 
-/** Nodes answering by their URL's origin, remembering when (TestClock millis) each was asked. */
+/** Nodes answering by their URL's origin (`call`: how many times it was asked before), remembering when (TestClock millis) each was asked. */
 const fakeNodes = (answer: (origin: string, call: number) => Response) => {
-  const asked: Array<{ readonly origin: string; readonly at: number }> = []
-  const layer = Layer.succeed(
-    HttpClient.HttpClient,
-    HttpClient.make((request) =>
-      Effect.map(Clock.currentTimeMillis, (at) => {
-        const origin = new URL(request.url).origin
-        const call = asked.filter((a) => a.origin === origin).length
-        asked.push({ origin, at })
-        return HttpClientResponse.fromWeb(request, answer(origin, call))
-      })
-    )
+  const originOf = (url: string) => new URL(url).origin
+  const timesOf = (origin: string) => node.sent.filter((sent) => originOf(sent.url) === origin).map((sent) => sent.at)
+  // the request being answered is already among those sent
+  const node = fakeHttp((request) =>
+    Effect.sync(() => answer(originOf(request.url), timesOf(originOf(request.url)).length - 1))
   )
-  const timesOf = (origin: string) => asked.filter((a) => a.origin === origin).map((a) => a.at)
-  return { asked, timesOf, layer }
+  return { timesOf, layer: Layer.succeed(HttpClient.HttpClient, node.client) }
 }
 
 const RATE_LIMITED = '{"code":8,"message":"api request rate limit exceeded","details":[]}'

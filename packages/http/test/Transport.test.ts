@@ -6,6 +6,7 @@ import { DEFAULTS } from "../src/internal/defaults.js"
 import { makePacer, type Pacer } from "../src/internal/pacer.js"
 import { Pool, SLOW_MARGIN_MILLIS } from "../src/internal/pool.js"
 import * as RetryPolicy from "../src/RetryPolicy.js"
+import { endsAfter } from "./support.js"
 
 const answer = (status: number, text: string, headers: Record<string, string> = {}) => ({
   node: "http://n1",
@@ -138,21 +139,6 @@ describe("answers", () => {
     expect("retryAfter" in limited).toBe(false)
   })
 })
-
-/**
- * Checks that `fiber` ends `millis` from now on the test clock and not a millisecond sooner
- * (`millis` 0: ends without the clock moving).
- */
-const endsAfter = <A, E>(fiber: Fiber.RuntimeFiber<A, E>, millis: number) =>
-  Effect.gen(function* () {
-    if (millis > 0) {
-      yield* TestClock.adjust(Duration.millis(millis - 1))
-      expect(fiber.unsafePoll(), `ended before ${millis} ms`).toBeNull()
-    }
-    yield* TestClock.adjust(Duration.millis(millis === 0 ? 0 : 1))
-    expect(fiber.unsafePoll(), `still waiting after ${millis} ms`).not.toBeNull()
-    return yield* Fiber.join(fiber)
-  })
 
 /** `n` tokens taken one after the other, in a fiber of their own. */
 const takes = (pacer: Pacer, n: number) => Effect.fork(Effect.forEach(Array.from({ length: n }), () => pacer.take))

@@ -103,6 +103,12 @@ export interface ExecuteOptions {
   readonly timeout?: Duration.DurationInput | undefined
 }
 
+/** How long a node's requests wait after a 429 that does not say how long. */
+export const RATE_LIMITED_PAUSE_MILLIS = 1000
+
+/** At most how long a client with several nodes waits for their first heights before it is ready. */
+export const FIRST_PROBE_WAIT = Duration.seconds(2)
+
 /** The paging run the current request belongs to, read by {@link routed}. */
 const currentPin = FiberRef.unsafeMake<Pin | undefined>(undefined)
 
@@ -164,7 +170,7 @@ const recordAnswer = (
     const wait = Option.map(RetryPolicy.retryAfter(headers, finished), Duration.toMillis)
     if (response.status === 429) {
       yield* Metric.increment(Metrics.rateLimitedTotal)
-      pacer.pauseUntil(finished + Option.getOrElse(wait, () => 1000))
+      pacer.pauseUntil(finished + Option.getOrElse(wait, () => RATE_LIMITED_PAUSE_MILLIS))
     }
     recorder.pool.failed(node, finished, { banned: response.status === 403, restMillis: Option.getOrUndefined(wait) })
   })
@@ -367,7 +373,7 @@ const watchHeights = (
     { concurrency: "unbounded", discard: true }
   )
   return Effect.zipRight(
-    probe.pipe(Effect.timeout(Duration.min(settings.timeout, Duration.seconds(2))), Effect.ignore),
+    probe.pipe(Effect.timeout(Duration.min(settings.timeout, FIRST_PROBE_WAIT)), Effect.ignore),
     Effect.asVoid(Effect.forkScoped(Effect.repeat(Effect.delay(probe, settings.healthInterval), Schedule.forever)))
   )
 }
