@@ -13,7 +13,7 @@ import { Input } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Stream from "effect/Stream"
-import { makePacer } from "./internal/pacer.js"
+import { makeTokenBucket } from "./internal/pacer.js"
 
 /**
  * A token bucket that requests made within it wait for (see {@link within} and {@link
@@ -48,8 +48,7 @@ export const make = (options: { readonly perSecond: number; readonly burst?: num
     throw new RangeError(`a request budget's burst is a number of requests, got ${Input.show(given)}`)
   }
   const burst = Math.max(1, given)
-  const pacer = makePacer({ rate: perSecond, burst })
-  return { perSecond, burst, take: pacer.take }
+  return { perSecond, burst, take: makeTokenBucket({ rate: perSecond, burst }) }
 }
 
 const currentBudgets = FiberRef.unsafeMake<ReadonlyArray<RequestBudget>>([])

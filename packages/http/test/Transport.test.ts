@@ -1,12 +1,10 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DataNodeApi, GatewayError, Position, RateLimit } from "@vega-effect/schema"
-import { Duration, Effect, Either, Fiber, TestClock } from "effect"
+import { Duration, Either } from "effect"
 import { asksToWait, decodeBody, decoderOf, EXCERPT, errorOf, excerpt } from "../src/internal/answer.js"
 import { DEFAULTS } from "../src/internal/defaults.js"
-import { makePacer, type Pacer } from "../src/internal/pacer.js"
 import { Pool, SLOW_MARGIN_MILLIS } from "../src/internal/pool.js"
 import * as RetryPolicy from "../src/RetryPolicy.js"
-import { endsAfter } from "./support.js"
 
 const answer = (status: number, text: string, headers: Record<string, string> = {}) => ({
   node: "http://n1",
@@ -138,90 +136,6 @@ describe("answers", () => {
     expect(limited._tag).toBe("RateLimitedError")
     expect("retryAfter" in limited).toBe(false)
   })
-})
-
-/** `n` tokens taken one after the other, in a fiber of their own. */
-const takes = (pacer: Pacer, n: number) => Effect.fork(Effect.forEach(Array.from({ length: n }), () => pacer.take))
-
-describe("pacing", () => {
-  it.effect("lets a burst through, then spaces requests at the rate", () =>
-    Effect.gen(function* () {
-      const pacer = makePacer({ rate: 10, burst: 3 })
-      const fiber = yield* Effect.fork(Effect.forEach(Array.from({ length: 6 }), () => pacer.take))
-      yield* TestClock.adjust("250 millis")
-      expect(fiber.unsafePoll()).toBeNull()
-      yield* TestClock.adjust("100 millis")
-      yield* Fiber.join(fiber)
-    })
-  )
-
-  it.effect("follows the node's Ratelimit-Remaining and pauses after a 429", () =>
-    Effect.gen(function* () {
-      const pacer = makePacer({ rate: 10, burst: 100 })
-      pacer.observe({ "ratelimit-remaining": "0" })
-      const fiber = yield* Effect.fork(pacer.take)
-      yield* TestClock.adjust("50 millis")
-      expect(fiber.unsafePoll()).toBeNull()
-      yield* TestClock.adjust("60 millis")
-      yield* Fiber.join(fiber)
-      pacer.pauseUntil(2_000)
-      const paused = yield* Effect.fork(pacer.take)
-      yield* TestClock.adjust("1 second")
-      expect(paused.unsafePoll()).toBeNull()
-      yield* TestClock.adjust("1 second")
-      yield* Fiber.join(paused)
-    })
-  )
-
-  it.effect("holds no more than the burst however long the bucket stays unused", () =>
-    Effect.gen(function* () {
-      const pacer = makePacer({ rate: 10, burst: 3 })
-      yield* endsAfter(yield* takes(pacer, 3), 0)
-      yield* TestClock.adjust("1 hour")
-      // three tokens at once, the fourth a tenth of a second later
-      yield* endsAfter(yield* takes(pacer, 4), 100)
-    })
-  )
-
-  it.effect("rounds a wait of a fraction of a millisecond up, never sending early", () =>
-    Effect.gen(function* () {
-      const pacer = makePacer({ rate: 3, burst: 1 })
-      // the second token comes after 333.3 ms
-      yield* endsAfter(yield* takes(pacer, 2), 334)
-    })
-  )
-
-  it.effect("never adds tokens from a Ratelimit-Remaining above its own count, and ignores an answer without one", () =>
-    Effect.gen(function* () {
-      const pacer = makePacer({ rate: 10, burst: 3 })
-      yield* endsAfter(yield* takes(pacer, 3), 0)
-      pacer.observe({ "ratelimit-remaining": "50" })
-      pacer.observe({})
-      yield* endsAfter(yield* takes(pacer, 1), 100)
-    })
-  )
-
-  it.effect("resumes after a pause at the rate, not with a burst", () =>
-    Effect.gen(function* () {
-      const pacer = makePacer({ rate: 10, burst: 100 })
-      pacer.pauseUntil(100)
-      // the pause empties the bucket: one token every 100 ms from its end
-      yield* endsAfter(yield* takes(pacer, 3), 300)
-    })
-  )
-
-  it.effect("without a rate limit lets every request through at once, and still pauses", () =>
-    Effect.gen(function* () {
-      const pacer = makePacer(false)
-      pacer.observe({ "ratelimit-remaining": "0" })
-      yield* endsAfter(yield* takes(pacer, 1_000), 0)
-      yield* TestClock.adjust("500 millis")
-      pacer.pauseUntil(2_000)
-      // a shorter pause asked later does not shorten the first
-      pacer.pauseUntil(1_000)
-      yield* endsAfter(yield* takes(pacer, 2), 1_500)
-    })
-  )
 })
 
 describe("pool", () => {

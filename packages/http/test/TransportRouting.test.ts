@@ -6,10 +6,13 @@
 import { HttpClientError, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { DataNodeApi, RateLimit } from "@vega-effect/schema"
+import { RateLimit as NodeRateLimit } from "@vega-effect/simulator"
 import {
+  Clock,
   Duration,
   Effect,
   Either,
+  Fiber,
   HashMap,
   Logger,
   LogLevel,
@@ -212,6 +215,51 @@ describe("pacing", () => {
       })
       yield* transport.execute(get("/1"))
       yield* endsAfter(yield* Effect.fork(transport.execute(get("/2"))), 1000 / rate)
+    })
+  )
+})
+
+describe("pacing against a node that handles requests late", () => {
+  /**
+   * An in-memory node with the node's own rate limiter (`Simulator.RateLimit`, on the test clock)
+   * that stalls for its first second, then handles each request up to `jitter` ms after it came,
+   * so requests sent apart reach its bucket bunched together.
+   */
+  const lateNode = (jitter: number) => {
+    let now = 0
+    const limiter = NodeRateLimit.make({ now: () => now })
+    const script: Script = (_request, n) =>
+      Effect.gen(function* () {
+        const sent = yield* Clock.currentTimeMillis
+        yield* Effect.sleep(Duration.millis(Math.max(1_000 - sent, (n * 7_919) % jitter)))
+        now = yield* Clock.currentTimeMillis
+        const decision = limiter.take("127.0.0.1")
+        return decision._tag === "Allowed"
+          ? jsonAnswer(200, {}, decision.headers)
+          : new Response(decision.body, { status: decision.status, headers: decision.headers })
+      })
+    return script
+  }
+
+  it.scoped("the default pacing sends 300 requests without a 429, at close to the node's rate", () =>
+    Effect.gen(function* () {
+      const { requests, transport } = yield* transportOf([A], lateNode(800), { rateLimit: DEFAULTS.rateLimit })
+      const statuses: Array<number> = []
+      const fiber = yield* Effect.fork(
+        Effect.forEach(
+          Array.from({ length: 300 }, (_, i) => i),
+          (i) => Effect.map(transport.execute(get(`/${i}`)), (answer) => void statuses.push(answer.status)),
+          { concurrency: "unbounded" }
+        )
+      )
+      yield* TestClock.adjust("30 seconds")
+      yield* Fiber.join(fiber)
+      expect(statuses.filter((status) => status !== 200)).toEqual([])
+      // the client's burst of 90 and the node's 20 a second, from the node's first answers after its
+      // stall: 300 requests need 11.5 seconds; the pacer takes no longer than that
+      const last = Math.max(...requests().map((sent) => sent.at))
+      expect(last).toBeGreaterThanOrEqual(11_500)
+      expect(last).toBeLessThan(12_000)
     })
   )
 })

@@ -42,10 +42,6 @@ describe("submitting under the node's real rate limit", () => {
         const limiter = sim.nodes[0].rateLimiter!
         expect(limiter.size()).toBe(1)
       }),
-    // Known defect, not yet fixed: on a loaded machine the client's pacer has let some 159 requests
-    // through in 3 s where its budget (a burst of 90, then 20/s) allows 150, draining the node's
-    // reserve into a 429. Run up to three times until the pacer is fixed; every run still asserts
-    // no 429 and no ban.
-    { timeout: 120_000, retry: 2 }
+    { timeout: 120_000 }
   )
 })

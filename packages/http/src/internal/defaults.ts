@@ -9,9 +9,9 @@ export const DEFAULTS = {
   /** Per request. */
   timeout: Duration.seconds(10),
   /**
-   * Client-side pacing per node: the node's own rate, and its burst less a tenth kept in reserve,
-   * so that requests bunched on the way (a connection pool releasing several at once, a proxy)
-   * still find tokens in the node's bucket.
+   * Client-side pacing per node (`pacer.ts`): the node's own rate, and its burst less a tenth
+   * kept in reserve for what the pacer cannot see (another process sharing the client's address,
+   * a count rounded down in `Ratelimit-Remaining`).
    */
   rateLimit: { rate: RateLimit.RATE_PER_SECOND, burst: RateLimit.BURST - RateLimit.BURST / 10 },
   /** Nodes more than this many blocks behind the best are not used. */

@@ -138,10 +138,16 @@ const routed = (pool: Pool) =>
       : Effect.succeed(request)
   )
 
-/** Middleware: a request waits for the budgets of the work it belongs to, then for its node's token bucket. */
+/**
+ * Middleware: a request waits for the budgets of the work it belongs to, then for its node's
+ * pacer, which follows it until it ends.
+ */
 const paced = (pacerOf: (url: string) => Pacer) =>
-  HttpClient.tapRequest((request: HttpClientRequest.HttpClientRequest) =>
-    Effect.zipRight(RequestBudget.take, pacerOf(request.url).take)
+  HttpClient.transform(
+    <E, R>(
+      sent: Effect.Effect<HttpClientResponse.HttpClientResponse, E, R>,
+      request: HttpClientRequest.HttpClientRequest
+    ) => Effect.zipRight(RequestBudget.take, pacerOf(request.url).paced(sent))
   )
 
 interface Recorder {
@@ -163,14 +169,14 @@ const recordAnswer = (
     const headers = response.headers
     recorder.pool.answered(node, finished - started, headers)
     const pacer = recorder.pacerOf(node)
-    pacer.observe(headers)
+    pacer.observe(headers, finished)
     yield* Metric.update(Metrics.latency, finished - started)
     if (!asksToWait(response.status, headers)) return
     // nothing more goes to this node before the time it asked for, whatever the request was
     const wait = Option.map(RetryPolicy.retryAfter(headers, finished), Duration.toMillis)
     if (response.status === 429) {
       yield* Metric.increment(Metrics.rateLimitedTotal)
-      pacer.pauseUntil(finished + Option.getOrElse(wait, () => RATE_LIMITED_PAUSE_MILLIS))
+      pacer.pauseUntil(finished + Option.getOrElse(wait, () => RATE_LIMITED_PAUSE_MILLIS), finished)
     }
     recorder.pool.failed(node, finished, { banned: response.status === 403, restMillis: Option.getOrUndefined(wait) })
   })
