@@ -135,9 +135,21 @@ describe("the node's pacer", () => {
       pacer.pauseUntil(2_000, 0)
       // a shorter pause asked later does not shorten the first
       pacer.pauseUntil(1_000, 0)
-      const paused = yield* takes(pacer, 20)
-      yield* endsAfter(paused, 2_000)
+      yield* endsAfter(yield* takes(pacer, 1), 2_000)
       // the pause emptied the bucket: the 2 seconds refilled 20 tokens, and no more
+      yield* endsAfter(yield* takes(pacer, 19), 0)
+      yield* endsAfter(yield* takes(pacer, 1), 100)
+    })
+  )
+
+  it.effect("a clock reading older than the last refill changes nothing of the refill", () =>
+    Effect.gen(function* () {
+      const pacer = makePacer({ rate: 10, burst: 3 })
+      yield* TestClock.adjust("1 second")
+      yield* endsAfter(yield* takes(pacer, 1), 0)
+      // an answer timed half a second before the last refill, as another fiber may report it: none
+      // left after it, and the next token a tenth of a second later
+      yield* pacer.paced(Effect.sync(() => pacer.observe({ "ratelimit-remaining": "0" }, 500)))
       yield* endsAfter(yield* takes(pacer, 1), 100)
     })
   )
@@ -183,6 +195,16 @@ describe("a plain token bucket", () => {
       yield* TestClock.adjust("1 hour")
       // full again, and no fuller than its burst
       yield* endsAfter(yield* Effect.fork(Effect.all([take, take, take, take])), 100)
+    })
+  )
+
+  it.effect("refills at the rate, a fraction of a token at a time", () =>
+    Effect.gen(function* () {
+      const take = makeTokenBucket({ rate: 10, burst: 3 })
+      yield* endsAfter(yield* Effect.fork(Effect.all([take, take, take])), 0)
+      yield* TestClock.adjust("150 millis")
+      // a token and a half: one at once, the next 50 ms later
+      yield* endsAfter(yield* Effect.fork(Effect.all([take, take])), 50)
     })
   )
 

@@ -67,11 +67,15 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
   const line: Array<Deferred.Deferred<void>> = []
 
   const refill = (now: number) => {
-    if (refilled !== undefined && now > refilled) tokens = Math.min(burst, tokens + ((now - refilled) / 1000) * rate)
-    if (refilled === undefined || now > refilled) refilled = now
+    if (refilled === undefined) refilled = now
+    // other fibers' clock readings can come late: one older than the last refill adds nothing
+    else if (now > refilled) {
+      tokens = Math.min(burst, tokens + ((now - refilled) / 1000) * rate)
+      refilled = now
+    }
   }
 
-  /** Lets the next request in line watch the clock. */
+  /** Lets the first request in line watch the clock (again, if it already does: no change). */
   const nextInLine = () => {
     if (line.length > 0) Deferred.unsafeDone(line[0], Effect.void)
   }
@@ -85,7 +89,8 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
     Effect.flatMap(Clock.currentTimeMillis, (now) => {
       refill(now)
       const free = tokens - onTheWay
-      const wait = Math.max(pausedUntil - now, free >= 1 ? 0 : ((1 - free) / rate) * 1000)
+      // zero or less once a token is free
+      const wait = Math.max(pausedUntil - now, ((1 - free) / rate) * 1000)
       return wait > 0 ? Effect.zipRight(Effect.sleep(Duration.millis(Math.ceil(wait))), awaitToken) : Effect.void
     })
   )
@@ -97,12 +102,11 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
     nextInLine()
   })
 
+  /** A request that stops waiting (it is in line until it goes). */
   const leaveLine = (turn: Deferred.Deferred<void>) =>
     Effect.sync(() => {
-      const at = line.indexOf(turn)
-      if (at === -1) return
-      line.splice(at, 1)
-      if (at === 0) nextInLine()
+      line.splice(line.indexOf(turn), 1)
+      nextInLine()
     })
 
   /** A request ended: its token is taken now, the latest the node can have taken it. */
@@ -117,7 +121,7 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
       Effect.suspend(() => {
         const turn = Deferred.unsafeMake<void>(FiberId.none)
         line.push(turn)
-        if (line.length === 1) nextInLine()
+        nextInLine()
         return restore(Effect.zipRight(Deferred.await(turn), awaitToken)).pipe(
           Effect.onInterrupt(() => leaveLine(turn)),
           Effect.zipRight(go),
