@@ -139,6 +139,12 @@ export interface EpochRows extends Iterable<EpochRow> {
   notInTimeOrder(): string | undefined
   /** The first `n` rows (or all, when there are fewer). */
   head(n: number): ReadonlyArray<EpochRow>
+  /**
+   * A few rows, not all real, holding column by column the widest cell of these rows (epoch, time,
+   * party, type, amount), so a table sizes its columns without going through the rows twice.
+   * Absent where the rows are few enough to measure.
+   */
+  widest?(): Iterable<UnidentifiedRow>
 }
 
 /** A party and asset whose per-epoch rows do not add up to its summary. */

@@ -13,6 +13,7 @@ import { Ids } from "./Amounts.js"
 import { isoOfNanos, unitsOf } from "./formats/text.js"
 import { SpillFile } from "./internal/spillFile.js"
 import type { AssetInfo, EpochRow, EpochRows, UnidentifiedRow } from "./Report.js"
+import { RowExtents } from "./RowExtents.js"
 import { compareRows, keyIndexes, rowIdOf, rowKey, type RowFields, sameKey } from "./RowOrder.js"
 
 /** What a row names, as the report shows it: assets and aliases are read after the rows. */
@@ -169,10 +170,13 @@ export class RowSpill implements RowSink {
     this.pending.push({ fields: row, party, asset })
   }
 
-  private encode({ asset, fields: f, party }: Waiting): string {
+  /** What the widest cells of the rows depend on, for a table's column widths. */
+  private readonly extents = new RowExtents()
+
+  private encode({ asset, fields: f, party }: Waiting, amount: string): string {
     return (
       `${f.epoch}\t${f.receivedAt}\t${party}\t${asset}\t${escape(f.rewardType)}\t` +
-      `${f.amount}\t${escape(f.percentageOfTotal)}\t${f.lockedUntilEpoch}\t${optional(f.gameId)}\t${optional(f.teamId)}\n`
+      `${amount}\t${escape(f.percentageOfTotal)}\t${f.lockedUntilEpoch}\t${optional(f.gameId)}\t${optional(f.teamId)}\n`
     )
   }
 
@@ -219,7 +223,9 @@ export class RowSpill implements RowSink {
       const time = row.fields.receivedAt
       if (time < earliest) earliest = time
       if (time > latest) latest = time
-      text += this.encode(row)
+      const amount = row.fields.amount.toString()
+      this.extents.add(row.fields, row.party, row.asset, amount)
+      text += this.encode(row, amount)
     }
     run.segments.push({ ...this.file.append(text), earliest, latest })
     run.last = sorted[sorted.length - 1].fields
@@ -317,6 +323,7 @@ export class RowSpill implements RowSink {
       withoutIds: () => ({ [Symbol.iterator]: () => withoutIds(this) }),
       byReceivedAt: (first) => ({ [Symbol.iterator]: () => this.byTime(resolve, first) }),
       notInTimeOrder: () => this.notInTimeOrder(),
+      widest: () => Array.from(this.extents.standIns(this.ids), rowMaker(resolve, false)),
       head: (n) => {
         const rows: Array<EpochRow> = []
         if (n <= 0) return rows

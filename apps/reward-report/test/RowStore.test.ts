@@ -7,7 +7,9 @@ import { readdirSync } from "node:fs"
 import { tmpdir } from "node:os"
 import type { AssetInfo, EpochRow } from "../src/Report.js"
 import { compareRows, type RowFields, rowIdOf, rowKey } from "../src/RowOrder.js"
+import * as Table from "../src/formats/Table.js"
 import { listOf, type Resolve, RowHead, RowSpill } from "../src/RowStore.js"
+import { sampleReport } from "./support/sample.js"
 
 const hex = (n: number) => n.toString(16).padStart(64, "0")
 const assets: ReadonlyArray<AssetInfo> = [
@@ -116,7 +118,73 @@ const put = (spill: Sink, rows: Iterable<RowFields>) => {
 
 const plain = (rows: Iterable<EpochRow>) => [...rows].map((r) => ({ ...r }))
 
+/** Assets of every kind of decimals, and one whose amounts are all 0. */
+const tableAssets: ReadonlyArray<AssetInfo> = [
+  { id: hex(0xb1), symbol: "VEGA", name: "Vega", decimals: 18 },
+  { id: hex(0xb2), symbol: "USDT", name: "Tether", decimals: 6 },
+  { id: hex(0xb3), symbol: "WHOLE-UNITS", name: "No decimals", decimals: 0 },
+  { id: hex(0xb4), symbol: "PAID-NOTHING-\u{1F600}", name: "Paid nothing", decimals: 8 }
+]
+const tableResolve: Resolve = {
+  asset: (id) => tableAssets.find((a) => a.id === id)!,
+  alias: (partyId) =>
+    partyId === hex(3) ? "a rather long alias \u{1F600}\u{1F600}" : partyId === hex(4) ? "x" : undefined
+}
+
+/** Rows whose cells vary in width every way a table column can: epochs, parties, types, amounts. */
+const varied = (count: number, lastEpoch: number, seed: number, assets = tableAssets): Array<RowFields> => {
+  const next = random(seed)
+  const pick = <A>(items: ReadonlyArray<A>): A => items[Math.floor(next() * items.length)]
+  const types = ["ACCOUNT_TYPE_GLOBAL_REWARD", "ACCOUNT_TYPE_FEES_INFRASTRUCTURE", "T\u{1F600}"]
+  return Array.from({ length: count }, () => {
+    const asset = pick(assets)
+    const digits = 1 + Math.floor(next() * 30)
+    const zeros = Math.floor(next() * digits)
+    const magnitude = BigInt(String(1 + Math.floor(next() * 9)).repeat(digits - zeros) + "0".repeat(zeros))
+    const amount = asset === tableAssets[3] || next() < 0.05 ? 0n : next() < 0.1 ? -magnitude : magnitude
+    const epoch = BigInt(1 + Math.floor(next() * lastEpoch))
+    return {
+      epoch,
+      receivedAt: epochStart(epoch) + BigInt(Math.floor(next() * 1_000_000_000)),
+      partyId: hex(1 + Math.floor(next() * 6)),
+      assetId: asset.id,
+      rewardType: pick(types),
+      amount,
+      percentageOfTotal: "1",
+      lockedUntilEpoch: 0n,
+      gameId: undefined,
+      teamId: undefined
+    }
+  })
+}
+
 describe("RowSpill", () => {
+  it("sizes a table's columns from the cells it gathered as the rows came, as measuring every row does", () => {
+    const worlds: ReadonlyArray<readonly [number, number, number, ReadonlyArray<AssetInfo>]> = [
+      [1, 1, 1, tableAssets],
+      [40, 9, 2, tableAssets],
+      [400, 120, 3, tableAssets],
+      [2_000, 1_234_567, 4, tableAssets],
+      // amounts of 0 show no fraction, whatever the asset's decimals
+      [200, 30, 5, [tableAssets[2], tableAssets[3]]]
+    ]
+    for (const [count, lastEpoch, seed, assets] of worlds) {
+      const spill = new RowSpill()
+      try {
+        spillWindows(spill, varied(count, lastEpoch, seed, assets), BigInt(Math.ceil(lastEpoch / 20)), seed)
+        const rows = spill.rows(tableResolve)
+        const widest = [...rows.widest!()]
+        expect(widest.length).toBeLessThanOrEqual(2 + 6 + 3 + 4 * 4)
+        const view = { ...sampleReport, view: "epochs" as const }
+        // the same rows measured themselves (a second pass)
+        const measured = Table.render({ ...view, epochs: { ...rows, widest: undefined } })
+        expect(Table.render({ ...view, epochs: rows })).toBe(measured)
+      } finally {
+        spill.close()
+      }
+    }
+  })
+
   it("gives back every row in report order with the ids of one sort of all, whatever the windows", () => {
     const rows = world(40, 30)
     const truth = expected(rows)

@@ -80,11 +80,16 @@ const measure = <A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): Reado
 /**
  * Columns two spaces apart, a header row and a dashed rule; no trailing spaces. Numbers are laid
  * out so their decimal points share one column: integer parts padded on the left, fractions padded
- * on the right, then the suffixes padded to one width. The rows are gone through twice (widths,
- * then lines), so a million of them need not be held; the lines come one piece each.
+ * on the right, then the suffixes padded to one width. Widths come from `measured`: the rows
+ * themselves (gone through twice, so a million of them need not be held), or rows holding the
+ * widest cells of each column; the lines come one piece each.
  */
-function* table<A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): Generator<string> {
-  const widths = measure(columns, rows)
+function* table<A>(
+  columns: ReadonlyArray<Column<A>>,
+  rows: Iterable<A>,
+  measured: Iterable<A> = rows
+): Generator<string> {
+  const widths = measure(columns, measured)
   const sizes = columns.map((column, i) =>
     Math.max(width(column.header), column.align === "number" ? widths[i].numbers : widths[i].text)
   )
@@ -169,7 +174,7 @@ const totalsBlock = (report: Report): Block => [
   )
 ]
 
-/** Streamed: the rows are read as the block is written. */
+/** Streamed: the rows are read once, as the block is written, where their widest cells are known. */
 function* epochsBlock(epochs: EpochRows): Generator<string> {
   yield "Rewards per epoch\n\n"
   yield* table<UnidentifiedRow>(
@@ -180,7 +185,8 @@ function* epochsBlock(epochs: EpochRows): Generator<string> {
       left("Type", (row) => row.rewardType),
       numbers("Amount", (row) => ({ units: row.units, suffix: symbolOf(row.asset.symbol) }))
     ],
-    epochs.withoutIds()
+    epochs.withoutIds(),
+    epochs.widest?.() ?? epochs.withoutIds()
   )
 }
 

@@ -136,7 +136,8 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
     observe: (headers, now) => {
       const header = headers["ratelimit-remaining"]
       const remaining = Number(header)
-      if (header === undefined || header === "" || !Number.isFinite(remaining)) return
+      // no header (`Number` makes it NaN) or an empty one (which it makes 0) says nothing
+      if (header === "" || !Number.isFinite(remaining)) return
       refill(now)
       // the node's count after this request, which is still on its way here
       tokens = Math.min(tokens, remaining + 1)
