@@ -317,13 +317,17 @@ export class RowSpill implements RowSink {
       const make = rowMaker(resolve, false)
       for (const fields of spill.merged()) yield make(fields)
     }
+    const widest = function* (spill: RowSpill): Generator<UnidentifiedRow> {
+      const make = rowMaker(resolve, false)
+      for (const fields of spill.extents.standIns(spill.ids)) yield make(fields)
+    }
     return {
       length: this.count,
       [Symbol.iterator]: () => reportOrder(this),
       withoutIds: () => ({ [Symbol.iterator]: () => withoutIds(this) }),
       byReceivedAt: (first) => ({ [Symbol.iterator]: () => this.byTime(resolve, first) }),
       notInTimeOrder: () => this.notInTimeOrder(),
-      widest: () => Array.from(this.extents.standIns(this.ids), rowMaker(resolve, false)),
+      widest: () => ({ [Symbol.iterator]: () => widest(this) }),
       head: (n) => {
         const rows: Array<EpochRow> = []
         if (n <= 0) return rows
