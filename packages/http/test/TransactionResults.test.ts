@@ -6,7 +6,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { DataNodeClient } from "@vega-effect/http"
 import { SpamStatistics, TransactionResult } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
-import { Chunk, Effect, Either, Fiber, Option, Schema, type Scope, Stream } from "effect"
+import { Chunk, Effect, Either, Fiber, Option, Schedule, Schema, type Scope, Stream } from "effect"
 import { raw } from "./support.js"
 
 const A = "b5fd9d3c4ad553cb3196303b6e6df7f484cf7f5331a572a45031239fd71ad8a0"
@@ -71,8 +71,17 @@ const nextBlock = (results: ReadonlyArray<readonly [partyId: string, n: number, 
 const firstOf = <A, E>(stream: Stream.Stream<A, E>, n: number) =>
   Stream.take(stream, n).pipe(Stream.runCollect, Effect.map(Chunk.toReadonlyArray), Effect.forkScoped)
 
-/** Lets a stream's request reach the node before blocks are made (the node keeps no history). */
-const connected = Effect.sleep("200 millis")
+/**
+ * Waits until `streams` results streams listen at the node, so no block is made before they reach
+ * it (the node keeps no history for a stream).
+ */
+const connected = (streams = 1) =>
+  Effect.flatMap(Simulator.Simulator, (sim) =>
+    Effect.repeat(Effect.sync(sim.feed.listeners), {
+      until: (listening) => listening >= streams,
+      schedule: Schedule.spaced("5 millis")
+    })
+  ).pipe(Effect.timeout("10 seconds"))
 
 const join = <A, E>(fiber: Fiber.Fiber<A, E>) => Fiber.join(fiber).pipe(Effect.timeout("5 seconds"))
 
@@ -137,7 +146,7 @@ describe("observeTransactionResults against the simulator", () => {
       Effect.gen(function* () {
         const dn = yield* DataNodeClient.DataNodeClient
         const fiber = yield* firstOf(dn.observeTransactionResults({ partyIds: [A, C] }), 4)
-        yield* connected
+        yield* connected()
         // the request is still open: the node sends its headers with the first message
         expect(Option.isNone(yield* Fiber.poll(fiber))).toBe(true)
         const first = yield* nextBlock([
@@ -168,7 +177,7 @@ describe("observeTransactionResults against the simulator", () => {
           dn.observeTransactionResults({ hashes: [hashOf(2).toUpperCase(), hashOf(5).toUpperCase()] }),
           2
         )
-        yield* connected
+        yield* connected()
         const first = yield* nextBlock([
           [A, 1, true],
           [B, 2, false],
@@ -188,7 +197,7 @@ describe("observeTransactionResults against the simulator", () => {
         const failed = yield* firstOf(dn.observeTransactionResults({ status: false }), 2)
         const succeeded = yield* firstOf(dn.observeTransactionResults({ status: true }), 3)
         const failedOfB = yield* firstOf(dn.observeTransactionResults({ partyIds: [B], status: false }), 1)
-        yield* connected
+        yield* connected(3)
         const first = yield* nextBlock([
           [A, 1, true],
           [B, 2, true],
@@ -212,7 +221,7 @@ describe("observeTransactionResults against the simulator", () => {
         const dn = yield* DataNodeClient.DataNodeClient
         yield* nextBlock([[A, 1, true]])
         const fiber = yield* firstOf(dn.observeTransactionResults({ partyIds: [A] }), 1)
-        yield* connected
+        yield* connected()
         const later = yield* nextBlock([[A, 2, true]])
         expect(yield* join(fiber)).toEqual(later)
       })

@@ -520,3 +520,17 @@ describe("closing the simulator", () => {
     })
   )
 })
+
+describe("the results feed", () => {
+  it("counts its listeners as they subscribe and leave", () => {
+    const feed = makeResultFeed()
+    expect(feed.listeners()).toBe(0)
+    const leaveFirst = feed.subscribe(() => {})
+    const leaveSecond = feed.subscribe(() => {})
+    expect(feed.listeners()).toBe(2)
+    leaveFirst()
+    expect(feed.listeners()).toBe(1)
+    leaveSecond()
+    expect(feed.listeners()).toBe(0)
+  })
+})

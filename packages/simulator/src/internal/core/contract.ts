@@ -56,6 +56,8 @@ export interface ResultFeed {
   readonly subscribe: (listener: (block: BlockResults) => void) => () => void
   /** Published blocks still kept, oldest first. */
   readonly recent: () => ReadonlyArray<BlockResults>
+  /** How many listeners are subscribed: the open results streams, and the core's own waits for a block. */
+  readonly listeners: () => number
 }
 
 /** A feed keeping the last `keep` blocks (default 1,000). */
@@ -74,6 +76,7 @@ export const makeResultFeed = (keep = 1_000): ResultFeed => {
         listeners.delete(listener)
       }
     },
-    recent: () => kept
+    recent: () => kept,
+    listeners: () => listeners.size
   }
 }
