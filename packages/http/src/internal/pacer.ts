@@ -110,7 +110,7 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
     })
 
   /** A request ended: its token is taken now, the latest the node can have taken it. */
-  const arrived = Effect.map(Clock.currentTimeMillis, (now) => {
+  const ended = Effect.map(Clock.currentTimeMillis, (now) => {
     refill(now)
     tokens -= 1
     onTheWay -= 1
@@ -125,7 +125,7 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
         return restore(Effect.zipRight(Deferred.await(turn), awaitToken)).pipe(
           Effect.onInterrupt(() => leaveLine(turn)),
           Effect.zipRight(go),
-          Effect.zipRight(Effect.ensuring(restore(request), arrived))
+          Effect.zipRight(Effect.ensuring(restore(request), ended))
         )
       })
     )
