@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "@effect/vitest"
 import { EventBus, StreamForm, TransactionResult } from "@vega-effect/schema"
-import { Effect, Schema } from "effect"
+import { Effect, Schedule, Schema } from "effect"
 import { Simulator } from "@vega-effect/simulator"
 import { StreamControls } from "../src/internal/api/streamControls.js"
 import { makeRoutes, type StreamNode, type StreamTiming } from "../src/internal/api/streams.js"
@@ -76,12 +76,19 @@ const hashesIn = (line: string): Array<string> =>
     (r) => r.hash
   )
 
+/** Waits until `streams` results streams listen on the simulator's feed: their requests reached a node. */
+const listening = (sim: Simulator.Service, streams: number) =>
+  Effect.repeat(
+    Effect.sync(() => sim.feed.listeners()),
+    { until: (count) => count >= streams, schedule: Schedule.spaced("5 millis") }
+  ).pipe(Effect.timeout("10 seconds"))
+
 describe("/api/v2/stream/transaction-results", () => {
   it.scopedLive("streams each block's results as chunked JSON lines, once the node reaches the block", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator.make({ seed: 11 })
       const stream = openHttpStream(sim.url, "/api/v2/stream/transaction-results")
-      yield* promise(() => sleep(100))
+      yield* listening(sim, 1)
       // grpc-gateway writes the status and headers with the first message
       expect(stream.responded()).toBe(false)
       const height = sim.world.height + 1
@@ -105,7 +112,7 @@ describe("/api/v2/stream/transaction-results", () => {
       // a block without results sends nothing; a stream opened now does not replay history
       yield* sim.advance(2)
       const later = openHttpStream(sim.url, "/api/v2/stream/transaction-results")
-      yield* promise(() => sleep(100))
+      yield* listening(sim, 2)
       yield* nextBlock(sim, [included(C, 3, true)])
       expect(yield* promise(() => later.lines.next())).toBe(
         `{"result":{"transactionResults":[${resultJson(C, 3, true)}]}}`
@@ -134,7 +141,7 @@ describe("/api/v2/stream/transaction-results", () => {
         400,
         '{"code":3,"message":"strconv.ParseBool: parsing \\"yes\\": invalid syntax","details":[]}'
       ])
-      yield* promise(() => sleep(100))
+      yield* listening(sim, 6)
       yield* nextBlock(sim, [included(A, 1, true), included(B, 2, false), included(C, 3, true)])
       yield* nextBlock(sim, [included(B, 4, true)])
       yield* promise(() => sleep(200))
@@ -163,7 +170,7 @@ describe("/api/v2/stream/transaction-results", () => {
       const http = openHttpStream(sim.url, path)
       // a server stream ignores what the client sends
       client.send("not json")
-      yield* promise(() => sleep(100))
+      yield* listening(sim, 2)
       yield* nextBlock(sim, [included(A, 1, true), included(B, 2, false)])
       const frame = yield* promise(() => client.frames.next())
       expect(frame).toBe(`{"result":{"transactionResults":[${resultJson(B, 2, false)}]}}`)
@@ -185,7 +192,7 @@ describe("/api/v2/stream/transaction-results", () => {
       const [leader, behind, stuck] = sim.nodes.map((node) =>
         openHttpStream(node.url, "/api/v2/stream/transaction-results")
       )
-      yield* promise(() => sleep(100))
+      yield* listening(sim, 3)
       const expected = `{"result":{"transactionResults":[${resultJson(A, 1, true)}]}}`
       yield* nextBlock(sim, [included(A, 1, true)])
       expect(yield* promise(() => leader.lines.next())).toBe(expected)
@@ -220,7 +227,7 @@ describe("/api/v2/stream/transaction-results", () => {
       const truncated = openHttpStream(sim.nodes[1].url, path)
       const failing = yield* promise(() => request(sim.nodes[2].url, path))
       expect([failing.status, failing.text]).toEqual([503, '{"code":14,"message":"Unavailable error","details":[]}'])
-      yield* promise(() => sleep(100))
+      yield* listening(sim, 2)
       yield* nextBlock(sim, [included(A, 1, true)])
       const line = `{"result":{"transactionResults":[${resultJson(A, 1, true)}]}}`
       const half = line.slice(0, Math.floor(line.length / 2))
