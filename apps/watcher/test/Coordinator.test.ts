@@ -1,6 +1,6 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { describe, it } from "@effect/vitest"
-import { Effect, Exit, Metric, Scope } from "effect"
+import { type Duration, Effect, Exit, Metric, Scope } from "effect"
 import { expect } from "vitest"
 import * as Coordinator from "../src/Coordinator.js"
 import { shareOf } from "../src/Leases.js"
@@ -10,10 +10,13 @@ import { engines, stateAt } from "./support/database.js"
 
 const slices = Array.from({ length: 37 }, (_, i) => `slice:${String(i).padStart(2, "0")}`)
 
-/** A watcher's coordinator over `database`, in a scope of its own (closing it is the watcher stopping). */
-const watcher = (database: string, lost: Array<string> = []) =>
+/**
+ * A watcher's coordinator over `database`, in a scope of its own (closing it is the watcher
+ * stopping), its leases lasting `ttl`: short where a test waits for them to run out.
+ */
+const watcher = (database: string, lost: Array<string> = [], ttl: Duration.DurationInput = "400 millis") =>
   Effect.gen(function* () {
-    const state = yield* stateAt(database, "400 millis")
+    const state = yield* stateAt(database, ttl)
     const scope = yield* Scope.make()
     // a stalled watcher (a long pause, a network cut): its renewals do not get through
     let stalled = false
@@ -68,11 +71,13 @@ for (const engine of engines) {
       () =>
         Effect.gen(function* () {
           const database = yield* engine.fresh
-          const a = yield* watcher(database)
+          // no lease runs out here, however slowly a loaded machine runs the rounds
+          const lasting = (w: string) => watcher(w, [], "1 minute")
+          const a = yield* lasting(database)
           yield* settle([a])
           expect(a.held.size).toBe(37)
-          const b = yield* watcher(database)
-          const c = yield* watcher(database)
+          const b = yield* lasting(database)
+          const c = yield* lasting(database)
           yield* settle([a, b, c])
           assertCovered([a, b, c])
           expect([a, b, c].map((w) => w.held.size).sort()).toEqual([12, 12, 13])
