@@ -4,12 +4,14 @@
  * its time, peak RSS and requests. The baseline is the same reads without building anything,
  * measured in the same run against the same network.
  *
- *   pnpm bench [--rows 100000,1000000,5000000] [--paced]
+ *   pnpm bench [--rows 100000,1000000,5000000] [--paced] [--interleave]
  *
  * `--rows`: per-epoch rows of the networks measured (60,000 parties, five assets, ~4,000 payouts
  * an epoch; the epochs follow from the rows; `--rows ""` for none). `--paced`: also a run at the node's rate limit
  * against a network with epochs too big for one answer, on a correct node and on one with the
- * v0.75 reward-cursor quirk (the quirky one takes about nine minutes).
+ * v0.75 reward-cursor quirk (the quirky one takes about nine minutes). `--interleave`: on a machine
+ * whose load changes, the baseline again before every step and after the last, each step's ratio
+ * taken against the mean of the baselines either side of it (the steps take about twice as long).
  */
 import { execFileSync, spawn } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -19,7 +21,11 @@ import { createInterface } from "node:readline"
 import { parseArgs } from "node:util"
 
 const { values } = parseArgs({
-  options: { rows: { type: "string", default: "100000,1000000,5000000" }, paced: { type: "boolean", default: false } }
+  options: {
+    rows: { type: "string", default: "100000,1000000,5000000" },
+    paced: { type: "boolean", default: false },
+    interleave: { type: "boolean", default: false }
+  }
 })
 const sizes = values.rows
   .split(",")
@@ -86,20 +92,31 @@ const measureSize = async (rows: number) => {
     const url = String(info.url)
     // the simulator keeps the answers it has rendered: a first, unmeasured read warms it for every step
     await phase(["baseline", url])
-    const base = await phase(["baseline", url])
+    const baselines = [await phase(["baseline", url])]
+    const steps: Array<readonly [string, Measured]> = []
+    for (const [format, view] of runs) {
+      steps.push([`${format}, ${view} view`, await phase(["report", url, format, view, join(dir, `report.${format}`)])])
+      if (values.interleave) baselines.push(await phase(["baseline", url]))
+    }
+    const times = baselines.map((b) => b.millis)
+    const base = baselines[0]
     console.log("| run | time | × baseline | peak RSS | requests | written |")
     console.log("|---|---:|---:|---:|---:|---:|")
+    const baseTime =
+      times.length === 1
+        ? seconds(base.millis)
+        : `${seconds(times.reduce((a, b) => a + b) / times.length)} (${times.length} runs, ${seconds(Math.min(...times))} to ${seconds(Math.max(...times))})`
     console.log(
-      `| reads only (baseline) | ${seconds(base.millis)} | 1.00 | ${base.peakRssMb} MB | ${base.requests} | |`
+      `| reads only (baseline) | ${baseTime} | 1.00 | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
     )
-    for (const [format, view] of runs) {
-      const result = await phase(["report", url, format, view, join(dir, `report.${format}`)])
-      const ratio = (result.millis / base.millis).toFixed(2)
+    steps.forEach(([name, result], i) => {
+      // the baselines either side of the step (the one before it alone when not interleaved)
+      const around = values.interleave ? (times[i] + times[i + 1]) / 2 : times[0]
       const written = `${(Number(result.bytes) / 1e6).toFixed(1)} MB`
       console.log(
-        `| ${format}, ${view} view | ${seconds(result.millis)} | ${ratio} | ${result.peakRssMb} MB | ${result.requests} | ${written} (cross-check ${result.crossCheck}) |`
+        `| ${name} | ${seconds(result.millis)} | ${(result.millis / around).toFixed(2)} | ${result.peakRssMb} MB | ${result.requests} | ${written} (cross-check ${result.crossCheck}) |`
       )
-    }
+    })
   } finally {
     network.stdin!.end()
   }
