@@ -590,6 +590,16 @@ describe("Markdown", () => {
     )
   })
 
+  it("leaves as it is only text without a character that escaping changes", () => {
+    // text with an `&` is always escaped in full, so each character shows what escaping does to it
+    const changedInFull = (c: string) => Markdown.escape(`&${c}`) !== `&amp;${c}`
+    for (let code = 0; code < 0x3000; code++) {
+      const c = String.fromCharCode(code)
+      expect(Markdown.escape(c) !== c, `U+${code.toString(16)}`).toBe(changedInFull(c))
+    }
+    expect(Markdown.escape("alice (a1a1a1a1…a1a1) 12.5 VEGA")).toBe("alice (a1a1a1a1…a1a1) 12.5 VEGA")
+  })
+
   it("right-aligns number columns and writes the cross-check", () => {
     expect(text).toContain("| Rank | Party | Alias | Amount | Share |\n| ---: | --- | --- | ---: | ---: |")
     expect(Markdown.render(passedReport)).toContain("4 per-epoch rows add up to the 6 summaries.")
