@@ -3,7 +3,8 @@
  * variant returning every item, over one or several nodes.
  *
  * Every request goes through one transport (see `internal/transport.ts`): a node chosen from the
- * pool, paced by that node's token bucket, sent within a time limit, and recorded. Reads (GETs)
+ * pool, paced by that node's pacer (its token bucket as the node will see it, requests still on
+ * their way counted), sent within a time limit, and recorded. Reads (GETs)
  * are retried by the client's retry policy: a `Schedule` (by default `RetryPolicy.schedule`:
  * 5 retries, exponential backoff with full jitter from 200 ms to 10 s) and a predicate
  * (`DataNodeError.isRetryable`: network errors, timeouts, 408/429/502/503/504, a 500 without a Vega
