@@ -304,6 +304,24 @@ for (const engine of engines) {
         })
     )
 
+    it.scoped("a member that joins no slices is a member all the same; a slice nobody joined is not acquired", () =>
+      Effect.gen(function* () {
+        const database = yield* engine.fresh
+        const a = yield* watcherAt(database)
+        const b = yield* watcherAt(database)
+        yield* a.leases.join(["liquidity"])
+        expect(yield* a.leases.acquire("liquidity")).toEqual({ slice: "liquidity" })
+        yield* b.leases.join([])
+        expect((yield* a.leases.members).map((m) => m.owner)).toEqual([a.leases.owner, b.leases.owner].sort())
+        expect(yield* b.leases.acquire("unknown")).toBeUndefined()
+        yield* a.leases.release([])
+        expect(yield* a.leases.holders).toEqual(new Map([["liquidity", a.leases.owner]]))
+        expect(yield* a.leases.renew).toEqual(new Set(["liquidity"]))
+        yield* Scope.close(a.scope, Exit.void)
+        yield* Scope.close(b.scope, Exit.void)
+      })
+    )
+
     it.scoped("a lease lasts 15 seconds unless configured, and is renewed every third of it, at least 50 ms", () =>
       Effect.gen(function* () {
         const database = yield* engine.fresh

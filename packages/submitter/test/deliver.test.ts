@@ -123,6 +123,12 @@ describe("deliver.post", () => {
     expect((await run(() => json(503, { code: 14, message: "Unavailable", details: [] }))).a._tag).toBe("Unknown")
   })
 
+  it("counts every socket error raised before a connection exists as not delivered", async () => {
+    for (const code of ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]) {
+      expect({ code, tag: (await run(() => ({ code }))).a._tag }).toEqual({ code, tag: "NotSent" })
+    }
+  })
+
   it("reports a refused request (400) as such", async () => {
     const { a } = await run(() => json(400, { code: 3, message: "Invalid TX Type", details: [] }))
     expect(a).toEqual({ _tag: "Refused", node: "http://node", status: 400, message: "Invalid TX Type" })
