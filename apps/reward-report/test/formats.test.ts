@@ -3,6 +3,7 @@
  * that read the outputs back (a strict CSV parser, JSON.parse) and compare them with the model.
  */
 import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as CoinTracking from "../src/formats/CoinTracking.js"
 import * as Csv from "../src/formats/Csv.js"
@@ -535,6 +536,59 @@ describe("Json", () => {
       expect(pieces.length).toBe(around + array(report.lines.length))
     }
     expect(JSON.parse(Json.render({ ...sampleReport, epochs: listOf([]) })).epochs).toEqual([])
+  })
+
+  it("lays out any text of the lines and rows exactly as JSON.stringify does", () => {
+    // every code unit: quotes, backslashes, controls, lone and paired surrogates, and plain text
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 0x1f }),
+      fc.integer({ min: 0xd800, max: 0xdfff }),
+      fc.constantFrom(0x22, 0x5c, 0x7f),
+      fc.integer({ min: 0, max: 0xffff })
+    )
+    const text = fc.array(unit, { maxLength: 12 }).map((units) => String.fromCharCode(...units))
+    const optional = fc.option(text, { nil: undefined })
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            alias: optional,
+            rewardType: text,
+            percentage: text,
+            gameId: optional,
+            teamId: optional,
+            symbol: text
+          }),
+          {
+            maxLength: 4
+          }
+        ),
+        fc.array(fc.record({ alias: optional, rank: fc.integer({ min: 1, max: 2 ** 31 }) }), { maxLength: 4 }),
+        (rows, lines) => {
+          const report: Report = {
+            ...sampleReport,
+            lines: lines.map((l, i) => ({ ...sampleReport.lines[i % sampleReport.lines.length], ...l })),
+            epochs: listOf(
+              rows.map((r, i) => ({
+                ...sampleRows[i % sampleRows.length],
+                alias: r.alias,
+                rewardType: r.rewardType,
+                percentageOfTotal: r.percentage,
+                gameId: r.gameId,
+                teamId: r.teamId,
+                asset: { ...USDT, symbol: r.symbol }
+              }))
+            )
+          }
+          const written = Json.render(report)
+          expect(written).toBe(JSON.stringify(JSON.parse(written), null, 2) + "\n")
+          const parsed = JSON.parse(written)
+          expect(parsed.epochs.map((r: { alias: string | null }) => r.alias)).toEqual(rows.map((r) => r.alias ?? null))
+          expect(parsed.lines.map((l: { rank: number }) => l.rank)).toEqual(lines.map((l) => l.rank))
+        }
+      ),
+      { numRuns: 300 }
+    )
   })
 })
 
