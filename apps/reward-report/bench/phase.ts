@@ -1,7 +1,7 @@
 /**
  * One measured step of the benchmark, in its own process so its peak RSS is its own (the benchmark
- * runs it bundled, as the command is installed). Prints one JSON line `{millis, peakRssMb,
- * requests, ...}`.
+ * runs it bundled, as the command is installed). Prints one JSON line `{millis, cpuMillis,
+ * peakRssMb, requests, ...}` (`cpuMillis`: user and system time of all its threads).
  *
  * - `baseline <url>`: reads what the report reads, as it reads them (assets, the summaries asset by
  *   asset, every per-epoch row, the summaries again, the profile list), only counting; the cost of
@@ -79,7 +79,10 @@ Effect.runPromise(
   ([result, reads]) => {
     const millis = Math.round(performance.now() - started)
     const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024)
-    process.stdout.write(`${JSON.stringify({ ...result, requests: reads.answers, millis, peakRssMb })}\n`)
+    // every thread of the process: the collector's helpers too
+    const { system, user } = process.cpuUsage()
+    const cpuMillis = Math.round((user + system) / 1000)
+    process.stdout.write(`${JSON.stringify({ ...result, requests: reads.answers, millis, cpuMillis, peakRssMb })}\n`)
     process.exit(0)
   },
   (error) => {

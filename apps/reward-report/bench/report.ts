@@ -14,8 +14,8 @@
  * taken against the mean of the baselines either side of it (the steps take about twice as long).
  */
 import { execFileSync, spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { cpus, tmpdir } from "node:os"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { parseArgs } from "node:util"
@@ -53,16 +53,40 @@ const firstLine = (child: ReturnType<typeof spawn>): Promise<Record<string, unkn
 
 interface Measured {
   readonly millis: number
+  /** User and system time of the step's process, all its threads. */
+  readonly cpuMillis: number
+  /** Of the network's process meanwhile, where it can be read. */
+  readonly nodeCpuMillis: number | undefined
   readonly peakRssMb: number
   readonly requests: number
   readonly [field: string]: unknown
 }
 
-const phase = async (args: ReadonlyArray<string>): Promise<Measured> => {
+/**
+ * CPU time a process has used so far, in milliseconds, from `/proc` (Linux; undefined elsewhere).
+ * Its user and system times are fields 14 and 15, in ticks of 1/100 s (`USER_HZ` is 100 on every
+ * architecture Linux runs Node on).
+ */
+const cpuMillisOf = (pid: number | undefined): number | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    // the name (field 2) may hold spaces: fields are counted after its closing parenthesis
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return undefined
+  }
+}
+
+/** A step's own process, and the CPU the network's process used meanwhile (`nodeCpuMillis`). */
+const phase = async (args: ReadonlyArray<string>, network?: ReturnType<typeof spawn>): Promise<Measured> => {
+  const nodeBefore = cpuMillisOf(network?.pid)
   const child = spawn(process.execPath, [phaseBundle, ...args], { stdio: ["ignore", "pipe", "inherit"] })
   const result = await firstLine(child)
   await new Promise((resolve) => child.once("exit", resolve))
-  return result as unknown as Measured
+  const nodeAfter = cpuMillisOf(network?.pid)
+  const nodeCpuMillis = nodeBefore === undefined || nodeAfter === undefined ? undefined : nodeAfter - nodeBefore
+  return { ...(result as unknown as Measured), nodeCpuMillis }
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`
@@ -92,29 +116,45 @@ const measureSize = async (rows: number) => {
     const url = String(info.url)
     // the simulator keeps the answers it has rendered: a first, unmeasured read warms it for every step
     await phase(["baseline", url])
-    const baselines = [await phase(["baseline", url])]
+    const baselines = [await phase(["baseline", url], network)]
     const steps: Array<readonly [string, Measured]> = []
     for (const [format, view] of runs) {
-      steps.push([`${format}, ${view} view`, await phase(["report", url, format, view, join(dir, `report.${format}`)])])
-      if (values.interleave) baselines.push(await phase(["baseline", url]))
+      steps.push([
+        `${format}, ${view} view`,
+        await phase(["report", url, format, view, join(dir, `report.${format}`)], network)
+      ])
+      if (values.interleave) baselines.push(await phase(["baseline", url], network))
     }
     const times = baselines.map((b) => b.millis)
+    const mean = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b) / values.length
+    const baseCpu = mean(baselines.map((b) => b.cpuMillis))
     const base = baselines[0]
-    console.log("| run | time | × baseline | peak RSS | requests | written |")
-    console.log("|---|---:|---:|---:|---:|---:|")
+    const cores = cpus().length
+    /**
+     * The shortest a step can take on this machine however its work were spread over threads: all
+     * the CPU it and the network's process used, over every core (undefined where the network's
+     * CPU cannot be read).
+     */
+    const bound = (m: Measured) =>
+      m.nodeCpuMillis === undefined ? "" : `${((m.cpuMillis + m.nodeCpuMillis) / cores / 1000).toFixed(1)} s`
+    const nodeCpu = (m: Measured) => (m.nodeCpuMillis === undefined ? "" : seconds(m.nodeCpuMillis))
+    console.log(
+      `| run | time | × baseline | CPU | × baseline | node CPU | bound (${cores} cores) | peak RSS | requests | written |`
+    )
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     const baseTime =
       times.length === 1
         ? seconds(base.millis)
-        : `${seconds(times.reduce((a, b) => a + b) / times.length)} (${times.length} runs, ${seconds(Math.min(...times))} to ${seconds(Math.max(...times))})`
+        : `${seconds(mean(times))} (${times.length} runs, ${seconds(Math.min(...times))} to ${seconds(Math.max(...times))})`
     console.log(
-      `| reads only (baseline) | ${baseTime} | 1.00 | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
+      `| reads only (baseline) | ${baseTime} | 1.00 | ${seconds(baseCpu)} | 1.00 | ${nodeCpu(base)} | ${bound(base)} | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
     )
     steps.forEach(([name, result], i) => {
       // the baselines either side of the step (the one before it alone when not interleaved)
       const around = values.interleave ? (times[i] + times[i + 1]) / 2 : times[0]
       const written = `${(Number(result.bytes) / 1e6).toFixed(1)} MB`
       console.log(
-        `| ${name} | ${seconds(result.millis)} | ${(result.millis / around).toFixed(2)} | ${result.peakRssMb} MB | ${result.requests} | ${written} (cross-check ${result.crossCheck}) |`
+        `| ${name} | ${seconds(result.millis)} | ${(result.millis / around).toFixed(2)} | ${seconds(result.cpuMillis)} | ${(result.cpuMillis / baseCpu).toFixed(2)} | ${nodeCpu(result)} | ${bound(result)} | ${result.peakRssMb} MB | ${result.requests} | ${written} (cross-check ${result.crossCheck}) |`
       )
     })
   } finally {
