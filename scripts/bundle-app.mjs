@@ -10,12 +10,17 @@
  *
  * `--entry` bundles another entry point of the app the same way (its benchmark, for one).
  *
+ * Scripts the app starts as threads (`worker_threads`) are listed in its package.json as
+ * `"vegaEffect": { "workers": ["src/…/name.ts"] }`; each is bundled the same way beside the entry's
+ * bundle as `name.js`, where the app finds it (`new URL("./name.js", import.meta.url)`), and belongs
+ * in the package's `files`.
+ *
  * The version `--version` prints is written in as `VEGA_EFFECT_APP_VERSION` (see the app's
  * `src/internal/version.ts`): in an installed package no sources sit beside the bundle to read it.
  */
 import { chmodSync, mkdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { dirname, join, relative, resolve } from "node:path"
+import { basename, dirname, join, relative, resolve } from "node:path"
 import { parseArgs } from "node:util"
 
 const esbuild = createRequire(import.meta.url)("esbuild")
@@ -32,24 +37,33 @@ const outfile = resolve(values.outfile ?? join("dist", "bin.js"))
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8"))
 
 mkdirSync(dirname(outfile), { recursive: true })
-await esbuild.build({
-  entryPoints: [resolve(values.entry ?? join("src", "bin.ts"))],
-  outfile,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  conditions: ["@vega-effect/source"],
-  external: [...Object.keys(pkg.dependencies ?? {}), ...optional],
-  // the CommonJS modules inside an ESM bundle still call `require` (after the entry's shebang)
-  banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
-  define: { VEGA_EFFECT_APP_VERSION: JSON.stringify(pkg.version) },
-  // names kept: errors and logs show class and function names
-  minifyWhitespace: true,
-  minifySyntax: true,
-  keepNames: true,
-  legalComments: "none",
-  logLevel: "warning"
-})
+const workers = pkg.vegaEffect?.workers ?? []
+const bundles = [
+  [resolve(values.entry ?? join("src", "bin.ts")), outfile],
+  ...workers.map((worker) => [resolve(worker), join(dirname(outfile), `${basename(worker).replace(/\.ts$/, "")}.js`)])
+]
+for (const [entry, out] of bundles) await bundle(entry, out)
 chmodSync(outfile, 0o755)
 console.log(`bundled ${relative(root, outfile)} (${pkg.name} ${pkg.version})`)
+
+async function bundle(entry, out) {
+  await esbuild.build({
+    entryPoints: [entry],
+    outfile: out,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    conditions: ["@vega-effect/source"],
+    external: [...Object.keys(pkg.dependencies ?? {}), ...optional],
+    // the CommonJS modules inside an ESM bundle still call `require` (after the entry's shebang)
+    banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' },
+    define: { VEGA_EFFECT_APP_VERSION: JSON.stringify(pkg.version) },
+    // names kept: errors and logs show class and function names
+    minifyWhitespace: true,
+    minifySyntax: true,
+    keepNames: true,
+    legalComments: "none",
+    logLevel: "warning"
+  })
+}

@@ -20,8 +20,10 @@ export class Ids {
   numberOf(id: string): number {
     let n = this.numbers.get(id)
     if (n === undefined) {
-      n = this.list.push(id) - 1
-      this.numbers.set(id, n)
+      // kept as a string of its own: one cut from a longer text would keep all of that text alive
+      const own = JSON.parse(JSON.stringify(id)) as string
+      n = this.list.push(own) - 1
+      this.numbers.set(own, n)
     }
     return n
   }
@@ -34,6 +36,11 @@ export class Ids {
   /** The id numbered `n`. */
   idOf(n: number): string {
     return this.list[n]
+  }
+
+  /** Every id, in the order of their numbers. */
+  all(): ReadonlyArray<string> {
+    return this.list
   }
 }
 
@@ -152,6 +159,16 @@ export class Amounts implements Iterable<Summary> {
         if (l !== undefined || r !== undefined) {
           yield { partyId: this.ids.idOf(party), assetId, left: l, right: r }
         }
+      }
+    }
+  }
+
+  /** Every pair by the numbers of its ids, asset by asset. */
+  forEachPair(f: (party: number, asset: number, amount: bigint) => void): void {
+    for (const [asset, slots] of this.byAsset) {
+      for (let party = 0; party < slots.length; party++) {
+        const amount = slots[party]
+        if (amount !== undefined) f(party, asset, amount)
       }
     }
   }

@@ -23,19 +23,14 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
-import { Amounts, type Ids } from "./Amounts.js"
+import type { Ids } from "./Amounts.js"
 import { Progress, type Service as ProgressService } from "./Progress.js"
 import { ReadError } from "./ReadError.js"
+import type { AssetInfo } from "./Report.js"
 import { guard, type TooManyRequests } from "./RequestEstimate.js"
-import { fieldsOf, rewardTypeName } from "./RowOrder.js"
-import { type RowKeeping, type RowSink, type RowSource, sinkFor } from "./RowStore.js"
-
-/** What was read: the sums per party and asset, how many rows, and the rows themselves if kept. */
-export interface Rows {
-  readonly kept: RowSource | undefined
-  readonly sums: Amounts
-  readonly count: number
-}
+import { inThread, type RowCollector, type Rows } from "./RowCollector.js"
+import { type RowKeeping, sinkFor } from "./RowStore.js"
+import { threaded } from "./RowThread.js"
 
 export interface RowsRequest {
   /** The read's ids, shared with its other tables. */
@@ -48,8 +43,12 @@ export interface RowsRequest {
   readonly rewardTypes: ReadonlySet<string>
   /** Which rows to keep (for outputs that list them); none: only their sums are kept. */
   readonly keep: RowKeeping | undefined
-  /** Every asset id, to split an epoch too big for one answer. */
-  readonly assets: ReadonlyArray<string>
+  /**
+   * The assets known, by id: every one, to split an epoch too big for one answer. An asset a row is
+   * paid in that is not known may be described (`describeAsset`) and added while the rows are read.
+   */
+  readonly assets: Map<string, AssetInfo>
+  readonly describeAsset: (assetId: string) => Effect.Effect<AssetInfo, ReadError>
   /** The parties that can have rows in an asset (those with a total in it), to split further. */
   readonly partiesOf: (assetId: string) => ReadonlyArray<string>
   /** An asset as people know it (its symbol), for messages. */
@@ -63,51 +62,12 @@ type Filter = RowsRequest["filters"][number]
 const failed = (error: DataNodeError.DataNodeError): ReadError =>
   new ReadError({ reason: `reading per-epoch rewards failed: ${FailureText.ofError(error)}`, cause: error })
 
-/**
- * Sums (their ids shared with the read's other tables), count and (if kept) rows. Rows are kept
- * a window at a time: `seal` once every row of the epochs added so far has been added.
- */
-class Collector {
-  readonly sums: Amounts
-  count = 0
-
-  constructor(
-    ids: Ids,
-    readonly types: ReadonlySet<string>,
-    readonly sink: RowSink | undefined
-  ) {
-    this.sums = new Amounts(ids)
-  }
-
-  add(rows: Iterable<Reward.Reward>): void {
-    const ids = this.sums.ids
-    for (const row of rows) {
-      if (this.types.size > 0 && !this.types.has(rewardTypeName(row.rewardType))) continue
-      // each id looked up once (a table of every party: the lookups cost more than the rest);
-      // the read's strings from here on, the answer's own are let go with it
-      const party = ids.numberOf(row.partyId)
-      const asset = ids.numberOf(row.assetId)
-      this.sums.addAt(party, asset, row.amount)
-      this.count++
-      if (this.sink !== undefined) this.sink.add(fieldsOf(row, ids.idOf(party), ids.idOf(asset)), party, asset)
-    }
-  }
-
-  seal(): void {
-    this.sink?.seal()
-  }
-
-  result(): Rows {
-    return { kept: this.sink, sums: this.sums, count: this.count }
-  }
-}
-
 /** What one read of the range works with: the client, the request, where rows go, the progress bar. */
 interface Reading {
   readonly client: DataNodeClient.Service
   readonly progress: ProgressService
   readonly request: RowsRequest
-  readonly collector: Collector
+  readonly collector: RowCollector
   /** How many epochs the range has (the progress counts epochs, filter after filter). */
   readonly epochs: number
 }
@@ -140,7 +100,7 @@ const bigAssets = (reading: Reading, filter: Filter, epoch: bigint): Effect.Effe
   Effect.gen(function* () {
     const { client, collector, request } = reading
     const big: Array<string> = []
-    for (const assetId of filter.assetId === undefined ? request.assets : [filter.assetId]) {
+    for (const assetId of filter.assetId === undefined ? [...request.assets.keys()] : [filter.assetId]) {
       const rows = yield* oneEpoch(client, { ...filter, assetId }, epoch)
       if (rows !== undefined) collector.add(rows)
       else if (filter.partyId !== undefined) {
@@ -179,7 +139,7 @@ const splitEpoch = (
       if (page === undefined) return yield* tooBig(epoch, `for party ${reads[i].partyId} in asset ${reads[i].assetId}`)
       collector.add(page)
     }
-  }).pipe(Effect.tap(() => reading.collector.seal()))
+  }).pipe(Effect.tap(() => reading.collector.seal))
 
 /** The range for one filter: windows of epochs, with the epochs too big for them split up. */
 const readFilter = (
@@ -198,16 +158,16 @@ const readFilter = (
         Stream.runForEachChunk((chunk) =>
           Effect.suspend(() => {
             collector.add(Chunk.toReadonlyArray(chunk))
-            collector.seal()
             const lastRow = Chunk.last(chunk)
-            if (lastRow._tag === "None") return Effect.void
+            if (lastRow._tag === "None") return collector.seal
             last = lastRow.value.epoch
-            return progress.update(index * epochs + Number(last - fromEpoch + 1n))
+            return Effect.zipRight(collector.seal, progress.update(index * epochs + Number(last - fromEpoch + 1n)))
           })
         ),
         Effect.either
       )
       if (Either.isRight(outcome)) return
+      if (outcome.left._tag === "ReadError") return yield* outcome.left
       if (outcome.left._tag !== "PaginationLoopError") return yield* failed(outcome.left)
       // windows are delivered whole: every epoch up to the last row delivered is complete; find
       // the first epoch after it that does not fit one answer, taking the others on the way
@@ -217,7 +177,7 @@ const readFilter = (
         const rows = yield* oneEpoch(client, filter, epoch)
         if (rows === undefined) break
         collector.add(rows)
-        collector.seal()
+        yield* collector.seal
         epoch++
       }
       yield* splitEpoch(reading, filter, epoch)
@@ -227,12 +187,30 @@ const readFilter = (
     }
   })
 
-/** Where the rows go when they are kept, let go when the scope closes. */
+/** Where the rows go when they are kept in this thread, let go when the scope closes. */
 const keptRows = (keep: RowKeeping | undefined, ids: Ids) =>
   Effect.acquireRelease(
     Effect.sync(() => (keep === undefined ? undefined : sinkFor(keep, ids))),
     (sink) => Effect.sync(() => sink?.close())
   )
+
+/**
+ * Rows are handed to a thread of their own when they come in report order (one filter read) and
+ * the output does not list them all by reading them back (only the table's epochs view does).
+ */
+const collectorFor = (request: RowsRequest): Effect.Effect<RowCollector, never, Scope.Scope> => {
+  const keep = request.keep
+  if (request.filters.length === 1 && keep !== "all") {
+    return threaded({
+      ids: request.ids,
+      types: request.rewardTypes,
+      keep,
+      assets: request.assets,
+      describeAsset: request.describeAsset
+    })
+  }
+  return Effect.map(keptRows(keep, request.ids), (sink) => inThread(request.ids, request.rewardTypes, sink))
+}
 
 /** Reads the rows; the kept ones stay readable until the scope closes. */
 export const readRows = (
@@ -243,10 +221,10 @@ export const readRows = (
       client: yield* DataNodeClient.DataNodeClient,
       progress: yield* Progress,
       request,
-      collector: new Collector(request.ids, request.rewardTypes, yield* keptRows(request.keep, request.ids)),
+      collector: yield* collectorFor(request),
       epochs: Number(request.toEpoch - request.fromEpoch + 1n)
     }
     yield* reading.progress.step("reading per-epoch rewards", reading.epochs * request.filters.length)
     for (const [index, filter] of request.filters.entries()) yield* readFilter(reading, filter, index)
-    return reading.collector.result()
+    return yield* reading.collector.result
   })

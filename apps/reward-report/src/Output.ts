@@ -20,6 +20,13 @@ export class WriteError extends Data.TaggedError("WriteError")<{ readonly path: 
 /** Pieces are gathered into writes of about this many bytes. */
 const BUFFER = 1 << 20
 
+/**
+ * After about this many bytes written, what was written is flushed to disk while the writing goes
+ * on, so that the flush at the end waits only for the last of it (the disk works while the report
+ * is rendered).
+ */
+export const FLUSH_EVERY = 64 << 20
+
 /** The error's message, after its code when the message does not start with it already. */
 const reasonOf = (error: unknown): string => {
   if (!(error instanceof Error)) return String(error)
@@ -30,7 +37,8 @@ const reasonOf = (error: unknown): string => {
 /**
  * Writes `pieces` to `target` atomically (temporary file, fsync, rename, fsync of the directory).
  * A gathered buffer is written while the next one is made: the disk works while the report is
- * rendered (one write in flight at a time, so memory stays at two buffers).
+ * rendered (one write in flight at a time, so memory stays at two buffers); every
+ * {@link FLUSH_EVERY} bytes, a flush to disk of what was written so far is started beside them.
  */
 export const writeFileAtomically = (target: string, pieces: Iterable<string>): Effect.Effect<void, WriteError> =>
   Effect.tryPromise({
@@ -39,16 +47,25 @@ export const writeFileAtomically = (target: string, pieces: Iterable<string>): E
       const temporary = path.join(dir, `.${path.basename(target)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
       let file: fs.promises.FileHandle | undefined
       let writing: Promise<unknown> = Promise.resolve()
+      let syncing: Promise<unknown> = Promise.resolve()
       try {
         file = await fs.promises.open(temporary, "wx", 0o644)
         const handle = file
         let buffer: Array<string> = []
         let size = 0
+        let unsynced = 0
         const flush = async () => {
           await writing
+          if (unsynced >= FLUSH_EVERY) {
+            // one flush at a time; a failure shows at the flush at the end at the latest
+            await syncing
+            syncing = handle.datasync()
+            unsynced = 0
+          }
           if (size === 0) return
           writing = handle.write(buffer.join(""))
           buffer = []
+          unsynced += size
           size = 0
         }
         for (const piece of pieces) {
@@ -58,13 +75,15 @@ export const writeFileAtomically = (target: string, pieces: Iterable<string>): E
         }
         await flush()
         await writing
+        await syncing
         await handle.sync()
         file = undefined
         await handle.close()
         await fs.promises.rename(temporary, target)
       } catch (error) {
-        // a write still in flight ends before the file is closed and removed
+        // a write or flush still in flight ends before the file is closed and removed
         await writing.catch(() => undefined)
+        await syncing.catch(() => undefined)
         if (file !== undefined) await file.close()
         await fs.promises.rm(temporary, { force: true })
         throw error

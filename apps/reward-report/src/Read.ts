@@ -23,8 +23,9 @@ import * as Stream from "effect/Stream"
 import { Amounts, Ids } from "./Amounts.js"
 import type { Snapshot } from "./Build.js"
 import { isoOfNanos } from "./formats/text.js"
-import { readRows, type Rows } from "./EpochRows.js"
+import { readRows } from "./EpochRows.js"
 import { Progress } from "./Progress.js"
+import type { Rows } from "./RowCollector.js"
 import { ReadError } from "./ReadError.js"
 import type { TooManyRequests } from "./RequestEstimate.js"
 import { listOf, type RowKeeping, type RowSource } from "./RowStore.js"
@@ -114,23 +115,27 @@ const toAssetInfo = (asset: {
   decimals: asset.details.decimals
 })
 
-/** Assets the list did not hold (created meanwhile, or a node that lists only some) are asked for one by one. */
-const completeAssets = (assets: Map<string, AssetInfo>, ids: Iterable<string>) =>
-  Effect.gen(function* () {
-    const client = yield* DataNodeClient.DataNodeClient
-    const missing = [...new Set(ids)].filter((id) => !assets.has(id))
-    yield* Effect.forEach(missing, (assetId) =>
-      client.getAsset({ assetId }).pipe(
-        Effect.map(({ asset }) => assets.set(asset.id, toAssetInfo(asset))),
-        Effect.mapError(
-          (error) =>
-            new ReadError({
-              reason: `partial data: rewards are paid in asset ${assetId}, which the node cannot describe (${FailureText.ofError(error)})`,
-              cause: error
-            })
-        )
+/** An asset the list did not hold (created meanwhile, or a node that lists only some), asked for by id. */
+const describeAsset =
+  (client: DataNodeClient.Service) =>
+  (assetId: string): Effect.Effect<AssetInfo, ReadError> =>
+    client.getAsset({ assetId }).pipe(
+      Effect.map(({ asset }) => toAssetInfo(asset)),
+      Effect.mapError(
+        (error) =>
+          new ReadError({
+            reason: `partial data: rewards are paid in asset ${assetId}, which the node cannot describe (${FailureText.ofError(error)})`,
+            cause: error
+          })
       )
     )
+
+/** Assets the list did not hold are asked for one by one. */
+const completeAssets = (assets: Map<string, AssetInfo>, ids: Iterable<string>) =>
+  Effect.gen(function* () {
+    const describe = describeAsset(yield* DataNodeClient.DataNodeClient)
+    const missing = [...new Set(ids)].filter((id) => !assets.has(id))
+    yield* Effect.forEach(missing, (assetId) => Effect.map(describe(assetId), (asset) => assets.set(asset.id, asset)))
   })
 
 /** Parties beyond this many have their aliases read from the whole profile list rather than by id. */
@@ -229,7 +234,8 @@ const readAttempt = (
             toEpoch,
             rewardTypes: new Set(epochs.rewardTypes),
             keep: epochs.keep,
-            assets: [...assets.keys()],
+            assets,
+            describeAsset: describeAsset(client),
             partiesOf: (assetId) => summaries.partiesOf(assetId),
             assetName: (id) => assets.get(id)?.symbol ?? id,
             maxRequests: request.maxRequests

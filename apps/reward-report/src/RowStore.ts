@@ -11,7 +11,9 @@
  */
 import { Ids } from "./Amounts.js"
 import { isoOfNanos, unitsOf } from "./formats/text.js"
+import { RowLineReader, RowLineWriter } from "./internal/rowLines.js"
 import { SpillFile } from "./internal/spillFile.js"
+import { renderRows, type RowTemplate } from "./RowTemplate.js"
 import type { AssetInfo, EpochRow, EpochRows, UnidentifiedRow } from "./Report.js"
 import { RowExtents } from "./RowExtents.js"
 import { compareRows, keyIndexes, rowIdOf, rowKey, type RowFields, sameKey } from "./RowOrder.js"
@@ -39,12 +41,16 @@ export interface RowSink extends RowSource {
   readonly seal: () => void
 }
 
-/** Which rows a read keeps: every one, or only the first in report order (an output that shows those only). */
-export type RowKeeping = "all" | { readonly first: number }
+/**
+ * Which rows a read keeps: every one, only the first in report order (an output that shows those
+ * only), or every one for an output that lays them out by `template` (which may be done as they are
+ * read, see `RowThread.ts`).
+ */
+export type RowKeeping = "all" | { readonly first: number } | { readonly template: RowTemplate }
 
 /** A sink for the rows `keeping` asks for, of a read numbering its ids in `ids`. */
 export const sinkFor = (keeping: RowKeeping, ids: Ids): RowSink =>
-  keeping === "all" ? new RowSpill(ids) : new RowHead(keeping.first)
+  keeping !== "all" && "first" in keeping ? new RowHead(keeping.first) : new RowSpill(ids)
 
 /**
  * Rows in full from what was kept and the assets and aliases read, taken in report order: a row's
@@ -53,9 +59,10 @@ export const sinkFor = (keeping: RowKeeping, ids: Ids): RowSink =>
  * and the read of the node is spared it). `withIds: false` makes no ids, for outputs that do not
  * show them.
  */
-function rowMaker(resolve: Resolve, withIds: false): (fields: RowFields) => UnidentifiedRow
-function rowMaker(resolve: Resolve, withIds?: true): (fields: RowFields) => EpochRow
-function rowMaker(resolve: Resolve, withIds = true): (fields: RowFields) => UnidentifiedRow | EpochRow {
+export function rowMaker(resolve: Resolve, withIds: false): (fields: RowFields) => UnidentifiedRow
+export function rowMaker(resolve: Resolve, withIds?: true): (fields: RowFields) => EpochRow
+export function rowMaker(resolve: Resolve, withIds?: boolean): (fields: RowFields) => UnidentifiedRow | EpochRow
+export function rowMaker(resolve: Resolve, withIds = true): (fields: RowFields) => UnidentifiedRow | EpochRow {
   // rows share the few timestamps of the blocks that paid them
   const isoCache = new Map<bigint, string>()
   const indexOf = keyIndexes()
@@ -87,51 +94,54 @@ function rowMaker(resolve: Resolve, withIds = true): (fields: RowFields) => Unid
 }
 
 /** Oldest or newest first by payout time; equal times keep their order (`sort` is stable). */
-const byTime = (rows: Array<EpochRow>, first: "oldest" | "newest"): Array<EpochRow> => {
+export const byTime = <A>(
+  items: Array<A>,
+  first: "oldest" | "newest",
+  timeOf: (item: A) => bigint = (item) => (item as EpochRow).receivedAt
+): Array<A> => {
   const direction = first === "oldest" ? 1 : -1
-  return rows.sort((a, b) => (a.receivedAt === b.receivedAt ? 0 : a.receivedAt < b.receivedAt ? -direction : direction))
+  return items.sort((a, b) => {
+    const x = timeOf(a)
+    const y = timeOf(b)
+    return x === y ? 0 : x < y ? -direction : direction
+  })
 }
 
 /** Rows already in memory (a small report, or a test) as {@link EpochRows}. */
-export const listOf = (rows: ReadonlyArray<EpochRow>): EpochRows => ({
-  length: rows.length,
-  [Symbol.iterator]: () => rows[Symbol.iterator](),
-  withoutIds: () => rows,
-  byReceivedAt: (first) => byTime([...rows], first),
-  // sorted all at once: any times can be ordered
-  notInTimeOrder: () => undefined,
-  head: (n) => rows.slice(0, n)
-})
-
-// One line per row, fields separated by tabs; text from the node is escaped so it cannot split them.
-const special = /[\t\n\\]/
-const escape = (text: string): string =>
-  special.test(text) ? text.replace(/[\t\n\\]/g, (c) => (c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\\\")) : text
-const unescape = (text: string): string =>
-  text.includes("\\") ? text.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c)) : text
-const optional = (text: string | undefined): string => (text === undefined ? "" : `+${escape(text)}`)
-const unoptional = (text: string): string | undefined => (text === "" ? undefined : unescape(text.slice(1)))
-
-/** An integer field's last text and value: parsing a `bigint` costs more than comparing short text. */
-class LastParsed {
-  private text = ""
-  private value = 0n
-
-  of(text: string): bigint {
-    if (text !== this.text) {
-      this.value = BigInt(text)
-      this.text = text
-    }
-    return this.value
+export const listOf = (rows: ReadonlyArray<EpochRow>): EpochRows => {
+  const list: EpochRows = {
+    length: rows.length,
+    [Symbol.iterator]: () => rows[Symbol.iterator](),
+    withoutIds: () => rows,
+    byReceivedAt: (first) => byTime([...rows], first),
+    // sorted all at once: any times can be ordered
+    notInTimeOrder: () => undefined,
+    head: (n) => rows.slice(0, n),
+    render: (template, constants) => renderRows(list, template, constants)
   }
+  return list
 }
 
-/** A stretch of the file holding whole epochs, sorted. */
-interface Segment {
+/** A stretch of a file holding whole epochs, sorted, and the first and last payout time in it. */
+export interface Segment {
   readonly start: number
   readonly end: number
   readonly earliest: bigint
   readonly latest: bigint
+}
+
+/**
+ * Why rows kept in `segments` cannot be listed by time, if they cannot: rows are sorted by time a
+ * segment at a time, so a segment's times must not overlap the next one's. Rewards are paid when
+ * their epoch ends, so a later epoch is never paid earlier on a chain.
+ */
+export const timesGoBack = (segments: ReadonlyArray<Segment>): string | undefined => {
+  for (let i = 1; i < segments.length; i++) {
+    if (segments[i].earliest < segments[i - 1].latest) {
+      return "the node's payout times go back from one epoch to a later one: the rows cannot be listed by time"
+    }
+  }
+  return undefined
 }
 
 /** A row waiting to be sorted and written, with its ids' numbers. */
@@ -155,7 +165,7 @@ interface Run {
  * when the report is written.
  */
 export class RowSpill implements RowSink {
-  private readonly file = new SpillFile("vega-reward-report-")
+  private readonly file = SpillFile.create("vega-reward-report-")
   private pending: Array<Waiting> = []
   private readonly runs: Array<Run> = []
   /** Files made from this one (its runs merged), closed with it. */
@@ -173,32 +183,12 @@ export class RowSpill implements RowSink {
   /** What the widest cells of the rows depend on, for a table's column widths. */
   private readonly extents = new RowExtents()
 
-  private encode({ asset, fields: f, party }: Waiting, amount: string): string {
-    return (
-      `${f.epoch}\t${f.receivedAt}\t${party}\t${asset}\t${escape(f.rewardType)}\t` +
-      `${amount}\t${escape(f.percentageOfTotal)}\t${f.lockedUntilEpoch}\t${optional(f.gameId)}\t${optional(f.teamId)}\n`
-    )
-  }
-
-  /** Consecutive rows mostly share their epoch, time and lock: each parsed once per run of equal ones. */
-  private readonly epochs = new LastParsed()
-  private readonly times = new LastParsed()
-  private readonly locks = new LastParsed()
+  private readonly reader = new RowLineReader()
+  private readonly writer = new RowLineWriter()
 
   private decode(line: string): RowFields {
     const f = line.split("\t")
-    return {
-      epoch: this.epochs.of(f[0]),
-      receivedAt: this.times.of(f[1]),
-      partyId: this.ids.idOf(Number(f[2])),
-      assetId: this.ids.idOf(Number(f[3])),
-      rewardType: unescape(f[4]),
-      amount: BigInt(f[5]),
-      percentageOfTotal: unescape(f[6]),
-      lockedUntilEpoch: this.locks.of(f[7]),
-      gameId: unoptional(f[8]),
-      teamId: unoptional(f[9])
-    }
+    return this.reader.row(f, this.ids.idOf(Number(f[2])), this.ids.idOf(Number(f[3])))
   }
 
   /** Sorts the rows added since the last seal and writes them out. */
@@ -225,7 +215,7 @@ export class RowSpill implements RowSink {
       if (time > latest) latest = time
       const amount = row.fields.amount.toString()
       this.extents.add(row.fields, row.party, row.asset, amount)
-      text += this.encode(row, amount)
+      text += this.writer.line(row.fields, row.party, row.asset, row.fields.rewardType, amount)
     }
     run.segments.push({ ...this.file.append(text), earliest, latest })
     run.last = sorted[sorted.length - 1].fields
@@ -281,19 +271,9 @@ export class RowSpill implements RowSink {
     return (this.oneRun = merged.single())
   }
 
-  /**
-   * Why the rows cannot be listed by time, if they cannot: rows are sorted by time a segment at a
-   * time, so a segment's times must not overlap the next one's. Rewards are paid when their epoch
-   * ends, so a later epoch is never paid earlier on a chain.
-   */
+  /** Why the rows cannot be listed by time, if they cannot (see {@link timesGoBack}). */
   notInTimeOrder(): string | undefined {
-    const { segments } = this.single()
-    for (let i = 1; i < segments.length; i++) {
-      if (segments[i].earliest < segments[i - 1].latest) {
-        return "the node's payout times go back from one epoch to a later one: the rows cannot be listed by time"
-      }
-    }
-    return undefined
+    return timesGoBack(this.single().segments)
   }
 
   /** Segment by segment, each sorted by time (see {@link notInTimeOrder}). */
@@ -321,7 +301,7 @@ export class RowSpill implements RowSink {
       const make = rowMaker(resolve, false)
       for (const fields of spill.extents.standIns(spill.ids)) yield make(fields)
     }
-    return {
+    const rows: EpochRows = {
       length: this.count,
       [Symbol.iterator]: () => reportOrder(this),
       withoutIds: () => ({ [Symbol.iterator]: () => withoutIds(this) }),
@@ -329,12 +309,14 @@ export class RowSpill implements RowSink {
       notInTimeOrder: () => this.notInTimeOrder(),
       widest: () => ({ [Symbol.iterator]: () => widest(this) }),
       head: (n) => {
-        const rows: Array<EpochRow> = []
-        if (n <= 0) return rows
-        for (const row of reportOrder(this)) if (rows.push(row) >= n) break
-        return rows
-      }
+        const first: Array<EpochRow> = []
+        if (n <= 0) return first
+        for (const row of reportOrder(this)) if (first.push(row) >= n) break
+        return first
+      },
+      render: (template, constants) => ({ [Symbol.iterator]: () => renderRows(rows, template, constants) })
     }
+    return rows
   }
 
   close(): void {
@@ -355,6 +337,19 @@ export class RowHead implements RowSink {
   count = 0
 
   constructor(private readonly limit: number) {}
+
+  /** A head made elsewhere (another thread): its kept rows, in report order, and how many rows there were. */
+  static of(limit: number, kept: ReadonlyArray<RowFields>, count: number): RowHead {
+    const head = new RowHead(limit)
+    head.kept = [...kept]
+    head.count = count
+    return head
+  }
+
+  /** The first rows so far, in report order (after a seal). */
+  first(): ReadonlyArray<RowFields> {
+    return this.kept
+  }
 
   add(row: RowFields): void {
     this.count++
@@ -388,7 +383,7 @@ export class RowHead implements RowSink {
 
   rows(resolve: Resolve): EpochRows {
     const made = (fields: ReadonlyArray<RowFields>) => fields.map(rowMaker(resolve))
-    return {
+    const rows: EpochRows = {
       length: this.count,
       [Symbol.iterator]: () => made(this.all())[Symbol.iterator](),
       withoutIds: () => this.all().map(rowMaker(resolve, false)),
@@ -401,8 +396,10 @@ export class RowHead implements RowSink {
       head: (n) => {
         if (n > this.kept.length && this.count > this.kept.length) this.all()
         return made(this.kept.slice(0, Math.max(0, n)))
-      }
+      },
+      render: (template, constants) => ({ [Symbol.iterator]: () => renderRows(rows, template, constants) })
     }
+    return rows
   }
 
   close(): void {

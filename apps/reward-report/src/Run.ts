@@ -16,6 +16,7 @@ import { build } from "./Build.js"
 import * as DataNode from "./DataNode.js"
 import { chunks, type Format, needsEpochRows } from "./Format.js"
 import * as Html from "./formats/Html.js"
+import { templateFor } from "./formats/templates.js"
 import { writeFileAtomically, writeStream, type WriteError } from "./Output.js"
 import type { Progress } from "./Progress.js"
 import { read } from "./Read.js"
@@ -92,17 +93,22 @@ const writeReport = (report: Report, options: RunOptions): Effect.Effect<string,
 }
 
 /**
- * Which per-epoch rows the output lists: all of them, only the first (the HTML page of the epochs
- * view), or none (then only their sums are kept, for the cross-check).
+ * Which per-epoch rows the output lists: all of them (laid out by its template where it has one),
+ * only the first (the HTML page of the epochs view), or none (then only their sums are kept, for
+ * the cross-check).
  */
-export const rowKeeping = (view: View, format: Format): RowKeeping | undefined =>
-  format === "json" || needsEpochRows(format)
-    ? "all"
-    : view !== "epochs"
-      ? undefined
-      : format === "html"
-        ? { first: Html.epochRowLimit }
-        : "all"
+export const rowKeeping = (view: View, format: Format): RowKeeping | undefined => {
+  const template = templateFor(format, view)
+  return template !== undefined
+    ? { template }
+    : format === "json" || needsEpochRows(format)
+      ? "all"
+      : view !== "epochs"
+        ? undefined
+        : format === "html"
+          ? { first: Html.epochRowLimit }
+          : "all"
+}
 
 /** The report, read with a client already provided; its per-epoch rows can be read until the scope closes. */
 export const makeReport = (

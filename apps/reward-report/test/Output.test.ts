@@ -3,13 +3,14 @@
  * for byte, and a failure while the report is rendered leaves the previous file and no temporary
  * one.
  */
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { mkdtempSync, promises, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { writeFileAtomically } from "../src/Output.js"
+import { FLUSH_EVERY, writeFileAtomically } from "../src/Output.js"
 
 /** `count` pieces of 100,000 characters, each line naming its piece (and one non-ASCII character). */
 function* pieces(count: number, failAt?: number): Generator<string> {
@@ -31,6 +32,30 @@ describe("writeFileAtomically", () => {
       yield* writeFileAtomically(file, pieces(60))
       expect(readFileSync(file, "utf8")).toBe([...pieces(60)].join(""))
       expect(readdirSync(dir)).toEqual(["report.csv"])
+    })
+  )
+
+  it.effect("flushes what it has written to disk on the way, every so many megabytes, and writes it whole", () =>
+    Effect.gen(function* () {
+      const dir = tempDir()
+      const file = join(dir, "report.csv")
+      // the flushes are made through the file handle's datasync
+      const handle = yield* Effect.promise(() => promises.open(join(dir, "probe"), "w"))
+      yield* Effect.promise(() => handle.close())
+      const datasync = vi.spyOn(Object.getPrototypeOf(handle) as { datasync: () => Promise<void> }, "datasync")
+      try {
+        const count = Math.ceil((2.5 * FLUSH_EVERY) / 100_000)
+        yield* writeFileAtomically(file, pieces(count))
+        const digest = (text: Iterable<string>) => {
+          const hash = createHash("sha256")
+          for (const piece of text) hash.update(piece)
+          return hash.digest("hex")
+        }
+        expect(digest([readFileSync(file, "utf8")])).toBe(digest(pieces(count)))
+        expect(datasync.mock.calls.length).toBe(2)
+      } finally {
+        datasync.mockRestore()
+      }
     })
   )
 

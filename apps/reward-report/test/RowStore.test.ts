@@ -9,9 +9,9 @@ import type { AssetInfo, EpochRow, EpochRows } from "../src/Report.js"
 import { compareRows, type RowFields, rowIdOf, rowKey } from "../src/RowOrder.js"
 import * as Table from "../src/formats/Table.js"
 import { listOf, type Resolve, RowHead, RowSpill } from "../src/RowStore.js"
+import { epochStart, hex, random, shuffled } from "./support/rows.js"
 import { sampleReport } from "./support/sample.js"
 
-const hex = (n: number) => n.toString(16).padStart(64, "0")
 const assets: ReadonlyArray<AssetInfo> = [
   { id: hex(0xa1), symbol: "VEGA", name: "Vega", decimals: 18 },
   { id: hex(0xa2), symbol: "USDT", name: "Tether", decimals: 6 }
@@ -19,13 +19,6 @@ const assets: ReadonlyArray<AssetInfo> = [
 const resolve: Resolve = {
   asset: (id) => assets.find((a) => a.id === id)!,
   alias: (partyId) => (partyId === hex(1) ? "one\twith a tab" : undefined)
-}
-const epochStart = (epoch: bigint) => 1_700_000_000_000_000_000n + epoch * 3_600_000_000_000n
-
-/** A deterministic pseudo-random sequence, so a failure can be replayed. */
-const random = (seed: number) => () => {
-  seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31
-  return seed / 2 ** 31
 }
 
 /** Rows of `epochs` epochs for `parties` parties, with repeated keys, odd text and missing games. */
@@ -53,16 +46,6 @@ const world = (epochs: number, parties: number, seed = 1): Array<RowFields> => {
     }
   }
   return rows
-}
-
-const shuffled = <A>(items: ReadonlyArray<A>, seed: number): Array<A> => {
-  const next = random(seed)
-  const copy = [...items]
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(next() * (i + 1))
-    ;[copy[i], copy[j]] = [copy[j], copy[i]]
-  }
-  return copy
 }
 
 /**

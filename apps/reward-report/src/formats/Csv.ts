@@ -3,7 +3,8 @@
  * exact amounts (asset units and base units), and the provenance repeated on every row so it
  * survives sorting and filtering.
  */
-import type { EpochRow, Report } from "../Report.js"
+import type { Report } from "../Report.js"
+import type { RowTemplate } from "../RowTemplate.js"
 import { csvField, csvLine, describeFilters, formulaSafe, heightText } from "./text.js"
 
 const provenanceHeader = ["node", "block_height", "block_time", "generated_at", "filters"] as const
@@ -66,15 +67,26 @@ function* records(report: Report): Generator<ReadonlyArray<string>> {
 }
 
 /**
- * One per-epoch row and the provenance `tail`, written out field by field (a million rows are
- * typical). Ids (checked hex when read), integers, amounts and the time never need quoting; the
- * other fields go through {@link csvField}.
+ * A per-epoch row, written out field by field (a million rows are typical), then the provenance
+ * (constant 0: the same on every row). Ids (checked hex when read), integers, amounts and the time
+ * never need quoting; the other fields go through {@link csvField}.
  */
-const epochLine = (row: EpochRow, tail: string): string =>
-  `${row.epoch},${row.receivedAtIso},${row.partyId},${csvField(alias(row.alias))},${row.asset.id},` +
-  `${csvField(row.asset.symbol)},${csvField(row.rewardType)},${row.units},${row.amount},` +
-  `${csvField(row.percentageOfTotal)},${row.lockedUntilEpoch},${csvField(row.gameId ?? "")},` +
-  `${csvField(row.teamId ?? "")},${row.rowId}${tail}`
+export const epochTemplate: RowTemplate = {
+  name: "csv",
+  withIds: true,
+  listing: "report",
+  row: (row, out) => {
+    out.text(`${row.epoch},${row.receivedAtIso},${row.partyId},`)
+    out.alias()
+    out.text(
+      `,${row.asset.id},${csvField(row.asset.symbol)},${csvField(row.rewardType)},${row.units},${row.amount},` +
+        `${csvField(row.percentageOfTotal)},${row.lockedUntilEpoch},${csvField(row.gameId ?? "")},` +
+        `${csvField(row.teamId ?? "")},${row.rowId}`
+    )
+    out.constant(0)
+  },
+  alias: (_, text) => csvField(alias(text))
+}
 
 /** The CSV text in pieces, one record each. */
 export function* chunks(report: Report): Generator<string> {
@@ -90,7 +102,7 @@ export function* chunks(report: Report): Generator<string> {
   const tail = `,${provenanceFields.map(csvField).join(",")}\r\n`
   if (report.view === "epochs") {
     yield csvLine([...epochsHeader, ...provenanceHeader])
-    for (const row of report.epochs ?? []) yield epochLine(row, tail)
+    if (report.epochs !== undefined) yield* report.epochs.render(epochTemplate, [tail])
     return
   }
   let header = true

@@ -1,7 +1,10 @@
 /**
- * A temporary file of text lines, appended and read back by byte range. Its name is removed as soon
- * as it is open where the system allows it (the file lives until it is closed, and nothing is left
- * behind even if the process is killed); elsewhere it is removed on `close`.
+ * A temporary file of text, appended and read back by byte range. Its name is removed as soon as it
+ * is open where the system allows it (the file lives until it is closed, and nothing is left behind
+ * even if the process is killed); elsewhere it is removed on `close`.
+ *
+ * Another thread of the process can append to it through its descriptor ({@link SpillFile.writer});
+ * the file stays the opener's, open until it closes it.
  */
 import * as fs from "node:fs"
 import { tmpdir } from "node:os"
@@ -12,15 +15,21 @@ import { StringDecoder } from "node:string_decoder"
 const CHUNK = 1 << 20
 
 export class SpillFile {
-  private readonly fd: number
-  private readonly dir: string
+  readonly fd: number
+  private readonly dir: string | undefined
   private removed = false
   private closed = false
   /** Bytes written so far: where the next text goes. */
   size = 0
 
-  constructor(prefix: string) {
-    this.dir = fs.mkdtempSync(path.join(tmpdir(), prefix))
+  /** A new file, its name starting with `prefix`; or another thread's file by its descriptor `fd`. */
+  private constructor(source: { readonly prefix: string } | { readonly fd: number }) {
+    if ("fd" in source) {
+      this.fd = source.fd
+      this.dir = undefined
+      return
+    }
+    this.dir = fs.mkdtempSync(path.join(tmpdir(), source.prefix))
     this.fd = fs.openSync(path.join(this.dir, "spill"), "w+", 0o600)
     try {
       fs.rmSync(this.dir, { recursive: true })
@@ -28,6 +37,16 @@ export class SpillFile {
     } catch {
       // an open file cannot be removed on every system: it is removed on close
     }
+  }
+
+  /** A new temporary file, its name starting with `prefix`. */
+  static create(prefix: string): SpillFile {
+    return new SpillFile({ prefix })
+  }
+
+  /** Appends to the file open as `fd` (another thread's); closing it is left to that thread. */
+  static writer(fd: number): SpillFile {
+    return new SpillFile({ fd })
   }
 
   /** Appends `text`; returns where it starts and ends. */
@@ -40,6 +59,18 @@ export class SpillFile {
     }
     this.size += bytes.length
     return { start, end: this.size }
+  }
+
+  /** The text between `start` and `end` (which must not split a character). */
+  text(start: number, end: number): string {
+    const buffer = Buffer.allocUnsafe(end - start)
+    let position = start
+    while (position < end) {
+      const read = fs.readSync(this.fd, buffer, position - start, end - position, position)
+      if (read === 0) throw new Error(`the spill file ended at ${position} bytes, before ${end}`)
+      position += read
+    }
+    return buffer.toString("utf8")
   }
 
   /** The lines between `start` and `end` (which must be line boundaries), without their line ends. */
@@ -65,7 +96,7 @@ export class SpillFile {
   }
 
   close(): void {
-    if (this.closed) return
+    if (this.closed || this.dir === undefined) return
     this.closed = true
     fs.closeSync(this.fd)
     if (!this.removed) fs.rmSync(this.dir, { recursive: true, force: true })

@@ -1,0 +1,70 @@
+/**
+ * Per-epoch rows laid out by an output's template while they were read (`RowThread.ts`): text on
+ * disk with slots for the aliases and the provenance, a window of epochs a segment, read back a
+ * piece of a few kilobytes at a time. Writing them out fills the slots; nothing else can be done
+ * with them (they are no longer rows).
+ */
+import type { EpochRow, EpochRows, UnidentifiedRow } from "./Report.js"
+import { fillSlots, type RowTemplate } from "./RowTemplate.js"
+import type { Resolve, RowSource } from "./RowStore.js"
+import type { RenderedSegment } from "./internal/rowsWorker.js"
+import type { SpillFile } from "./internal/spillFile.js"
+
+export class RenderedRows implements RowSource {
+  constructor(
+    private readonly file: SpillFile,
+    /** The template the rows were laid out by. */
+    private readonly template: RowTemplate,
+    /** A window's rows each, in report order. */
+    private readonly segments: ReadonlyArray<RenderedSegment>,
+    /** The ids the alias slots number parties by. */
+    private readonly ids: ReadonlyArray<string>,
+    readonly count: number,
+    private readonly timeOrder: string | undefined
+  ) {}
+
+  /** The laid-out text, segment by segment in the template's order, its slots filled. */
+  private *filled(resolve: Resolve, constants: ReadonlyArray<string>): Generator<string> {
+    const template = this.template
+    // a party's alias is laid out once: parties are paid in epoch after epoch
+    const aliases: Array<string | undefined> = []
+    const alias = (party: number): string => {
+      let text = aliases[party]
+      if (text === undefined) {
+        const partyId = this.ids[party]
+        aliases[party] = text = template.alias(partyId, resolve.alias(partyId))
+      }
+      return text
+    }
+    const segments = template.listing === "newest" ? [...this.segments].reverse() : this.segments
+    for (const { cuts, end, start } of segments) {
+      let from = start
+      for (const to of [...cuts, end]) {
+        yield fillSlots(this.file.text(from, to), alias, constants)
+        from = to
+      }
+    }
+  }
+
+  rows(resolve: Resolve): EpochRows {
+    const unlisted = (): never => {
+      throw new Error(`the per-epoch rows were laid out for ${this.template.name} as they were read`)
+    }
+    return {
+      length: this.count,
+      [Symbol.iterator]: (): Iterator<EpochRow> => unlisted(),
+      withoutIds: (): Iterable<UnidentifiedRow> => unlisted(),
+      byReceivedAt: (): Iterable<EpochRow> => unlisted(),
+      head: (): ReadonlyArray<EpochRow> => unlisted(),
+      notInTimeOrder: () => this.timeOrder,
+      render: (template, constants) => {
+        if (template.name !== this.template.name) unlisted()
+        return { [Symbol.iterator]: () => this.filled(resolve, constants) }
+      }
+    }
+  }
+
+  close(): void {
+    this.file.close()
+  }
+}

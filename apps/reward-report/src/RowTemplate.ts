@@ -1,0 +1,157 @@
+/**
+ * How an output lays out one per-epoch row, written once and used two ways: on rows in memory, all
+ * at once ({@link renderRow}), and on rows as they are read, before what only the end of the read
+ * tells is known ({@link SlotWriter}, then {@link fillSlots} once it is).
+ *
+ * A report of millions of rows is written in about the time the node takes to send them when the
+ * rows are laid out while they arrive (on a second thread, `RowThread.ts`) rather than after. Two
+ * things are not known then: the parties' aliases (read after the rows) and the provenance (the
+ * heights of every answer, the time the report was made). A template writes them as slots: `alias`
+ * for the row's party, `constant(i)` for the format's i-th text made from the provenance. The text
+ * with its slots is kept on disk and the slots filled as it is written out.
+ *
+ * Slots sit in the text itself: `\u0001`, a kind letter, a number, `\u0002`. A `\u0001` of the
+ * row's own text is written twice, so any text is kept exactly.
+ */
+import type { EpochRow, EpochRows } from "./Report.js"
+
+/** Where a template writes one row. */
+export interface RowWriter {
+  readonly text: (text: string) => void
+  /** The alias of the row's party, as {@link RowTemplate.alias} shows it. */
+  readonly alias: () => void
+  /** The format's `index`th constant (see {@link RowTemplate}). */
+  readonly constant: (index: number) => void
+}
+
+/** The order of the rows an output lists. */
+export type RowListing = "report" | "oldest" | "newest"
+
+/**
+ * One output's layout of a per-epoch row. Its constants are texts made from the provenance by
+ * the output (`constants` of {@link renderRow} and of the rendered rows).
+ */
+export interface RowTemplate {
+  /** Tells templates apart (a body laid out by one is not given to another). */
+  readonly name: string
+  /** Whether the rows need their ids (a hash each). */
+  readonly withIds: boolean
+  /** The rows in report order, or by payout time (rows paid in one block in report order). */
+  readonly listing: RowListing
+  readonly row: (row: EpochRow, out: RowWriter) => void
+  /** The text of a party's alias slot (the party may have no alias). */
+  readonly alias: (partyId: string, alias: string | undefined) => string
+}
+
+/** Starts a slot (see above). */
+export const MARK = "\u0001"
+const END = "\u0002"
+const ALIAS = "a"
+const CONSTANT = "c"
+
+/** Text with a `\u0001` doubled, so it does not read as a slot. */
+const escaped = (text: string): string => (text.includes(MARK) ? text.replaceAll(MARK, MARK + MARK) : text)
+
+/**
+ * Rows laid out with their slots, one after another: `row` each, then `take` the text. Alias
+ * slots carry the number the caller gives the row's party (`party`).
+ */
+export class SlotWriter implements RowWriter {
+  private written = ""
+  private party = 0
+  private plain = false
+
+  constructor(private readonly template: RowTemplate) {}
+
+  readonly text = (text: string): void => {
+    this.written += this.plain ? text : escaped(text)
+  }
+
+  readonly alias = (): void => {
+    this.written += `${MARK}${ALIAS}${this.party}${END}`
+  }
+
+  readonly constant = (index: number): void => {
+    this.written += `${MARK}${CONSTANT}${index}${END}`
+  }
+
+  /**
+   * Lays out `row`, whose party is numbered `party`. `plain`: the caller knows no text of the row
+   * holds a `\u0001` (it checked the text the row was made from), so none is looked for.
+   */
+  row(row: EpochRow, party: number, plain = false): void {
+    this.party = party
+    this.plain = plain
+    this.template.row(row, this)
+  }
+
+  /** How much text was laid out since the last take, in UTF-16 code units. */
+  get length(): number {
+    return this.written.length
+  }
+
+  /** What was laid out since the last take. */
+  take(): string {
+    const text = this.written
+    this.written = ""
+    return text
+  }
+}
+
+/**
+ * Text laid out by a {@link SlotWriter} with its slots filled: `alias(n)` the text of the alias
+ * slot of the party numbered `n`, `constants[i]` of the i-th constant.
+ */
+export const fillSlots = (text: string, alias: (party: number) => string, constants: ReadonlyArray<string>): string => {
+  let filled = ""
+  let from = 0
+  for (let at = text.indexOf(MARK); at >= 0; at = text.indexOf(MARK, from)) {
+    filled += text.slice(from, at)
+    const kind = text[at + 1]
+    if (kind === MARK) {
+      filled += MARK
+      from = at + 2
+      continue
+    }
+    const end = text.indexOf(END, at + 2)
+    const n = Number(text.slice(at + 2, end))
+    if (kind === ALIAS) filled += alias(n)
+    else if (kind === CONSTANT && n < constants.length) filled += constants[n]
+    else throw new Error(`a row's text holds an unknown slot: ${JSON.stringify(text.slice(at, end + 1))}`)
+    from = end + 1
+  }
+  return from === 0 ? text : filled + text.slice(from)
+}
+
+/** A row in memory laid out whole: its alias and the constants are known. */
+export const renderRow = (template: RowTemplate, row: EpochRow, constants: ReadonlyArray<string>): string => {
+  let text = ""
+  template.row(row, {
+    text: (piece) => {
+      text += piece
+    },
+    alias: () => {
+      text += template.alias(row.partyId, row.alias)
+    },
+    constant: (index) => {
+      text += constants[index]
+    }
+  })
+  return text
+}
+
+/** Rows in memory (or read back from disk) laid out by `template`, a piece each, in its order. */
+export function* renderRows(
+  rows: EpochRows,
+  template: RowTemplate,
+  constants: ReadonlyArray<string>
+): Generator<string> {
+  const listed: Iterable<EpochRow> =
+    template.listing !== "report"
+      ? rows.byReceivedAt(template.listing)
+      : template.withIds
+        ? rows
+        : // a template without ids never reads them
+          (rows.withoutIds() as Iterable<EpochRow>)
+  for (const row of listed) yield renderRow(template, row, constants)
+}

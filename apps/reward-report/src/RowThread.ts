@@ -1,0 +1,249 @@
+/**
+ * The per-epoch rows of a read handed to a thread of their own (`internal/rowsWorker.ts`): the
+ * reading thread decodes the node's answers and writes each row as a line; the other thread adds
+ * them up and keeps what the output needs, laying out every row as the output shows it where it
+ * lists them. So a report of millions of rows is written in little more than the time the reads
+ * take: its work is done while the node is answering, on the machine's other core.
+ *
+ * A window of epochs goes over once sealed, as bytes moved rather than copied; at most
+ * {@link IN_FLIGHT} are on their way, so a thread that falls behind slows the read instead of
+ * filling memory. The rows must come in report order, a window of whole epochs at a time (a read
+ * of one filter); `RowCollector.inThread` takes the others.
+ */
+import type { Reward } from "@vega-effect/schema"
+import * as Effect from "effect/Effect"
+import type * as Scope from "effect/Scope"
+import { readFileSync } from "node:fs"
+import { createRequire as requireFrom } from "node:module"
+import { pathToFileURL } from "node:url"
+import { Worker } from "node:worker_threads"
+import { Amounts, type Ids } from "./Amounts.js"
+import type { ReadError } from "./ReadError.js"
+import { RenderedRows } from "./RenderedRows.js"
+import type { AssetInfo } from "./Report.js"
+import type { RowCollector, Rows } from "./RowCollector.js"
+import { rewardTypeName } from "./RowOrder.js"
+import { RowHead } from "./RowStore.js"
+import type { RowTemplate } from "./RowTemplate.js"
+import { RowLineWriter } from "./internal/rowLines.js"
+import type { Finished, Keeping, Reply, Request, Setup } from "./internal/rowsWorker.js"
+import { SpillFile } from "./internal/spillFile.js"
+
+/** Windows sent and not yet handled: one being handled, one waiting. */
+export const IN_FLIGHT = 2
+
+/** Lines are encoded once about this long (short strings stay cheap to collect). */
+const PIECE = 32_768
+
+const encoder = new TextEncoder()
+
+/** What the output keeps of the rows besides their sums: the first `first`, or every row laid out by `template`. */
+export type ThreadKeeping = { readonly first: number } | { readonly template: RowTemplate }
+
+export interface ThreadOptions {
+  /** The read's ids: the sums come back numbered by them. */
+  readonly ids: Ids
+  /** Only rows of these types are counted; empty = every type. */
+  readonly types: ReadonlySet<string>
+  readonly keep: ThreadKeeping | undefined
+  /** The assets known so far; an asset a row is paid in is described (and added here) before the row is sent. */
+  readonly assets: Map<string, AssetInfo>
+  readonly describeAsset: (assetId: string) => Effect.Effect<AssetInfo, ReadError>
+}
+
+/**
+ * The thread's script: beside the bundle when bundled (`scripts/bundle-app.mjs` writes it there);
+ * from source, the TypeScript module, loaded once tsx's loader is registered in the thread (a
+ * `--import` of the loader is not applied to a thread on Node 20).
+ */
+const startWorker = (workerData: Setup): Worker => {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./rowsWorker.js", import.meta.url), { workerData })
+  // the loader's ES module entry, as its package.json names it (`require.resolve` would give the CommonJS one)
+  const manifest = requireFrom(import.meta.url).resolve("tsx/package.json")
+  const exported = JSON.parse(readFileSync(manifest, "utf8")).exports["./esm/api"].import.default as string
+  const loader = new URL(exported, pathToFileURL(manifest)).href
+  const script = new URL("./internal/rowsWorker.ts", import.meta.url).href
+  const source = `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}) })`
+  return new Worker(source, { eval: true, execArgv: ["--conditions=@vega-effect/source"], workerData })
+}
+
+class RowThread implements RowCollector {
+  private readonly worker: Worker
+  private readonly body: SpillFile | undefined
+  /** Lines of the window being read, not yet encoded; then encoded, in pieces of whole lines. */
+  private text = ""
+  private pieces: Array<Uint8Array> = []
+  private readonly lines = new RowLineWriter()
+  private count = 0
+  private inFlight = 0
+  private failure: Error | undefined
+  private finished: Finished | undefined
+  /** Called when a reply changes what a waiting read waits for. */
+  private wake: (() => void) | undefined
+  private readonly unknownAssets = new Set<string>()
+  /** The last asset a row was checked against the known ones (rows of an answer mostly share one). */
+  private lastAsset = ""
+
+  constructor(private readonly options: ThreadOptions) {
+    const keep = options.keep
+    this.body = keep !== undefined && "template" in keep ? SpillFile.create("vega-reward-report-") : undefined
+    const keeping: Keeping =
+      keep === undefined
+        ? { kind: "sums" }
+        : "first" in keep
+          ? { kind: "head", first: keep.first }
+          : { kind: "render", template: keep.template.name, fd: this.body!.fd }
+    const setup: Setup = { keeping, assets: [...options.assets.values()] }
+    this.worker = startWorker(setup)
+    this.worker.on("message", (reply: Reply) => {
+      if (reply.kind === "ack") this.inFlight--
+      else if (reply.kind === "finished") this.finished = reply.finished
+      else this.failure = new Error(`the per-epoch rows' thread failed: ${reply.message}`)
+      this.wake?.()
+    })
+    this.worker.on("error", (error) => {
+      this.failure = error
+      this.wake?.()
+    })
+    this.worker.on("exit", (code) => {
+      this.failure ??=
+        this.finished === undefined ? new Error(`the per-epoch rows' thread exited (${code})`) : undefined
+      this.wake?.()
+    })
+  }
+
+  readonly add = (rows: Iterable<Reward.Reward>): void => {
+    const { assets, types } = this.options
+    for (const row of rows) {
+      const type = rewardTypeName(row.rewardType)
+      if (types.size > 0 && !types.has(type)) continue
+      if (row.assetId !== this.lastAsset) {
+        if (!assets.has(row.assetId)) this.unknownAssets.add(row.assetId)
+        this.lastAsset = row.assetId
+      }
+      this.text += this.lines.line(row, row.partyId, row.assetId, type, row.amount)
+      this.count++
+      if (this.text.length >= PIECE) this.encode()
+    }
+  }
+
+  /** The lines so far as bytes: short strings, and buffers of their own (not from a shared pool) to move. */
+  private encode(): void {
+    if (this.text === "") return
+    this.pieces.push(encoder.encode(this.text))
+    this.text = ""
+  }
+
+  /** Waits until `done` says so, or fails with the thread's failure. */
+  private until(done: () => boolean): Effect.Effect<void> {
+    return Effect.async<void>((resume) => {
+      const check = () => {
+        if (this.failure !== undefined) resume(Effect.die(this.failure))
+        else if (done()) resume(Effect.void)
+        else return false
+        this.wake = undefined
+        return true
+      }
+      if (!check()) this.wake = check
+      return Effect.sync(() => {
+        this.wake = undefined
+      })
+    })
+  }
+
+  /** Describes the assets rows were paid in that were not known, here and to the thread. */
+  private readonly describeNew = Effect.suspend(() => {
+    if (this.unknownAssets.size === 0) return Effect.void
+    const ids = [...this.unknownAssets]
+    this.unknownAssets.clear()
+    return Effect.forEach(ids, this.options.describeAsset).pipe(
+      Effect.map((described) => {
+        for (const asset of described) this.options.assets.set(asset.id, asset)
+        this.send({ kind: "assets", assets: described })
+      })
+    )
+  })
+
+  private send(request: Request, transfer?: ReadonlyArray<ArrayBuffer>): void {
+    this.worker.postMessage(request, transfer as Array<ArrayBuffer> | undefined)
+  }
+
+  readonly seal: Effect.Effect<void, ReadError> = Effect.suspend(() =>
+    this.describeNew.pipe(
+      Effect.zipRight(
+        Effect.suspend(() => {
+          this.encode()
+          if (this.pieces.length === 0) return Effect.void
+          const pieces = this.pieces
+          this.pieces = []
+          this.inFlight++
+          this.send(
+            { kind: "rows", pieces },
+            pieces.map((piece) => piece.buffer as ArrayBuffer)
+          )
+          return this.until(() => this.inFlight < IN_FLIGHT)
+        })
+      )
+    )
+  )
+
+  readonly result: Effect.Effect<Rows, ReadError> = Effect.suspend(() => {
+    this.send({ kind: "finish" })
+    return this.until(() => this.finished !== undefined).pipe(
+      Effect.map(() => this.rows(this.finished!)),
+      // its work is done: its memory is let go before the report is written
+      Effect.tap(() => Effect.promise(() => this.worker.terminate()))
+    )
+  })
+
+  /** The thread's sums in the read's ids, and what it kept. */
+  private rows(finished: Finished): Rows {
+    const { ids } = this.options
+    const sums = new Amounts(ids)
+    // the thread's numbers to the read's, each id looked up once
+    const numbers = new Int32Array(finished.ids.length).fill(-1)
+    const numberOf = (n: number) => (numbers[n] >= 0 ? numbers[n] : (numbers[n] = ids.numberOf(finished.ids[n])))
+    const amounts = finished.amounts === "" ? [] : finished.amounts.split(",")
+    for (let i = 0; i < amounts.length; i++) {
+      sums.addAt(numberOf(finished.pairs[2 * i + 1]), numberOf(finished.pairs[2 * i]), BigInt(amounts[i]))
+    }
+    const kept = finished.kept
+    const keep = this.options.keep
+    return {
+      sums,
+      count: this.count,
+      kept:
+        kept === undefined || keep === undefined
+          ? undefined
+          : kept.kind === "head" && "first" in keep
+            ? RowHead.of(keep.first, kept.rows, this.count)
+            : kept.kind === "body" && "template" in keep
+              ? new RenderedRows(
+                  this.body!,
+                  keep.template,
+                  kept.segments,
+                  finished.ids,
+                  this.count,
+                  kept.notInTimeOrder
+                )
+              : undefined
+    }
+  }
+
+  /** Stops the thread and lets go of the rows' file unless they were taken. */
+  stop(): Promise<unknown> {
+    return this.worker.terminate()
+  }
+
+  /** Lets go of the laid-out rows' file (also when the rows are closed). */
+  close(): void {
+    this.body?.close()
+  }
+}
+
+/** Rows handed to a thread of their own, stopped (and their file let go) when the scope closes. */
+export const threaded = (options: ThreadOptions): Effect.Effect<RowCollector, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => new RowThread(options)),
+    (thread) => Effect.promise(() => thread.stop()).pipe(Effect.zipRight(Effect.sync(() => thread.close())))
+  )

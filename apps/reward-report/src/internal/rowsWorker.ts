@@ -1,0 +1,225 @@
+/**
+ * The thread a read hands its per-epoch rows to (started by `RowThread.ts`), so that the reading
+ * thread does little more than decode the node's answers. It adds the rows up per party and asset
+ * and keeps what the output needs of them: nothing, the first rows (a page that shows only those),
+ * or every row laid out by the output's template (`RowTemplate.ts`) into a file the reading thread
+ * owns and writes out once the read is over.
+ *
+ * Rows come as lines (`rowLines.ts`), a window of whole epochs a message, windows in report order;
+ * each message is acknowledged once handled, so the reading thread keeps only a few in flight.
+ */
+import { parentPort, workerData } from "node:worker_threads"
+import { Amounts, Ids } from "../Amounts.js"
+import { templateNamed } from "../formats/templates.js"
+import type { AssetInfo, EpochRow } from "../Report.js"
+import { compareRows, type RowFields, rowKey, sameKey } from "../RowOrder.js"
+import { byTime, RowHead, rowMaker, type Segment, timesGoBack } from "../RowStore.js"
+import { MARK, type RowTemplate, SlotWriter } from "../RowTemplate.js"
+import { RowLineReader } from "./rowLines.js"
+import { SpillFile } from "./spillFile.js"
+
+/** What the output needs of the rows besides their sums. */
+export type Keeping =
+  | { readonly kind: "sums" }
+  | { readonly kind: "head"; readonly first: number }
+  /** Every row laid out by the template named so, into the file open as `fd`. */
+  | { readonly kind: "render"; readonly template: string; readonly fd: number }
+
+export interface Setup {
+  readonly keeping: Keeping
+  /** The assets known when the read starts; others are sent before the first row paid in them. */
+  readonly assets: ReadonlyArray<AssetInfo>
+}
+
+export type Request =
+  /** Rows, their lines in pieces of whole lines. */
+  | { readonly kind: "rows"; readonly pieces: ReadonlyArray<Uint8Array> }
+  | { readonly kind: "assets"; readonly assets: ReadonlyArray<AssetInfo> }
+  | { readonly kind: "finish" }
+
+/** What was kept: the first rows in report order, or where the laid-out rows are in the file. */
+export type Kept =
+  | { readonly kind: "head"; readonly rows: ReadonlyArray<RowFields> }
+  | {
+      readonly kind: "body"
+      /** A window's rows each, in report order. */
+      readonly segments: ReadonlyArray<RenderedSegment>
+      readonly notInTimeOrder: string | undefined
+    }
+
+export interface Finished {
+  /** The rows' ids, numbered as `pairs` and the alias slots of a body number them. */
+  readonly ids: ReadonlyArray<string>
+  /** The sums' pairs: an asset's number, then a party's, for each. */
+  readonly pairs: Int32Array
+  /** The pairs' amounts, comma-separated. */
+  readonly amounts: string
+  readonly kept: Kept | undefined
+}
+
+export type Reply =
+  | { readonly kind: "ack" }
+  | { readonly kind: "finished"; readonly finished: Finished }
+  | { readonly kind: "failed"; readonly message: string }
+
+/**
+ * A window's laid-out rows in the file, written in pieces of whole rows: `cuts` are where each
+ * piece after the first starts (the text is read back piece by piece, a few kilobytes each).
+ */
+export interface RenderedSegment extends Segment {
+  readonly cuts: ReadonlyArray<number>
+}
+
+const MARK_BYTE = MARK.charCodeAt(0)
+
+/** Laid-out text is written to the file once it is about this long (short strings stay cheap to collect). */
+const PIECE = 32_768
+
+/** A row of a window with its party's number. */
+interface Numbered {
+  readonly fields: RowFields
+  readonly party: number
+}
+
+/** Every row laid out by a template, a window at a time, each appended to the file as it is done. */
+class Body {
+  private readonly file: SpillFile
+  private readonly writer: SlotWriter
+  private readonly make: (fields: RowFields) => EpochRow
+  readonly segments: Array<RenderedSegment> = []
+  private last: RowFields | undefined
+
+  constructor(
+    private readonly template: RowTemplate,
+    fd: number,
+    assets: ReadonlyMap<string, AssetInfo>
+  ) {
+    this.file = SpillFile.writer(fd)
+    this.writer = new SlotWriter(template)
+    // the alias is a slot: it is read after the rows
+    this.make = rowMaker(
+      {
+        asset: (id) => {
+          const asset = assets.get(id)
+          if (asset === undefined) throw new Error(`asset ${id} of a row was not described before it`)
+          return asset
+        },
+        alias: () => undefined
+      },
+      template.withIds
+    ) as (fields: RowFields) => EpochRow
+  }
+
+  /** `plain`: no text of these rows or their assets holds a `\u0001` (nothing to escape). */
+  add(window: Array<Numbered>, plain: boolean): void {
+    window.sort((a, b) => compareRows(a.fields, b.fields))
+    const first = window[0].fields
+    if (this.last !== undefined && (compareRows(first, this.last) <= 0 || sameKey(first, this.last))) {
+      // windows hold whole epochs, oldest first: the ids count rows of a key, all in one window
+      throw new Error(`rows of ${rowKey(first)} came after rows that follow them, or in two windows`)
+    }
+    this.last = window[window.length - 1].fields
+    const rows = window.map(({ fields, party }) => ({ row: this.make(fields), party }))
+    const listing = this.template.listing
+    if (listing !== "report") byTime(rows, listing, ({ row }) => row.receivedAt)
+    let earliest = first.receivedAt
+    let latest = first.receivedAt
+    const start = this.file.size
+    const cuts: Array<number> = []
+    for (const { party, row } of rows) {
+      if (row.receivedAt < earliest) earliest = row.receivedAt
+      if (row.receivedAt > latest) latest = row.receivedAt
+      this.writer.row(row, party, plain)
+      if (this.writer.length >= PIECE) cuts.push(this.file.append(this.writer.take()).end)
+    }
+    if (this.writer.length > 0) this.file.append(this.writer.take())
+    else cuts.pop()
+    this.segments.push({ start, end: this.file.size, earliest, latest, cuts })
+  }
+}
+
+const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
+  const ids = new Ids()
+  const sums = new Amounts(ids)
+  const reader = new RowLineReader()
+  const assets = new Map(setup.assets.map((asset) => [asset.id, asset]))
+  const keeping = setup.keeping
+  const head = keeping.kind === "head" ? new RowHead(keeping.first) : undefined
+  const body = keeping.kind === "render" ? new Body(templateNamed(keeping.template), keeping.fd, assets) : undefined
+
+  /** Whether no asset's text holds a `\u0001`. */
+  const plainAssets = () => [...assets.values()].every((a) => !`${a.id}${a.symbol}${a.name}`.includes(MARK))
+
+  const addRows = (pieces: ReadonlyArray<Uint8Array>): void => {
+    const window: Array<Numbered> = []
+    let plain = plainAssets()
+    for (const piece of pieces) {
+      // a piece at a time (a few kilobytes): no string of a whole window to collect
+      if (piece.includes(MARK_BYTE)) plain = false
+      const text = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString("utf8")
+      for (let from = 0, end = text.indexOf("\n"); end >= 0; from = end + 1, end = text.indexOf("\n", from)) {
+        addRow(text.slice(from, end).split("\t"), window)
+      }
+    }
+    head?.seal()
+    if (window.length > 0) body?.add(window, plain)
+  }
+
+  // rows come mostly a few assets over and over: the last one is kept at hand
+  let lastAssetId = ""
+  let lastAsset = -1
+
+  const addRow = (f: ReadonlyArray<string>, window: Array<Numbered>): void => {
+    // the read's strings from here on: one per id
+    const party = ids.numberOf(f[2])
+    if (f[3] !== lastAssetId) lastAsset = ids.numberOf((lastAssetId = f[3]))
+    const asset = lastAsset
+    const fields = reader.row(f, ids.idOf(party), ids.idOf(asset))
+    sums.addAt(party, asset, fields.amount)
+    if (head !== undefined) head.add(fields)
+    else if (body !== undefined) window.push({ fields, party })
+  }
+
+  const finish = (): Finished => {
+    const pairs: Array<number> = []
+    const amounts: Array<string> = []
+    sums.forEachPair((party, asset, amount) => {
+      pairs.push(asset, party)
+      amounts.push(amount.toString())
+    })
+    return {
+      ids: ids.all(),
+      pairs: Int32Array.from(pairs),
+      amounts: amounts.join(","),
+      kept:
+        head !== undefined
+          ? { kind: "head", rows: head.first() }
+          : body !== undefined
+            ? { kind: "body", segments: body.segments, notInTimeOrder: timesGoBack(body.segments) }
+            : undefined
+    }
+  }
+
+  port.on("message", (request: Request) => {
+    try {
+      switch (request.kind) {
+        case "rows":
+          addRows(request.pieces)
+          port.postMessage({ kind: "ack" } satisfies Reply)
+          return
+        case "assets":
+          for (const asset of request.assets) assets.set(asset.id, asset)
+          return
+        case "finish":
+          port.postMessage({ kind: "finished", finished: finish() } satisfies Reply)
+      }
+    } catch (error) {
+      port.postMessage({
+        kind: "failed",
+        message: error instanceof Error ? (error.stack ?? error.message) : String(error)
+      } satisfies Reply)
+    }
+  })
+}
+
+if (parentPort !== null) serve(parentPort, workerData as Setup)

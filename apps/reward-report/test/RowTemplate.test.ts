@@ -1,0 +1,65 @@
+/**
+ * A row laid out with slots, then filled, is the row laid out whole: whatever its text holds,
+ * the characters slots are made of included.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import fc from "fast-check"
+import type { EpochRow } from "../src/Report.js"
+import { fillSlots, renderRow, type RowTemplate, SlotWriter } from "../src/RowTemplate.js"
+
+/** What a row's template writes, piece by piece. */
+type Piece = { readonly text: string } | { readonly alias: true } | { readonly constant: number }
+
+const constants = ["\u0001c1\u0002", ",tail\r\n", ""]
+
+/** A template writing the row's pieces (kept in its `gameId`, as JSON). */
+const scripted: RowTemplate = {
+  name: "scripted",
+  withIds: false,
+  listing: "report",
+  row: (row, out) => {
+    for (const piece of JSON.parse(row.gameId!) as ReadonlyArray<Piece>) {
+      if ("text" in piece) out.text(piece.text)
+      else if ("alias" in piece) out.alias()
+      else out.constant(piece.constant)
+    }
+  },
+  alias: (partyId, alias) => `<${alias ?? partyId}>`
+}
+
+const rowOf = (pieces: ReadonlyArray<Piece>, party: number): EpochRow =>
+  ({
+    partyId: `party-${party}`,
+    alias: party % 2 === 0 ? `\u0001a${party}\u0002` : undefined,
+    gameId: JSON.stringify(pieces)
+  }) as unknown as EpochRow
+
+// text made mostly of what slots are made of
+const text = fc
+  .array(fc.constantFrom("\u0001", "\u0002", "a", "c", "0", "7", "x", ",", '"', "\n"), { maxLength: 12 })
+  .map((chars) => ({ text: chars.join("") }))
+const piece: fc.Arbitrary<Piece> = fc.oneof(
+  { weight: 4, arbitrary: text },
+  { weight: 1, arbitrary: fc.constant({ alias: true as const }) },
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: constants.length - 1 }).map((constant) => ({ constant })) }
+)
+
+describe("row templates", () => {
+  it("lay out with slots, filled afterwards, what they lay out whole", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.array(piece, { maxLength: 8 }), fc.nat(20)), { maxLength: 20 }), (rows) => {
+        const writer = new SlotWriter(scripted)
+        for (const [pieces, party] of rows) writer.row(rowOf(pieces, party), party)
+        const alias = (party: number) => scripted.alias(`party-${party}`, rowOf([], party).alias)
+        const whole = rows.map(([pieces, party]) => renderRow(scripted, rowOf(pieces, party), constants)).join("")
+        expect(fillSlots(writer.take(), alias, constants)).toBe(whole)
+      }),
+      { numRuns: 500 }
+    )
+  })
+
+  it("refuse text with a slot they do not know", () => {
+    expect(() => fillSlots("a\u0001z3\u0002b", () => "", constants)).toThrow(/unknown slot/)
+    expect(() => fillSlots("a\u0001c9\u0002b", () => "", constants)).toThrow(/unknown slot/)
+  })
+})

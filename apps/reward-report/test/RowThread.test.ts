@@ -1,0 +1,211 @@
+/**
+ * Rows handed to their own thread come back as the reading thread would have made them: the same
+ * sums and count, the same first rows, and every row laid out by an output's template exactly as
+ * laying out the rows in memory does, whatever their text.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import { Ids } from "../src/Amounts.js"
+import * as Csv from "../src/formats/Csv.js"
+import type { AssetInfo } from "../src/Report.js"
+import { inThread, type RowCollector, type Rows } from "../src/RowCollector.js"
+import type { RowFields } from "../src/RowOrder.js"
+import { type Resolve, RowSpill } from "../src/RowStore.js"
+import type { RowTemplate } from "../src/RowTemplate.js"
+import { threaded, type ThreadKeeping } from "../src/RowThread.js"
+import { epochStart, hex, random, rewardOf, shuffled } from "./support/rows.js"
+
+const assets: ReadonlyArray<AssetInfo> = [
+  { id: hex(0xa1), symbol: "VEGA", name: "Vega", decimals: 18 },
+  { id: hex(0xa2), symbol: "USDT", name: "Tether", decimals: 6 },
+  // text a slot is made of, in a symbol
+  { id: hex(0xa3), symbol: 'ODD,"\u0001a1\u0002\u00e9', name: "odd \u0001", decimals: 0 }
+]
+
+/** Text that a line, a CSV field or a slot could be split by. */
+const allOddTexts = [
+  "",
+  "plain",
+  "tab\there",
+  "line\nend",
+  "back\\slash",
+  "\u0001",
+  "\u0001a0\u0002",
+  'q"uo,te',
+  "\u00e9\u{1F600}"
+]
+
+/**
+ * Rows of `epochs` epochs, with repeated keys, odd text in every free-text field (or, `plain`,
+ * none: then only an asset's symbol is odd) and missing games.
+ */
+const world = (epochs: number, parties: number, seed: number, plain = false): Array<RowFields> => {
+  const next = random(seed)
+  const pick = <A>(items: ReadonlyArray<A>): A => items[Math.floor(next() * items.length)]
+  const oddTexts = plain ? ["", "plain"] : allOddTexts
+  const rows: Array<RowFields> = []
+  for (let e = 1n; e <= BigInt(epochs); e++) {
+    for (let p = 1; p <= parties; p++) {
+      const payouts = Math.floor(next() * 3)
+      for (let i = 0; i < payouts; i++) {
+        rows.push({
+          epoch: e,
+          // payouts of an epoch a little apart, so ordering by time shows
+          receivedAt: epochStart(e) + BigInt(Math.floor(next() * 5)),
+          partyId: hex(p),
+          assetId: pick(assets).id,
+          rewardType: next() < 0.8 ? "ACCOUNT_TYPE_GLOBAL_REWARD" : pick(oddTexts),
+          // equal amounts too: rows equal in every field must still get distinct ids
+          amount: BigInt(Math.floor(next() * 4) - 1) * 10n ** BigInt(Math.floor(next() * 30)),
+          percentageOfTotal: pick(["5e-05", "33.333333333333336", "100"]),
+          lockedUntilEpoch: e + 30n,
+          gameId: next() < 0.3 ? undefined : pick(oddTexts),
+          teamId: next() < 0.5 ? undefined : pick(oddTexts)
+        })
+      }
+    }
+  }
+  return rows
+}
+
+const aliases = new Map<string, string>([
+  [hex(1), 'Alice, "the" \u0001 staker'],
+  [hex(2), "=formula"],
+  [hex(3), "\u0001c0\u0002"]
+])
+const resolve: Resolve = {
+  asset: (id) => assets.find((a) => a.id === id)!,
+  alias: (partyId) => aliases.get(partyId)
+}
+
+/** Windows of `width` epochs, each in the node's unspecified order. */
+const windows = (rows: ReadonlyArray<RowFields>, width: bigint, seed: number): Array<Array<RowFields>> => {
+  const last = rows.reduce((max, r) => (r.epoch > max ? r.epoch : max), 0n)
+  const result: Array<Array<RowFields>> = []
+  for (let lo = 1n; lo <= last; lo += width) {
+    result.push(
+      shuffled(
+        rows.filter((r) => r.epoch >= lo && r.epoch < lo + width),
+        seed + Number(lo)
+      )
+    )
+  }
+  return result
+}
+
+/** Puts the windows through a collector, a seal each, as a read does. */
+const collect = (collector: RowCollector, parts: ReadonlyArray<ReadonlyArray<RowFields>>) =>
+  Effect.gen(function* () {
+    for (const part of parts) {
+      collector.add(part.map(rewardOf))
+      yield* collector.seal
+    }
+    return yield* collector.result
+  })
+
+const onThread = (
+  parts: ReadonlyArray<ReadonlyArray<RowFields>>,
+  keep: ThreadKeeping | undefined,
+  options: { types?: ReadonlySet<string>; known?: ReadonlyArray<AssetInfo>; described?: Array<string> } = {}
+) =>
+  Effect.gen(function* () {
+    const known = options.known ?? assets
+    const collector = yield* threaded({
+      ids: new Ids(),
+      types: options.types ?? new Set(),
+      keep,
+      assets: new Map(known.map((a) => [a.id, a])),
+      describeAsset: (id) =>
+        Effect.sync(() => {
+          options.described?.push(id)
+          return assets.find((a) => a.id === id)!
+        })
+    })
+    return yield* collect(collector, parts)
+  })
+
+/** The same windows through the reading thread's collector, every row kept in a row file. */
+const inMemory = (parts: ReadonlyArray<ReadonlyArray<RowFields>>, types: ReadonlySet<string> = new Set()) => {
+  // the row file numbers ids as the read does
+  const ids = new Ids()
+  return Effect.acquireRelease(
+    Effect.sync(() => new RowSpill(ids)),
+    (spill) => Effect.sync(() => spill.close())
+  ).pipe(Effect.flatMap((spill) => collect(inThread(ids, types, spill), parts)))
+}
+
+const tail = `,"node \u0001c0\u0002",1–2\r\n`
+
+const laidOut = (rows: Rows, template: RowTemplate) => [...rows.kept!.rows(resolve).render(template, [tail])].join("")
+
+const sums = (rows: Rows) => [...rows.sums].map((s) => `${s.partyId}|${s.assetId}|${s.amount}`).sort()
+
+describe("rows handed to their own thread", () => {
+  it.scoped("are laid out by the CSV template as the rows in memory are, with the same sums", () =>
+    Effect.gen(function* () {
+      for (const [epochs, parties, width, seed, plain] of [
+        [1, 1, 1n, 1, false],
+        [12, 40, 3n, 2, false],
+        [30, 300, 7n, 3, false],
+        [12, 40, 3n, 8, true]
+      ] as const) {
+        const parts = windows(world(epochs, parties, seed, plain), width, seed)
+        const threadRows = yield* onThread(parts, { template: Csv.epochTemplate })
+        const memoryRows = yield* inMemory(parts)
+        expect(threadRows.count).toBe(memoryRows.count)
+        expect(sums(threadRows)).toEqual(sums(memoryRows))
+        expect(laidOut(threadRows, Csv.epochTemplate)).toBe(laidOut(memoryRows, Csv.epochTemplate))
+      }
+    })
+  )
+
+  it.scoped("are counted and added up only for the types asked for", () =>
+    Effect.gen(function* () {
+      const parts = windows(world(10, 50, 4), 2n, 4)
+      const types = new Set(["ACCOUNT_TYPE_GLOBAL_REWARD", "tab\there"])
+      const threadRows = yield* onThread(parts, undefined, { types })
+      const memoryRows = yield* inMemory(parts, types)
+      const all = yield* onThread(parts, undefined)
+      expect(threadRows.count).toBe(memoryRows.count)
+      expect(threadRows.count).toBeLessThan(all.count)
+      expect(sums(threadRows)).toEqual(sums(memoryRows))
+      expect(threadRows.kept).toBeUndefined()
+    })
+  )
+
+  it.scoped("keep the first rows in report order for a page that shows only those", () =>
+    Effect.gen(function* () {
+      const parts = windows(world(10, 50, 5), 2n, 5)
+      const threadRows = yield* onThread(parts, { first: 37 })
+      const memoryRows = yield* inMemory(parts)
+      expect(threadRows.kept?.count).toBe(memoryRows.count)
+      const first = (rows: Rows) =>
+        rows
+          .kept!.rows(resolve)
+          .head(37)
+          .map((row) => ({ ...row }))
+      expect(first(threadRows)).toEqual(first(memoryRows))
+    })
+  )
+
+  it.scoped("describe an asset not known when the read starts before its first row goes over", () =>
+    Effect.gen(function* () {
+      const parts = windows(world(6, 30, 6), 2n, 6)
+      const described: Array<string> = []
+      const threadRows = yield* onThread(parts, { template: Csv.epochTemplate }, { known: [assets[0]], described })
+      const memoryRows = yield* inMemory(parts)
+      expect(described.sort()).toEqual([assets[1].id, assets[2].id])
+      expect(laidOut(threadRows, Csv.epochTemplate)).toBe(laidOut(memoryRows, Csv.epochTemplate))
+    })
+  )
+
+  it.scoped("fail the read when a window comes before the rows already read", () =>
+    Effect.gen(function* () {
+      const parts = windows(world(6, 30, 7), 2n, 7)
+      const exit = yield* Effect.exit(onThread([parts[1], parts[0]], { template: Csv.epochTemplate }))
+      expect(Exit.isFailure(exit) && Cause.pretty(exit.cause)).toMatch(/came after rows that follow them/)
+    })
+  )
+})
