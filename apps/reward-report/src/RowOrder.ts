@@ -5,7 +5,8 @@
  * field are interchangeable, so an id does not depend on the order the node sent the rows in.
  */
 import type { Reward } from "@vega-effect/schema"
-import { Enum } from "@vega-effect/schema"
+// the module alone: the thread that lays out rows loads no more of the schema than it needs
+import * as Enum from "@vega-effect/schema/Enum"
 import { hash } from "node:crypto"
 
 /** A reward type's name as the node sent it, known to this version or not. */

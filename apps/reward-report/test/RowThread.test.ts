@@ -8,7 +8,12 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import { Ids } from "../src/Amounts.js"
+import * as CoinTracking from "../src/formats/CoinTracking.js"
 import * as Csv from "../src/formats/Csv.js"
+import * as Json from "../src/formats/Json.js"
+import * as Koinly from "../src/formats/Koinly.js"
+import * as Markdown from "../src/formats/Markdown.js"
+import { sourceConstants } from "../src/formats/text.js"
 import type { AssetInfo } from "../src/Report.js"
 import { inThread, type RowCollector, type Rows } from "../src/RowCollector.js"
 import type { RowFields } from "../src/RowOrder.js"
@@ -136,28 +141,58 @@ const inMemory = (parts: ReadonlyArray<ReadonlyArray<RowFields>>, types: Readonl
   ).pipe(Effect.flatMap((spill) => collect(inThread(ids, types, spill), parts)))
 }
 
-const tail = `,"node \u0001c0\u0002",1–2\r\n`
+/** Every output that lays its rows out by a template, and the constants it gives them. */
+const outputs: ReadonlyArray<readonly [RowTemplate, ReadonlyArray<string>]> = [
+  [Csv.epochTemplate, [`,"node \u0001c0\u0002",1–2\r\n`]],
+  [Json.epochTemplate, []],
+  [Markdown.epochTemplate, []],
+  [Koinly.rowTemplate, sourceConstants('read from "a", b\u0001a0\u0002')],
+  [CoinTracking.rowTemplate, sourceConstants("read from a")]
+]
 
-const laidOut = (rows: Rows, template: RowTemplate) => [...rows.kept!.rows(resolve).render(template, [tail])].join("")
+const laidOut = (rows: Rows, template: RowTemplate, constants: ReadonlyArray<string> = outputs[0][1]) =>
+  [...rows.kept!.rows(resolve).render(template, constants)].join("")
 
 const sums = (rows: Rows) => [...rows.sums].map((s) => `${s.partyId}|${s.assetId}|${s.amount}`).sort()
 
 describe("rows handed to their own thread", () => {
-  it.scoped("are laid out by the CSV template as the rows in memory are, with the same sums", () =>
+  it.scoped(
+    "are laid out by each output's template as the rows in memory are, with the same sums",
+    () =>
+      Effect.gen(function* () {
+        for (const [epochs, parties, width, seed, plain] of [
+          [1, 1, 1n, 1, false],
+          [12, 40, 3n, 2, false],
+          [30, 300, 7n, 3, false],
+          [12, 40, 3n, 8, true]
+        ] as const) {
+          const parts = windows(world(epochs, parties, seed, plain), width, seed)
+          const memoryRows = yield* inMemory(parts)
+          for (const [template, constants] of outputs) {
+            const threadRows = yield* onThread(parts, { template })
+            expect(threadRows.count).toBe(memoryRows.count)
+            expect(sums(threadRows)).toEqual(sums(memoryRows))
+            expect(laidOut(threadRows, template, constants), template.name).toBe(
+              laidOut(memoryRows, template, constants)
+            )
+          }
+        }
+      }),
+    // a thread started for each output and world (about a second each from the sources)
+    120_000
+  )
+
+  it.scoped("say, as the rows in memory do, when payout times go back and the rows cannot be listed by time", () =>
     Effect.gen(function* () {
-      for (const [epochs, parties, width, seed, plain] of [
-        [1, 1, 1n, 1, false],
-        [12, 40, 3n, 2, false],
-        [30, 300, 7n, 3, false],
-        [12, 40, 3n, 8, true]
-      ] as const) {
-        const parts = windows(world(epochs, parties, seed, plain), width, seed)
-        const threadRows = yield* onThread(parts, { template: Csv.epochTemplate })
-        const memoryRows = yield* inMemory(parts)
-        expect(threadRows.count).toBe(memoryRows.count)
-        expect(sums(threadRows)).toEqual(sums(memoryRows))
-        expect(laidOut(threadRows, Csv.epochTemplate)).toBe(laidOut(memoryRows, Csv.epochTemplate))
-      }
+      // epoch 5 paid before epoch 4
+      const rows = world(8, 20, 9).map((row) => (row.epoch === 5n ? { ...row, receivedAt: epochStart(3n) + 10n } : row))
+      const parts = windows(rows, 1n, 9)
+      const memory = (yield* inMemory(parts)).kept!.rows(resolve)
+      const thread = (yield* onThread(parts, { template: Koinly.rowTemplate })).kept!.rows(resolve)
+      expect(thread.notInTimeOrder()).toMatch(/payout times go back/)
+      expect(thread.notInTimeOrder()).toBe(memory.notInTimeOrder())
+      const ordered = (yield* onThread(windows(world(8, 20, 9), 1n, 9), { template: Koinly.rowTemplate })).kept!
+      expect(ordered.rows(resolve).notInTimeOrder()).toBeUndefined()
     })
   )
 

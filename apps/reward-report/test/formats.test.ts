@@ -11,9 +11,19 @@ import * as Json from "../src/formats/Json.js"
 import * as Koinly from "../src/formats/Koinly.js"
 import * as Markdown from "../src/formats/Markdown.js"
 import * as Table from "../src/formats/Table.js"
-import { csvField, csvLine, formulaSafe, groupDigits, plainDecimal, unitsOf } from "../src/formats/text.js"
+import {
+  csvField,
+  csvLine,
+  fieldEndingInSource,
+  formulaSafe,
+  groupDigits,
+  plainDecimal,
+  sourceConstants,
+  unitsOf
+} from "../src/formats/text.js"
 import type { EpochRow, EpochRows, PartyLine, Report } from "../src/Report.js"
 import { listOf } from "../src/RowStore.js"
+import { renderRow, renderRows, type RowTemplate } from "../src/RowTemplate.js"
 import { aliases, parties, sampleReport, sampleRows, USDT, VEGA } from "./support/sample.js"
 
 // --- variants of the sample ----------------------------------------------------------------------
@@ -708,7 +718,8 @@ describe("Table", () => {
           passes.withoutIds++
           return rows[Symbol.iterator]()
         }
-      })
+      }),
+      render: (template, constants) => renderRows(counted, template, constants)
     }
     // kept rows know their widest cells: the table reads them once
     const table = [...Table.chunks({ ...epochsReport, epochs: { ...counted, widest: () => rows } })]
@@ -810,5 +821,23 @@ describe("plainDecimal", () => {
     expect(plainDecimal("33.333333333333336")).toBe("33.333333333333336")
     expect(plainDecimal("40")).toBe("40")
     expect(plainDecimal("NaN")).toBe("NaN")
+  })
+})
+
+describe("a tax export's field ending in the source", () => {
+  it("is the whole field as csvField makes it, whatever the prefix and the source hold", () => {
+    const texts = ["", "plain", "a,comma", 'a "quote"', "line\nend", "cr\rend", '",\r\n"', "\u00e9"]
+    for (const prefix of texts) {
+      for (const source of texts) {
+        const field: RowTemplate = {
+          name: "field",
+          withIds: false,
+          listing: "report",
+          row: (_, out) => fieldEndingInSource(out, prefix),
+          alias: () => ""
+        }
+        expect(renderRow(field, sampleRows[0], sourceConstants(source))).toBe(csvField(prefix + source))
+      }
+    }
   })
 })

@@ -3,7 +3,8 @@
  * row per payout, newest first, with the row id as the duplicate-check key.
  */
 import type { Report } from "../Report.js"
-import { csvLine, sourceText, taxRows, utcSeconds } from "./text.js"
+import type { RowTemplate } from "../RowTemplate.js"
+import { csvField, fieldEndingInSource, sourceConstants, sourceText, taxRows, utcSeconds } from "./text.js"
 
 export const header =
   "Type,Buy Amount,Buy Currency,Sell Amount,Sell Currency,Fee,Fee Currency,Exchange,Trade-Group,Comment,Date,Tx-ID,Buy Value in Account Currency,Sell Value in Account Currency,Liquidity pool"
@@ -11,32 +12,31 @@ export const header =
 /** Validator and infrastructure-fee rewards count as staking; the metric-based rewards as bonuses (a choice, §3). */
 const stakingTypes: ReadonlySet<string> = new Set(["ACCOUNT_TYPE_GLOBAL_REWARD", "ACCOUNT_TYPE_FEES_INFRASTRUCTURE"])
 
-/** The CSV text in pieces, one record each. */
+/**
+ * A payout as a record: its type, Buy Amount and Currency, the exchange, the party as the trade
+ * group, a comment ending in where the payout was read (constants of {@link sourceConstants}), the
+ * date and the id.
+ */
+export const rowTemplate: RowTemplate = {
+  name: "cointracking",
+  withIds: true,
+  listing: "newest",
+  row: (row, out) => {
+    const type = stakingTypes.has(row.rewardType) ? "Staking" : "Reward / Bonus"
+    // the exact amount, not staketaxcsv's rounding (see Koinly.ts)
+    out.text(`${type},${csvField(row.units)},${csvField(row.asset.symbol)},,,,,Vega,${csvField(row.partyId)},`)
+    fieldEndingInSource(out, `Vega epoch ${row.epoch} ${row.rewardType} ${row.rowId}; `)
+    // staketaxcsv's `<txid>.<received currency>.<sent currency>`, with nothing sent
+    out.text(`,${csvField(utcSeconds(row))},${csvField(`${row.rowId}.${row.asset.symbol}.`)},,,\r\n`)
+  },
+  alias: () => ""
+}
+
+/** The CSV text in pieces: the header, then the rows. */
 export function* chunks(report: Report): Generator<string> {
-  const rows = taxRows(report, "CoinTracking").byReceivedAt("newest")
-  const source = sourceText(report.provenance)
+  const rows = taxRows(report, "CoinTracking")
   yield `${header}\r\n`
-  for (const row of rows) {
-    yield csvLine([
-      stakingTypes.has(row.rewardType) ? "Staking" : "Reward / Bonus",
-      // the exact amount, not staketaxcsv's rounding (see Koinly.ts)
-      row.units,
-      row.asset.symbol,
-      "",
-      "",
-      "",
-      "",
-      "Vega",
-      row.partyId,
-      `Vega epoch ${row.epoch} ${row.rewardType} ${row.rowId}; ${source}`,
-      utcSeconds(row),
-      // staketaxcsv's `<txid>.<received currency>.<sent currency>`, with nothing sent
-      `${row.rowId}.${row.asset.symbol}.`,
-      "",
-      "",
-      ""
-    ])
-  }
+  yield* rows.render(rowTemplate, sourceConstants(sourceText(report.provenance)))
 }
 
 export const render = (report: Report): string => [...chunks(report)].join("")

@@ -3,6 +3,7 @@
  * amount as an exact decimal string (JSON numbers would lose digits in most readers).
  */
 import type { AssetInfo, CrossCheck, EpochRow, Mismatch, PartyLine, Provenance, Report } from "../Report.js"
+import type { RowTemplate } from "../RowTemplate.js"
 import { unitsOf } from "./text.js"
 
 /** The format name and version readers can check before they read on. */
@@ -44,12 +45,13 @@ const lineJson = (line: PartyLine) => ({
   sharePercent: line.share
 })
 
-const epochJson = (row: EpochRow) => ({
+/** A per-epoch row's members; its alias given apart (null where the row's is a slot). */
+const epochJson = (row: EpochRow, alias: string | null = row.alias ?? null) => ({
   epoch: String(row.epoch),
   receivedAt: String(row.receivedAt),
   receivedAtIso: row.receivedAtIso,
   partyId: row.partyId,
-  alias: row.alias ?? null,
+  alias,
   assetId: row.asset.id,
   assetSymbol: row.asset.symbol,
   rewardType: row.rewardType,
@@ -103,17 +105,45 @@ const ELEMENT_START = '{\n  "_": [\n    '.length
 const ELEMENT_END = "\n  ]\n}".length
 
 /**
- * An array of a top-level member, element by element. Its elements sit 4 spaces in: each is laid
- * out inside such a member and cut out (rather than laid out alone and every line indented again).
+ * An element of an array of a top-level member, after the comma that ends the element before it
+ * (the first one's is left out by {@link array}). Elements sit 4 spaces in: each is laid out inside
+ * such a member and cut out (rather than laid out alone and every line indented again).
  */
-function* array<A>(items: Iterable<A>, json: (item: A) => unknown): Generator<string> {
+const element = (json: unknown): string => {
+  const member = JSON.stringify({ _: [json] }, null, 2)
+  return `,\n    ${member.slice(ELEMENT_START, member.length - ELEMENT_END)}`
+}
+
+/** An array of a top-level member from its elements' pieces ({@link element}s, a piece holding one or more). */
+function* array(pieces: Iterable<string>): Generator<string> {
   let first = true
-  for (const item of items) {
-    const member = JSON.stringify({ _: [json(item)] }, null, 2)
-    yield `${first ? "[" : ","}\n    ${member.slice(ELEMENT_START, member.length - ELEMENT_END)}`
+  for (const piece of pieces) {
+    // the comma before the first element is left out
+    yield first ? `[${piece.slice(1)}` : piece
     first = false
   }
   yield first ? "[]" : "\n  ]"
+}
+
+/** The alias's member of a per-epoch row: where the row is cut for its alias slot. */
+const ALIAS_MEMBER = '"alias": null'
+
+/**
+ * A per-epoch row as an {@link element}, its alias a slot. The members before the alias hold only
+ * digits, an ISO time and an id, so the first `"alias": null` is the alias's own.
+ */
+export const epochTemplate: RowTemplate = {
+  name: "json",
+  withIds: true,
+  listing: "report",
+  row: (row, out) => {
+    const text = element(epochJson(row, null))
+    const at = text.indexOf(ALIAS_MEMBER) + ALIAS_MEMBER.length - "null".length
+    out.text(text.slice(0, at))
+    out.alias()
+    out.text(text.slice(at + "null".length))
+  },
+  alias: (_, alias) => JSON.stringify(alias ?? null)
 }
 
 /**
@@ -143,7 +173,11 @@ export function* chunks(report: Report): Generator<string> {
     ) + "\n"
   const linesAt = skeleton.indexOf(JSON.stringify(LINES))
   yield skeleton.slice(0, linesAt)
-  yield* array(report.lines, lineJson)
+  yield* array(
+    (function* () {
+      for (const line of report.lines) yield element(lineJson(line))
+    })()
+  )
   const rest = skeleton.slice(linesAt + JSON.stringify(LINES).length)
   const rowsAt = rest.indexOf(JSON.stringify(ROWS))
   if (report.epochs === undefined || rowsAt < 0) {
@@ -151,7 +185,7 @@ export function* chunks(report: Report): Generator<string> {
     return
   }
   yield rest.slice(0, rowsAt)
-  yield* array(report.epochs, epochJson)
+  yield* array(report.epochs.render(epochTemplate, []))
   yield rest.slice(rowsAt + JSON.stringify(ROWS).length)
 }
 

@@ -4,6 +4,7 @@
  * so an alias cannot add markup, links or table cells.
  */
 import type { CrossCheck, EpochRows, PartyLine, Report } from "../Report.js"
+import type { RowTemplate } from "../RowTemplate.js"
 import {
   oneLine,
   partyLabel,
@@ -39,13 +40,17 @@ const code = (text: string): string => (/^[\w.:-]+$/.test(text) ? `\`${text}\`` 
 
 type Align = "left" | "right"
 
+/** A table's header and rule. */
+const tableHead = (columns: ReadonlyArray<readonly [string, Align]>): string =>
+  `| ${columns.map(([name]) => name).join(" | ")} |` +
+  `\n| ${columns.map(([, align]) => (align === "right" ? "---:" : "---")).join(" | ")} |`
+
 /** The table's lines, one piece each (a million rows are never one string). */
 function* tableLines(
   columns: ReadonlyArray<readonly [string, Align]>,
   rows: Iterable<ReadonlyArray<string>>
 ): Generator<string> {
-  yield `| ${columns.map(([name]) => name).join(" | ")} |`
-  yield `\n| ${columns.map(([, align]) => (align === "right" ? "---:" : "---")).join(" | ")} |`
+  yield tableHead(columns)
   for (const row of rows) yield `\n| ${row.join(" | ")} |`
 }
 
@@ -138,26 +143,31 @@ const epochColumns: ReadonlyArray<readonly [string, Align]> = [
   ["% of payout", "right"]
 ]
 
-function* epochCells(epochs: EpochRows): Generator<ReadonlyArray<string>> {
-  for (const row of epochs.withoutIds()) {
-    yield [
-      String(row.epoch),
-      utcSeconds(row),
-      escape(partyLabel(row.partyId, row.alias)),
-      escape(row.asset.symbol),
-      code(row.rewardType),
-      amount(row.units, row.asset.symbol),
-      // the node sends a Go float such as "5e-05"; shown as plain decimal, digits unchanged
-      `${escape(plainDecimal(row.percentageOfTotal))}%`
-    ]
-  }
+/** A per-epoch row as a line of the table, the party (its alias and short id) a slot. */
+export const epochTemplate: RowTemplate = {
+  name: "markdown",
+  withIds: false,
+  listing: "report",
+  row: (row, out) => {
+    out.text(`\n| ${row.epoch} | ${utcSeconds(row)} | `)
+    out.alias()
+    out.text(
+      ` | ${escape(row.asset.symbol)} | ${code(row.rewardType)} | ${amount(row.units, row.asset.symbol)} | ` +
+        // the node sends a Go float such as "5e-05"; shown as plain decimal, digits unchanged
+        `${escape(plainDecimal(row.percentageOfTotal))}% |`
+    )
+  },
+  alias: (partyId, alias) => escape(partyLabel(partyId, alias))
 }
 
 /** Streamed: the rows are read as the section is written. */
 function* epochsSection(epochs: EpochRows | undefined): Generator<string> {
   yield "## Rewards per epoch\n\n"
   if (epochs === undefined) yield "The per-epoch rows were not read."
-  else yield* tableLines(epochColumns, epochCells(epochs))
+  else {
+    yield tableHead(epochColumns)
+    yield* epochs.render(epochTemplate, [])
+  }
 }
 
 const crossCheckSection = (crossCheck: CrossCheck): string => {

@@ -5,9 +5,19 @@
 import type { Format } from "../Format.js"
 import type { View } from "../Report.js"
 import type { RowTemplate } from "../RowTemplate.js"
+import * as CoinTracking from "./CoinTracking.js"
 import * as Csv from "./Csv.js"
+import * as Json from "./Json.js"
+import * as Koinly from "./Koinly.js"
+import * as Markdown from "./Markdown.js"
 
-export const templates: ReadonlyArray<RowTemplate> = [Csv.epochTemplate]
+export const templates: ReadonlyArray<RowTemplate> = [
+  Csv.epochTemplate,
+  Json.epochTemplate,
+  Markdown.epochTemplate,
+  Koinly.rowTemplate,
+  CoinTracking.rowTemplate
+]
 
 /** The template named `name`. */
 export const templateNamed = (name: string): RowTemplate => {
@@ -17,5 +27,21 @@ export const templateNamed = (name: string): RowTemplate => {
 }
 
 /** The template `format` lays out the per-epoch rows of `view` by, if it lists them with one. */
-export const templateFor = (format: Format, view: View): RowTemplate | undefined =>
-  format === "csv" && view === "epochs" ? Csv.epochTemplate : undefined
+export const templateFor = (format: Format, view: View): RowTemplate | undefined => {
+  switch (format) {
+    case "csv":
+      return view === "epochs" ? Csv.epochTemplate : undefined
+    case "markdown":
+      return view === "epochs" ? Markdown.epochTemplate : undefined
+    // JSON lists the rows whenever they were read
+    case "json":
+      return Json.epochTemplate
+    case "koinly":
+      return Koinly.rowTemplate
+    case "cointracking":
+      return CoinTracking.rowTemplate
+    case "table":
+    case "html":
+      return undefined
+  }
+}

@@ -1,8 +1,10 @@
 /**
  * Text pieces the formats share, so that every format describes the same report the same way.
  */
-import { Timestamp } from "@vega-effect/schema"
+// the module alone: the thread that lays out rows loads no more of the schema than it needs
+import * as Timestamp from "@vega-effect/schema/Timestamp"
 import type { EpochRow, EpochRows, Filters, Provenance, Report } from "../Report.js"
+import type { RowWriter } from "../RowTemplate.js"
 
 /** `a1a1a1a1…a1a1`: enough of an id to tell parties apart on screen (full ids are in CSV and JSON). */
 export const shortId = (id: string): string => (id.length <= 14 ? id : `${id.slice(0, 8)}…${id.slice(-4)}`)
@@ -137,6 +139,34 @@ export const taxRows = (report: Report, format: string): EpochRows => {
 export const sourceText = (provenance: Provenance): string =>
   `read from ${provenance.nodes.join(", ")} at block ${heightText(provenance)} (${provenance.blockTime}), ` +
   `generated ${provenance.generatedAt}`
+
+/**
+ * The constants a tax export's rows end a field with (see {@link fieldEndingInSource}): made once
+ * the read is over, from {@link sourceText}.
+ */
+export const sourceConstants = (source: string): ReadonlyArray<string> => {
+  const quoted = source.replace(/"/g, '""')
+  const special = csvField(source) !== source
+  return [special ? '"' : "", special ? `${quoted}"` : source, `${quoted}"`]
+}
+
+/**
+ * Writes the CSV field `prefix` followed by the export's source text ({@link sourceConstants},
+ * known only once the read is over): quoted when either holds a comma, quote or line end, as
+ * {@link csvField} of the whole field would be.
+ */
+export const fieldEndingInSource = (out: RowWriter, prefix: string): void => {
+  const field = csvField(prefix)
+  if (field !== prefix) {
+    // quoted whatever the source: the prefix's quotes doubled, its closing quote after the source
+    out.text(field.slice(0, -1))
+    out.constant(2)
+  } else {
+    out.constant(0)
+    out.text(prefix)
+    out.constant(1)
+  }
+}
 
 /** `1 summary`, `6 summaries`. */
 export const plural = (count: number, one: string, many: string): string => `${count} ${count === 1 ? one : many}`
