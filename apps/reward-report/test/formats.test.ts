@@ -593,8 +593,38 @@ describe("Json", () => {
           const written = Json.render(report)
           expect(written).toBe(JSON.stringify(JSON.parse(written), null, 2) + "\n")
           const parsed = JSON.parse(written)
-          expect(parsed.epochs.map((r: { alias: string | null }) => r.alias)).toEqual(rows.map((r) => r.alias ?? null))
-          expect(parsed.lines.map((l: { rank: number }) => l.rank)).toEqual(lines.map((l) => l.rank))
+          // every member read back as it was (rows laid out by hand, not by JSON.stringify)
+          expect(parsed.epochs).toEqual(
+            [...report.epochs!].map((r) => ({
+              epoch: String(r.epoch),
+              receivedAt: String(r.receivedAt),
+              receivedAtIso: r.receivedAtIso,
+              partyId: r.partyId,
+              alias: r.alias ?? null,
+              assetId: r.asset.id,
+              assetSymbol: r.asset.symbol,
+              rewardType: r.rewardType,
+              amount: r.units,
+              amountRaw: String(r.amount),
+              percentageOfTotal: r.percentageOfTotal,
+              lockedUntilEpoch: String(r.lockedUntilEpoch),
+              gameId: r.gameId ?? null,
+              teamId: r.teamId ?? null,
+              rowId: r.rowId
+            }))
+          )
+          expect(parsed.lines).toEqual(
+            report.lines.map((l) => ({
+              rank: l.rank,
+              partyId: l.partyId,
+              alias: l.alias ?? null,
+              assetId: l.asset.id,
+              assetSymbol: l.asset.symbol,
+              amount: l.units,
+              amountRaw: String(l.amount),
+              sharePercent: l.share
+            }))
+          )
         }
       ),
       { numRuns: 300 }

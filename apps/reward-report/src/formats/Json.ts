@@ -2,7 +2,7 @@
  * The report as JSON for programs: a plain object with a fixed key order, every bigint and every
  * amount as an exact decimal string (JSON numbers would lose digits in most readers).
  */
-import type { AssetInfo, CrossCheck, EpochRow, Mismatch, PartyLine, Provenance, Report } from "../Report.js"
+import type { AssetInfo, CrossCheck, Mismatch, PartyLine, Provenance, Report } from "../Report.js"
 import type { RowTemplate } from "../RowTemplate.js"
 import { unitsOf } from "./text.js"
 
@@ -32,36 +32,6 @@ const assetJson = (asset: AssetInfo) => ({
   symbol: asset.symbol,
   name: asset.name,
   decimals: asset.decimals
-})
-
-const lineJson = (line: PartyLine) => ({
-  rank: line.rank,
-  partyId: line.partyId,
-  alias: line.alias ?? null,
-  assetId: line.asset.id,
-  assetSymbol: line.asset.symbol,
-  amount: line.units,
-  amountRaw: String(line.amount),
-  sharePercent: line.share
-})
-
-/** A per-epoch row's members; its alias given apart (null where the row's is a slot). */
-const epochJson = (row: EpochRow, alias: string | null = row.alias ?? null) => ({
-  epoch: String(row.epoch),
-  receivedAt: String(row.receivedAt),
-  receivedAtIso: row.receivedAtIso,
-  partyId: row.partyId,
-  alias,
-  assetId: row.asset.id,
-  assetSymbol: row.asset.symbol,
-  rewardType: row.rewardType,
-  amount: row.units,
-  amountRaw: String(row.amount),
-  percentageOfTotal: row.percentageOfTotal,
-  lockedUntilEpoch: String(row.lockedUntilEpoch),
-  gameId: row.gameId ?? null,
-  teamId: row.teamId ?? null,
-  rowId: row.rowId
 })
 
 const mismatchJson = (mismatch: Mismatch) => {
@@ -100,21 +70,24 @@ const crossCheckJson = (crossCheck: CrossCheck) => {
 const LINES = "\u0000lines\u0000"
 const ROWS = "\u0000rows\u0000"
 
-/** Where a member's element starts and ends in `{"_":[element]}` laid out by `JSON.stringify(…, null, 2)`. */
-const ELEMENT_START = '{\n  "_": [\n    '.length
-const ELEMENT_END = "\n  ]\n}".length
+/** A string member's value as `JSON.stringify` writes it; `null` for none. */
+const text = (value: string | undefined): string => (value === undefined ? "null" : JSON.stringify(value))
 
 /**
- * An element of an array of a top-level member, after the comma that ends the element before it
- * (the first one's is left out by {@link array}). Elements sit 4 spaces in: each is laid out inside
- * such a member and cut out (rather than laid out alone and every line indented again).
+ * Before each member of an element of a top-level member's array (which sits 4 spaces in). Elements
+ * are laid out by hand, as `JSON.stringify(…, null, 2)` lays out the document (a quarter of the
+ * time: millions of rows are typical); text goes through `JSON.stringify`, numbers (digits, a sign,
+ * a point) are written as they are.
  */
-const element = (json: unknown): string => {
-  const member = JSON.stringify({ _: [json] }, null, 2)
-  return `,\n    ${member.slice(ELEMENT_START, member.length - ELEMENT_END)}`
-}
+const MEMBER = "\n      "
 
-/** An array of a top-level member from its elements' pieces ({@link element}s, a piece holding one or more). */
+/** An element of such an array, after the comma that ends the element before it (see {@link array}). */
+const lineElement = (line: PartyLine): string =>
+  `,\n    {${MEMBER}"rank": ${line.rank},${MEMBER}"partyId": ${text(line.partyId)},${MEMBER}"alias": ${text(line.alias)},` +
+  `${MEMBER}"assetId": ${text(line.asset.id)},${MEMBER}"assetSymbol": ${text(line.asset.symbol)},` +
+  `${MEMBER}"amount": "${line.units}",${MEMBER}"amountRaw": "${line.amount}",${MEMBER}"sharePercent": "${line.share}"\n    }`
+
+/** An array of a top-level member from its elements' pieces (each element after a comma, a piece holding one or more). */
 function* array(pieces: Iterable<string>): Generator<string> {
   let first = true
   for (const piece of pieces) {
@@ -125,25 +98,26 @@ function* array(pieces: Iterable<string>): Generator<string> {
   yield first ? "[]" : "\n  ]"
 }
 
-/** The alias's member of a per-epoch row: where the row is cut for its alias slot. */
-const ALIAS_MEMBER = '"alias": null'
-
-/**
- * A per-epoch row as an {@link element}, its alias a slot. The members before the alias hold only
- * digits, an ISO time and an id, so the first `"alias": null` is the alias's own.
- */
+/** A per-epoch row as an element of the `epochs` array (as {@link lineElement}), its alias a slot. */
 export const epochTemplate: RowTemplate = {
   name: "json",
   withIds: true,
   listing: "report",
   row: (row, out) => {
-    const text = element(epochJson(row, null))
-    const at = text.indexOf(ALIAS_MEMBER) + ALIAS_MEMBER.length - "null".length
-    out.text(text.slice(0, at))
+    out.text(
+      `,\n    {${MEMBER}"epoch": "${row.epoch}",${MEMBER}"receivedAt": "${row.receivedAt}",` +
+        `${MEMBER}"receivedAtIso": ${text(row.receivedAtIso)},${MEMBER}"partyId": ${text(row.partyId)},${MEMBER}"alias": `
+    )
     out.alias()
-    out.text(text.slice(at + "null".length))
+    out.text(
+      `,${MEMBER}"assetId": ${text(row.asset.id)},${MEMBER}"assetSymbol": ${text(row.asset.symbol)},` +
+        `${MEMBER}"rewardType": ${text(row.rewardType)},${MEMBER}"amount": "${row.units}",` +
+        `${MEMBER}"amountRaw": "${row.amount}",${MEMBER}"percentageOfTotal": ${text(row.percentageOfTotal)},` +
+        `${MEMBER}"lockedUntilEpoch": "${row.lockedUntilEpoch}",${MEMBER}"gameId": ${text(row.gameId)},` +
+        `${MEMBER}"teamId": ${text(row.teamId)},${MEMBER}"rowId": ${text(row.rowId)}\n    }`
+    )
   },
-  alias: (_, alias) => JSON.stringify(alias ?? null)
+  alias: (_, alias) => text(alias)
 }
 
 /**
@@ -175,7 +149,7 @@ export function* chunks(report: Report): Generator<string> {
   yield skeleton.slice(0, linesAt)
   yield* array(
     (function* () {
-      for (const line of report.lines) yield element(lineJson(line))
+      for (const line of report.lines) yield lineElement(line)
     })()
   )
   const rest = skeleton.slice(linesAt + JSON.stringify(LINES).length)
