@@ -194,13 +194,10 @@ const keptRows = (keep: RowKeeping | undefined, ids: Ids) =>
     (sink) => Effect.sync(() => sink?.close())
   )
 
-/**
- * Rows are handed to a thread of their own when they come in report order (one filter read) and
- * the output does not list them all by reading them back (only the table's epochs view does).
- */
+/** Rows are handed to a thread of their own when they come in report order (a read of one filter). */
 const collectorFor = (request: RowsRequest): Effect.Effect<RowCollector, never, Scope.Scope> => {
   const keep = request.keep
-  if (request.filters.length === 1 && keep !== "all") {
+  if (request.filters.length === 1) {
     return threaded({
       ids: request.ids,
       types: request.rewardTypes,

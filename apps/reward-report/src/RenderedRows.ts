@@ -5,8 +5,9 @@
  * with them (they are no longer rows).
  */
 import type { EpochRow, EpochRows, UnidentifiedRow } from "./Report.js"
-import { fillSlots, type RowTemplate } from "./RowTemplate.js"
-import type { Resolve, RowSource } from "./RowStore.js"
+import { fillSlots, type RowLayout, type RowTemplate } from "./RowTemplate.js"
+import type { RowExtents } from "./RowExtents.js"
+import { type Resolve, rowMaker, type RowSource } from "./RowStore.js"
 import type { RenderedSegment } from "./internal/rowsWorker.js"
 import type { SpillFile } from "./internal/spillFile.js"
 
@@ -20,11 +21,13 @@ export class RenderedRows implements RowSource {
     /** The ids the alias slots number parties by. */
     private readonly ids: ReadonlyArray<string>,
     readonly count: number,
-    private readonly timeOrder: string | undefined
+    private readonly timeOrder: string | undefined,
+    /** What the rows' widest cells depend on, gathered where the template is `measured`. */
+    private readonly extents: RowExtents | undefined
   ) {}
 
   /** The laid-out text, segment by segment in the template's order, its slots filled. */
-  private *filled(resolve: Resolve, constants: ReadonlyArray<string>): Generator<string> {
+  private *filled(resolve: Resolve, layout: RowLayout): Generator<string> {
     const template = this.template
     // a party's alias is laid out once: parties are paid in epoch after epoch
     const aliases: Array<string | undefined> = []
@@ -32,7 +35,7 @@ export class RenderedRows implements RowSource {
       let text = aliases[party]
       if (text === undefined) {
         const partyId = this.ids[party]
-        aliases[party] = text = template.alias(partyId, resolve.alias(partyId))
+        aliases[party] = text = template.alias(partyId, resolve.alias(partyId), layout)
       }
       return text
     }
@@ -40,10 +43,16 @@ export class RenderedRows implements RowSource {
     for (const { cuts, end, start } of segments) {
       let from = start
       for (const to of [...cuts, end]) {
-        yield fillSlots(this.file.text(from, to), alias, constants)
+        yield fillSlots(this.file.text(from, to), alias, layout)
         from = to
       }
     }
+  }
+
+  /** Stand-in rows holding the rows' widest cells (see `RowExtents.ts`). */
+  private *widest(resolve: Resolve, extents: RowExtents): Generator<UnidentifiedRow> {
+    const make = rowMaker(resolve, false)
+    for (const fields of extents.standIns({ idOf: (n) => this.ids[n] })) yield make(fields)
   }
 
   rows(resolve: Resolve): EpochRows {
@@ -57,9 +66,10 @@ export class RenderedRows implements RowSource {
       byReceivedAt: (): Iterable<EpochRow> => unlisted(),
       head: (): ReadonlyArray<EpochRow> => unlisted(),
       notInTimeOrder: () => this.timeOrder,
-      render: (template, constants) => {
+      ...(this.extents === undefined ? {} : { widest: () => this.widest(resolve, this.extents!) }),
+      render: (template, layout) => {
         if (template.name !== this.template.name) unlisted()
-        return { [Symbol.iterator]: () => this.filled(resolve, constants) }
+        return { [Symbol.iterator]: () => this.filled(resolve, layout) }
       }
     }
   }

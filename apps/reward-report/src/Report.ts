@@ -6,7 +6,7 @@
  * `units` in asset units as an exact decimal string (`amount` ÷ 10^decimals, trailing zeros
  * trimmed, never exponent notation). Nothing here passes through a JS float.
  */
-import type { RowTemplate } from "./RowTemplate.js"
+import type { RowLayout, RowTemplate } from "./RowTemplate.js"
 
 /** The asset an amount is in. */
 export interface AssetInfo {
@@ -141,11 +141,11 @@ export interface EpochRows extends Iterable<EpochRow> {
   /** The first `n` rows (or all, when there are fewer). */
   head(n: number): ReadonlyArray<EpochRow>
   /**
-   * The rows laid out by `template`, its constants given, as text pieces in the template's order.
+   * The rows laid out by `template`, its layout given, as text pieces in the template's order.
    * Rows read for that template may have been laid out as they were read (only its slots are filled
    * now); rows read for another cannot be.
    */
-  render(template: RowTemplate, constants: ReadonlyArray<string>): Iterable<string>
+  render(template: RowTemplate, layout: RowLayout): Iterable<string>
   /**
    * A few rows, not all real, holding column by column the widest cell of these rows (epoch, time,
    * party, type, amount), so a table sizes its columns without going through the rows twice.

@@ -32,33 +32,63 @@ const trailingZerosOf = (digits: string): number => {
  */
 const oneAnd = (zeros: number, negative = false): bigint => (negative ? -(10n ** BigInt(zeros)) : 10n ** BigInt(zeros))
 
+/** What {@link RowExtents} gathered, as plain data (it can be handed to another thread). */
+export interface RowExtentsState {
+  first: RowFields | undefined
+  firstEpoch: bigint
+  lastEpoch: bigint
+  earliest: bigint
+  latest: bigint
+  readonly parties: Set<number>
+  readonly types: Set<string>
+  readonly amounts: Map<number, AmountExtent>
+}
+
 export class RowExtents {
-  private first: RowFields | undefined
-  private firstEpoch = 0n
-  private lastEpoch = 0n
-  private earliest = 0n
-  private latest = 0n
-  private readonly parties = new Set<number>()
-  private readonly types = new Set<string>()
-  private readonly amounts = new Map<number, AmountExtent>()
+  private constructor(private readonly s: RowExtentsState) {}
+
+  /** Nothing gathered yet. */
+  static empty(): RowExtents {
+    return new RowExtents({
+      first: undefined,
+      firstEpoch: 0n,
+      lastEpoch: 0n,
+      earliest: 0n,
+      latest: 0n,
+      parties: new Set(),
+      types: new Set(),
+      amounts: new Map()
+    })
+  }
+
+  /** What another thread gathered (its {@link state}). */
+  static of(state: RowExtentsState): RowExtents {
+    return new RowExtents(state)
+  }
+
+  /** What was gathered, as plain data. */
+  state(): RowExtentsState {
+    return this.s
+  }
 
   /** Counts a kept row in; `party` and `asset` are the numbers of its ids, `amount` its amount as text. */
   add(row: RowFields, party: number, asset: number, amount: string): void {
-    if (this.first === undefined) {
-      this.first = row
-      this.firstEpoch = this.lastEpoch = row.epoch
-      this.earliest = this.latest = row.receivedAt
+    const s = this.s
+    if (s.first === undefined) {
+      s.first = row
+      s.firstEpoch = s.lastEpoch = row.epoch
+      s.earliest = s.latest = row.receivedAt
     }
-    if (row.epoch < this.firstEpoch) this.firstEpoch = row.epoch
-    if (row.epoch > this.lastEpoch) this.lastEpoch = row.epoch
-    if (row.receivedAt < this.earliest) this.earliest = row.receivedAt
-    if (row.receivedAt > this.latest) this.latest = row.receivedAt
-    this.parties.add(party)
-    this.types.add(row.rewardType)
-    let extent = this.amounts.get(asset)
+    if (row.epoch < s.firstEpoch) s.firstEpoch = row.epoch
+    if (row.epoch > s.lastEpoch) s.lastEpoch = row.epoch
+    if (row.receivedAt < s.earliest) s.earliest = row.receivedAt
+    if (row.receivedAt > s.latest) s.latest = row.receivedAt
+    s.parties.add(party)
+    s.types.add(row.rewardType)
+    let extent = s.amounts.get(asset)
     if (extent === undefined) {
       extent = { digits: 0, negativeDigits: 0, trailingZeros: Infinity }
-      this.amounts.set(asset, extent)
+      s.amounts.set(asset, extent)
     }
     // 0 is shown as 0 (no fraction), which the asset's own stand-in of 0 covers
     if (row.amount === 0n) return
@@ -70,14 +100,15 @@ export class RowExtents {
   }
 
   /** The stand-in rows (none when no row was kept); `ids` numbers the rows' parties and assets. */
-  *standIns(ids: Ids): Generator<RowFields> {
-    const first = this.first
+  *standIns(ids: Pick<Ids, "idOf">): Generator<RowFields> {
+    const s = this.s
+    const first = s.first
     if (first === undefined) return
-    yield { ...first, epoch: this.firstEpoch, receivedAt: this.earliest }
-    yield { ...first, epoch: this.lastEpoch, receivedAt: this.latest }
-    for (const party of this.parties) yield { ...first, partyId: ids.idOf(party) }
-    for (const rewardType of this.types) yield { ...first, rewardType }
-    for (const [asset, extent] of this.amounts) {
+    yield { ...first, epoch: s.firstEpoch, receivedAt: s.earliest }
+    yield { ...first, epoch: s.lastEpoch, receivedAt: s.latest }
+    for (const party of s.parties) yield { ...first, partyId: ids.idOf(party) }
+    for (const rewardType of s.types) yield { ...first, rewardType }
+    for (const [asset, extent] of s.amounts) {
       const assetId = ids.idOf(asset)
       // the asset's symbol, after the narrowest amount
       yield { ...first, assetId, amount: 0n }

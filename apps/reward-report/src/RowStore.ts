@@ -42,15 +42,15 @@ export interface RowSink extends RowSource {
 }
 
 /**
- * Which rows a read keeps: every one, only the first in report order (an output that shows those
- * only), or every one for an output that lays them out by `template` (which may be done as they are
- * read, see `RowThread.ts`).
+ * Which rows a read keeps: only the first in report order (an output that shows those only), or
+ * every one for an output that lays them out by `template` (as they are read where they come in
+ * report order, see `RowThread.ts`; otherwise from a row file).
  */
-export type RowKeeping = "all" | { readonly first: number } | { readonly template: RowTemplate }
+export type RowKeeping = { readonly first: number } | { readonly template: RowTemplate }
 
 /** A sink for the rows `keeping` asks for, of a read numbering its ids in `ids`. */
 export const sinkFor = (keeping: RowKeeping, ids: Ids): RowSink =>
-  keeping !== "all" && "first" in keeping ? new RowHead(keeping.first) : new RowSpill(ids)
+  "first" in keeping ? new RowHead(keeping.first) : new RowSpill(ids)
 
 /**
  * Rows in full from what was kept and the assets and aliases read, taken in report order: a row's
@@ -117,7 +117,7 @@ export const listOf = (rows: ReadonlyArray<EpochRow>): EpochRows => {
     // sorted all at once: any times can be ordered
     notInTimeOrder: () => undefined,
     head: (n) => rows.slice(0, n),
-    render: (template, constants) => renderRows(list, template, constants)
+    render: (template, layout) => renderRows(list, template, layout)
   }
   return list
 }
@@ -181,7 +181,7 @@ export class RowSpill implements RowSink {
   }
 
   /** What the widest cells of the rows depend on, for a table's column widths. */
-  private readonly extents = new RowExtents()
+  private readonly extents = RowExtents.empty()
 
   private readonly reader = new RowLineReader()
   private readonly writer = new RowLineWriter()
@@ -314,7 +314,7 @@ export class RowSpill implements RowSink {
         for (const row of reportOrder(this)) if (first.push(row) >= n) break
         return first
       },
-      render: (template, constants) => ({ [Symbol.iterator]: () => renderRows(rows, template, constants) })
+      render: (template, layout) => ({ [Symbol.iterator]: () => renderRows(rows, template, layout) })
     }
     return rows
   }
@@ -397,7 +397,7 @@ export class RowHead implements RowSink {
         if (n > this.kept.length && this.count > this.kept.length) this.all()
         return made(this.kept.slice(0, Math.max(0, n)))
       },
-      render: (template, constants) => ({ [Symbol.iterator]: () => renderRows(rows, template, constants) })
+      render: (template, layout) => ({ [Symbol.iterator]: () => renderRows(rows, template, layout) })
     }
     return rows
   }

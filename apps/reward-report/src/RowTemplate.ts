@@ -4,13 +4,15 @@
  * tells is known ({@link SlotWriter}, then {@link fillSlots} once it is).
  *
  * A report of millions of rows is written in about the time the node takes to send them when the
- * rows are laid out while they arrive (on a second thread, `RowThread.ts`) rather than after. Two
- * things are not known then: the parties' aliases (read after the rows) and the provenance (the
- * heights of every answer, the time the report was made). A template writes them as slots: `alias`
- * for the row's party, `constant(i)` for the format's i-th text made from the provenance. The text
- * with its slots is kept on disk and the slots filled as it is written out.
+ * rows are laid out while they arrive (on a second thread, `RowThread.ts`) rather than after. What
+ * is not known then is the {@link RowLayout}: the parties' aliases (read after the rows), the
+ * provenance (the heights of every answer, the time the report was made) and, for a table, how
+ * wide its columns are (the widest cell of every row). A template writes them as slots: `alias`
+ * for the row's party, `constant(i)` for the output's i-th text made from the provenance, `pad` for
+ * the spaces that fill a cell to its column's width. The text with its slots is kept on disk and
+ * the slots filled as it is written out.
  *
- * Slots sit in the text itself: `\u0001`, a kind letter, a number, `\u0002`. A `\u0001` of the
+ * Slots sit in the text itself: `\u0001`, a kind letter, numbers, `\u0002`. A `\u0001` of the
  * row's own text is written twice, so any text is kept exactly.
  */
 import type { EpochRow, EpochRows } from "./Report.js"
@@ -20,17 +22,24 @@ export interface RowWriter {
   readonly text: (text: string) => void
   /** The alias of the row's party, as {@link RowTemplate.alias} shows it. */
   readonly alias: () => void
-  /** The format's `index`th constant (see {@link RowTemplate}). */
+  /** The layout's `index`th constant. */
   readonly constant: (index: number) => void
+  /** As many spaces as the layout's `index`th width is more than `width` (none when it is not). */
+  readonly pad: (index: number, width: number) => void
+}
+
+/** What a template's slots are filled from, known once the read is over. */
+export interface RowLayout {
+  /** Texts the output makes from the provenance. */
+  readonly constants: ReadonlyArray<string>
+  /** Widths the output pads cells to (a table's columns). */
+  readonly widths?: ReadonlyArray<number>
 }
 
 /** The order of the rows an output lists. */
 export type RowListing = "report" | "oldest" | "newest"
 
-/**
- * One output's layout of a per-epoch row. Its constants are texts made from the provenance by
- * the output (`constants` of {@link renderRow} and of the rendered rows).
- */
+/** One output's layout of a per-epoch row. */
 export interface RowTemplate {
   /** Tells templates apart (a body laid out by one is not given to another). */
   readonly name: string
@@ -38,9 +47,15 @@ export interface RowTemplate {
   readonly withIds: boolean
   /** The rows in report order, or by payout time (rows paid in one block in report order). */
   readonly listing: RowListing
+  /**
+   * Whether the output sizes its columns from the rows' widest cells (`EpochRows.widest`), which
+   * are then gathered as the rows are laid out.
+   */
+  readonly measured?: boolean
+  /** Lays out `row`; its alias only through `out.alias` (a row laid out as it is read has none yet). */
   readonly row: (row: EpochRow, out: RowWriter) => void
   /** The text of a party's alias slot (the party may have no alias). */
-  readonly alias: (partyId: string, alias: string | undefined) => string
+  readonly alias: (partyId: string, alias: string | undefined, layout: RowLayout) => string
 }
 
 /** Starts a slot (see above). */
@@ -48,9 +63,17 @@ export const MARK = "\u0001"
 const END = "\u0002"
 const ALIAS = "a"
 const CONSTANT = "c"
+const PAD = "p"
 
 /** Text with a `\u0001` doubled, so it does not read as a slot. */
 const escaped = (text: string): string => (text.includes(MARK) ? text.replaceAll(MARK, MARK + MARK) : text)
+
+/** Spaces filling `width` to the layout's `index`th width. */
+const spaces = (layout: RowLayout, index: number, width: number): string => {
+  const to = layout.widths?.[index]
+  if (to === undefined) throw new Error(`a row pads to width ${index}, which its layout does not give`)
+  return to > width ? " ".repeat(to - width) : ""
+}
 
 /**
  * Rows laid out with their slots, one after another: `row` each, then `take` the text. Alias
@@ -73,6 +96,10 @@ export class SlotWriter implements RowWriter {
 
   readonly constant = (index: number): void => {
     this.written += `${MARK}${CONSTANT}${index}${END}`
+  }
+
+  readonly pad = (index: number, width: number): void => {
+    this.written += `${MARK}${PAD}${index}.${width}${END}`
   }
 
   /**
@@ -100,9 +127,9 @@ export class SlotWriter implements RowWriter {
 
 /**
  * Text laid out by a {@link SlotWriter} with its slots filled: `alias(n)` the text of the alias
- * slot of the party numbered `n`, `constants[i]` of the i-th constant.
+ * slot of the party numbered `n`, the others from `layout`.
  */
-export const fillSlots = (text: string, alias: (party: number) => string, constants: ReadonlyArray<string>): string => {
+export const fillSlots = (text: string, alias: (party: number) => string, layout: RowLayout): string => {
   let filled = ""
   let from = 0
   for (let at = text.indexOf(MARK); at >= 0; at = text.indexOf(MARK, from)) {
@@ -114,38 +141,40 @@ export const fillSlots = (text: string, alias: (party: number) => string, consta
       continue
     }
     const end = text.indexOf(END, at + 2)
-    const n = Number(text.slice(at + 2, end))
-    if (kind === ALIAS) filled += alias(n)
-    else if (kind === CONSTANT && n < constants.length) filled += constants[n]
-    else throw new Error(`a row's text holds an unknown slot: ${JSON.stringify(text.slice(at, end + 1))}`)
+    const slot = text.slice(at + 2, end)
+    if (kind === ALIAS) filled += alias(Number(slot))
+    else if (kind === CONSTANT && Number(slot) < layout.constants.length) filled += layout.constants[Number(slot)]
+    else if (kind === PAD) {
+      const point = slot.indexOf(".")
+      filled += spaces(layout, Number(slot.slice(0, point)), Number(slot.slice(point + 1)))
+    } else throw new Error(`a row's text holds an unknown slot: ${JSON.stringify(text.slice(at, end + 1))}`)
     from = end + 1
   }
   return from === 0 ? text : filled + text.slice(from)
 }
 
-/** A row in memory laid out whole: its alias and the constants are known. */
-export const renderRow = (template: RowTemplate, row: EpochRow, constants: ReadonlyArray<string>): string => {
+/** A row in memory laid out whole: its alias and the layout are known. */
+export const renderRow = (template: RowTemplate, row: EpochRow, layout: RowLayout): string => {
   let text = ""
   template.row(row, {
     text: (piece) => {
       text += piece
     },
     alias: () => {
-      text += template.alias(row.partyId, row.alias)
+      text += template.alias(row.partyId, row.alias, layout)
     },
     constant: (index) => {
-      text += constants[index]
+      text += layout.constants[index]
+    },
+    pad: (index, width) => {
+      text += spaces(layout, index, width)
     }
   })
   return text
 }
 
 /** Rows in memory (or read back from disk) laid out by `template`, a piece each, in its order. */
-export function* renderRows(
-  rows: EpochRows,
-  template: RowTemplate,
-  constants: ReadonlyArray<string>
-): Generator<string> {
+export function* renderRows(rows: EpochRows, template: RowTemplate, layout: RowLayout): Generator<string> {
   const listed: Iterable<EpochRow> =
     template.listing !== "report"
       ? rows.byReceivedAt(template.listing)
@@ -153,5 +182,5 @@ export function* renderRows(
         ? rows
         : // a template without ids never reads them
           (rows.withoutIds() as Iterable<EpochRow>)
-  for (const row of listed) yield renderRow(template, row, constants)
+  for (const row of listed) yield renderRow(template, row, layout)
 }

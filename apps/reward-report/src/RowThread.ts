@@ -23,6 +23,7 @@ import { RenderedRows } from "./RenderedRows.js"
 import type { AssetInfo } from "./Report.js"
 import type { RowCollector, Rows } from "./RowCollector.js"
 import { rewardTypeName } from "./RowOrder.js"
+import { RowExtents } from "./RowExtents.js"
 import { RowHead } from "./RowStore.js"
 import type { RowTemplate } from "./RowTemplate.js"
 import { RowLineWriter } from "./internal/rowLines.js"
@@ -224,7 +225,8 @@ class RowThread implements RowCollector {
                   kept.segments,
                   finished.ids,
                   this.count,
-                  kept.notInTimeOrder
+                  kept.notInTimeOrder,
+                  kept.extents === undefined ? undefined : RowExtents.of(kept.extents)
                 )
               : undefined
     }

@@ -93,21 +93,13 @@ const writeReport = (report: Report, options: RunOptions): Effect.Effect<string,
 }
 
 /**
- * Which per-epoch rows the output lists: all of them (laid out by its template where it has one),
- * only the first (the HTML page of the epochs view), or none (then only their sums are kept, for
- * the cross-check).
+ * Which per-epoch rows the output lists: all of them (laid out by its template), only the first
+ * (the HTML page of the epochs view), or none (then only their sums are kept, for the cross-check).
  */
 export const rowKeeping = (view: View, format: Format): RowKeeping | undefined => {
   const template = templateFor(format, view)
-  return template !== undefined
-    ? { template }
-    : format === "json" || needsEpochRows(format)
-      ? "all"
-      : view !== "epochs"
-        ? undefined
-        : format === "html"
-          ? { first: Html.epochRowLimit }
-          : "all"
+  if (template !== undefined) return { template }
+  return format === "html" && view === "epochs" ? { first: Html.epochRowLimit } : undefined
 }
 
 /** The report, read with a client already provided; its per-epoch rows can be read until the scope closes. */

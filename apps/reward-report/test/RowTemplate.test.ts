@@ -8,9 +8,13 @@ import type { EpochRow } from "../src/Report.js"
 import { fillSlots, renderRow, type RowTemplate, SlotWriter } from "../src/RowTemplate.js"
 
 /** What a row's template writes, piece by piece. */
-type Piece = { readonly text: string } | { readonly alias: true } | { readonly constant: number }
+type Piece =
+  | { readonly text: string }
+  | { readonly alias: true }
+  | { readonly constant: number }
+  | { readonly pad: number; readonly width: number }
 
-const constants = ["\u0001c1\u0002", ",tail\r\n", ""]
+const layout = { constants: ["\u0001c1\u0002", ",tail\r\n", ""], widths: [0, 3, 12] }
 
 /** A template writing the row's pieces (kept in its `gameId`, as JSON). */
 const scripted: RowTemplate = {
@@ -21,6 +25,7 @@ const scripted: RowTemplate = {
     for (const piece of JSON.parse(row.gameId!) as ReadonlyArray<Piece>) {
       if ("text" in piece) out.text(piece.text)
       else if ("alias" in piece) out.alias()
+      else if ("pad" in piece) out.pad(piece.pad, piece.width)
       else out.constant(piece.constant)
     }
   },
@@ -41,7 +46,11 @@ const text = fc
 const piece: fc.Arbitrary<Piece> = fc.oneof(
   { weight: 4, arbitrary: text },
   { weight: 1, arbitrary: fc.constant({ alias: true as const }) },
-  { weight: 1, arbitrary: fc.integer({ min: 0, max: constants.length - 1 }).map((constant) => ({ constant })) }
+  { weight: 1, arbitrary: fc.integer({ min: 0, max: layout.constants.length - 1 }).map((constant) => ({ constant })) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ pad: fc.integer({ min: 0, max: layout.widths.length - 1 }), width: fc.nat(15) })
+  }
 )
 
 describe("row templates", () => {
@@ -50,16 +59,17 @@ describe("row templates", () => {
       fc.property(fc.array(fc.tuple(fc.array(piece, { maxLength: 8 }), fc.nat(20)), { maxLength: 20 }), (rows) => {
         const writer = new SlotWriter(scripted)
         for (const [pieces, party] of rows) writer.row(rowOf(pieces, party), party)
-        const alias = (party: number) => scripted.alias(`party-${party}`, rowOf([], party).alias)
-        const whole = rows.map(([pieces, party]) => renderRow(scripted, rowOf(pieces, party), constants)).join("")
-        expect(fillSlots(writer.take(), alias, constants)).toBe(whole)
+        const alias = (party: number) => scripted.alias(`party-${party}`, rowOf([], party).alias, layout)
+        const whole = rows.map(([pieces, party]) => renderRow(scripted, rowOf(pieces, party), layout)).join("")
+        expect(fillSlots(writer.take(), alias, layout)).toBe(whole)
       }),
       { numRuns: 500 }
     )
   })
 
   it("refuse text with a slot they do not know", () => {
-    expect(() => fillSlots("a\u0001z3\u0002b", () => "", constants)).toThrow(/unknown slot/)
-    expect(() => fillSlots("a\u0001c9\u0002b", () => "", constants)).toThrow(/unknown slot/)
+    expect(() => fillSlots("a\u0001z3\u0002b", () => "", layout)).toThrow(/unknown slot/)
+    expect(() => fillSlots("a\u0001c9\u0002b", () => "", layout)).toThrow(/unknown slot/)
+    expect(() => fillSlots("a\u0001p7.1\u0002b", () => "", layout)).toThrow(/width 7/)
   })
 })

@@ -17,9 +17,12 @@ import {
   fieldEndingInSource,
   formulaSafe,
   groupDigits,
+  oneLine,
+  partyLabel,
   plainDecimal,
   sourceConstants,
-  unitsOf
+  unitsOf,
+  utcSeconds
 } from "../src/formats/text.js"
 import type { EpochRow, EpochRows, PartyLine, Report } from "../src/Report.js"
 import { listOf } from "../src/RowStore.js"
@@ -718,6 +721,80 @@ const amountPoint = (line: string): number | undefined => {
 }
 
 describe("Table", () => {
+  it("lays out the epochs view's rows as cells padded to the widest of their column, two spaces apart, no trailing spaces", () => {
+    // the layout by its definition, all rows at once (the report's table lays the rows out one by
+    // one with the widths given afterwards)
+    const width = (text: string) => [...text].length
+    const reference = (rows: ReadonlyArray<EpochRow>): string => {
+      const cells = rows.map((r) => {
+        const units = groupDigits(r.units)
+        const point = units.indexOf(".")
+        return [
+          String(r.epoch),
+          utcSeconds(r),
+          oneLine(partyLabel(r.partyId, r.alias)),
+          oneLine(r.rewardType),
+          point < 0 ? units : units.slice(0, point),
+          point < 0 ? "" : units.slice(point),
+          oneLine(` ${r.asset.symbol}`)
+        ]
+      })
+      const widest = (i: number) => Math.max(0, ...cells.map((c) => width(c[i])))
+      const [whole, fraction, suffix] = [widest(4), widest(5), widest(6)]
+      const headers = ["Epoch", "Received (UTC)", "Party", "Type", "Amount"]
+      const sizes = [0, 1, 2, 3].map((i) => Math.max(width(headers[i]), widest(i)))
+      sizes.push(Math.max(width(headers[4]), whole + fraction + suffix))
+      const pad = (text: string, to: number, left: boolean) => {
+        const spaces = " ".repeat(Math.max(0, to - width(text)))
+        return left ? spaces + text : text + spaces
+      }
+      const line = (cells: ReadonlyArray<string>) =>
+        cells
+          .map((cell, i) => pad(cell, sizes[i], i === 0 || i === 4))
+          .join("  ")
+          .trimEnd()
+      return [
+        line(headers),
+        line(sizes.map((size) => "-".repeat(size))),
+        ...cells.map((c) =>
+          line([c[0], c[1], c[2], c[3], pad(c[4], whole, true) + pad(c[5], fraction, false) + pad(c[6], suffix, false)])
+        )
+      ].join("\n")
+    }
+    const symbols = ["VEGA", "", "ends in spaces  ", "SP\u0007", "\u{1F600}wide", "nbsp\u00a0"]
+    const aliases = [undefined, "a rather long alias \u{1F600}", "tab\there", ""]
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            row: fc.nat(sampleRows.length - 1),
+            epoch: fc.bigInt({ min: 0n, max: 10n ** 7n }),
+            symbol: fc.constantFrom(...symbols),
+            alias: fc.constantFrom(...aliases),
+            rewardType: fc.constantFrom("ACCOUNT_TYPE_GLOBAL_REWARD", "T\u{1F600}", "x\n"),
+            units: fc.constantFrom("0", "1", "-12345.5", "1234567.000001", "0.5", "-1", "98765432109876543210")
+          }),
+          { minLength: 1, maxLength: 12 }
+        ),
+        (specs) => {
+          const rows = specs.map((spec): EpochRow => ({
+            ...sampleRows[spec.row],
+            epoch: spec.epoch,
+            alias: spec.alias,
+            rewardType: spec.rewardType,
+            units: spec.units,
+            asset: { ...USDT, symbol: spec.symbol }
+          }))
+          const block = Table.render({ ...epochsReport, epochs: listOf(rows) })
+          const start = block.indexOf("Rewards per epoch\n\n") + "Rewards per epoch\n\n".length
+          const end = block.indexOf("\n\n", start)
+          expect(block.slice(start, end < 0 ? undefined : end)).toBe(reference(rows))
+        }
+      ),
+      { numRuns: 300 }
+    )
+  })
+
   const evil: Report = {
     ...sampleReport,
     lines: sampleReport.lines.map((l, i) => (i === 0 ? { ...l, alias: "\u001b[31mred\u001b[0m\u0007\r" } : l))
@@ -749,7 +826,7 @@ describe("Table", () => {
           return rows[Symbol.iterator]()
         }
       }),
-      render: (template, constants) => renderRows(counted, template, constants)
+      render: (template, layout) => renderRows(counted, template, layout)
     }
     // kept rows know their widest cells: the table reads them once
     const table = [...Table.chunks({ ...epochsReport, epochs: { ...counted, widest: () => rows } })]
@@ -866,7 +943,7 @@ describe("a tax export's field ending in the source", () => {
           row: (_, out) => fieldEndingInSource(out, prefix),
           alias: () => ""
         }
-        expect(renderRow(field, sampleRows[0], sourceConstants(source))).toBe(csvField(prefix + source))
+        expect(renderRow(field, sampleRows[0], { constants: sourceConstants(source) })).toBe(csvField(prefix + source))
       }
     }
   })

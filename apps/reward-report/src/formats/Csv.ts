@@ -102,7 +102,7 @@ export function* chunks(report: Report): Generator<string> {
   const tail = `,${provenanceFields.map(csvField).join(",")}\r\n`
   if (report.view === "epochs") {
     yield csvLine([...epochsHeader, ...provenanceHeader])
-    if (report.epochs !== undefined) yield* report.epochs.render(epochTemplate, [tail])
+    if (report.epochs !== undefined) yield* report.epochs.render(epochTemplate, { constants: [tail] })
     return
   }
   let header = true

@@ -159,7 +159,7 @@ export function* chunks(report: Report): Generator<string> {
     return
   }
   yield rest.slice(0, rowsAt)
-  yield* array(report.epochs.render(epochTemplate, []))
+  yield* array(report.epochs.render(epochTemplate, { constants: [] }))
   yield rest.slice(rowsAt + JSON.stringify(ROWS).length)
 }
 

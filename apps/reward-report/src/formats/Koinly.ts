@@ -32,7 +32,7 @@ export const rowTemplate: RowTemplate = {
 export function* chunks(report: Report): Generator<string> {
   const rows = taxRows(report, "Koinly")
   yield `${header}\r\n`
-  yield* rows.render(rowTemplate, sourceConstants(sourceText(report.provenance)))
+  yield* rows.render(rowTemplate, { constants: sourceConstants(sourceText(report.provenance)) })
 }
 
 export const render = (report: Report): string => [...chunks(report)].join("")

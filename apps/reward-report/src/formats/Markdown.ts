@@ -166,7 +166,7 @@ function* epochsSection(epochs: EpochRows | undefined): Generator<string> {
   if (epochs === undefined) yield "The per-epoch rows were not read."
   else {
     yield tableHead(epochColumns)
-    yield* epochs.render(epochTemplate, [])
+    yield* epochs.render(epochTemplate, { constants: [] })
   }
 }
 

@@ -4,6 +4,7 @@
  * from the chain goes through `oneLine` so it cannot move the cursor or inject escape sequences.
  */
 import type { AssetTotal, CrossCheck, EpochRows, PartyLine, Report, UnidentifiedRow } from "../Report.js"
+import type { RowTemplate } from "../RowTemplate.js"
 import { groupDigits, oneLine, partyLabel, plural, provenanceEntries, runs, unitsOf, utcSeconds } from "./text.js"
 
 /** Width in code points, so `…` and `—` count as one (only text with surrogate pairs needs counting). */
@@ -77,6 +78,24 @@ const measure = <A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): Reado
   return widths
 }
 
+/** The columns' widths: their cells' by part (numbers) and whole, headers included. */
+const layoutOf = <A>(columns: ReadonlyArray<Column<A>>, measured: Iterable<A>) => {
+  const widths = measure(columns, measured)
+  const sizes = columns.map((column, i) =>
+    Math.max(width(column.header), column.align === "number" ? widths[i].numbers : widths[i].text)
+  )
+  return { widths, sizes }
+}
+
+/** A line of cells two spaces apart, each padded to its column's size; no trailing spaces. */
+const lineOf =
+  <A>(columns: ReadonlyArray<Column<A>>, sizes: ReadonlyArray<number>) =>
+  (cells: ReadonlyArray<string>): string =>
+    cells
+      .map((cell, i) => (columns[i].align === "left" ? padRight : padLeft)(cell, sizes[i]))
+      .join("  ")
+      .trimEnd()
+
 /**
  * Columns two spaces apart, a header row and a dashed rule; no trailing spaces. Numbers are laid
  * out so their decimal points share one column: integer parts padded on the left, fractions padded
@@ -89,15 +108,8 @@ function* table<A>(
   rows: Iterable<A>,
   measured: Iterable<A> = rows
 ): Generator<string> {
-  const widths = measure(columns, measured)
-  const sizes = columns.map((column, i) =>
-    Math.max(width(column.header), column.align === "number" ? widths[i].numbers : widths[i].text)
-  )
-  const line = (cells: ReadonlyArray<string>) =>
-    cells
-      .map((cell, i) => (columns[i].align === "left" ? padRight : padLeft)(cell, sizes[i]))
-      .join("  ")
-      .trimEnd()
+  const { sizes, widths } = layoutOf(columns, measured)
+  const line = lineOf(columns, sizes)
   yield line(columns.map((column) => column.header))
   yield `\n${line(sizes.map((size) => "-".repeat(size)))}`
   for (const row of rows) {
@@ -174,20 +186,63 @@ const totalsBlock = (report: Report): Block => [
   )
 ]
 
+const epochColumns: ReadonlyArray<Column<UnidentifiedRow>> = [
+  right("Epoch", (row) => String(row.epoch)),
+  left("Received (UTC)", utcSeconds),
+  left("Party", (row) => partyLabel(row.partyId, row.alias)),
+  left("Type", (row) => row.rewardType),
+  numbers("Amount", (row) => ({ units: row.units, suffix: symbolOf(row.asset.symbol) }))
+]
+
+/**
+ * A per-epoch row as a line of the epochs view's table, as {@link table} lays it out, its padding
+ * slots filled from the columns' sizes (layout widths: the sizes of the epoch, time, party and type
+ * columns; then what the amount's integer part is padded to, counting the padding of the whole
+ * cell, and the fractions' width). The amount is the last cell: the line ends after its suffix, or
+ * after its number where the suffix is only spaces (as trimmed).
+ */
+export const epochTemplate: RowTemplate = {
+  name: "table",
+  withIds: false,
+  listing: "report",
+  measured: true,
+  row: (row, out) => {
+    const epoch = String(row.epoch)
+    const time = utcSeconds(row)
+    const type = oneLine(row.rewardType)
+    const amount = partsOf({ units: row.units, suffix: symbolOf(row.asset.symbol) })
+    const suffix = amount.suffix.trimEnd()
+    out.text("\n")
+    out.pad(0, width(epoch))
+    out.text(`${epoch}  ${time}`)
+    out.pad(1, width(time))
+    out.text("  ")
+    out.alias()
+    out.text(`  ${type}`)
+    out.pad(3, width(type))
+    out.text("  ")
+    out.pad(4, width(amount.whole))
+    out.text(amount.whole + amount.fraction)
+    if (suffix !== "") {
+      out.pad(5, width(amount.fraction))
+      out.text(suffix)
+    }
+  },
+  alias: (partyId, alias, layout) => padRight(oneLine(partyLabel(partyId, alias)), layout.widths?.[2] ?? 0)
+}
+
 /** Streamed: the rows are read once, as the block is written, where their widest cells are known. */
 function* epochsBlock(epochs: EpochRows): Generator<string> {
   yield "Rewards per epoch\n\n"
-  yield* table<UnidentifiedRow>(
-    [
-      right("Epoch", (row) => String(row.epoch)),
-      left("Received (UTC)", utcSeconds),
-      left("Party", (row) => partyLabel(row.partyId, row.alias)),
-      left("Type", (row) => row.rewardType),
-      numbers("Amount", (row) => ({ units: row.units, suffix: symbolOf(row.asset.symbol) }))
-    ],
-    epochs.withoutIds(),
-    epochs.widest?.() ?? epochs.withoutIds()
-  )
+  const { sizes, widths } = layoutOf(epochColumns, epochs.widest?.() ?? epochs.withoutIds())
+  const line = lineOf(epochColumns, sizes)
+  yield line(epochColumns.map((column) => column.header))
+  yield `\n${line(sizes.map((size) => "-".repeat(size)))}`
+  const amount = widths[4]
+  yield* epochs.render(epochTemplate, {
+    constants: [],
+    widths: [...sizes.slice(0, 4), sizes[4] - amount.fraction - amount.suffix, amount.fraction]
+  })
 }
 
 const crossCheckLines = (crossCheck: CrossCheck): string => {

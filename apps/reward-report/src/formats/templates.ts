@@ -10,13 +10,15 @@ import * as Csv from "./Csv.js"
 import * as Json from "./Json.js"
 import * as Koinly from "./Koinly.js"
 import * as Markdown from "./Markdown.js"
+import * as Table from "./Table.js"
 
 export const templates: ReadonlyArray<RowTemplate> = [
   Csv.epochTemplate,
   Json.epochTemplate,
   Markdown.epochTemplate,
   Koinly.rowTemplate,
-  CoinTracking.rowTemplate
+  CoinTracking.rowTemplate,
+  Table.epochTemplate
 ]
 
 /** The template named `name`. */
@@ -41,6 +43,7 @@ export const templateFor = (format: Format, view: View): RowTemplate | undefined
     case "cointracking":
       return CoinTracking.rowTemplate
     case "table":
+      return view === "epochs" ? Table.epochTemplate : undefined
     case "html":
       return undefined
   }

@@ -12,6 +12,7 @@ import { parentPort, workerData } from "node:worker_threads"
 import { Amounts, Ids } from "../Amounts.js"
 import { templateNamed } from "../formats/templates.js"
 import type { AssetInfo, EpochRow } from "../Report.js"
+import { RowExtents, type RowExtentsState } from "../RowExtents.js"
 import { compareRows, type RowFields, rowKey, sameKey } from "../RowOrder.js"
 import { byTime, RowHead, rowMaker, type Segment, timesGoBack } from "../RowStore.js"
 import { MARK, type RowTemplate, SlotWriter } from "../RowTemplate.js"
@@ -45,6 +46,8 @@ export type Kept =
       /** A window's rows each, in report order. */
       readonly segments: ReadonlyArray<RenderedSegment>
       readonly notInTimeOrder: string | undefined
+      /** What the widest cells depend on, for a template that is `measured`. */
+      readonly extents: RowExtentsState | undefined
     }
 
 export interface Finished {
@@ -75,10 +78,11 @@ const MARK_BYTE = MARK.charCodeAt(0)
 /** Laid-out text is written to the file once it is about this long (short strings stay cheap to collect). */
 const PIECE = 32_768
 
-/** A row of a window with its party's number. */
+/** A row of a window with the numbers of its party and asset. */
 interface Numbered {
   readonly fields: RowFields
   readonly party: number
+  readonly asset: number
 }
 
 /** Every row laid out by a template, a window at a time, each appended to the file as it is done. */
@@ -87,6 +91,7 @@ class Body {
   private readonly writer: SlotWriter
   private readonly make: (fields: RowFields) => EpochRow
   readonly segments: Array<RenderedSegment> = []
+  readonly extents: RowExtents | undefined
   private last: RowFields | undefined
 
   constructor(
@@ -96,6 +101,7 @@ class Body {
   ) {
     this.file = SpillFile.writer(fd)
     this.writer = new SlotWriter(template)
+    this.extents = template.measured === true ? RowExtents.empty() : undefined
     // the alias is a slot: it is read after the rows
     this.make = rowMaker(
       {
@@ -119,6 +125,9 @@ class Body {
       throw new Error(`rows of ${rowKey(first)} came after rows that follow them, or in two windows`)
     }
     this.last = window[window.length - 1].fields
+    if (this.extents !== undefined) {
+      for (const { asset, fields, party } of window) this.extents.add(fields, party, asset, fields.amount.toString())
+    }
     const rows = window.map(({ fields, party }) => ({ row: this.make(fields), party }))
     const listing = this.template.listing
     if (listing !== "report") byTime(rows, listing, ({ row }) => row.receivedAt)
@@ -177,7 +186,7 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
     const fields = reader.row(f, ids.idOf(party), ids.idOf(asset))
     sums.addAt(party, asset, fields.amount)
     if (head !== undefined) head.add(fields)
-    else if (body !== undefined) window.push({ fields, party })
+    else if (body !== undefined) window.push({ fields, party, asset })
   }
 
   const finish = (): Finished => {
@@ -195,7 +204,12 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
         head !== undefined
           ? { kind: "head", rows: head.first() }
           : body !== undefined
-            ? { kind: "body", segments: body.segments, notInTimeOrder: timesGoBack(body.segments) }
+            ? {
+                kind: "body",
+                segments: body.segments,
+                notInTimeOrder: timesGoBack(body.segments),
+                extents: body.extents?.state()
+              }
             : undefined
     }
   }
