@@ -209,10 +209,19 @@ const collectorFor = (request: RowsRequest): Effect.Effect<RowCollector, never, 
   return Effect.map(keptRows(keep, request.ids), (sink) => inThread(request.ids, request.rewardTypes, sink))
 }
 
+/**
+ * The rows read: the assets they were paid in, and the rows themselves once the thread they went
+ * to (if any) has done its work with them (it goes on while other reads are made).
+ */
+export interface PendingRows {
+  readonly paidIn: ReadonlyArray<string>
+  readonly result: Effect.Effect<Rows, ReadError>
+}
+
 /** Reads the rows; the kept ones stay readable until the scope closes. */
 export const readRows = (
   request: RowsRequest
-): Effect.Effect<Rows, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress | Scope.Scope> =>
+): Effect.Effect<PendingRows, ReadError | TooManyRequests, DataNodeClient.DataNodeClient | Progress | Scope.Scope> =>
   Effect.gen(function* () {
     const reading: Reading = {
       client: yield* DataNodeClient.DataNodeClient,
@@ -223,5 +232,5 @@ export const readRows = (
     }
     yield* reading.progress.step("reading per-epoch rewards", reading.epochs * request.filters.length)
     for (const [index, filter] of request.filters.entries()) yield* readFilter(reading, filter, index)
-    return yield* reading.collector.result
+    return { paidIn: reading.collector.paidIn(), result: reading.collector.result }
   })

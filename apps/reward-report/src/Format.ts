@@ -8,7 +8,7 @@ import * as Json from "./formats/Json.js"
 import * as Koinly from "./formats/Koinly.js"
 import * as Markdown from "./formats/Markdown.js"
 import * as Table from "./formats/Table.js"
-import type { Report } from "./Report.js"
+import type { Piece, Report } from "./Report.js"
 
 export type Format = "table" | "csv" | "json" | "markdown" | "html" | "koinly" | "cointracking"
 export const formats: ReadonlyArray<Format> = ["table", "csv", "json", "markdown", "html", "koinly", "cointracking"]
@@ -36,7 +36,7 @@ export const formatOfPath = (path: string): Format | undefined => {
  * Formats that can list a million per-epoch rows write them piece by piece, reading the rows as
  * they go; HTML shows at most a thousand and is one piece.
  */
-const renderers: Record<Format, (report: Report) => Iterable<string>> = {
+const renderers: Record<Format, (report: Report) => Iterable<Piece>> = {
   table: Table.chunks,
   csv: Csv.chunks,
   json: Json.chunks,
@@ -47,4 +47,4 @@ const renderers: Record<Format, (report: Report) => Iterable<string>> = {
 }
 
 /** The report in `format`, as pieces to write one after another. */
-export const chunks = (report: Report, format: Format): Iterable<string> => renderers[format](report)
+export const chunks = (report: Report, format: Format): Iterable<Piece> => renderers[format](report)

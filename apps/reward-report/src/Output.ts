@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import type { Piece } from "./Report.js"
 
 export class WriteError extends Data.TaggedError("WriteError")<{ readonly path: string; readonly reason: string }> {
   override get message(): string {
@@ -40,7 +41,7 @@ const reasonOf = (error: unknown): string => {
  * rendered (one write in flight at a time, so memory stays at two buffers); every
  * {@link FLUSH_EVERY} bytes, a flush to disk of what was written so far is started beside them.
  */
-export const writeFileAtomically = (target: string, pieces: Iterable<string>): Effect.Effect<void, WriteError> =>
+export const writeFileAtomically = (target: string, pieces: Iterable<Piece>): Effect.Effect<void, WriteError> =>
   Effect.tryPromise({
     try: async () => {
       const dir = path.dirname(path.resolve(target))
@@ -51,7 +52,8 @@ export const writeFileAtomically = (target: string, pieces: Iterable<string>): E
       try {
         file = await fs.promises.open(temporary, "wx", 0o644)
         const handle = file
-        let buffer: Array<string> = []
+        let buffer: Array<Piece> = []
+        let encoded = false
         let size = 0
         let unsynced = 0
         const flush = async () => {
@@ -63,14 +65,16 @@ export const writeFileAtomically = (target: string, pieces: Iterable<string>): E
             unsynced = 0
           }
           if (size === 0) return
-          writing = handle.write(buffer.join(""))
+          writing = encoded ? handle.write(joinBytes(buffer)) : handle.write((buffer as Array<string>).join(""))
           buffer = []
+          encoded = false
           unsynced += size
           size = 0
         }
         for (const piece of pieces) {
           buffer.push(piece)
           size += piece.length
+          if (typeof piece !== "string") encoded = true
           if (size >= BUFFER) await flush()
         }
         await flush()
@@ -103,8 +107,12 @@ export const writeFileAtomically = (target: string, pieces: Iterable<string>): E
     catch: (error) => new WriteError({ path: target, reason: reasonOf(error) })
   })
 
+/** Pieces, some encoded already, as one buffer of UTF-8. */
+const joinBytes = (pieces: ReadonlyArray<Piece>): Buffer =>
+  Buffer.concat(pieces.map((piece) => (typeof piece === "string" ? Buffer.from(piece, "utf8") : piece)))
+
 /** Writes `pieces` to a stream, waiting whenever it asks to (a slow pipe must not fill memory). */
-export const writeStream = (stream: NodeJS.WritableStream, pieces: Iterable<string>): Effect.Effect<void, WriteError> =>
+export const writeStream = (stream: NodeJS.WritableStream, pieces: Iterable<Piece>): Effect.Effect<void, WriteError> =>
   Effect.tryPromise({
     try: async () => {
       for (const piece of pieces) {

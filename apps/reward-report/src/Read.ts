@@ -23,7 +23,7 @@ import * as Stream from "effect/Stream"
 import { Amounts, Ids } from "./Amounts.js"
 import type { Snapshot } from "./Build.js"
 import { isoOfNanos } from "./formats/text.js"
-import { readRows } from "./EpochRows.js"
+import { type PendingRows, readRows } from "./EpochRows.js"
 import { Progress } from "./Progress.js"
 import type { Rows } from "./RowCollector.js"
 import { ReadError } from "./ReadError.js"
@@ -224,9 +224,16 @@ const readAttempt = (
     // the current epoch's rewards may be paid during the read: it is included, and checked below
     const fromEpoch = epochs.fromEpoch ?? 0n
     const toEpoch = epochs.toEpoch ?? statistics.epochSeq
-    const rows: Rows =
+    const pending: PendingRows =
       fromEpoch > toEpoch
-        ? { kept: epochs.keep === undefined ? undefined : noRows, sums: new Amounts(ids), count: 0 }
+        ? {
+            paidIn: [],
+            result: Effect.succeed({
+              kept: epochs.keep === undefined ? undefined : noRows,
+              sums: new Amounts(ids),
+              count: 0
+            })
+          }
         : yield* readRows({
             ids,
             filters: combinations(request),
@@ -240,9 +247,11 @@ const readAttempt = (
             assetName: (id) => assets.get(id)?.symbol ?? id,
             maxRequests: request.maxRequests
           })
-    if (!comparable) return { assets, summaries, rows, settled: true }
+    if (!comparable) return { assets, summaries, rows: yield* pending.result, settled: true }
     yield* progress.step("reading reward totals again")
-    const after = yield* readSummaries(request, ids, [...assets.keys(), ...rows.sums.assets()])
+    // the rows' thread finishes its work with the rows meanwhile
+    const after = yield* readSummaries(request, ids, [...assets.keys(), ...pending.paidIn])
+    const rows = yield* pending.result
     if (after.equals(rows.sums)) return { assets, summaries: after, rows, settled: true }
     // unchanged totals: nothing was paid during the read, so a difference is the node's own
     const settled = summaries.equals(after) || summaries.equals(rows.sums)

@@ -1,11 +1,11 @@
 /**
  * Per-epoch rows laid out by an output's template while they were read (`RowThread.ts`): text on
- * disk with slots for the aliases and the provenance, a window of epochs a segment, read back a
- * piece of a few kilobytes at a time. Writing them out fills the slots; nothing else can be done
- * with them (they are no longer rows).
+ * disk with slots for the aliases, the provenance and the padding of cells, a window of epochs a
+ * segment, read back a piece of a few kilobytes at a time and written out as the UTF-8 it is, its
+ * slots filled. Nothing else can be done with them (they are no longer rows).
  */
 import type { EpochRow, EpochRows, UnidentifiedRow } from "./Report.js"
-import { fillSlots, type RowLayout, type RowTemplate } from "./RowTemplate.js"
+import { type RowLayout, type RowTemplate, SlotFiller } from "./RowTemplate.js"
 import type { RowExtents } from "./RowExtents.js"
 import { type Resolve, rowMaker, type RowSource } from "./RowStore.js"
 import type { RenderedSegment } from "./internal/rowsWorker.js"
@@ -26,24 +26,19 @@ export class RenderedRows implements RowSource {
     private readonly extents: RowExtents | undefined
   ) {}
 
-  /** The laid-out text, segment by segment in the template's order, its slots filled. */
-  private *filled(resolve: Resolve, layout: RowLayout): Generator<string> {
+  /** The laid-out text as UTF-8, segment by segment in the template's order, its slots filled. */
+  private *filled(resolve: Resolve, layout: RowLayout): Generator<Uint8Array> {
     const template = this.template
-    // a party's alias is laid out once: parties are paid in epoch after epoch
-    const aliases: Array<string | undefined> = []
-    const alias = (party: number): string => {
-      let text = aliases[party]
-      if (text === undefined) {
-        const partyId = this.ids[party]
-        aliases[party] = text = template.alias(partyId, resolve.alias(partyId), layout)
-      }
-      return text
-    }
+    // a party's alias is laid out once (the filler keeps it): parties are paid in epoch after epoch
+    const filler = new SlotFiller((party) => {
+      const partyId = this.ids[party]
+      return template.alias(partyId, resolve.alias(partyId), layout)
+    }, layout)
     const segments = template.listing === "newest" ? [...this.segments].reverse() : this.segments
     for (const { cuts, end, start } of segments) {
       let from = start
       for (const to of [...cuts, end]) {
-        yield fillSlots(this.file.text(from, to), alias, layout)
+        yield filler.fill(this.file.bytes(from, to))
         from = to
       }
     }

@@ -123,6 +123,12 @@ export interface EpochRow {
   readonly rowId: string
 }
 
+/**
+ * A piece of an output as it is written: text, or text already encoded as UTF-8 (rows laid out as
+ * they were read are kept so).
+ */
+export type Piece = string | Uint8Array
+
 /** A per-epoch row without its id, for outputs that do not show ids. */
 export type UnidentifiedRow = Omit<EpochRow, "rowId">
 
@@ -145,7 +151,7 @@ export interface EpochRows extends Iterable<EpochRow> {
    * Rows read for that template may have been laid out as they were read (only its slots are filled
    * now); rows read for another cannot be.
    */
-  render(template: RowTemplate, layout: RowLayout): Iterable<string>
+  render(template: RowTemplate, layout: RowLayout): Iterable<Piece>
   /**
    * A few rows, not all real, holding column by column the widest cell of these rows (epoch, time,
    * party, type, amount), so a table sizes its columns without going through the rows twice.

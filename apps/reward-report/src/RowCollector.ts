@@ -20,11 +20,14 @@ export interface Rows {
 
 /**
  * `add` the rows of an answer; `seal` once every row of the epochs added so far has been added (a
- * window, or one epoch read in parts); `result` once the read is over.
+ * window, or one epoch read in parts); `result` once the read is over (the rows' thread may still
+ * be at work until then).
  */
 export interface RowCollector {
   readonly add: (rows: Iterable<Reward.Reward>) => void
   readonly seal: Effect.Effect<void, ReadError>
+  /** The assets the rows added so far were paid in. */
+  readonly paidIn: () => ReadonlyArray<string>
   readonly result: Effect.Effect<Rows, ReadError>
 }
 
@@ -46,6 +49,7 @@ export const inThread = (ids: Ids, types: ReadonlySet<string>, sink: RowSink | u
       }
     },
     seal: Effect.sync(() => sink?.seal()),
+    paidIn: () => sums.assets(),
     result: Effect.sync(() => ({ kept: sink, sums, count }))
   }
 }

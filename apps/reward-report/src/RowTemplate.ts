@@ -1,7 +1,7 @@
 /**
  * How an output lays out one per-epoch row, written once and used two ways: on rows in memory, all
  * at once ({@link renderRow}), and on rows as they are read, before what only the end of the read
- * tells is known ({@link SlotWriter}, then {@link fillSlots} once it is).
+ * tells is known ({@link SlotWriter}, then a {@link SlotFiller} once it is).
  *
  * A report of millions of rows is written in about the time the node takes to send them when the
  * rows are laid out while they arrive (on a second thread, `RowThread.ts`) rather than after. What
@@ -68,11 +68,11 @@ const PAD = "p"
 /** Text with a `\u0001` doubled, so it does not read as a slot. */
 const escaped = (text: string): string => (text.includes(MARK) ? text.replaceAll(MARK, MARK + MARK) : text)
 
-/** Spaces filling `width` to the layout's `index`th width. */
-const spaces = (layout: RowLayout, index: number, width: number): string => {
+/** How many spaces fill `width` to the layout's `index`th width. */
+const padding = (layout: RowLayout, index: number, width: number): number => {
   const to = layout.widths?.[index]
   if (to === undefined) throw new Error(`a row pads to width ${index}, which its layout does not give`)
-  return to > width ? " ".repeat(to - width) : ""
+  return to > width ? to - width : 0
 }
 
 /**
@@ -125,32 +125,81 @@ export class SlotWriter implements RowWriter {
   }
 }
 
+const MARK_BYTE = MARK.charCodeAt(0)
+const END_BYTE = END.charCodeAt(0)
+const encoder = new TextEncoder()
+
 /**
- * Text laid out by a {@link SlotWriter} with its slots filled: `alias(n)` the text of the alias
- * slot of the party numbered `n`, the others from `layout`.
+ * Fills the slots of text laid out by a {@link SlotWriter}, as UTF-8 (the slot characters are
+ * ASCII, so they are found byte by byte: no string of the text is made). `alias(n)` gives the text
+ * of the alias slot of the party numbered `n`, the others come from `layout`; each is encoded once.
  */
-export const fillSlots = (text: string, alias: (party: number) => string, layout: RowLayout): string => {
-  let filled = ""
-  let from = 0
-  for (let at = text.indexOf(MARK); at >= 0; at = text.indexOf(MARK, from)) {
-    filled += text.slice(from, at)
-    const kind = text[at + 1]
-    if (kind === MARK) {
-      filled += MARK
-      from = at + 2
-      continue
-    }
-    const end = text.indexOf(END, at + 2)
-    const slot = text.slice(at + 2, end)
-    if (kind === ALIAS) filled += alias(Number(slot))
-    else if (kind === CONSTANT && Number(slot) < layout.constants.length) filled += layout.constants[Number(slot)]
-    else if (kind === PAD) {
-      const point = slot.indexOf(".")
-      filled += spaces(layout, Number(slot.slice(0, point)), Number(slot.slice(point + 1)))
-    } else throw new Error(`a row's text holds an unknown slot: ${JSON.stringify(text.slice(at, end + 1))}`)
-    from = end + 1
+export class SlotFiller {
+  private readonly aliases: Array<Uint8Array | undefined> = []
+  private readonly constants: ReadonlyArray<Uint8Array>
+  private readonly spaces: Array<Uint8Array> = []
+
+  constructor(
+    private readonly alias: (party: number) => string,
+    private readonly layout: RowLayout
+  ) {
+    this.constants = layout.constants.map((text) => encoder.encode(text))
   }
-  return from === 0 ? text : filled + text.slice(from)
+
+  /** The text of the slot whose kind is the byte at `kind` and whose numbers run to `end`. */
+  private slot(bytes: Uint8Array, kind: number, end: number): Uint8Array {
+    let n = 0
+    let m = 0
+    let second = false
+    for (let i = kind + 1; i < end; i++) {
+      const c = bytes[i]
+      if (c === 0x2e) second = true
+      else if (second) m = m * 10 + c - 48
+      else n = n * 10 + c - 48
+    }
+    switch (String.fromCharCode(bytes[kind])) {
+      case ALIAS:
+        return (this.aliases[n] ??= encoder.encode(this.alias(n)))
+      case CONSTANT:
+        if (n < this.constants.length) return this.constants[n]
+        break
+      case PAD: {
+        const count = padding(this.layout, n, m)
+        return (this.spaces[count] ??= encoder.encode(" ".repeat(count)))
+      }
+    }
+    throw new Error(
+      `a row's text holds an unknown slot: ${JSON.stringify(Buffer.from(bytes.subarray(kind - 1, end + 1)).toString())}`
+    )
+  }
+
+  /** `bytes` with its slots filled, as new bytes (or `bytes` itself when it has none). */
+  fill(bytes: Uint8Array): Uint8Array {
+    const parts: Array<Uint8Array> = []
+    let length = 0
+    let from = 0
+    for (let at = bytes.indexOf(MARK_BYTE); at >= 0; at = bytes.indexOf(MARK_BYTE, from)) {
+      if (at > from) parts.push(bytes.subarray(from, at))
+      if (bytes[at + 1] === MARK_BYTE) {
+        parts.push(bytes.subarray(at, at + 1))
+        from = at + 2
+      } else {
+        const end = bytes.indexOf(END_BYTE, at + 2)
+        parts.push(this.slot(bytes, at + 1, end))
+        from = end + 1
+      }
+    }
+    if (from === 0) return bytes
+    if (from < bytes.length) parts.push(bytes.subarray(from))
+    for (const part of parts) length += part.length
+    const filled = new Uint8Array(length)
+    let offset = 0
+    for (const part of parts) {
+      filled.set(part, offset)
+      offset += part.length
+    }
+    return filled
+  }
 }
 
 /** A row in memory laid out whole: its alias and the layout are known. */
@@ -167,7 +216,7 @@ export const renderRow = (template: RowTemplate, row: EpochRow, layout: RowLayou
       text += layout.constants[index]
     },
     pad: (index, width) => {
-      text += spaces(layout, index, width)
+      text += " ".repeat(padding(layout, index, width))
     }
   })
   return text

@@ -6,9 +6,9 @@
  * take: its work is done while the node is answering, on the machine's other core.
  *
  * A window of epochs goes over once sealed, as bytes moved rather than copied; at most
- * {@link IN_FLIGHT} are on their way, so a thread that falls behind slows the read instead of
- * filling memory. The rows must come in report order, a window of whole epochs at a time (a read
- * of one filter); `RowCollector.inThread` takes the others.
+ * {@link IN_FLIGHT_BYTES} are on their way, so a thread that falls behind for long slows the read
+ * instead of filling memory. The rows must come in report order, a window of whole epochs at a
+ * time (a read of one filter); `RowCollector.inThread` takes the others.
  */
 import type { Reward } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
@@ -30,8 +30,11 @@ import { RowLineWriter } from "./internal/rowLines.js"
 import type { Finished, Keeping, Reply, Request, Setup } from "./internal/rowsWorker.js"
 import { SpillFile } from "./internal/spillFile.js"
 
-/** Windows sent and not yet handled: one being handled, one waiting. */
-export const IN_FLIGHT = 2
+/**
+ * Bytes of rows sent and not yet handled, at most: a few windows, so that the thread catches up
+ * when it falls behind for a while (it has until the read's last answers come to finish).
+ */
+export const IN_FLIGHT_BYTES = 16 << 20
 
 /** Lines are encoded once about this long (short strings stay cheap to collect). */
 const PIECE = 32_768
@@ -76,7 +79,10 @@ class RowThread implements RowCollector {
   private pieces: Array<Uint8Array> = []
   private readonly lines = new RowLineWriter()
   private count = 0
-  private inFlight = 0
+  /** The sizes of the messages sent and not yet handled, oldest first. */
+  private readonly inFlight: Array<number> = []
+  private inFlightBytes = 0
+  private readonly assetsPaid = new Set<string>()
   private failure: Error | undefined
   private finished: Finished | undefined
   /** Called when a reply changes what a waiting read waits for. */
@@ -97,7 +103,7 @@ class RowThread implements RowCollector {
     const setup: Setup = { keeping, assets: [...options.assets.values()] }
     this.worker = startWorker(setup)
     this.worker.on("message", (reply: Reply) => {
-      if (reply.kind === "ack") this.inFlight--
+      if (reply.kind === "ack") this.inFlightBytes -= this.inFlight.shift() ?? 0
       else if (reply.kind === "finished") this.finished = reply.finished
       else this.failure = new Error(`the per-epoch rows' thread failed: ${reply.message}`)
       this.wake?.()
@@ -120,6 +126,7 @@ class RowThread implements RowCollector {
       if (types.size > 0 && !types.has(type)) continue
       if (row.assetId !== this.lastAsset) {
         if (!assets.has(row.assetId)) this.unknownAssets.add(row.assetId)
+        this.assetsPaid.add(row.assetId)
         this.lastAsset = row.assetId
       }
       this.text += this.lines.line(row, row.partyId, row.assetId, type, row.amount)
@@ -177,16 +184,20 @@ class RowThread implements RowCollector {
           if (this.pieces.length === 0) return Effect.void
           const pieces = this.pieces
           this.pieces = []
-          this.inFlight++
+          const size = pieces.reduce((sum, piece) => sum + piece.byteLength, 0)
+          this.inFlight.push(size)
+          this.inFlightBytes += size
           this.send(
             { kind: "rows", pieces },
             pieces.map((piece) => piece.buffer as ArrayBuffer)
           )
-          return this.until(() => this.inFlight < IN_FLIGHT)
+          return this.until(() => this.inFlightBytes <= IN_FLIGHT_BYTES)
         })
       )
     )
   )
+
+  readonly paidIn = (): ReadonlyArray<string> => [...this.assetsPaid]
 
   readonly result: Effect.Effect<Rows, ReadError> = Effect.suspend(() => {
     this.send({ kind: "finish" })

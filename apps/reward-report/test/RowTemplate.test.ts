@@ -5,7 +5,11 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import type { EpochRow } from "../src/Report.js"
-import { fillSlots, renderRow, type RowTemplate, SlotWriter } from "../src/RowTemplate.js"
+import { renderRow, type RowLayout, type RowTemplate, SlotFiller, SlotWriter } from "../src/RowTemplate.js"
+
+/** Text laid out with slots, filled as the report fills it (as UTF-8). */
+const fillSlots = (text: string, alias: (party: number) => string, layout: RowLayout): string =>
+  new TextDecoder().decode(new SlotFiller(alias, layout).fill(new TextEncoder().encode(text)))
 
 /** What a row's template writes, piece by piece. */
 type Piece =

@@ -14,10 +14,10 @@ import * as Json from "../src/formats/Json.js"
 import * as Koinly from "../src/formats/Koinly.js"
 import * as Markdown from "../src/formats/Markdown.js"
 import * as Table from "../src/formats/Table.js"
-import { sourceConstants } from "../src/formats/text.js"
+import { sourceConstants, textOf } from "../src/formats/text.js"
 import type { AssetInfo, EpochRows } from "../src/Report.js"
 import { inThread, type RowCollector, type Rows } from "../src/RowCollector.js"
-import type { RowFields } from "../src/RowOrder.js"
+import { compareRows, type RowFields } from "../src/RowOrder.js"
 import { type Resolve, RowSpill } from "../src/RowStore.js"
 import type { RowTemplate } from "../src/RowTemplate.js"
 import { threaded, type ThreadKeeping } from "../src/RowThread.js"
@@ -34,7 +34,7 @@ const assets: ReadonlyArray<AssetInfo> = [
   { id: hex(0xa5), symbol: "", name: "no symbol", decimals: 4 }
 ]
 
-/** Text that a line, a CSV field or a slot could be split by. */
+/** Text that a line, a CSV field or a slot could be split by, and lone surrogates (which UTF-8 cannot hold). */
 const allOddTexts = [
   "",
   "plain",
@@ -44,7 +44,9 @@ const allOddTexts = [
   "\u0001",
   "\u0001a0\u0002",
   'q"uo,te',
-  "\u00e9\u{1F600}"
+  "\u00e9\u{1F600}",
+  "lone \ud800",
+  "\udc00"
 ]
 
 /**
@@ -150,25 +152,25 @@ const inMemory = (parts: ReadonlyArray<ReadonlyArray<RowFields>>, types: Readonl
 const outputs: ReadonlyArray<readonly [RowTemplate, (rows: EpochRows) => string]> = [
   [
     Csv.epochTemplate,
-    (rows) => [...rows.render(Csv.epochTemplate, { constants: [`,"node \u0001c0\u0002",1–2\r\n`] })].join("")
+    (rows) => textOf(rows.render(Csv.epochTemplate, { constants: [`,"node \u0001c0\u0002",1–2\r\n`] }))
   ],
-  [Json.epochTemplate, (rows) => [...rows.render(Json.epochTemplate, { constants: [] })].join("")],
-  [Markdown.epochTemplate, (rows) => [...rows.render(Markdown.epochTemplate, { constants: [] })].join("")],
+  [Json.epochTemplate, (rows) => textOf(rows.render(Json.epochTemplate, { constants: [] }))],
+  [Markdown.epochTemplate, (rows) => textOf(rows.render(Markdown.epochTemplate, { constants: [] }))],
   [
     Koinly.rowTemplate,
-    (rows) =>
-      [...rows.render(Koinly.rowTemplate, { constants: sourceConstants('read from "a", b\u0001a0\u0002') })].join("")
+    (rows) => textOf(rows.render(Koinly.rowTemplate, { constants: sourceConstants('read from "a", b\u0001a0\u0002') }))
   ],
   [
     CoinTracking.rowTemplate,
-    (rows) => [...rows.render(CoinTracking.rowTemplate, { constants: sourceConstants("read from a") })].join("")
+    (rows) => textOf(rows.render(CoinTracking.rowTemplate, { constants: sourceConstants("read from a") }))
   ],
   // the table sizes its columns from the rows' widest cells, gathered where the rows were laid out
   [Table.epochTemplate, (rows) => Table.render({ ...sampleReport, view: "epochs", epochs: rows })]
 ]
 
+/** What an output writes of the rows, as the UTF-8 it is written as (a lone surrogate cannot be written). */
 const written = (rows: Rows, template: RowTemplate) =>
-  outputs.find(([t]) => t === template)![1](rows.kept!.rows(resolve))
+  Buffer.from(outputs.find(([t]) => t === template)![1](rows.kept!.rows(resolve))).toString("hex")
 
 const sums = (rows: Rows) => [...rows.sums].map((s) => `${s.partyId}|${s.assetId}|${s.amount}`).sort()
 
@@ -208,6 +210,19 @@ describe("rows handed to their own thread", () => {
       expect(thread.notInTimeOrder()).toBe(memory.notInTimeOrder())
       const ordered = (yield* onThread(windows(world(8, 20, 9), 1n, 9), { template: Koinly.rowTemplate })).kept!
       expect(ordered.rows(resolve).notInTimeOrder()).toBeUndefined()
+    })
+  )
+
+  it.scoped("keep lone surrogates of the node's text as they are, for the JSON to write them escaped", () =>
+    Effect.gen(function* () {
+      const rows = world(2, 3, 10, true).map((row, i) => ({ ...row, gameId: i % 2 === 0 ? "lone \ud800" : "\udc00" }))
+      const threadRows = yield* onThread([rows], { template: Json.epochTemplate })
+      const json = JSON.parse(
+        `{"rows": [${textOf(threadRows.kept!.rows(resolve).render(Json.epochTemplate, { constants: [] })).slice(1)}]}`
+      )
+      expect(json.rows.map((row: { gameId: string }) => row.gameId)).toEqual(
+        [...rows].sort(compareRows).map((row) => row.gameId)
+      )
     })
   )
 

@@ -2,9 +2,9 @@
  * The per-epoch rewards as a CoinTracking CSV import (tax-export-formats.md §2 and §3): one Buy-only
  * row per payout, newest first, with the row id as the duplicate-check key.
  */
-import type { Report } from "../Report.js"
+import type { Piece, Report } from "../Report.js"
 import type { RowTemplate } from "../RowTemplate.js"
-import { csvField, fieldEndingInSource, sourceConstants, sourceText, taxRows, utcSeconds } from "./text.js"
+import { csvField, fieldEndingInSource, sourceConstants, sourceText, taxRows, textOf, utcSeconds } from "./text.js"
 
 export const header =
   "Type,Buy Amount,Buy Currency,Sell Amount,Sell Currency,Fee,Fee Currency,Exchange,Trade-Group,Comment,Date,Tx-ID,Buy Value in Account Currency,Sell Value in Account Currency,Liquidity pool"
@@ -33,10 +33,10 @@ export const rowTemplate: RowTemplate = {
 }
 
 /** The CSV text in pieces: the header, then the rows. */
-export function* chunks(report: Report): Generator<string> {
+export function* chunks(report: Report): Generator<Piece> {
   const rows = taxRows(report, "CoinTracking")
   yield `${header}\r\n`
   yield* rows.render(rowTemplate, { constants: sourceConstants(sourceText(report.provenance)) })
 }
 
-export const render = (report: Report): string => [...chunks(report)].join("")
+export const render = (report: Report): string => textOf(chunks(report))

@@ -3,9 +3,9 @@
  * exact amounts (asset units and base units), and the provenance repeated on every row so it
  * survives sorting and filtering.
  */
-import type { Report } from "../Report.js"
+import type { Piece, Report } from "../Report.js"
 import type { RowTemplate } from "../RowTemplate.js"
-import { csvField, csvLine, describeFilters, formulaSafe, heightText } from "./text.js"
+import { csvField, csvLine, describeFilters, formulaSafe, heightText, textOf } from "./text.js"
 
 const provenanceHeader = ["node", "block_height", "block_time", "generated_at", "filters"] as const
 
@@ -89,7 +89,7 @@ export const epochTemplate: RowTemplate = {
 }
 
 /** The CSV text in pieces, one record each. */
-export function* chunks(report: Report): Generator<string> {
+export function* chunks(report: Report): Generator<Piece> {
   const { provenance } = report
   const provenanceFields = [
     provenance.nodes.join(" "),
@@ -112,4 +112,4 @@ export function* chunks(report: Report): Generator<string> {
   }
 }
 
-export const render = (report: Report): string => [...chunks(report)].join("")
+export const render = (report: Report): string => textOf(chunks(report))

@@ -2,9 +2,9 @@
  * The report as JSON for programs: a plain object with a fixed key order, every bigint and every
  * amount as an exact decimal string (JSON numbers would lose digits in most readers).
  */
-import type { AssetInfo, CrossCheck, Mismatch, PartyLine, Provenance, Report } from "../Report.js"
+import type { AssetInfo, CrossCheck, Mismatch, PartyLine, Provenance, Piece, Report } from "../Report.js"
 import type { RowTemplate } from "../RowTemplate.js"
-import { unitsOf } from "./text.js"
+import { textOf, unitsOf } from "./text.js"
 
 /** The format name and version readers can check before they read on. */
 export const format = "vega-effect/reward-report@1"
@@ -70,8 +70,16 @@ const crossCheckJson = (crossCheck: CrossCheck) => {
 const LINES = "\u0000lines\u0000"
 const ROWS = "\u0000rows\u0000"
 
-/** A string member's value as `JSON.stringify` writes it; `null` for none. */
-const text = (value: string | undefined): string => (value === undefined ? "null" : JSON.stringify(value))
+/** What `JSON.stringify` escapes in a string: quotes, backslashes, controls and surrogates (lone ones). */
+// eslint-disable-next-line no-control-regex
+const escaped = /["\\\u0000-\u001f\ud800-\udfff]/
+
+/**
+ * A string member's value as `JSON.stringify` writes it; `null` for none. Most values (ids, times,
+ * names) hold nothing to escape and are only quoted.
+ */
+const text = (value: string | undefined): string =>
+  value === undefined ? "null" : escaped.test(value) ? JSON.stringify(value) : `"${value}"`
 
 /**
  * Before each member of an element of a top-level member's array (which sits 4 spaces in). Elements
@@ -88,11 +96,13 @@ const lineElement = (line: PartyLine): string =>
   `${MEMBER}"amount": "${line.units}",${MEMBER}"amountRaw": "${line.amount}",${MEMBER}"sharePercent": "${line.share}"\n    }`
 
 /** An array of a top-level member from its elements' pieces (each element after a comma, a piece holding one or more). */
-function* array(pieces: Iterable<string>): Generator<string> {
+function* array(pieces: Iterable<Piece>): Generator<Piece> {
   let first = true
   for (const piece of pieces) {
-    // the comma before the first element is left out
-    yield first ? `[${piece.slice(1)}` : piece
+    // the comma before the first element is left out (its byte where the piece is encoded)
+    if (!first) yield piece
+    else if (typeof piece === "string") yield `[${piece.slice(1)}`
+    else yield* ["[", piece.subarray(1)]
     first = false
   }
   yield first ? "[]" : "\n  ]"
@@ -125,7 +135,7 @@ export const epochTemplate: RowTemplate = {
  * and row (hundreds of thousands of lines and millions of rows would not fit in one string). The
  * pieces join to exactly `JSON.stringify(…, null, 2)`.
  */
-export function* chunks(report: Report): Generator<string> {
+export function* chunks(report: Report): Generator<Piece> {
   const skeleton =
     JSON.stringify(
       {
@@ -163,4 +173,4 @@ export function* chunks(report: Report): Generator<string> {
   yield rest.slice(rowsAt + JSON.stringify(ROWS).length)
 }
 
-export const render = (report: Report): string => [...chunks(report)].join("")
+export const render = (report: Report): string => textOf(chunks(report))

@@ -2,9 +2,9 @@
  * The per-epoch rewards as a Koinly "universal" CSV import (tax-export-formats.md §1 and §3): one
  * Received-only row labelled `reward` per payout, oldest first.
  */
-import type { Report } from "../Report.js"
+import type { Piece, Report } from "../Report.js"
 import type { RowTemplate } from "../RowTemplate.js"
-import { csvField, fieldEndingInSource, sourceConstants, sourceText, taxRows, utcSeconds } from "./text.js"
+import { csvField, fieldEndingInSource, sourceConstants, sourceText, taxRows, textOf, utcSeconds } from "./text.js"
 
 export const header =
   "Date,Sent Amount,Sent Currency,Received Amount,Received Currency,Fee Amount,Fee Currency,Net Worth Amount,Net Worth Currency,Label,Description,TxHash"
@@ -29,10 +29,10 @@ export const rowTemplate: RowTemplate = {
 }
 
 /** The CSV text in pieces: the header, then the rows. */
-export function* chunks(report: Report): Generator<string> {
+export function* chunks(report: Report): Generator<Piece> {
   const rows = taxRows(report, "Koinly")
   yield `${header}\r\n`
   yield* rows.render(rowTemplate, { constants: sourceConstants(sourceText(report.provenance)) })
 }
 
-export const render = (report: Report): string => [...chunks(report)].join("")
+export const render = (report: Report): string => textOf(chunks(report))

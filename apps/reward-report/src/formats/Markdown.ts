@@ -3,7 +3,7 @@
  * list, then one table per group of the view, and the cross-check. Text from the chain is escaped
  * so an alias cannot add markup, links or table cells.
  */
-import type { CrossCheck, EpochRows, PartyLine, Report } from "../Report.js"
+import type { CrossCheck, EpochRows, PartyLine, Piece, Report } from "../Report.js"
 import type { RowTemplate } from "../RowTemplate.js"
 import {
   oneLine,
@@ -13,6 +13,7 @@ import {
   provenanceEntries,
   runs,
   shortId,
+  textOf,
   unitsOf,
   utcSeconds
 } from "./text.js"
@@ -161,7 +162,7 @@ export const epochTemplate: RowTemplate = {
 }
 
 /** Streamed: the rows are read as the section is written. */
-function* epochsSection(epochs: EpochRows | undefined): Generator<string> {
+function* epochsSection(epochs: EpochRows | undefined): Generator<Piece> {
   yield "## Rewards per epoch\n\n"
   if (epochs === undefined) yield "The per-epoch rows were not read."
   else {
@@ -203,8 +204,8 @@ const crossCheckSection = (crossCheck: CrossCheck): string => {
 }
 
 /** The text in pieces: sections a blank line apart, a line end at the end. */
-export function* chunks(report: Report): Generator<string> {
-  const sections: ReadonlyArray<Iterable<string>> = [
+export function* chunks(report: Report): Generator<Piece> {
+  const sections: ReadonlyArray<Iterable<Piece>> = [
     ["# Vega rewards report"],
     [
       provenanceEntries(report.provenance)
@@ -224,4 +225,4 @@ export function* chunks(report: Report): Generator<string> {
   yield "\n"
 }
 
-export const render = (report: Report): string => [...chunks(report)].join("")
+export const render = (report: Report): string => textOf(chunks(report))

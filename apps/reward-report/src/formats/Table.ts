@@ -3,9 +3,19 @@
  * view, with amounts right-aligned on their decimal point, and the cross-check. No colours; text
  * from the chain goes through `oneLine` so it cannot move the cursor or inject escape sequences.
  */
-import type { AssetTotal, CrossCheck, EpochRows, PartyLine, Report, UnidentifiedRow } from "../Report.js"
+import type { AssetTotal, CrossCheck, EpochRows, PartyLine, Piece, Report, UnidentifiedRow } from "../Report.js"
 import type { RowTemplate } from "../RowTemplate.js"
-import { groupDigits, oneLine, partyLabel, plural, provenanceEntries, runs, unitsOf, utcSeconds } from "./text.js"
+import {
+  groupDigits,
+  oneLine,
+  partyLabel,
+  plural,
+  provenanceEntries,
+  runs,
+  textOf,
+  unitsOf,
+  utcSeconds
+} from "./text.js"
 
 /** Width in code points, so `…` and `—` count as one (only text with surrogate pairs needs counting). */
 const width = (text: string): number => (/[\uD800-\uDFFF]/.test(text) ? [...text].length : text.length)
@@ -127,7 +137,7 @@ function* table<A>(
 const symbolOf = (symbol: string): string => ` ${symbol}`
 
 /** A block of the output: its pieces, made as they are written. */
-type Block = Iterable<string>
+type Block = Iterable<Piece>
 
 function* titled(title: string, pieces: Iterable<string>): Generator<string> {
   yield `${title}\n\n`
@@ -232,7 +242,7 @@ export const epochTemplate: RowTemplate = {
 }
 
 /** Streamed: the rows are read once, as the block is written, where their widest cells are known. */
-function* epochsBlock(epochs: EpochRows): Generator<string> {
+function* epochsBlock(epochs: EpochRows): Generator<Piece> {
   yield "Rewards per epoch\n\n"
   const { sizes, widths } = layoutOf(epochColumns, epochs.widest?.() ?? epochs.withoutIds())
   const line = lineOf(epochColumns, sizes)
@@ -287,7 +297,7 @@ const blocks = (report: Report): ReadonlyArray<Block> => {
 }
 
 /** The text in pieces: blocks two lines apart, a line end at the end. */
-export function* chunks(report: Report): Generator<string> {
+export function* chunks(report: Report): Generator<Piece> {
   yield provenanceEntries(report.provenance)
     .map(([name, value]) => `${name}: ${oneLine(value)}`)
     .join("\n")
@@ -299,4 +309,4 @@ export function* chunks(report: Report): Generator<string> {
   yield "\n"
 }
 
-export const render = (report: Report): string => [...chunks(report)].join("")
+export const render = (report: Report): string => textOf(chunks(report))

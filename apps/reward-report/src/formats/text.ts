@@ -3,7 +3,7 @@
  */
 // the module alone: the thread that lays out rows loads no more of the schema than it needs
 import * as Timestamp from "@vega-effect/schema/Timestamp"
-import type { EpochRow, EpochRows, Filters, Provenance, Report } from "../Report.js"
+import type { EpochRow, EpochRows, Filters, Piece, Provenance, Report } from "../Report.js"
 import type { RowWriter } from "../RowTemplate.js"
 
 /** `a1a1a1a1…a1a1`: enough of an id to tell parties apart on screen (full ids are in CSV and JSON). */
@@ -166,6 +166,15 @@ export const fieldEndingInSource = (out: RowWriter, prefix: string): void => {
     out.text(prefix)
     out.constant(1)
   }
+}
+
+const decoder = new TextDecoder()
+
+/** An output's pieces as one text (each piece whole characters). */
+export const textOf = (pieces: Iterable<Piece>): string => {
+  let text = ""
+  for (const piece of pieces) text += typeof piece === "string" ? piece : decoder.decode(piece)
+  return text
 }
 
 /** `1 summary`, `6 summaries`. */

@@ -5,14 +5,24 @@
  */
 import type { RowFields } from "../RowOrder.js"
 
-const special = /[\t\n\\]/
+/** What a line's field cannot hold as it is: tabs, line ends, backslashes, and surrogates (lone ones do not survive UTF-8). */
+const special = /[\t\n\\\ud800-\udfff]/
+const escapes = /[\t\n\\]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 
-/** Text with tabs, line ends and backslashes escaped. */
+/** Text with tabs, line ends and backslashes escaped, and lone surrogates written as `\uXXXX`. */
 export const escape = (text: string): string =>
-  special.test(text) ? text.replace(/[\t\n\\]/g, (c) => (c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\\\")) : text
+  special.test(text)
+    ? text.replace(escapes, (c) =>
+        c === "\t" ? "\\t" : c === "\n" ? "\\n" : c === "\\" ? "\\\\" : `\\u${c.charCodeAt(0).toString(16)}`
+      )
+    : text
 
 export const unescape = (text: string): string =>
-  text.includes("\\") ? text.replace(/\\(.)/g, (_, c: string) => (c === "t" ? "\t" : c === "n" ? "\n" : c)) : text
+  text.includes("\\")
+    ? text.replace(/\\(u[0-9a-f]{4}|.)/g, (_, c: string) =>
+        c === "t" ? "\t" : c === "n" ? "\n" : c.length > 1 ? String.fromCharCode(parseInt(c.slice(1), 16)) : c
+      )
+    : text
 
 /** Text that may be absent: empty when it is, `+` and the text when it is not. */
 export const optional = (text: string | undefined): string => (text === undefined ? "" : `+${escape(text)}`)

@@ -61,8 +61,8 @@ export class SpillFile {
     return { start, end: this.size }
   }
 
-  /** The text between `start` and `end` (which must not split a character). */
-  text(start: number, end: number): string {
+  /** The bytes between `start` and `end`. */
+  bytes(start: number, end: number): Buffer {
     const buffer = Buffer.allocUnsafe(end - start)
     let position = start
     while (position < end) {
@@ -70,7 +70,7 @@ export class SpillFile {
       if (read === 0) throw new Error(`the spill file ended at ${position} bytes, before ${end}`)
       position += read
     }
-    return buffer.toString("utf8")
+    return buffer
   }
 
   /** The lines between `start` and `end` (which must be line boundaries), without their line ends. */
