@@ -4,7 +4,7 @@
  * its time, peak RSS and requests. The baseline is the same reads without building anything,
  * measured in the same run against the same network.
  *
- *   pnpm bench [--rows 100000,1000000,5000000] [--paced] [--interleave]
+ *   pnpm bench [--rows 100000,1000000,5000000] [--paced] [--interleave] [--repeat n]
  *
  * `--rows`: per-epoch rows of the networks measured (60,000 parties, five assets, ~4,000 payouts
  * an epoch; the epochs follow from the rows; `--rows ""` for none). `--paced`: also a run at the node's rate limit
@@ -12,6 +12,8 @@
  * v0.75 reward-cursor quirk (the quirky one takes about nine minutes). `--interleave`: on a machine
  * whose load changes, the baseline again before every step and after the last, each step's ratio
  * taken against the mean of the baselines either side of it (the steps take about twice as long).
+ * `--repeat n`: every step n times (rounds of all steps); the table gives each step's median time
+ * and ratio with their range, and its highest peak.
  */
 import { execFileSync, spawn } from "node:child_process"
 import { cpus, tmpdir } from "node:os"
@@ -24,9 +26,11 @@ const { values } = parseArgs({
   options: {
     rows: { type: "string", default: "100000,1000000,5000000" },
     paced: { type: "boolean", default: false },
-    interleave: { type: "boolean", default: false }
+    interleave: { type: "boolean", default: false },
+    repeat: { type: "string", default: "1" }
   }
 })
+const repeat = Math.max(1, Number(values.repeat))
 const sizes = values.rows
   .split(",")
   .filter((size) => size !== "")
@@ -117,16 +121,26 @@ const measureSize = async (rows: number) => {
     // the simulator keeps the answers it has rendered: a first, unmeasured read warms it for every step
     await phase(["baseline", url])
     const baselines = [await phase(["baseline", url], network)]
-    const steps: Array<readonly [string, Measured]> = []
-    for (const [format, view] of runs) {
-      steps.push([
-        `${format}, ${view} view`,
-        await phase(["report", url, format, view, join(dir, `report.${format}`)], network)
-      ])
-      if (values.interleave) baselines.push(await phase(["baseline", url], network))
+    // each step's runs, each with the baselines either side of it (the one before them all when not interleaved)
+    const steps = runs.map(([format, view]) => ({
+      name: `${format}, ${view} view`,
+      runs: [] as Array<{ readonly measured: Measured; readonly around: number }>
+    }))
+    for (let round = 0; round < repeat; round++) {
+      for (const [i, [format, view]] of runs.entries()) {
+        const measured = await phase(["report", url, format, view, join(dir, `report.${format}`)], network)
+        const before = baselines[baselines.length - 1].millis
+        if (values.interleave) baselines.push(await phase(["baseline", url], network))
+        const after = baselines[baselines.length - 1].millis
+        steps[i].runs.push({ measured, around: values.interleave ? (before + after) / 2 : baselines[0].millis })
+      }
     }
     const times = baselines.map((b) => b.millis)
     const mean = (values: ReadonlyArray<number>) => values.reduce((a, b) => a + b) / values.length
+    const median = (values: ReadonlyArray<number>) => {
+      const sorted = [...values].sort((a, b) => a - b)
+      return (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2
+    }
     const baseCpu = mean(baselines.map((b) => b.cpuMillis))
     const base = baselines[0]
     const cores = cpus().length
@@ -135,9 +149,12 @@ const measureSize = async (rows: number) => {
      * the CPU it and the network's process used, over every core (undefined where the network's
      * CPU cannot be read).
      */
-    const bound = (m: Measured) =>
-      m.nodeCpuMillis === undefined ? "" : `${((m.cpuMillis + m.nodeCpuMillis) / cores / 1000).toFixed(1)} s`
-    const nodeCpu = (m: Measured) => (m.nodeCpuMillis === undefined ? "" : seconds(m.nodeCpuMillis))
+    const bound = (m: Measured) => (m.nodeCpuMillis === undefined ? undefined : (m.cpuMillis + m.nodeCpuMillis) / cores)
+    const optional = (ms: number | undefined) => (ms === undefined || Number.isNaN(ms) ? "" : seconds(ms))
+    const range = (values: ReadonlyArray<number>, text: (n: number) => string) =>
+      values.length === 1
+        ? text(values[0])
+        : `${text(median(values))} (${text(Math.min(...values))}–${text(Math.max(...values))})`
     console.log(
       `| run | time | × baseline | CPU | × baseline | node CPU | bound (${cores} cores) | peak RSS | requests | written |`
     )
@@ -147,16 +164,23 @@ const measureSize = async (rows: number) => {
         ? seconds(base.millis)
         : `${seconds(mean(times))} (${times.length} runs, ${seconds(Math.min(...times))} to ${seconds(Math.max(...times))})`
     console.log(
-      `| reads only (baseline) | ${baseTime} | 1.00 | ${seconds(baseCpu)} | 1.00 | ${nodeCpu(base)} | ${bound(base)} | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
+      `| reads only (baseline) | ${baseTime} | 1.00 | ${seconds(baseCpu)} | 1.00 | ${optional(base.nodeCpuMillis)} | ${optional(bound(base))} | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
     )
-    steps.forEach(([name, result], i) => {
-      // the baselines either side of the step (the one before it alone when not interleaved)
-      const around = values.interleave ? (times[i] + times[i + 1]) / 2 : times[0]
-      const written = `${(Number(result.bytes) / 1e6).toFixed(1)} MB`
+    for (const { name, runs: measured } of steps) {
+      const last = measured[measured.length - 1].measured
+      const ratio = (x: number) => x.toFixed(2)
+      const nodeCpus = measured.map((r) => r.measured.nodeCpuMillis).filter((n): n is number => n !== undefined)
+      const bounds = measured.map((r) => bound(r.measured)).filter((n): n is number => n !== undefined)
       console.log(
-        `| ${name} | ${seconds(result.millis)} | ${(result.millis / around).toFixed(2)} | ${seconds(result.cpuMillis)} | ${(result.cpuMillis / baseCpu).toFixed(2)} | ${nodeCpu(result)} | ${bound(result)} | ${result.peakRssMb} MB | ${result.requests} | ${written} (cross-check ${result.crossCheck}) |`
+        `| ${name} | ${range(
+          measured.map((r) => r.measured.millis),
+          seconds
+        )} | ${range(
+          measured.map((r) => r.measured.millis / r.around),
+          ratio
+        )} | ${seconds(median(measured.map((r) => r.measured.cpuMillis)))} | ${ratio(median(measured.map((r) => r.measured.cpuMillis)) / baseCpu)} | ${nodeCpus.length === 0 ? "" : seconds(median(nodeCpus))} | ${bounds.length === 0 ? "" : seconds(median(bounds))} | ${Math.max(...measured.map((r) => r.measured.peakRssMb))} MB | ${last.requests} | ${(Number(last.bytes) / 1e6).toFixed(1)} MB (cross-check ${last.crossCheck}) |`
       )
-    })
+    }
   } finally {
     network.stdin!.end()
   }

@@ -12,9 +12,12 @@
  * `maxRequests`. Only a single party with more than 5000 payouts of one asset in one epoch cannot
  * be read this way, and fails the read rather than leave rows out.
  *
- * Rows are added up per party and asset as they arrive, and kept only when the output lists them:
- * then in a temporary file, sorted a window of whole epochs at a time (`RowStore.ts`; a million
- * decoded rows would take most of a gigabyte, their sums take a few megabytes).
+ * Rows are added up per party and asset as they arrive, and kept only as far as the output needs
+ * them (`RowCollector.ts`): a read of one filter hands them to a thread of their own, which lays
+ * them out as the output shows them while the read goes on (`RowThread.ts`); the rows of several
+ * filters are kept in a temporary file, sorted a window of whole epochs at a time (`RowStore.ts`).
+ * Never as objects: a million decoded rows would take most of a gigabyte, their sums take a few
+ * megabytes.
  */
 import { DataNodeClient, type DataNodeError, FailureText } from "@vega-effect/http"
 import { Pagination, type Reward } from "@vega-effect/schema"
@@ -232,5 +235,6 @@ export const readRows = (
     }
     yield* reading.progress.step("reading per-epoch rewards", reading.epochs * request.filters.length)
     for (const [index, filter] of request.filters.entries()) yield* readFilter(reading, filter, index)
+    reading.collector.done()
     return { paidIn: reading.collector.paidIn(), result: reading.collector.result }
   })

@@ -28,6 +28,8 @@ export interface RowCollector {
   readonly seal: Effect.Effect<void, ReadError>
   /** The assets the rows added so far were paid in. */
   readonly paidIn: () => ReadonlyArray<string>
+  /** No more rows will come: the work with them can be finished (before `result` is asked for). */
+  readonly done: () => void
   readonly result: Effect.Effect<Rows, ReadError>
 }
 
@@ -50,6 +52,7 @@ export const inThread = (ids: Ids, types: ReadonlySet<string>, sink: RowSink | u
     },
     seal: Effect.sync(() => sink?.seal()),
     paidIn: () => sums.assets(),
+    done: () => undefined,
     result: Effect.sync(() => ({ kept: sink, sums, count }))
   }
 }

@@ -1,9 +1,10 @@
 /**
- * Where the per-epoch rows wait between the read and the output. A report may list millions of
- * payouts: held as objects they would take gigabytes, so they are written to a temporary file as
+ * Where the per-epoch rows wait between the read and the output when they are not laid out as they
+ * are read (`RowThread.ts` lays out the rows of a read of one filter). A report may list millions
+ * of payouts: held as objects they would take gigabytes, so they are written to a temporary file as
  * they are read ({@link RowSpill}), sorted a window of epochs at a time, and read back lazily in
  * report order by each pass of the output ({@link EpochRows}). An output that shows only the first
- * rows keeps only those ({@link RowHead}).
+ * rows keeps only those ({@link RowHead}, which the rows' thread uses too).
  *
  * The node delivers a window of epochs whole, windows in ascending order, so sorting each window
  * gives report order for the whole read. Several reads (one per party or asset asked for) give one

@@ -104,8 +104,11 @@ class RowThread implements RowCollector {
     this.worker = startWorker(setup)
     this.worker.on("message", (reply: Reply) => {
       if (reply.kind === "ack") this.inFlightBytes -= this.inFlight.shift() ?? 0
-      else if (reply.kind === "finished") this.finished = reply.finished
-      else this.failure = new Error(`the per-epoch rows' thread failed: ${reply.message}`)
+      else if (reply.kind === "finished") {
+        this.finished = reply.finished
+        // its work is done: its memory is let go at once (the rest of the read goes on meanwhile)
+        void this.worker.terminate()
+      } else this.failure = new Error(`the per-epoch rows' thread failed: ${reply.message}`)
       this.wake?.()
     })
     this.worker.on("error", (error) => {
@@ -199,13 +202,17 @@ class RowThread implements RowCollector {
 
   readonly paidIn = (): ReadonlyArray<string> => [...this.assetsPaid]
 
-  readonly result: Effect.Effect<Rows, ReadError> = Effect.suspend(() => {
+  private finishing = false
+
+  readonly done = (): void => {
+    if (this.finishing) return
+    this.finishing = true
     this.send({ kind: "finish" })
-    return this.until(() => this.finished !== undefined).pipe(
-      Effect.map(() => this.rows(this.finished!)),
-      // its work is done: its memory is let go before the report is written
-      Effect.tap(() => Effect.promise(() => this.worker.terminate()))
-    )
+  }
+
+  readonly result: Effect.Effect<Rows, ReadError> = Effect.suspend(() => {
+    this.done()
+    return this.until(() => this.finished !== undefined).pipe(Effect.map(() => this.rows(this.finished!)))
   })
 
   /** The thread's sums in the read's ids, and what it kept. */
@@ -243,7 +250,7 @@ class RowThread implements RowCollector {
     }
   }
 
-  /** Stops the thread and lets go of the rows' file unless they were taken. */
+  /** Stops the thread (it has stopped already when its work was finished). */
   stop(): Promise<unknown> {
     return this.worker.terminate()
   }

@@ -1,10 +1,11 @@
 /**
- * The published command is `dist/bin.js`, made by `scripts/bundle-app.mjs` at the repository root.
+ * The published command is `dist/bin.js` (with `dist/rowsWorker.js` beside it), made by
+ * `scripts/bundle-app.mjs` at the repository root.
  * Here it is made again and run the way an installed package runs it: with plain node, from a
  * directory outside the workspace with no node_modules (the package has no dependencies to install).
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -53,6 +54,15 @@ describe("the bundled command", () => {
     expect(result.status, result.stderr).toBe(0)
     expect(result.stdout).toContain(`$ ${name} `)
     expect(result.stdout).toContain("--format")
+  })
+
+  it("lays out the per-epoch payouts on the thread it ships beside it", () => {
+    expect(existsSync(join(dir, "rowsWorker.js"))).toBe(true)
+    const result = run(["--view", "epochs", "--format", "csv"])
+    expect(result.status, result.stderr).toBe(0)
+    const [header, ...rows] = result.stdout.trimEnd().split("\r\n")
+    expect(header.startsWith("epoch,received_at,party_id,alias,")).toBe(true)
+    expect(rows.length).toBeGreaterThan(100)
   })
 
   it("reports on the embedded simulator, naming its version", () => {

@@ -35,7 +35,8 @@ const firstRuns: Record<string, (project: Project.Project, name: string) => Prom
   // one cycle, reporting what it finds as events (JSON Lines on stdout); --port 0: any free port for /metrics
   "@vega-effect/watcher": (project, name) =>
     Project.exec(project, npx(name, ["--once", "--initial-events", "--port", "0"]), { env }),
-  "@vega-effect/reward-report": (project, name) => Project.exec(project, npx(name, ["--top", "3"]), { env })
+  // with the per-epoch payouts: they are added up on the thread the package ships beside the command
+  "@vega-effect/reward-report": (project, name) => Project.exec(project, npx(name, ["--top", "3", "--epochs"]), { env })
 }
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`

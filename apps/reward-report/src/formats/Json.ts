@@ -108,7 +108,21 @@ function* array(pieces: Iterable<Piece>): Generator<Piece> {
   yield first ? "[]" : "\n  ]"
 }
 
-/** A per-epoch row as an element of the `epochs` array (as {@link lineElement}), its alias a slot. */
+/** An asset's members of a per-epoch row, made once per asset (a million rows share a few assets). */
+const assetMembers = new WeakMap<AssetInfo, string>()
+const assetMembersOf = (asset: AssetInfo): string => {
+  let members = assetMembers.get(asset)
+  if (members === undefined) {
+    members = `,${MEMBER}"assetId": ${text(asset.id)},${MEMBER}"assetSymbol": ${text(asset.symbol)},`
+    assetMembers.set(asset, members)
+  }
+  return members
+}
+
+/**
+ * A per-epoch row as an element of the `epochs` array (as {@link lineElement}), its alias a slot.
+ * Its time in ISO 8601 and its id (SHA-256 hex) are the report's own text, with nothing to escape.
+ */
 export const epochTemplate: RowTemplate = {
   name: "json",
   withIds: true,
@@ -116,15 +130,14 @@ export const epochTemplate: RowTemplate = {
   row: (row, out) => {
     out.text(
       `,\n    {${MEMBER}"epoch": "${row.epoch}",${MEMBER}"receivedAt": "${row.receivedAt}",` +
-        `${MEMBER}"receivedAtIso": ${text(row.receivedAtIso)},${MEMBER}"partyId": ${text(row.partyId)},${MEMBER}"alias": `
+        `${MEMBER}"receivedAtIso": "${row.receivedAtIso}",${MEMBER}"partyId": ${text(row.partyId)},${MEMBER}"alias": `
     )
     out.alias()
     out.text(
-      `,${MEMBER}"assetId": ${text(row.asset.id)},${MEMBER}"assetSymbol": ${text(row.asset.symbol)},` +
-        `${MEMBER}"rewardType": ${text(row.rewardType)},${MEMBER}"amount": "${row.units}",` +
+      `${assetMembersOf(row.asset)}${MEMBER}"rewardType": ${text(row.rewardType)},${MEMBER}"amount": "${row.units}",` +
         `${MEMBER}"amountRaw": "${row.amount}",${MEMBER}"percentageOfTotal": ${text(row.percentageOfTotal)},` +
         `${MEMBER}"lockedUntilEpoch": "${row.lockedUntilEpoch}",${MEMBER}"gameId": ${text(row.gameId)},` +
-        `${MEMBER}"teamId": ${text(row.teamId)},${MEMBER}"rowId": ${text(row.rowId)}\n    }`
+        `${MEMBER}"teamId": ${text(row.teamId)},${MEMBER}"rowId": "${row.rowId}"\n    }`
     )
   },
   alias: (_, alias) => text(alias)
