@@ -64,16 +64,23 @@ export function rowMaker(resolve: Resolve, withIds: false): (fields: RowFields) 
 export function rowMaker(resolve: Resolve, withIds?: true): (fields: RowFields) => EpochRow
 export function rowMaker(resolve: Resolve, withIds?: boolean): (fields: RowFields) => UnidentifiedRow | EpochRow
 export function rowMaker(resolve: Resolve, withIds = true): (fields: RowFields) => UnidentifiedRow | EpochRow {
-  // rows share the few timestamps of the blocks that paid them
+  // rows share the few timestamps of the blocks that paid them (and mostly come a block's together)
   const isoCache = new Map<bigint, string>()
+  let lastTime = -1n
+  let lastIso = ""
   const indexOf = keyIndexes()
   return (fields) => {
     const asset = resolve.asset(fields.assetId)
-    let iso = isoCache.get(fields.receivedAt)
-    if (iso === undefined) {
-      if (isoCache.size > 10_000) isoCache.clear()
-      isoCache.set(fields.receivedAt, (iso = isoOfNanos(fields.receivedAt)))
+    if (fields.receivedAt !== lastTime) {
+      lastTime = fields.receivedAt
+      let iso = isoCache.get(lastTime)
+      if (iso === undefined) {
+        if (isoCache.size > 10_000) isoCache.clear()
+        isoCache.set(lastTime, (iso = isoOfNanos(lastTime)))
+      }
+      lastIso = iso
     }
+    const iso = lastIso
     return {
       epoch: fields.epoch,
       receivedAt: fields.receivedAt,

@@ -128,18 +128,24 @@ class Body {
     if (this.extents !== undefined) {
       for (const { asset, fields, party } of window) this.extents.add(fields, party, asset, fields.amount.toString())
     }
-    const rows = window.map(({ fields, party }) => ({ row: this.make(fields), party }))
-    const listing = this.template.listing
-    if (listing !== "report") byTime(rows, listing, ({ row }) => row.receivedAt)
     let earliest = first.receivedAt
     let latest = first.receivedAt
     const start = this.file.size
     const cuts: Array<number> = []
-    for (const { party, row } of rows) {
+    const write = (row: EpochRow, party: number) => {
       if (row.receivedAt < earliest) earliest = row.receivedAt
       if (row.receivedAt > latest) latest = row.receivedAt
       this.writer.row(row, party, plain)
       if (this.writer.length >= PIECE) cuts.push(this.file.append(this.writer.take()).end)
+    }
+    const listing = this.template.listing
+    if (listing === "report") {
+      // each row made and laid out in turn: none is held beyond it
+      for (const { fields, party } of window) write(this.make(fields), party)
+    } else {
+      // made in report order (their ids count rows of a key as they come), then laid out by time
+      const rows = window.map(({ fields, party }) => ({ row: this.make(fields), party }))
+      for (const { party, row } of byTime(rows, listing, ({ row }) => row.receivedAt)) write(row, party)
     }
     if (this.writer.length > 0) this.file.append(this.writer.take())
     else cuts.pop()
