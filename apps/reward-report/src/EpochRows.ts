@@ -197,14 +197,14 @@ const keptRows = (keep: RowKeeping | undefined, ids: Ids) =>
     (sink) => Effect.sync(() => sink?.close())
   )
 
-/** Rows are handed to a thread of their own when they come in report order (a read of one filter). */
+/** Rows listed in full go to a thread of their own to be laid out when they come in report order (a read of one filter). */
 const collectorFor = (request: RowsRequest): Effect.Effect<RowCollector, never, Scope.Scope> => {
   const keep = request.keep
-  if (request.filters.length === 1) {
+  if (request.filters.length === 1 && keep !== undefined && "template" in keep) {
     return threaded({
       ids: request.ids,
       types: request.rewardTypes,
-      keep,
+      template: keep.template,
       assets: request.assets,
       describeAsset: request.describeAsset
     })

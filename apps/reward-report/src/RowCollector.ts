@@ -1,8 +1,8 @@
 /**
  * Where a read of the per-epoch rows puts them: it adds them up per party and asset, counts them
  * and keeps what the output lists. Two kinds: on another thread (`RowThread.ts`, a read of one
- * filter, whatever the output keeps except every row in report order for the table) and in the
- * reading thread ({@link inThread}, for the rest).
+ * filter whose rows the output lists in full, laid out there) and in the reading thread
+ * ({@link inThread}, for the rest).
  */
 import type { Reward } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"

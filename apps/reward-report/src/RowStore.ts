@@ -346,19 +346,6 @@ export class RowHead implements RowSink {
 
   constructor(private readonly limit: number) {}
 
-  /** A head made elsewhere (another thread): its kept rows, in report order, and how many rows there were. */
-  static of(limit: number, kept: ReadonlyArray<RowFields>, count: number): RowHead {
-    const head = new RowHead(limit)
-    head.kept = [...kept]
-    head.count = count
-    return head
-  }
-
-  /** The first rows so far, in report order (after a seal). */
-  first(): ReadonlyArray<RowFields> {
-    return this.kept
-  }
-
   add(row: RowFields): void {
     this.count++
     // windows come mostly in report order: once the head is full, later rows are passed over

@@ -1,14 +1,16 @@
 /**
  * The per-epoch rows of a read handed to a thread of their own (`internal/rowsWorker.ts`): the
  * reading thread decodes the node's answers and writes each row as a line; the other thread adds
- * them up and keeps what the output needs, laying out every row as the output shows it where it
- * lists them. So a report of millions of rows is written in little more than the time the reads
- * take: its work is done while the node is answering, on the machine's other core.
+ * them up and lays out every row as the output lists it. So a report of millions of rows is written
+ * in little more than the time the reads take: its work is done while the node is answering, on
+ * the machine's other core.
  *
  * A window of epochs goes over once sealed, as bytes moved rather than copied; at most
  * {@link IN_FLIGHT_BYTES} are on their way, so a thread that falls behind for long slows the read
  * instead of filling memory. The rows must come in report order, a window of whole epochs at a
- * time (a read of one filter); `RowCollector.inThread` takes the others.
+ * time (a read of one filter); `RowCollector.inThread` takes the others, and the reads whose rows
+ * are only added up (or only the first few kept): that costs less where the rows are decoded than
+ * writing them out for another thread and reading them there.
  */
 import type { Reward } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
@@ -24,10 +26,9 @@ import type { AssetInfo } from "./Report.js"
 import type { RowCollector, Rows } from "./RowCollector.js"
 import { rewardTypeName } from "./RowOrder.js"
 import { RowExtents } from "./RowExtents.js"
-import { RowHead } from "./RowStore.js"
 import type { RowTemplate } from "./RowTemplate.js"
 import { RowLineWriter } from "./internal/rowLines.js"
-import type { Finished, Keeping, Reply, Request, Setup } from "./internal/rowsWorker.js"
+import type { Finished, Reply, Request, Setup } from "./internal/rowsWorker.js"
 import { SpillFile } from "./internal/spillFile.js"
 
 /**
@@ -41,15 +42,13 @@ const PIECE = 32_768
 
 const encoder = new TextEncoder()
 
-/** What the output keeps of the rows besides their sums: the first `first`, or every row laid out by `template`. */
-export type ThreadKeeping = { readonly first: number } | { readonly template: RowTemplate }
-
 export interface ThreadOptions {
   /** The read's ids: the sums come back numbered by them. */
   readonly ids: Ids
   /** Only rows of these types are counted; empty = every type. */
   readonly types: ReadonlySet<string>
-  readonly keep: ThreadKeeping | undefined
+  /** Lays out every row as the output lists it. */
+  readonly template: RowTemplate
   /** The assets known so far; an asset a row is paid in is described (and added here) before the row is sent. */
   readonly assets: Map<string, AssetInfo>
   readonly describeAsset: (assetId: string) => Effect.Effect<AssetInfo, ReadError>
@@ -73,7 +72,7 @@ const startWorker = (workerData: Setup): Worker => {
 
 class RowThread implements RowCollector {
   private readonly worker: Worker
-  private readonly body: SpillFile | undefined
+  private readonly body: SpillFile
   /** Lines of the window being read, not yet encoded; then encoded, in pieces of whole lines. */
   private text = ""
   private pieces: Array<Uint8Array> = []
@@ -92,15 +91,8 @@ class RowThread implements RowCollector {
   private lastAsset = ""
 
   constructor(private readonly options: ThreadOptions) {
-    const keep = options.keep
-    this.body = keep !== undefined && "template" in keep ? SpillFile.create("vega-reward-report-") : undefined
-    const keeping: Keeping =
-      keep === undefined
-        ? { kind: "sums" }
-        : "first" in keep
-          ? { kind: "head", first: keep.first }
-          : { kind: "render", template: keep.template.name, fd: this.body!.fd }
-    const setup: Setup = { keeping, assets: [...options.assets.values()] }
+    this.body = SpillFile.create("vega-reward-report-")
+    const setup: Setup = { template: options.template.name, fd: this.body.fd, assets: [...options.assets.values()] }
     this.worker = startWorker(setup)
     this.worker.on("message", (reply: Reply) => {
       if (reply.kind === "ack") this.inFlightBytes -= this.inFlight.shift() ?? 0
@@ -227,26 +219,18 @@ class RowThread implements RowCollector {
       sums.addAt(numberOf(finished.pairs[2 * i + 1]), numberOf(finished.pairs[2 * i]), BigInt(amounts[i]))
     }
     const kept = finished.kept
-    const keep = this.options.keep
     return {
       sums,
       count: this.count,
-      kept:
-        kept === undefined || keep === undefined
-          ? undefined
-          : kept.kind === "head" && "first" in keep
-            ? RowHead.of(keep.first, kept.rows, this.count)
-            : kept.kind === "body" && "template" in keep
-              ? new RenderedRows(
-                  this.body!,
-                  keep.template,
-                  kept.segments,
-                  finished.ids,
-                  this.count,
-                  kept.notInTimeOrder,
-                  kept.extents === undefined ? undefined : RowExtents.of(kept.extents)
-                )
-              : undefined
+      kept: new RenderedRows(
+        this.body,
+        this.options.template,
+        kept.segments,
+        finished.ids,
+        this.count,
+        kept.notInTimeOrder,
+        kept.extents === undefined ? undefined : RowExtents.of(kept.extents)
+      )
     }
   }
 
@@ -257,7 +241,7 @@ class RowThread implements RowCollector {
 
   /** Lets go of the laid-out rows' file (also when the rows are closed). */
   close(): void {
-    this.body?.close()
+    this.body.close()
   }
 }
 

@@ -1,9 +1,8 @@
 /**
  * The thread a read hands its per-epoch rows to (started by `RowThread.ts`), so that the reading
  * thread does little more than decode the node's answers. It adds the rows up per party and asset
- * and keeps what the output needs of them: nothing, the first rows (a page that shows only those),
- * or every row laid out by the output's template (`RowTemplate.ts`) into a file the reading thread
- * owns and writes out once the read is over.
+ * and lays out every row by the output's template (`RowTemplate.ts`) into a file the reading
+ * thread owns and writes out once the read is over.
  *
  * Rows come as lines (`rowLines.ts`), a window of whole epochs a message, windows in report order;
  * each message is acknowledged once handled, so the reading thread keeps only a few in flight.
@@ -14,20 +13,15 @@ import { templateNamed } from "../formats/templates.js"
 import type { AssetInfo, EpochRow } from "../Report.js"
 import { RowExtents, type RowExtentsState } from "../RowExtents.js"
 import { compareRows, type RowFields, rowKey, sameKey } from "../RowOrder.js"
-import { byTime, RowHead, rowMaker, type Segment, timesGoBack } from "../RowStore.js"
+import { byTime, rowMaker, type Segment, timesGoBack } from "../RowStore.js"
 import { MARK, type RowTemplate, SlotWriter } from "../RowTemplate.js"
 import { RowLineReader } from "./rowLines.js"
 import { SpillFile } from "./spillFile.js"
 
-/** What the output needs of the rows besides their sums. */
-export type Keeping =
-  | { readonly kind: "sums" }
-  | { readonly kind: "head"; readonly first: number }
-  /** Every row laid out by the template named so, into the file open as `fd`. */
-  | { readonly kind: "render"; readonly template: string; readonly fd: number }
-
 export interface Setup {
-  readonly keeping: Keeping
+  /** Every row is laid out by the template named so, into the file open as `fd`. */
+  readonly template: string
+  readonly fd: number
   /** The assets known when the read starts; others are sent before the first row paid in them. */
   readonly assets: ReadonlyArray<AssetInfo>
 }
@@ -38,17 +32,14 @@ export type Request =
   | { readonly kind: "assets"; readonly assets: ReadonlyArray<AssetInfo> }
   | { readonly kind: "finish" }
 
-/** What was kept: the first rows in report order, or where the laid-out rows are in the file. */
-export type Kept =
-  | { readonly kind: "head"; readonly rows: ReadonlyArray<RowFields> }
-  | {
-      readonly kind: "body"
-      /** A window's rows each, in report order. */
-      readonly segments: ReadonlyArray<RenderedSegment>
-      readonly notInTimeOrder: string | undefined
-      /** What the widest cells depend on, for a template that is `measured`. */
-      readonly extents: RowExtentsState | undefined
-    }
+/** Where the laid-out rows are in the file. */
+export interface Kept {
+  /** A window's rows each, in report order. */
+  readonly segments: ReadonlyArray<RenderedSegment>
+  readonly notInTimeOrder: string | undefined
+  /** What the widest cells depend on, for a template that is `measured`. */
+  readonly extents: RowExtentsState | undefined
+}
 
 export interface Finished {
   /** The rows' ids, numbered as `pairs` and the alias slots of a body number them. */
@@ -57,7 +48,7 @@ export interface Finished {
   readonly pairs: Int32Array
   /** The pairs' amounts, comma-separated. */
   readonly amounts: string
-  readonly kept: Kept | undefined
+  readonly kept: Kept
 }
 
 export type Reply =
@@ -158,9 +149,7 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
   const sums = new Amounts(ids)
   const reader = new RowLineReader()
   const assets = new Map(setup.assets.map((asset) => [asset.id, asset]))
-  const keeping = setup.keeping
-  const head = keeping.kind === "head" ? new RowHead(keeping.first) : undefined
-  const body = keeping.kind === "render" ? new Body(templateNamed(keeping.template), keeping.fd, assets) : undefined
+  const body = new Body(templateNamed(setup.template), setup.fd, assets)
 
   /** Whether no asset's text holds a `\u0001`. */
   const plainAssets = () => [...assets.values()].every((a) => !`${a.id}${a.symbol}${a.name}`.includes(MARK))
@@ -176,8 +165,7 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
         addRow(text.slice(from, end).split("\t"), window)
       }
     }
-    head?.seal()
-    if (window.length > 0) body?.add(window, plain)
+    if (window.length > 0) body.add(window, plain)
   }
 
   // rows come mostly a few assets over and over: the last one is kept at hand
@@ -191,8 +179,7 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
     const asset = lastAsset
     const fields = reader.row(f, ids.idOf(party), ids.idOf(asset))
     sums.addAt(party, asset, fields.amount)
-    if (head !== undefined) head.add(fields)
-    else if (body !== undefined) window.push({ fields, party, asset })
+    window.push({ fields, party, asset })
   }
 
   const finish = (): Finished => {
@@ -206,17 +193,11 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
       ids: ids.all(),
       pairs: Int32Array.from(pairs),
       amounts: amounts.join(","),
-      kept:
-        head !== undefined
-          ? { kind: "head", rows: head.first() }
-          : body !== undefined
-            ? {
-                kind: "body",
-                segments: body.segments,
-                notInTimeOrder: timesGoBack(body.segments),
-                extents: body.extents?.state()
-              }
-            : undefined
+      kept: {
+        segments: body.segments,
+        notInTimeOrder: timesGoBack(body.segments),
+        extents: body.extents?.state()
+      }
     }
   }
 
