@@ -13,9 +13,10 @@
  * be read this way, and fails the read rather than leave rows out.
  *
  * Rows are added up per party and asset as they arrive, and kept only as far as the output needs
- * them (`RowCollector.ts`): a read of one filter hands them to a thread of their own, which lays
- * them out as the output shows them while the read goes on (`RowThread.ts`); the rows of several
- * filters are kept in a temporary file, sorted a window of whole epochs at a time (`RowStore.ts`).
+ * them (`RowCollector.ts`): an output listing every row of a read of one filter has them laid out
+ * as it shows them, on a thread of their own while the read goes on (`RowThread.ts`); the rows of
+ * several filters are kept in a temporary file, sorted a window of whole epochs at a time
+ * (`RowStore.ts`).
  * Never as objects: a million decoded rows would take most of a gigabyte, their sums take a few
  * megabytes.
  */

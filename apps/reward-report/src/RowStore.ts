@@ -4,7 +4,7 @@
  * of payouts: held as objects they would take gigabytes, so they are written to a temporary file as
  * they are read ({@link RowSpill}), sorted a window of epochs at a time, and read back lazily in
  * report order by each pass of the output ({@link EpochRows}). An output that shows only the first
- * rows keeps only those ({@link RowHead}, which the rows' thread uses too).
+ * rows keeps only those ({@link RowHead}).
  *
  * The node delivers a window of epochs whole, windows in ascending order, so sorting each window
  * gives report order for the whole read. Several reads (one per party or asset asked for) give one
