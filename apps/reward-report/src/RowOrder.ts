@@ -51,7 +51,10 @@ export const rowKey = (r: RowFields): string => `${r.epoch}|${r.partyId}|${r.ass
 const absentFirst = (a: string | undefined, b: string | undefined): number =>
   a === undefined ? (b === undefined ? 0 : -1) : b === undefined ? 1 : 0
 
-/** Report order: epoch, party, asset, type, game, then the remaining fields (a total order). */
+/**
+ * Report order: epoch, party, asset, type, game, then the remaining fields, the payout time last
+ * (a total order: rows it finds equal are equal in every field).
+ */
 export const compareRows = (a: RowFields, b: RowFields): number =>
   compareBig(a.epoch, b.epoch) ||
   compareText(a.partyId, b.partyId) ||
@@ -63,7 +66,8 @@ export const compareRows = (a: RowFields, b: RowFields): number =>
   compareBig(a.lockedUntilEpoch, b.lockedUntilEpoch) ||
   compareText(a.teamId ?? "", b.teamId ?? "") ||
   absentFirst(a.gameId, b.gameId) ||
-  absentFirst(a.teamId, b.teamId)
+  absentFirst(a.teamId, b.teamId) ||
+  compareBig(a.receivedAt, b.receivedAt)
 
 /** SHA-256 hex of the key and the row's index among rows of that key. */
 export const rowIdOf = (key: string, index: number): string => hash("sha256", `vega-reward|${key}|${index}`, "hex")

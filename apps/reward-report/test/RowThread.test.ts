@@ -51,7 +51,8 @@ const allOddTexts = [
 
 /**
  * Rows of `epochs` epochs, with repeated keys, odd text in every free-text field (or, `plain`,
- * none: then only an asset's symbol is odd) and missing games.
+ * none: then only an asset's symbol is odd, and the thread sorts a window's lines as text) and
+ * missing games.
  */
 const world = (epochs: number, parties: number, seed: number, plain = false): Array<RowFields> => {
   const next = random(seed)
@@ -69,8 +70,9 @@ const world = (epochs: number, parties: number, seed: number, plain = false): Ar
           partyId: hex(p),
           assetId: pick(assets).id,
           rewardType: next() < 0.8 ? "ACCOUNT_TYPE_GLOBAL_REWARD" : pick(oddTexts),
-          // equal amounts too: rows equal in every field must still get distinct ids
-          amount: BigInt(Math.floor(next() * 4) - 1) * 10n ** BigInt(Math.floor(next() * 30)),
+          // equal amounts too: rows equal in every field must still get distinct ids; negative
+          // ones (never paid) only with odd text, the rows as the node sends them otherwise
+          amount: BigInt(Math.floor(next() * 4) - (plain ? 0 : 1)) * 10n ** BigInt(Math.floor(next() * 30)),
           percentageOfTotal: pick(["5e-05", "33.333333333333336", "100"]),
           lockedUntilEpoch: e + 30n,
           gameId: next() < 0.3 ? undefined : pick(oddTexts),

@@ -31,7 +31,7 @@ export const unoptional = (text: string): string | undefined => (text === "" ? u
 
 /** An integer field's last value and text: printing a `bigint` costs more than comparing it. */
 export class LastPrinted {
-  private value = -1n
+  private value: bigint | undefined = undefined
   private text = ""
 
   of(value: bigint): string {

@@ -4,7 +4,7 @@
  * and lays out every row by the output's template (`RowTemplate.ts`) into a file the reading
  * thread owns and writes out once the read is over.
  *
- * Rows come as lines (`rowLines.ts`), a window of whole epochs a message, windows in report order;
+ * Rows come as lines (`orderedLines.ts`), a window of whole epochs a message, windows in report order;
  * each message is acknowledged once handled, so the reading thread keeps only a few in flight.
  */
 import { parentPort, workerData } from "node:worker_threads"
@@ -15,7 +15,8 @@ import { RowExtents, type RowExtentsState } from "../RowExtents.js"
 import { compareRows, type RowFields, rowKey, sameKey } from "../RowOrder.js"
 import { byTime, rowMaker, type Segment, timesGoBack } from "../RowStore.js"
 import { MARK, type RowTemplate, SlotWriter } from "../RowTemplate.js"
-import { RowLineReader } from "./rowLines.js"
+import { ASSET, isOrderable, OrderedLineReader, PARTY } from "./orderedLines.js"
+import { unescape } from "./rowLines.js"
 import { SpillFile } from "./spillFile.js"
 
 export interface Setup {
@@ -107,22 +108,15 @@ class Body {
     ) as (fields: RowFields) => EpochRow
   }
 
-  /** `plain`: no text of these rows or their assets holds a `\u0001` (nothing to escape). */
-  add(window: Array<Numbered>, plain: boolean): void {
-    window.sort((a, b) => compareRows(a.fields, b.fields))
-    const first = window[0].fields
-    if (this.last !== undefined && (compareRows(first, this.last) <= 0 || sameKey(first, this.last))) {
-      // windows hold whole epochs, oldest first: the ids count rows of a key, all in one window
-      throw new Error(`rows of ${rowKey(first)} came after rows that follow them, or in two windows`)
-    }
-    this.last = window[window.length - 1].fields
-    if (this.extents !== undefined) {
-      for (const { asset, fields, party } of window) this.extents.add(fields, party, asset, fields.amount.toString())
-    }
-    let earliest = first.receivedAt
-    let latest = first.receivedAt
+  /**
+   * Lays out a window's rows, their lines in report order; `take` gives a line's row (and adds it
+   * up). `plain`: no text of these rows or their assets holds a `\u0001` (nothing to escape).
+   */
+  add(lines: ReadonlyArray<string>, take: (line: string) => Numbered, plain: boolean): void {
     const start = this.file.size
     const cuts: Array<number> = []
+    let earliest = 0n
+    let latest = 0n
     const write = (row: EpochRow, party: number) => {
       if (row.receivedAt < earliest) earliest = row.receivedAt
       if (row.receivedAt > latest) latest = row.receivedAt
@@ -130,13 +124,29 @@ class Body {
       if (this.writer.length >= PIECE) cuts.push(this.file.append(this.writer.take()).end)
     }
     const listing = this.template.listing
-    if (listing === "report") {
-      // each row made and laid out in turn: none is held beyond it
-      for (const { fields, party } of window) write(this.make(fields), party)
-    } else {
-      // made in report order (their ids count rows of a key as they come), then laid out by time
-      const rows = window.map(({ fields, party }) => ({ row: this.make(fields), party }))
-      for (const { party, row } of byTime(rows, listing, ({ row }) => row.receivedAt)) write(row, party)
+    // made in report order (their ids count rows of a key as they come); laid out so too, each row
+    // in turn (none is held beyond it), or afterwards by time
+    const byTimeLater: Array<{ readonly row: EpochRow; readonly party: number }> = []
+    let fields: RowFields | undefined
+    for (let i = 0; i < lines.length; i++) {
+      const taken = take(lines[i])
+      fields = taken.fields
+      if (i === 0) {
+        const last = this.last
+        if (last !== undefined && (compareRows(fields, last) <= 0 || sameKey(fields, last))) {
+          // windows hold whole epochs, oldest first: the ids count rows of a key, all in one window
+          throw new Error(`rows of ${rowKey(fields)} came after rows that follow them, or in two windows`)
+        }
+        earliest = latest = fields.receivedAt
+      }
+      this.extents?.add(fields, taken.party, taken.asset, fields.amount.toString())
+      const row = this.make(fields)
+      if (listing === "report") write(row, taken.party)
+      else byTimeLater.push({ row, party: taken.party })
+    }
+    this.last = fields
+    if (listing !== "report") {
+      for (const { party, row } of byTime(byTimeLater, listing, ({ row }) => row.receivedAt)) write(row, party)
     }
     if (this.writer.length > 0) this.file.append(this.writer.take())
     else cuts.pop()
@@ -144,10 +154,26 @@ class Body {
   }
 }
 
+/**
+ * A window's lines in report order: as text where that is report order, else by the rows parsed
+ * (`orderedLines.ts` says when).
+ */
+const inReportOrder = (lines: Array<string>, orderable: boolean): Array<string> => {
+  if (orderable) return lines.sort()
+  const reader = new OrderedLineReader()
+  return lines
+    .map((line) => {
+      const f = line.split("\t")
+      return { line, fields: reader.row(f, unescape(f[PARTY]), unescape(f[ASSET])) }
+    })
+    .sort((a, b) => compareRows(a.fields, b.fields))
+    .map(({ line }) => line)
+}
+
 const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
   const ids = new Ids()
   const sums = new Amounts(ids)
-  const reader = new RowLineReader()
+  const reader = new OrderedLineReader()
   const assets = new Map(setup.assets.map((asset) => [asset.id, asset]))
   const body = new Body(templateNamed(setup.template), setup.fd, assets)
 
@@ -155,31 +181,34 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
   const plainAssets = () => [...assets.values()].every((a) => !`${a.id}${a.symbol}${a.name}`.includes(MARK))
 
   const addRows = (pieces: ReadonlyArray<Uint8Array>): void => {
-    const window: Array<Numbered> = []
+    const lines: Array<string> = []
     let plain = plainAssets()
+    let orderable = true
     for (const piece of pieces) {
       // a piece at a time (a few kilobytes): no string of a whole window to collect
       if (piece.includes(MARK_BYTE)) plain = false
       const text = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString("utf8")
+      if (orderable && !isOrderable(text)) orderable = false
       for (let from = 0, end = text.indexOf("\n"); end >= 0; from = end + 1, end = text.indexOf("\n", from)) {
-        addRow(text.slice(from, end).split("\t"), window)
+        lines.push(text.slice(from, end))
       }
     }
-    if (window.length > 0) body.add(window, plain)
+    if (lines.length > 0) body.add(inReportOrder(lines, orderable), take, plain)
   }
 
   // rows come mostly a few assets over and over: the last one is kept at hand
   let lastAssetId = ""
   let lastAsset = -1
 
-  const addRow = (f: ReadonlyArray<string>, window: Array<Numbered>): void => {
-    // the read's strings from here on: one per id
-    const party = ids.numberOf(f[2])
-    if (f[3] !== lastAssetId) lastAsset = ids.numberOf((lastAssetId = f[3]))
+  /** A line's row with its ids numbered (the read's strings from here on: one per id), added up. */
+  const take = (line: string): Numbered => {
+    const f = line.split("\t")
+    const party = ids.numberOf(unescape(f[PARTY]))
+    if (f[ASSET] !== lastAssetId) lastAsset = ids.numberOf(unescape((lastAssetId = f[ASSET])))
     const asset = lastAsset
     const fields = reader.row(f, ids.idOf(party), ids.idOf(asset))
     sums.addAt(party, asset, fields.amount)
-    window.push({ fields, party, asset })
+    return { fields, party, asset }
   }
 
   const finish = (): Finished => {
