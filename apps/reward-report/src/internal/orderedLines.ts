@@ -10,8 +10,8 @@
  * - integers carry their digit count first, as one character (`]` plus the count: `^5`, `_42`;
  *   above the backslash, so that no count is one), so a longer integer sorts after a shorter one
  *   and equal lengths compare digit by digit;
- * - an absent game or team id is written empty (as `compareRows` compares it), and a last field
- *   tells absent from empty (`0` absent, `1` present: absent first);
+ * - an absent game or team id is written empty (as `compareRows` compares it), and a field after
+ *   the team's tells absent from empty (`0` absent, `1` present: absent first), before the time;
  * - text is escaped as in `rowLines.ts`.
  *
  * That holds while the fields hold no character below the tab and no other control character or
