@@ -5,7 +5,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
 import { isOrderable, OrderedLineReader, OrderedLineWriter } from "../src/internal/orderedLines.js"
-import { unescape } from "../src/internal/rowLines.js"
 import { compareRows, type RowFields } from "../src/RowOrder.js"
 import { hex } from "./support/rows.js"
 
@@ -45,7 +44,7 @@ const linesOf = (rows: ReadonlyArray<RowFields>): Array<string> => {
 
 const read = (reader: OrderedLineReader, line: string): RowFields => {
   const f = line.split("\t")
-  return reader.row(f, unescape(f[1]), unescape(f[2]))
+  return reader.row(f, f[1], f[2])
 }
 
 const base: RowFields = {

@@ -12,7 +12,8 @@
  *   and equal lengths compare digit by digit;
  * - an absent game or team id is written empty (as `compareRows` compares it), and a field after
  *   the team's tells absent from empty (`0` absent, `1` present: absent first), before the time;
- * - text is escaped as in `rowLines.ts`.
+ * - text is escaped as in `rowLines.ts`, but for the ids, which are written as they are (the
+ *   schema holds them to hexadecimal or `network`).
  *
  * That holds while the fields hold no character below the tab and no other control character or
  * backslash: an escaped character does not sort as itself. A window whose lines hold one
@@ -84,14 +85,14 @@ export class OrderedLineWriter {
     if (rewardType !== this.type) this.typeText = escape((this.type = rewardType))
     const presence = `${f.gameId === undefined ? 0 : 1}${f.teamId === undefined ? 0 : 1}`
     return (
-      `${this.epochs.of(f.epoch)}\t${escape(f.partyId)}\t${escape(f.assetId)}\t${this.typeText}\t` +
+      `${this.epochs.of(f.epoch)}\t${f.partyId}\t${f.assetId}\t${this.typeText}\t` +
       `${escape(f.gameId ?? "")}\t${sized(f.amount.toString())}\t${escape(f.percentageOfTotal)}\t` +
       `${this.locks.of(f.lockedUntilEpoch)}\t${escape(f.teamId ?? "")}\t${presence}\t${this.times.of(f.receivedAt)}\n`
     )
   }
 }
 
-/** Where a line's fields are, split at its tabs. */
+/** Where a line's ids are, split at its tabs (as written: never escaped). */
 export const PARTY = 1
 export const ASSET = 2
 

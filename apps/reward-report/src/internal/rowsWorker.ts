@@ -16,7 +16,6 @@ import { compareRows, type RowFields, rowKey, sameKey } from "../RowOrder.js"
 import { byTime, rowMaker, type Segment, timesGoBack } from "../RowStore.js"
 import { MARK, type RowTemplate, SlotWriter } from "../RowTemplate.js"
 import { ASSET, isOrderable, OrderedLineReader, PARTY } from "./orderedLines.js"
-import { unescape } from "./rowLines.js"
 import { SpillFile } from "./spillFile.js"
 
 export interface Setup {
@@ -164,7 +163,7 @@ const inReportOrder = (lines: Array<string>, orderable: boolean): Array<string> 
   return lines
     .map((line) => {
       const f = line.split("\t")
-      return { line, fields: reader.row(f, unescape(f[PARTY]), unescape(f[ASSET])) }
+      return { line, fields: reader.row(f, f[PARTY], f[ASSET]) }
     })
     .sort((a, b) => compareRows(a.fields, b.fields))
     .map(({ line }) => line)
@@ -203,8 +202,8 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
   /** A line's row with its ids numbered (the read's strings from here on: one per id), added up. */
   const take = (line: string): Numbered => {
     const f = line.split("\t")
-    const party = ids.numberOf(unescape(f[PARTY]))
-    if (f[ASSET] !== lastAssetId) lastAsset = ids.numberOf(unescape((lastAssetId = f[ASSET])))
+    const party = ids.numberOf(f[PARTY])
+    if (f[ASSET] !== lastAssetId) lastAsset = ids.numberOf((lastAssetId = f[ASSET]))
     const asset = lastAsset
     const fields = reader.row(f, ids.idOf(party), ids.idOf(asset))
     sums.addAt(party, asset, fields.amount)
