@@ -227,7 +227,9 @@ export interface Service {
    *
    * The range is read in windows of epochs (`fromEpoch`/`toEpoch`, `first` = `pageSize`, oldest
    * first), each accepted only when the node says nothing is left in it (`hasNextPage` false); a
-   * window that hits the limit is halved and read again. A single epoch with more rows than one
+   * window that hits the limit is read again narrower: its answer's rows are its oldest, so the
+   * next try is the epochs before the last one they reach (halved when the answer says nothing
+   * of its epochs). A single epoch with more rows than one
    * answer (5000) is paged by cursor, and each page must continue the pages before it: it may
    * bring no row already delivered for that epoch. Why: the v0.75 node's ListRewards, as read
    * from its source, orders rows by `epoch_id` alone with a cursor predicate inclusive on that one

@@ -66,6 +66,29 @@ describe("DataNodeClient rewards", () => {
       })
     )
 
+    it.effect("rewardsByEpoch: a window that hits the limit is read again as the epochs its answer covered", () =>
+      Effect.gen(function* () {
+        const sim = yield* Simulator.Simulator
+        const dn = yield* client
+        const last = sim.world.rewards.rows.reduce((max, r) => Math.max(max, r.epoch), 0)
+        const all = sim.world.rewards.rows.filter((r) => r.epoch >= 1)
+        const perEpoch = all.filter((r) => r.epoch === 1).length
+        // ten epochs of some 80 rows, two to an answer of 200: halving the whole range takes three tries
+        const pageSize = 200
+        expect(last).toBeGreaterThanOrEqual(10)
+        expect(perEpoch * 2).toBeLessThan(pageSize)
+        expect(all.filter((r) => r.epoch <= Math.ceil(last / 2)).length).toBeGreaterThan(pageSize)
+        const before = windows.sent.length
+        const rows = yield* Stream.runCollect(dn.rewardsByEpoch({ fromEpoch: 1, toEpoch: last }, { pageSize }))
+        expect(sorted(Chunk.toReadonlyArray(rows).map(rewardKey))).toEqual(sorted(all.map(rowKey)))
+        const first = windows.sent
+          .slice(before)
+          .filter((url) => new URL(url, "http://node").searchParams.get("fromEpoch") === "1")
+        // the whole range, then the epochs its answer covered, which fit
+        expect(first.length).toBe(2)
+      })
+    )
+
     it.effect("listRewards: one page, as the node wrote it, with filters", () =>
       Effect.gen(function* () {
         const sim = yield* Simulator.Simulator
