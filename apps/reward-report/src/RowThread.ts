@@ -28,7 +28,7 @@ import { rewardTypeName } from "./RowOrder.js"
 import { RowExtents } from "./RowExtents.js"
 import type { RowTemplate } from "./RowTemplate.js"
 import { OrderedLineWriter } from "./internal/orderedLines.js"
-import type { Finished, Reply, Request, Setup } from "./internal/rowsWorker.js"
+import type { Kept, Reply, Request, Setup, SumsPart } from "./internal/rowsWorker.js"
 import { SpillFile } from "./internal/spillFile.js"
 
 /**
@@ -94,7 +94,13 @@ class RowThread implements RowCollector {
   private inFlightBytes = 0
   private readonly assetsPaid = new Set<string>()
   private failure: Error | undefined
-  private finished: Finished | undefined
+  /** The thread's ids, and each one's number in the read's ids (-1 until looked up). */
+  private threadIds: ReadonlyArray<string> = []
+  private numbers = new Int32Array(0)
+  /** The thread's sums in the read's ids, added up as they come. */
+  private readonly sums: Amounts
+  /** What the thread kept, once it is finished. */
+  private kept: Kept | undefined
   /** Called when a reply changes what a waiting read waits for. */
   private wake: (() => void) | undefined
   private readonly unknownAssets = new Set<string>()
@@ -105,13 +111,27 @@ class RowThread implements RowCollector {
     this.body = SpillFile.create("vega-reward-report-")
     const setup: Setup = { template: options.template.name, fd: this.body.fd, assets: [...options.assets.values()] }
     this.worker = startWorker(setup)
+    this.sums = new Amounts(options.ids)
     this.worker.on("message", (reply: Reply) => {
-      if (reply.kind === "ack") this.inFlightBytes -= this.inFlight.shift() ?? 0
-      else if (reply.kind === "finished") {
-        this.finished = reply.finished
-        // its work is done: its memory is let go at once (the rest of the read goes on meanwhile)
-        void this.worker.terminate()
-      } else this.failure = new Error(`the per-epoch rows' thread failed: ${reply.message}`)
+      switch (reply.kind) {
+        case "ack":
+          this.inFlightBytes -= this.inFlight.shift() ?? 0
+          break
+        case "ids":
+          this.threadIds = reply.ids
+          this.numbers = new Int32Array(reply.ids.length).fill(-1)
+          break
+        case "sums":
+          this.addSums(reply.part)
+          break
+        case "finished":
+          this.kept = reply.kept
+          // its work is done: its memory is let go at once (the rest of the read goes on meanwhile)
+          void this.worker.terminate()
+          break
+        case "failed":
+          this.failure = new Error(`the per-epoch rows' thread failed: ${reply.message}`)
+      }
       this.wake?.()
     })
     this.worker.on("error", (error) => {
@@ -119,8 +139,7 @@ class RowThread implements RowCollector {
       this.wake?.()
     })
     this.worker.on("exit", (code) => {
-      this.failure ??=
-        this.finished === undefined ? new Error(`the per-epoch rows' thread exited (${code})`) : undefined
+      this.failure ??= this.kept === undefined ? new Error(`the per-epoch rows' thread exited (${code})`) : undefined
       this.wake?.()
     })
   }
@@ -194,7 +213,7 @@ class RowThread implements RowCollector {
           this.inFlight.push(size)
           this.inFlightBytes += size
           this.send(
-            { kind: "rows", pieces },
+            { kind: "rows", pieces, written: this.lines.take() },
             pieces.map((piece) => piece.buffer as ArrayBuffer)
           )
           return this.until(() => this.inFlightBytes <= IN_FLIGHT_BYTES)
@@ -215,29 +234,32 @@ class RowThread implements RowCollector {
 
   readonly result: Effect.Effect<Rows, ReadError> = Effect.suspend(() => {
     this.done()
-    return this.until(() => this.finished !== undefined).pipe(Effect.map(() => this.rows(this.finished!)))
+    return this.until(() => this.kept !== undefined).pipe(Effect.map(() => this.rows(this.kept!)))
   })
 
-  /** The thread's sums in the read's ids, and what it kept. */
-  private rows(finished: Finished): Rows {
+  /** Adds a part of the thread's sums, its numbers turned into the read's (each id looked up once). */
+  private addSums({ amounts, pairs }: SumsPart): void {
     const { ids } = this.options
-    const sums = new Amounts(ids)
-    // the thread's numbers to the read's, each id looked up once
-    const numbers = new Int32Array(finished.ids.length).fill(-1)
-    const numberOf = (n: number) => (numbers[n] >= 0 ? numbers[n] : (numbers[n] = ids.numberOf(finished.ids[n])))
-    const amounts = finished.amounts === "" ? [] : finished.amounts.split(",")
-    for (let i = 0; i < amounts.length; i++) {
-      sums.addAt(numberOf(finished.pairs[2 * i + 1]), numberOf(finished.pairs[2 * i]), BigInt(amounts[i]))
+    const numberOf = (n: number) => {
+      const known = this.numbers[n]
+      return known >= 0 ? known : (this.numbers[n] = ids.numberOf(this.threadIds[n]))
     }
-    const kept = finished.kept
+    const each = amounts.split(",")
+    for (let i = 0; i < each.length; i++) {
+      this.sums.addAt(numberOf(pairs[2 * i + 1]), numberOf(pairs[2 * i]), BigInt(each[i]))
+    }
+  }
+
+  /** The thread's sums, and what it kept. */
+  private rows(kept: Kept): Rows {
     return {
-      sums,
+      sums: this.sums,
       count: this.count,
       kept: new RenderedRows(
         this.body,
         this.options.template,
         kept.segments,
-        finished.ids,
+        this.threadIds,
         this.count,
         kept.notInTimeOrder,
         kept.extents === undefined ? undefined : RowExtents.of(kept.extents)

@@ -21,6 +21,7 @@ import { compareRows, type RowFields } from "../src/RowOrder.js"
 import { type Resolve, RowSpill } from "../src/RowStore.js"
 import type { RowTemplate } from "../src/RowTemplate.js"
 import { threaded } from "../src/RowThread.js"
+import { SUMS_PART } from "../src/internal/rowsWorker.js"
 import { epochStart, hex, random, rewardOf, shuffled } from "./support/rows.js"
 import { sampleReport } from "./support/sample.js"
 
@@ -225,6 +226,17 @@ describe("rows handed to their own thread", () => {
       expect(json.rows.map((row: { gameId: string }) => row.gameId)).toEqual(
         [...rows].sort(compareRows).map((row) => row.gameId)
       )
+    })
+  )
+
+  it.scoped("hand over sums of more pairs than one message holds, every pair once", () =>
+    Effect.gen(function* () {
+      const parts = windows(world(1, 30_000, 11, true), 1n, 11)
+      const memoryRows = yield* inMemory(parts)
+      expect(memoryRows.sums.size).toBeGreaterThan(SUMS_PART)
+      const threadRows = yield* onThread(parts, Csv.epochTemplate)
+      expect(threadRows.sums.size).toBe(memoryRows.sums.size)
+      expect(sums(threadRows)).toEqual(sums(memoryRows))
     })
   )
 

@@ -15,7 +15,7 @@ import { RowExtents, type RowExtentsState } from "../RowExtents.js"
 import { compareRows, type RowFields, rowKey, sameKey } from "../RowOrder.js"
 import { byTime, rowMaker, type Segment, timesGoBack } from "../RowStore.js"
 import { MARK, type RowTemplate, SlotWriter } from "../RowTemplate.js"
-import { ASSET, isOrderable, OrderedLineReader, PARTY } from "./orderedLines.js"
+import { ASSET, OrderedLineReader, PARTY, type Written } from "./orderedLines.js"
 import { SpillFile } from "./spillFile.js"
 
 export interface Setup {
@@ -27,8 +27,8 @@ export interface Setup {
 }
 
 export type Request =
-  /** Rows, their lines in pieces of whole lines. */
-  | { readonly kind: "rows"; readonly pieces: ReadonlyArray<Uint8Array> }
+  /** Rows, their lines in pieces of whole lines, and what the lines hold. */
+  | { readonly kind: "rows"; readonly pieces: ReadonlyArray<Uint8Array>; readonly written: Written }
   | { readonly kind: "assets"; readonly assets: ReadonlyArray<AssetInfo> }
   | { readonly kind: "finish" }
 
@@ -41,20 +41,31 @@ export interface Kept {
   readonly extents: RowExtentsState | undefined
 }
 
-export interface Finished {
-  /** The rows' ids, numbered as `pairs` and the alias slots of a body number them. */
-  readonly ids: ReadonlyArray<string>
-  /** The sums' pairs: an asset's number, then a party's, for each. */
+/** Some of the sums, numbered by the ids the thread sent before them. */
+export interface SumsPart {
+  /** An asset's number, then a party's, for each pair. */
   readonly pairs: Int32Array
   /** The pairs' amounts, comma-separated. */
   readonly amounts: string
-  readonly kept: Kept
 }
 
+/**
+ * Once the rows are finished, the thread replies `ids`, then the sums in parts of at most
+ * {@link SUMS_PART} pairs, then `finished`.
+ */
 export type Reply =
   | { readonly kind: "ack" }
-  | { readonly kind: "finished"; readonly finished: Finished }
+  /** The rows' ids, numbered as the sums' pairs and the alias slots of a body number them. */
+  | { readonly kind: "ids"; readonly ids: ReadonlyArray<string> }
+  | { readonly kind: "sums"; readonly part: SumsPart }
+  | { readonly kind: "finished"; readonly kept: Kept }
   | { readonly kind: "failed"; readonly message: string }
+
+/**
+ * Pairs a message of sums holds at most: handed over whole, the sums of a big network (some
+ * 300,000 pairs at five million rows) were copied three times over at once, in both threads.
+ */
+export const SUMS_PART = 16_384
 
 /**
  * A window's laid-out rows in the file, written in pieces of whole rows: `cuts` are where each
@@ -64,7 +75,8 @@ export interface RenderedSegment extends Segment {
   readonly cuts: ReadonlyArray<number>
 }
 
-const MARK_BYTE = MARK.charCodeAt(0)
+/** Assets compared by id before their number is looked up in the table of every id. */
+const FEW_ASSETS = 8
 
 /** Laid-out text is written to the file once it is about this long (short strings stay cheap to collect). */
 const PIECE = 32_768
@@ -179,68 +191,76 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
   /** Whether no asset's text holds a `\u0001`. */
   const plainAssets = () => [...assets.values()].every((a) => !`${a.id}${a.symbol}${a.name}`.includes(MARK))
 
-  const addRows = (pieces: ReadonlyArray<Uint8Array>): void => {
+  const addRows = (pieces: ReadonlyArray<Uint8Array>, written: Written): void => {
     const lines: Array<string> = []
-    let plain = plainAssets()
-    let orderable = true
     for (const piece of pieces) {
       // a piece at a time (a few kilobytes): no string of a whole window to collect
-      if (piece.includes(MARK_BYTE)) plain = false
       const text = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString("utf8")
-      if (orderable && !isOrderable(text)) orderable = false
       for (let from = 0, end = text.indexOf("\n"); end >= 0; from = end + 1, end = text.indexOf("\n", from)) {
         lines.push(text.slice(from, end))
       }
     }
-    if (lines.length > 0) body.add(inReportOrder(lines, orderable), take, plain)
+    if (lines.length > 0) body.add(inReportOrder(lines, written.orderable), take, written.plain && plainAssets())
   }
 
-  // rows come mostly a few assets over and over: the last one is kept at hand
-  let lastAssetId = ""
-  let lastAsset = -1
+  // rows are paid in a few assets, in turn (a party's rows follow each other): the first few
+  // assets' ids are compared with a row's, cheaper than a lookup in the table of every id
+  const fewAssets: Array<string> = []
+  const fewNumbers: Array<number> = []
+  const assetNumber = (id: string): number => {
+    for (let i = 0; i < fewAssets.length; i++) if (fewAssets[i] === id) return fewNumbers[i]
+    const n = ids.numberOf(id)
+    if (fewAssets.length < FEW_ASSETS) {
+      fewAssets.push(ids.idOf(n))
+      fewNumbers.push(n)
+    }
+    return n
+  }
 
   /** A line's row with its ids numbered (the read's strings from here on: one per id), added up. */
   const take = (line: string): Numbered => {
     const f = line.split("\t")
     const party = ids.numberOf(f[PARTY])
-    if (f[ASSET] !== lastAssetId) lastAsset = ids.numberOf((lastAssetId = f[ASSET]))
-    const asset = lastAsset
+    const asset = assetNumber(f[ASSET])
     const fields = reader.row(f, ids.idOf(party), ids.idOf(asset))
     sums.addAt(party, asset, fields.amount)
     return { fields, party, asset }
   }
 
-  const finish = (): Finished => {
-    const pairs: Array<number> = []
-    const amounts: Array<string> = []
-    sums.forEachPair((party, asset, amount) => {
-      pairs.push(asset, party)
-      amounts.push(amount.toString())
-    })
-    return {
-      ids: ids.all(),
-      pairs: Int32Array.from(pairs),
-      amounts: amounts.join(","),
-      kept: {
-        segments: body.segments,
-        notInTimeOrder: timesGoBack(body.segments),
-        extents: body.extents?.state()
-      }
+  /** Replies the ids, the sums part by part, then what was kept. */
+  const finish = (): void => {
+    port.postMessage({ kind: "ids", ids: ids.all() } satisfies Reply)
+    let pairs = new Int32Array(2 * SUMS_PART)
+    let amounts: Array<string> = []
+    const send = () => {
+      const part = { pairs: pairs.subarray(0, 2 * amounts.length), amounts: amounts.join(",") }
+      port.postMessage({ kind: "sums", part } satisfies Reply, [pairs.buffer])
+      pairs = new Int32Array(2 * SUMS_PART)
+      amounts = []
     }
+    sums.forEachPair((party, asset, amount) => {
+      pairs[2 * amounts.length] = asset
+      pairs[2 * amounts.length + 1] = party
+      amounts.push(amount.toString())
+      if (amounts.length === SUMS_PART) send()
+    })
+    if (amounts.length > 0) send()
+    const kept = { segments: body.segments, notInTimeOrder: timesGoBack(body.segments), extents: body.extents?.state() }
+    port.postMessage({ kind: "finished", kept } satisfies Reply)
   }
 
   port.on("message", (request: Request) => {
     try {
       switch (request.kind) {
         case "rows":
-          addRows(request.pieces)
+          addRows(request.pieces, request.written)
           port.postMessage({ kind: "ack" } satisfies Reply)
           return
         case "assets":
           for (const asset of request.assets) assets.set(asset.id, asset)
           return
         case "finish":
-          port.postMessage({ kind: "finished", finished: finish() } satisfies Reply)
+          finish()
       }
     } catch (error) {
       port.postMessage({
