@@ -71,9 +71,14 @@ export class Amounts implements Iterable<Summary> {
     return amounts
   }
 
+  /** The asset of the last {@link add}: rows and totals mostly come an asset's together. */
+  private lastAssetId = ""
+  private lastAsset = -1
+
   /** Adds `amount` to the pair's total. */
   add(partyId: string, assetId: string, amount: bigint): void {
-    this.addAt(this.ids.numberOf(partyId), this.ids.numberOf(assetId), amount)
+    if (assetId !== this.lastAssetId) this.lastAsset = this.ids.numberOf((this.lastAssetId = assetId))
+    this.addAt(this.ids.numberOf(partyId), this.lastAsset, amount)
   }
 
   /** {@link add} by the ids' numbers (in this table's {@link Ids}), for callers that have them already. */

@@ -37,6 +37,9 @@ export interface RowCollector {
 export const inThread = (ids: Ids, types: ReadonlySet<string>, sink: RowSink | undefined): RowCollector => {
   const sums = new Amounts(ids)
   let count = 0
+  // rows mostly come an asset's together: its number is kept at hand
+  let lastAssetId = ""
+  let asset = -1
   return {
     add: (rows) => {
       for (const row of rows) {
@@ -44,7 +47,7 @@ export const inThread = (ids: Ids, types: ReadonlySet<string>, sink: RowSink | u
         // each id looked up once (a table of every party: the lookups cost more than the rest);
         // the read's strings from here on, the answer's own are let go with it
         const party = ids.numberOf(row.partyId)
-        const asset = ids.numberOf(row.assetId)
+        if (row.assetId !== lastAssetId) asset = ids.numberOf((lastAssetId = row.assetId))
         sums.addAt(party, asset, row.amount)
         count++
         if (sink !== undefined) sink.add(fieldsOf(row, ids.idOf(party), ids.idOf(asset)), party, asset)

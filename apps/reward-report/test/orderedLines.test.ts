@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import fc from "fast-check"
-import { isOrderable, OrderedLineReader, OrderedLineWriter } from "../src/internal/orderedLines.js"
+import { OrderedLineReader, OrderedLineWriter, type Written } from "../src/internal/orderedLines.js"
 import { compareRows, type RowFields } from "../src/RowOrder.js"
 import { hex } from "./support/rows.js"
 
@@ -42,6 +42,15 @@ const linesOf = (rows: ReadonlyArray<RowFields>): Array<string> => {
   return rows.map((r) => writer.line(r, r.rewardType).slice(0, -1))
 }
 
+/** What the writer noted of the lines of `rows`. */
+const writtenOf = (rows: ReadonlyArray<RowFields>): Written => {
+  const writer = new OrderedLineWriter()
+  for (const r of rows) writer.line(r, r.rewardType)
+  return writer.take()
+}
+
+const orderable = (r: RowFields): boolean => writtenOf([r]).orderable
+
 const read = (reader: OrderedLineReader, line: string): RowFields => {
   const f = line.split("\t")
   return reader.row(f, f[1], f[2])
@@ -65,14 +74,15 @@ describe("rows' ordered lines", () => {
     let sorted = 0
     fc.assert(
       fc.property(fc.array(row(-5n), { maxLength: 40 }), (rows) => {
-        const orderable = rows.filter((r) => isOrderable(linesOf([r])[0]))
+        const sortable = rows.filter(orderable)
         const reader = new OrderedLineReader()
-        sorted += orderable.length
+        sorted += sortable.length
+        expect(writtenOf(sortable).orderable).toBe(true)
         expect(
-          linesOf(orderable)
+          linesOf(sortable)
             .sort()
             .map((line) => read(reader, line))
-        ).toEqual([...orderable].sort(compareRows))
+        ).toEqual([...sortable].sort(compareRows))
       }),
       { numRuns: 2000 }
     )
@@ -89,7 +99,7 @@ describe("rows' ordered lines", () => {
           gameId: r.gameId && "g",
           teamId: r.teamId && "t"
         }))
-        expect(linesOf(plain).every(isOrderable)).toBe(true)
+        expect(writtenOf(plain)).toEqual({ orderable: true, plain: true })
       })
     )
   })
@@ -119,11 +129,28 @@ describe("rows' ordered lines", () => {
     ])
     expect(compareRows({ ...base, gameId: "a\tb" }, { ...base, gameId: "a!" })).toBe(-1)
     expect(tab > bang).toBe(true)
-    expect(isOrderable(tab)).toBe(false)
-    expect(isOrderable(bang)).toBe(true)
+    expect(orderable({ ...base, gameId: "a\tb" })).toBe(false)
+    expect(orderable({ ...base, gameId: "a!" })).toBe(true)
     // a control character below the tab, and a payout time before 1970
-    expect(isOrderable(linesOf([{ ...base, teamId: "\u0001" }])[0])).toBe(false)
-    expect(isOrderable(linesOf([{ ...base, receivedAt: -1n }])[0])).toBe(false)
+    expect(orderable({ ...base, teamId: "\u0001" })).toBe(false)
+    expect(orderable({ ...base, receivedAt: -1n })).toBe(false)
+    // a lone surrogate is escaped; a pair is not, and sorts as it is
+    expect(orderable({ ...base, gameId: "lone \ud800" })).toBe(false)
+    expect(orderable({ ...base, gameId: "\u{1F600}" })).toBe(true)
+  })
+
+  it("say whether their text holds the mark of a laid-out row's slots, until taken", () => {
+    const writer = new OrderedLineWriter()
+    writer.line(base, "odd \u0001")
+    writer.line(base, base.rewardType)
+    expect(writer.take()).toEqual({ orderable: false, plain: false })
+    writer.line(base, base.rewardType)
+    expect(writer.take()).toEqual({ orderable: true, plain: true })
+    // a type written before the take is looked at again after it
+    writer.line(base, "tab\there")
+    expect(writer.take().orderable).toBe(false)
+    writer.line(base, "tab\there")
+    expect(writer.take().orderable).toBe(false)
   })
 
   it("read back as the rows they were written from", () => {

@@ -16,11 +16,12 @@
  *   schema holds them to hexadecimal or `network`).
  *
  * That holds while the fields hold no character below the tab and no other control character or
- * backslash: an escaped character does not sort as itself. A window whose lines hold one
- * ({@link isOrderable} says not) is sorted by `compareRows` on the parsed rows instead, and so is
- * one with a negative integer (a payout time before 1970), which is written after a NUL for that.
+ * backslash: an escaped character does not sort as itself. The writer notes a line that holds one
+ * ({@link Written.orderable}), and one with a negative integer (a payout time before 1970), which
+ * is written after a NUL for that: their window is sorted by `compareRows` on the parsed rows.
  */
 import type { RowFields } from "../RowOrder.js"
+import { MARK } from "../RowTemplate.js"
 import { escape, LastParsed, unescape } from "./rowLines.js"
 
 /** The character before the one that gives an integer's digit count of 1. */
@@ -33,6 +34,9 @@ const NEGATIVE = "\u0000"
 const sized = (text: string): string =>
   text.charCodeAt(0) === 0x2d ? `${NEGATIVE}${text}` : `${String.fromCharCode(SIZE_BASE + text.length)}${text}`
 
+/** Whether an integer written by {@link sized} is negative. */
+const isNegative = (field: string): boolean => field.startsWith(NEGATIVE)
+
 /** The integer of a field written by {@link sized}. */
 const unsized = (field: string): string => field.slice(1)
 
@@ -40,8 +44,17 @@ const unsized = (field: string): string => field.slice(1)
 // eslint-disable-next-line no-control-regex
 const misordering = /[\u0000-\u0008\u000b-\u001f\\]/
 
-/** Whether lines hold nothing that makes their text order differ from report order. */
-export const isOrderable = (text: string): boolean => !misordering.test(text)
+/** Text a field is looked at more closely for: any control character, a backslash, a surrogate. */
+// eslint-disable-next-line no-control-regex
+const unusual = /[\u0000-\u001f\\\ud800-\udfff]/
+
+/** What the lines written since the last {@link OrderedLineWriter.take} hold. */
+export interface Written {
+  /** Their text order is report order: none holds an escape, a control character or a negative integer. */
+  readonly orderable: boolean
+  /** No text of theirs holds a `\u0001` (the mark of a laid-out row's slots). */
+  readonly plain: boolean
+}
 
 /** A sized integer's last value and text: printing a `bigint` costs more than comparing it. */
 class LastSized {
@@ -71,24 +84,50 @@ interface LineFields {
 }
 
 /**
- * Writes rows' lines (with their line ends). Consecutive rows mostly share their epoch, time, lock
- * and type: each is printed once per run of equal ones.
+ * Writes rows' lines (with their line ends), noting what they hold ({@link Written}): the reading
+ * thread knows it as it writes them, with no second look at the text. Consecutive rows mostly share
+ * their epoch, time, lock and type: each is printed once per run of equal ones.
  */
 export class OrderedLineWriter {
   private readonly epochs = new LastSized()
   private readonly times = new LastSized()
   private readonly locks = new LastSized()
-  private type = ""
+  private type: string | undefined = undefined
   private typeText = ""
+  private orderable = true
+  private plain = true
 
   line(f: LineFields, rewardType: string): string {
-    if (rewardType !== this.type) this.typeText = escape((this.type = rewardType))
+    // the type's text is looked at once per run (and again after a take)
+    if (rewardType !== this.type) this.typeText = this.text((this.type = rewardType))
     const presence = `${f.gameId === undefined ? 0 : 1}${f.teamId === undefined ? 0 : 1}`
+    const epoch = this.epochs.of(f.epoch)
+    const amount = sized(f.amount.toString())
+    const lock = this.locks.of(f.lockedUntilEpoch)
+    const time = this.times.of(f.receivedAt)
+    if (isNegative(epoch) || isNegative(amount) || isNegative(lock) || isNegative(time)) this.orderable = false
     return (
-      `${this.epochs.of(f.epoch)}\t${f.partyId}\t${f.assetId}\t${this.typeText}\t` +
-      `${escape(f.gameId ?? "")}\t${sized(f.amount.toString())}\t${escape(f.percentageOfTotal)}\t` +
-      `${this.locks.of(f.lockedUntilEpoch)}\t${escape(f.teamId ?? "")}\t${presence}\t${this.times.of(f.receivedAt)}\n`
+      `${epoch}\t${f.partyId}\t${f.assetId}\t${this.typeText}\t` +
+      `${this.text(f.gameId ?? "")}\t${amount}\t${this.text(f.percentageOfTotal)}\t` +
+      `${lock}\t${this.text(f.teamId ?? "")}\t${presence}\t${time}\n`
     )
+  }
+
+  /** What the lines since the last take hold; the next ones are noted afresh. */
+  take(): Written {
+    const written = { orderable: this.orderable, plain: this.plain }
+    this.orderable = this.plain = true
+    this.type = undefined
+    return written
+  }
+
+  /** A text field, escaped, and noted. */
+  private text(text: string): string {
+    if (!unusual.test(text)) return text
+    if (text.includes(MARK)) this.plain = false
+    const escaped = escape(text)
+    if (misordering.test(escaped)) this.orderable = false
+    return escaped
   }
 }
 
