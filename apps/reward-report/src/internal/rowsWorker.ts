@@ -8,7 +8,7 @@
  * each message is acknowledged once handled, so the reading thread keeps only a few in flight.
  */
 import { parentPort, workerData } from "node:worker_threads"
-import { Amounts, Ids } from "../Amounts.js"
+import { Ids } from "../Amounts.js"
 import { templateNamed } from "../formats/templates.js"
 import type { AssetInfo, EpochRow } from "../Report.js"
 import { RowExtents, type RowExtentsState } from "../RowExtents.js"
@@ -16,6 +16,7 @@ import { compareRows, type RowFields, rowKey, sameKey } from "../RowOrder.js"
 import { byTime, rowMaker, type Segment, timesGoBack } from "../RowStore.js"
 import { MARK, type RowTemplate, SlotWriter } from "../RowTemplate.js"
 import { ASSET, OrderedLineReader, PARTY, type Written } from "./orderedLines.js"
+import { RunningTotals } from "./runningTotals.js"
 import { SpillFile } from "./spillFile.js"
 
 export interface Setup {
@@ -183,7 +184,7 @@ const inReportOrder = (lines: Array<string>, orderable: boolean): Array<string> 
 
 const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
   const ids = new Ids()
-  const sums = new Amounts(ids)
+  const sums = new RunningTotals()
   const reader = new OrderedLineReader()
   const assets = new Map(setup.assets.map((asset) => [asset.id, asset]))
   const body = new Body(templateNamed(setup.template), setup.fd, assets)
@@ -223,7 +224,7 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
     const party = ids.numberOf(f[PARTY])
     const asset = assetNumber(f[ASSET])
     const fields = reader.row(f, ids.idOf(party), ids.idOf(asset))
-    sums.addAt(party, asset, fields.amount)
+    sums.add(party, asset, fields.amount)
     return { fields, party, asset }
   }
 
