@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import { Amounts, type Ids } from "./Amounts.js"
 import type { ReadError } from "./ReadError.js"
 import { fieldsOf, rewardTypeName } from "./RowOrder.js"
+import { RunningTotals } from "./internal/runningTotals.js"
 import type { RowSink, RowSource } from "./RowStore.js"
 
 /** What was read: the sums per party and asset, how many rows, and the rows themselves if kept. */
@@ -35,7 +36,8 @@ export interface RowCollector {
 
 /** The rows counted and kept in the reading thread: sums in the read's `ids`, rows in `sink`. */
 export const inThread = (ids: Ids, types: ReadonlySet<string>, sink: RowSink | undefined): RowCollector => {
-  const sums = new Amounts(ids)
+  // added up in limbs while read (no long-lived bigint per total), a table once the read is over
+  const totals = new RunningTotals()
   let count = 0
   // rows mostly come an asset's together: its number is kept at hand
   let lastAssetId = ""
@@ -48,14 +50,18 @@ export const inThread = (ids: Ids, types: ReadonlySet<string>, sink: RowSink | u
         // the read's strings from here on, the answer's own are let go with it
         const party = ids.numberOf(row.partyId)
         if (row.assetId !== lastAssetId) asset = ids.numberOf((lastAssetId = row.assetId))
-        sums.addAt(party, asset, row.amount)
+        totals.add(party, asset, row.amount)
         count++
         if (sink !== undefined) sink.add(fieldsOf(row, ids.idOf(party), ids.idOf(asset)), party, asset)
       }
     },
     seal: Effect.sync(() => sink?.seal()),
-    paidIn: () => sums.assets(),
+    paidIn: () => totals.assets().map((asset) => ids.idOf(asset)),
     done: () => undefined,
-    result: Effect.sync(() => ({ kept: sink, sums, count }))
+    result: Effect.sync(() => {
+      const sums = new Amounts(ids)
+      totals.forEachPair((party, asset, amount) => sums.addAt(party, asset, amount))
+      return { kept: sink, sums, count }
+    })
   }
 }

@@ -2,10 +2,10 @@
  * Totals per party and asset that change with every row, kept out of the heap's objects: a pair's
  * total is two numbers in typed arrays (52 bits each: exact to 2^104), not a `bigint`.
  *
- * Why: the rows' thread adds millions of payouts to some hundreds of thousands of totals. As
+ * Why: a read adds millions of payouts to some hundreds of thousands of totals. As
  * `bigint`s, every total lives until its pair's next payout, long enough to be moved to the old
- * generation, and is then replaced: at five million rows that thread's heap grew from 35 MB to
- * over 100 MB with the old totals' garbage scattered among the live ones (measured). Here an
+ * generation, and is then replaced: at five million rows the rows' thread's heap grew from 35 MB
+ * to over 100 MB with the old totals' garbage scattered among the live ones (measured). Here an
  * addition makes only short-lived values. A total that does not fit (or a negative amount) is kept
  * as a `bigint` instead; rows as the node sends them never need that.
  */
@@ -78,6 +78,11 @@ export class RunningTotals {
   /** The total in the limbs, 0 when there is none. */
   private limbTotal(totals: AssetTotals, party: number): bigint {
     return totals.present[party] === 1 ? BigInt(totals.high[party]) * BIG_BASE + BigInt(totals.low[party]) : 0n
+  }
+
+  /** The numbers of the assets with a total. */
+  assets(): Array<number> {
+    return [...this.byAsset.keys()]
   }
 
   /** How many pairs have a total. */
