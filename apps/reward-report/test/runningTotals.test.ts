@@ -8,7 +8,9 @@ import { RunningTotals } from "../src/internal/runningTotals.js"
 
 const amount = fc.oneof(
   fc.bigInt({ min: 0n, max: 10n ** 6n }),
-  // around a limb (2^52) and the limbs' end (2^104)
+  // around a limb's end (2^64) and the limbs' (2^128), and other powers of two on the way
+  fc.bigInt({ min: 2n ** 64n - 5n, max: 2n ** 64n + 5n }),
+  fc.bigInt({ min: 2n ** 128n - 10n ** 20n, max: 2n ** 128n + 5n }),
   fc.bigInt({ min: 2n ** 52n - 5n, max: 2n ** 52n + 5n }),
   fc.bigInt({ min: 0n, max: 10n ** 22n }),
   fc.bigInt({ min: 2n ** 104n - 10n ** 20n, max: 2n ** 104n + 5n }),

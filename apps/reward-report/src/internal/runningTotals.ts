@@ -1,26 +1,22 @@
 /**
  * Totals per party and asset that change with every row, kept out of the heap's objects: a pair's
- * total is two numbers in typed arrays (52 bits each: exact to 2^104), not a `bigint`.
+ * total is two unsigned 64-bit limbs in typed arrays, not a `bigint` of its own.
  *
  * Why: a read adds millions of payouts to some hundreds of thousands of totals. As
  * `bigint`s, every total lives until its pair's next payout, long enough to be moved to the old
  * generation, and is then replaced: at five million rows the rows' thread's heap grew from 35 MB
  * to over 100 MB with the old totals' garbage scattered among the live ones (measured). Here an
- * addition makes only short-lived values. A total that does not fit (or a negative amount) is kept
- * as a `bigint` instead; rows as the node sends them never need that.
+ * addition makes only short-lived values. A total that does not fit (2^128 or more, or negative) is
+ * kept as a `bigint` instead; rows as the node sends them never need that.
  */
 
-/** One limb's base: 2^52, so that a limb plus an amount below it stays an exact integer. */
-const BASE = 2 ** 52
-const BASE_BITS = 52n
-const LIMB_MASK = (1n << BASE_BITS) - 1n
-const BIG_BASE = 1n << BASE_BITS
-const MAX_HIGH = BigInt(Number.MAX_SAFE_INTEGER)
+/** Totals fit in two unsigned 64-bit limbs below this. */
+const LIMBS_END = 1n << 128n
 
 /** The limbs of one asset's totals, by party number. */
 interface AssetTotals {
-  low: Float64Array
-  high: Float64Array
+  low: BigUint64Array
+  high: BigUint64Array
   /** 1 where the party has a total in the limbs. */
   present: Uint8Array
   /** Totals that do not fit in the limbs (none of theirs are in the limbs). */
@@ -28,8 +24,8 @@ interface AssetTotals {
 }
 
 const assetTotals = (parties: number): AssetTotals => ({
-  low: new Float64Array(parties),
-  high: new Float64Array(parties),
+  low: new BigUint64Array(parties),
+  high: new BigUint64Array(parties),
   present: new Uint8Array(parties),
   wide: new Map()
 })
@@ -57,27 +53,22 @@ export class RunningTotals {
       totals.wide.set(party, wide + amount)
       return
     }
-    if (amount >= 0n) {
-      const high = amount >> BASE_BITS
-      const highNumber = Number(high)
-      const low = totals.low[party] + Number(amount & LIMB_MASK)
-      const carry = low >= BASE ? 1 : 0
-      const sum = totals.high[party] + highNumber + carry
-      if (high <= MAX_HIGH && sum <= Number.MAX_SAFE_INTEGER) {
-        totals.low[party] = low - carry * BASE
-        totals.high[party] = sum
-        totals.present[party] = 1
-        return
-      }
+    // the values made here are short-lived: only the limbs keep the total
+    const sum = this.limbTotal(totals, party) + amount
+    if (sum >= 0n && sum < LIMBS_END) {
+      totals.low[party] = BigInt.asUintN(64, sum)
+      totals.high[party] = sum >> 64n
+      totals.present[party] = 1
+      return
     }
-    // a negative amount, or a total beyond the limbs: a bigint from here on
-    totals.wide.set(party, this.limbTotal(totals, party) + amount)
+    // a negative total, or one beyond the limbs: a bigint from here on
+    totals.wide.set(party, sum)
     totals.present[party] = 0
   }
 
   /** The total in the limbs, 0 when there is none. */
   private limbTotal(totals: AssetTotals, party: number): bigint {
-    return totals.present[party] === 1 ? BigInt(totals.high[party]) * BIG_BASE + BigInt(totals.low[party]) : 0n
+    return totals.present[party] === 1 ? (totals.high[party] << 64n) | totals.low[party] : 0n
   }
 
   /** The numbers of the assets with a total. */
