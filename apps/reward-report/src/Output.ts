@@ -108,8 +108,11 @@ export const writeFileAtomically = (target: string, pieces: Iterable<Piece>): Ef
   })
 
 /** Pieces, some encoded already, as one buffer of UTF-8. */
-const joinBytes = (pieces: ReadonlyArray<Piece>): Buffer =>
-  Buffer.concat(pieces.map((piece) => (typeof piece === "string" ? Buffer.from(piece, "utf8") : piece)))
+const joinBytes = (pieces: ReadonlyArray<Piece>): Uint8Array =>
+  pieces.length === 1 && typeof pieces[0] !== "string"
+    ? // a piece as large as a write (rows read back from disk): written as it is
+      pieces[0]
+    : Buffer.concat(pieces.map((piece) => (typeof piece === "string" ? Buffer.from(piece, "utf8") : piece)))
 
 /** Writes `pieces` to a stream, waiting whenever it asks to (a slow pipe must not fill memory). */
 export const writeStream = (stream: NodeJS.WritableStream, pieces: Iterable<Piece>): Effect.Effect<void, WriteError> =>

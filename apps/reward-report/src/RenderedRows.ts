@@ -1,8 +1,8 @@
 /**
  * Per-epoch rows laid out by an output's template while they were read (`RowThread.ts`): text on
  * disk with slots for the aliases, the provenance and the padding of cells, a window of epochs a
- * segment, read back a piece of a few kilobytes at a time and written out as the UTF-8 it is, its
- * slots filled. Nothing else can be done with them (they are no longer rows).
+ * segment, read back about a megabyte at a time and written out as the UTF-8 it is, its slots
+ * filled (in place). Nothing else can be done with them (they are no longer rows).
  */
 import type { EpochRow, EpochRows, UnidentifiedRow } from "./Report.js"
 import { type RowLayout, type RowTemplate, SlotFiller } from "./RowTemplate.js"
@@ -10,6 +10,12 @@ import type { RowExtents } from "./RowExtents.js"
 import { type Resolve, rowMaker, type RowSource } from "./RowStore.js"
 import type { RenderedSegment } from "./internal/rowsWorker.js"
 import type { SpillFile } from "./internal/spillFile.js"
+
+/**
+ * Bytes read back at a time, at least (up to the next cut): few calls to the system, and pieces
+ * the output writes as they are, not gathered first.
+ */
+const READ = 1 << 20
 
 export class RenderedRows implements RowSource {
   constructor(
@@ -35,10 +41,16 @@ export class RenderedRows implements RowSource {
       return template.alias(partyId, resolve.alias(partyId), layout)
     }, layout)
     const segments = template.listing === "newest" ? [...this.segments].reverse() : this.segments
+    // room before the text for what its slots add, as much as they added so far (a guess at first)
+    let growth = 0.5
     for (const { cuts, end, start } of segments) {
       let from = start
       for (const to of [...cuts, end]) {
-        yield filler.fill(this.file.bytes(from, to))
+        if (to - from < READ && to < end) continue
+        const room = Math.ceil((to - from) * growth) + 1024
+        const filled = filler.fill(this.file.bytes(from, to, room), room)
+        growth = Math.max(0, filled.length / (to - from) - 1) * 1.1
+        yield filled
         from = to
       }
     }

@@ -173,32 +173,42 @@ export class SlotFiller {
     )
   }
 
-  /** `bytes` with its slots filled, as new bytes (or `bytes` itself when it has none). */
-  fill(bytes: Uint8Array): Uint8Array {
-    const parts: Array<Uint8Array> = []
-    let length = 0
-    let from = 0
-    for (let at = bytes.indexOf(MARK_BYTE); at >= 0; at = bytes.indexOf(MARK_BYTE, from)) {
-      if (at > from) parts.push(bytes.subarray(from, at))
-      if (bytes[at + 1] === MARK_BYTE) {
-        parts.push(bytes.subarray(at, at + 1))
+  /**
+   * The laid-out text in `bytes` from `start` on, its slots filled. Filled text is written from the
+   * start of `bytes` (the room before `start` takes what the slots add), moved within it, not
+   * copied out piece by piece; new memory only when that room runs out.
+   */
+  fill(bytes: Uint8Array, start = 0): Uint8Array {
+    let into = bytes
+    let end = bytes.length
+    let written = 0
+    let from = start
+    for (let at = into.indexOf(MARK_BYTE, from); ; at = into.indexOf(MARK_BYTE, from)) {
+      const plain = (at < 0 ? end : at) - from
+      if (written !== from) into.copyWithin(written, from, from + plain)
+      written += plain
+      if (at < 0) return into.subarray(0, written)
+      if (into[at + 1] === MARK_BYTE) {
+        into[written++] = MARK_BYTE
         from = at + 2
-      } else {
-        const end = bytes.indexOf(END_BYTE, at + 2)
-        parts.push(this.slot(bytes, at + 1, end))
-        from = end + 1
+        continue
       }
+      const slotEnd = into.indexOf(END_BYTE, at + 2)
+      const text = this.slot(into, at + 1, slotEnd)
+      from = slotEnd + 1
+      if (written + text.length > from) {
+        // the room is taken: the rest moves to new memory with room for as much again
+        const rest = end - from
+        const more = new Uint8Array(written + text.length + 2 * rest + (rest >> 1) + 256)
+        more.set(into.subarray(0, written))
+        more.set(into.subarray(from, end), more.length - rest)
+        into = more
+        end = more.length
+        from = end - rest
+      }
+      into.set(text, written)
+      written += text.length
     }
-    if (from === 0) return bytes
-    if (from < bytes.length) parts.push(bytes.subarray(from))
-    for (const part of parts) length += part.length
-    const filled = new Uint8Array(length)
-    let offset = 0
-    for (const part of parts) {
-      filled.set(part, offset)
-      offset += part.length
-    }
-    return filled
   }
 }
 

@@ -7,9 +7,16 @@ import fc from "fast-check"
 import type { EpochRow } from "../src/Report.js"
 import { renderRow, type RowLayout, type RowTemplate, SlotFiller, SlotWriter } from "../src/RowTemplate.js"
 
-/** Text laid out with slots, filled as the report fills it (as UTF-8). */
-const fillSlots = (text: string, alias: (party: number) => string, layout: RowLayout): string =>
-  new TextDecoder().decode(new SlotFiller(alias, layout).fill(new TextEncoder().encode(text)))
+/**
+ * Text laid out with slots, filled as the report fills it (as UTF-8), after `room` bytes (of slot
+ * marks, which must not be read) that the filled text may take.
+ */
+const fillSlots = (text: string, alias: (party: number) => string, layout: RowLayout, room = 0): string => {
+  const encoded = new TextEncoder().encode(text)
+  const bytes = new Uint8Array(room + encoded.length).fill(1)
+  bytes.set(encoded, room)
+  return new TextDecoder().decode(new SlotFiller(alias, layout).fill(bytes, room))
+}
 
 /** What a row's template writes, piece by piece. */
 type Piece =
@@ -60,13 +67,18 @@ const piece: fc.Arbitrary<Piece> = fc.oneof(
 describe("row templates", () => {
   it("lay out with slots, filled afterwards, what they lay out whole", () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.array(piece, { maxLength: 8 }), fc.nat(20)), { maxLength: 20 }), (rows) => {
-        const writer = new SlotWriter(scripted)
-        for (const [pieces, party] of rows) writer.row(rowOf(pieces, party), party)
-        const alias = (party: number) => scripted.alias(`party-${party}`, rowOf([], party).alias, layout)
-        const whole = rows.map(([pieces, party]) => renderRow(scripted, rowOf(pieces, party), layout)).join("")
-        expect(fillSlots(writer.take(), alias, layout)).toBe(whole)
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.array(piece, { maxLength: 8 }), fc.nat(20)), { maxLength: 20 }),
+        // room before the text: none, some (running out on the way), plenty
+        fc.oneof(fc.constant(0), fc.nat(40), fc.constant(4096)),
+        (rows, room) => {
+          const writer = new SlotWriter(scripted)
+          for (const [pieces, party] of rows) writer.row(rowOf(pieces, party), party)
+          const alias = (party: number) => scripted.alias(`party-${party}`, rowOf([], party).alias, layout)
+          const whole = rows.map(([pieces, party]) => renderRow(scripted, rowOf(pieces, party), layout)).join("")
+          expect(fillSlots(writer.take(), alias, layout, room)).toBe(whole)
+        }
+      ),
       { numRuns: 500 }
     )
   })

@@ -61,12 +61,12 @@ export class SpillFile {
     return { start, end: this.size }
   }
 
-  /** The bytes between `start` and `end`. */
-  bytes(start: number, end: number): Buffer {
-    const buffer = Buffer.allocUnsafe(end - start)
+  /** The bytes between `start` and `end`, after `room` bytes left as they are. */
+  bytes(start: number, end: number, room = 0): Buffer {
+    const buffer = Buffer.allocUnsafe(room + end - start)
     let position = start
     while (position < end) {
-      const read = fs.readSync(this.fd, buffer, position - start, end - position, position)
+      const read = fs.readSync(this.fd, buffer, room + position - start, end - position, position)
       if (read === 0) throw new Error(`the spill file ended at ${position} bytes, before ${end}`)
       position += read
     }
