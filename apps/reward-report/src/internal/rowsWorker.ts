@@ -164,6 +164,11 @@ class Body {
     else cuts.pop()
     this.segments.push({ start, end: this.file.size, earliest, latest, cuts })
   }
+
+  /** Writes what the file has gathered: the rows are read back by the thread that owns it. */
+  flush(): void {
+    this.file.flush()
+  }
 }
 
 /**
@@ -246,6 +251,7 @@ const serve = (port: NonNullable<typeof parentPort>, setup: Setup): void => {
       if (amounts.length === SUMS_PART) send()
     })
     if (amounts.length > 0) send()
+    body.flush()
     const kept = { segments: body.segments, notInTimeOrder: timesGoBack(body.segments), extents: body.extents?.state() }
     port.postMessage({ kind: "finished", kept } satisfies Reply)
   }

@@ -4,7 +4,8 @@
  * even if the process is killed); elsewhere it is removed on `close`.
  *
  * Another thread of the process can append to it through its descriptor ({@link SpillFile.writer});
- * the file stays the opener's, open until it closes it.
+ * the file stays the opener's, open until it closes it. Appended text is gathered before it is
+ * written: a thread that appends flushes before another reads.
  */
 import * as fs from "node:fs"
 import { tmpdir } from "node:os"
@@ -14,13 +15,19 @@ import { StringDecoder } from "node:string_decoder"
 /** Bytes read at a time. */
 const CHUNK = 1 << 20
 
+/** Appended text is gathered up to this many bytes before it is written: few calls to the system. */
+const GATHER = 1 << 20
+
 export class SpillFile {
   readonly fd: number
   private readonly dir: string | undefined
   private removed = false
   private closed = false
-  /** Bytes written so far: where the next text goes. */
+  /** Bytes appended so far: where the next text goes. */
   size = 0
+  /** Appended bytes not yet written, the last `gathered` of `size`. */
+  private gather: Buffer | undefined
+  private gathered = 0
 
   /** A new file, its name starting with `prefix`; or another thread's file by its descriptor `fd`. */
   private constructor(source: { readonly prefix: string } | { readonly fd: number }) {
@@ -49,20 +56,40 @@ export class SpillFile {
     return new SpillFile({ fd })
   }
 
-  /** Appends `text`; returns where it starts and ends. */
+  /** Appends `text`; returns where it starts and ends. Written once {@link GATHER} bytes are gathered. */
   append(text: string): { readonly start: number; readonly end: number } {
-    const bytes = Buffer.from(text, "utf8")
     const start = this.size
-    let written = 0
-    while (written < bytes.length) {
-      written += fs.writeSync(this.fd, bytes, written, bytes.length - written, start + written)
+    // a UTF-16 unit is at most three bytes of UTF-8
+    if (3 * text.length > GATHER) {
+      this.flush()
+      const bytes = Buffer.from(text, "utf8")
+      this.writeAt(bytes, bytes.length, start)
+      this.size += bytes.length
+      return { start, end: this.size }
     }
-    this.size += bytes.length
+    if (this.gathered + 3 * text.length > GATHER) this.flush()
+    this.gather ??= Buffer.allocUnsafe(GATHER)
+    const length = this.gather.write(text, this.gathered, "utf8")
+    this.gathered += length
+    this.size += length
     return { start, end: this.size }
+  }
+
+  /** Writes what was gathered. */
+  flush(): void {
+    if (this.gathered === 0 || this.gather === undefined) return
+    this.writeAt(this.gather, this.gathered, this.size - this.gathered)
+    this.gathered = 0
+  }
+
+  private writeAt(bytes: Buffer, length: number, position: number): void {
+    let written = 0
+    while (written < length) written += fs.writeSync(this.fd, bytes, written, length - written, position + written)
   }
 
   /** The bytes between `start` and `end`, after `room` bytes left as they are. */
   bytes(start: number, end: number, room = 0): Buffer {
+    this.flush()
     const buffer = Buffer.allocUnsafe(room + end - start)
     let position = start
     while (position < end) {
@@ -75,6 +102,7 @@ export class SpillFile {
 
   /** The lines between `start` and `end` (which must be line boundaries), without their line ends. */
   *lines(start: number, end: number): Generator<string> {
+    this.flush()
     const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, end - start)))
     const decoder = new StringDecoder("utf8")
     let position = start
