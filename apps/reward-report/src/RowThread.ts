@@ -38,14 +38,15 @@ import { SpillFile } from "./internal/spillFile.js"
 export const IN_FLIGHT_BYTES = 16 << 20
 
 /**
- * The thread's young generation, in megabytes. Nearly all the thread makes is garbage by the next
- * row, but a window's lines live until the window is laid out: in a smaller young generation they
- * outlive two collections and are moved to the old one, to be collected there. Measured at a
- * million rows: 12 MB took about 1,000 young and 60 full collections, 1.5 s of the thread's time;
- * 32 MB about 260 and 6, 0.4 s, for a peak 10-25 MB higher while the rows are read (not the
- * process's highest, which comes later, when the aliases are read).
+ * The thread's young generation, in megabytes (a third of it for new objects, rounded up to a
+ * power of two: 8). Nearly all the thread makes is garbage by the next row, but a window's lines
+ * live until the window is laid out: in a smaller young generation they outlive two collections
+ * and are moved to the old one, to be collected there. Measured at a million rows: 12 MB took
+ * about 1,000 young and 60 full collections, 1.5 s of the thread's time; 24 MB about 510 and 25,
+ * 0.8 s; 32 MB (16 for new objects) 260 and 6, 0.4 s, but its peak while the rows are read came
+ * to 20-30 MB more, too close to the process's highest.
  */
-export const YOUNG_GENERATION_MB = 32
+export const YOUNG_GENERATION_MB = 24
 
 /** Lines are encoded once about this long (short strings stay cheap to collect). */
 const PIECE = 32_768
