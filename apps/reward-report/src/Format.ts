@@ -34,14 +34,14 @@ export const formatOfPath = (path: string): Format | undefined => {
 
 /**
  * Formats that can list a million per-epoch rows write them piece by piece, reading the rows as
- * they go; HTML shows at most a thousand and is one piece.
+ * they go (HTML shows at most a thousand, but lists every line of the assets and parties views).
  */
 const renderers: Record<Format, (report: Report) => Iterable<Piece>> = {
   table: Table.chunks,
   csv: Csv.chunks,
   json: Json.chunks,
   markdown: Markdown.chunks,
-  html: (report) => [Html.render(report)],
+  html: Html.chunks,
   koinly: Koinly.chunks,
   cointracking: CoinTracking.chunks
 }

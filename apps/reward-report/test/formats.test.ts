@@ -7,6 +7,7 @@ import fc from "fast-check"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import * as CoinTracking from "../src/formats/CoinTracking.js"
 import * as Csv from "../src/formats/Csv.js"
+import * as Html from "../src/formats/Html.js"
 import * as Json from "../src/formats/Json.js"
 import * as Koinly from "../src/formats/Koinly.js"
 import * as Markdown from "../src/formats/Markdown.js"
@@ -97,6 +98,11 @@ const goldens: ReadonlyArray<readonly [file: string, render: (report: Report) =>
   ["sample.passed.txt", Table.render, "sample.passed"],
   ["sample.skipped.txt", Table.render, "sample.skipped"],
   ["noepochs.epochs.txt", Table.render, "noepochs"],
+  ["sample.parties.html", Html.render, "sample.parties"],
+  ["sample.totals.html", Html.render, "sample.totals"],
+  ["sample.epochs.html", Html.render, "sample.epochs"],
+  ["sample.skipped.html", Html.render, "sample.skipped"],
+  ["noepochs.epochs.html", Html.render, "noepochs"],
   ["sample.koinly.csv", Koinly.render, "sample.assets"],
   ["sample.cointracking.csv", CoinTracking.render, "sample.assets"]
 ]

@@ -8,7 +8,7 @@ import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { PNG } from "pngjs"
 import { describe, expect, it } from "vitest"
-import { chart, escapeHtml, render } from "../src/formats/Html.js"
+import { chart, chunks, escapeHtml, render } from "../src/formats/Html.js"
 import { provenanceEntries } from "../src/formats/text.js"
 import type { AssetInfo, EpochRow, PartyLine, Report } from "../src/Report.js"
 import { chromiumAvailable, screenshot } from "./support/chromium.js"
@@ -191,6 +191,19 @@ describe("Html.render", () => {
     const skipped = render({ ...sampleReport, crossCheck: { status: "skipped", reason: "only epochs 1 to 2 <read>" } })
     expect(skipped).toContain('<span class="skipped">Skipped.</span> only epochs 1 to 2 &lt;read&gt;')
     expect(render({ ...sampleReport, crossCheck: undefined })).not.toContain("Cross-check")
+  })
+
+  it("is written a line at a time, the view's lines made as they are written", () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => vegaLine(i + 1, i, BigInt(20_000 - i)))
+    for (const view of ["assets", "parties"] as const) {
+      const report: Report = { ...sampleReport, view, totals: sampleReport.totals.slice(1), lines }
+      const pieces = [...chunks(report)]
+      expect(pieces.join("")).toBe(render(report))
+      expect(pieces.length).toBeGreaterThan(lines.length)
+      const rows = pieces.filter((piece) => piece.startsWith("<tr>"))
+      expect(rows.length).toBe(lines.length)
+      expect(rows.every((row) => row.indexOf("\n") === row.length - 1)).toBe(true)
+    }
   })
 
   it("matches the golden file", () => {

@@ -3,7 +3,7 @@
  * bar chart per asset as inline SVG. It opens offline and prints. Everything from the chain is escaped.
  */
 import type { AssetInfo, CrossCheck, EpochRow, PartyLine, Report } from "../Report.js"
-import { groupDigits, oneLine, partyLabel, provenanceEntries, runs, shortId, unitsOf } from "./text.js"
+import { groupDigits, oneLine, partyLabel, provenanceEntries, runs, shortId, textOf, unitsOf } from "./text.js"
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 
@@ -172,44 +172,37 @@ const chartSection = (report: Report): string => {
   return [`<section id="chart">`, `<h2>Top earners per asset</h2>`, ...body, `</section>`].join("\n")
 }
 
-const assetsView = (report: Report): ReadonlyArray<string> =>
-  report.totals.flatMap((total) => {
+function* assetsView(report: Report): Generator<string> {
+  for (const total of report.totals) {
     const lines = report.lines.filter((line) => line.asset.id === total.asset.id)
-    if (lines.length === 0) return []
-    return [
-      assetHeading(total.asset),
-      `<table>`,
-      thead(["Rank", "Party", "Alias", "Amount", "Share %"], ["Rank", "Amount", "Share %"]),
-      `<tbody>`,
-      ...lines.map(
-        (line) =>
-          `<tr>${td(String(line.rank), "num")}${td(line.partyId, "id")}${td(line.alias === undefined ? "" : oneLine(line.alias))}${td(amountText(line.units, line.asset), "num")}${td(line.share, "num")}</tr>`
-      ),
-      `</tbody>`,
-      `</table>`
-    ]
-  })
+    if (lines.length === 0) continue
+    yield assetHeading(total.asset)
+    yield `<table>`
+    yield thead(["Rank", "Party", "Alias", "Amount", "Share %"], ["Rank", "Amount", "Share %"])
+    yield `<tbody>`
+    for (const line of lines) {
+      yield `<tr>${td(String(line.rank), "num")}${td(line.partyId, "id")}${td(line.alias === undefined ? "" : oneLine(line.alias))}${td(amountText(line.units, line.asset), "num")}${td(line.share, "num")}</tr>`
+    }
+    yield `</tbody>`
+    yield `</table>`
+  }
+}
 
-const partiesView = (report: Report): ReadonlyArray<string> =>
-  report.lines.length === 0
-    ? []
-    : [
-        `<table>`,
-        thead(["Asset", "Rank", "Amount", "Share %"], ["Rank", "Amount", "Share %"]),
-        ...runs(report.lines, (line) => line.partyId).map((group) => {
-          const { alias, partyId } = group[0]
-          return [
-            `<tbody>`,
-            `<tr class="group"><th colspan="4" scope="rowgroup">${escapeHtml(alias === undefined ? shortId(partyId) : oneLine(alias))}<span class="id">${escapeHtml(partyId)}</span></th></tr>`,
-            ...group.map(
-              (line) =>
-                `<tr>${td(oneLine(line.asset.symbol), undefined, line.asset.id)}${td(String(line.rank), "num")}${td(amountText(line.units, line.asset), "num")}${td(line.share, "num")}</tr>`
-            ),
-            `</tbody>`
-          ].join("\n")
-        }),
-        `</table>`
-      ]
+function* partiesView(report: Report): Generator<string> {
+  if (report.lines.length === 0) return
+  yield `<table>`
+  yield thead(["Asset", "Rank", "Amount", "Share %"], ["Rank", "Amount", "Share %"])
+  for (const group of runs(report.lines, (line) => line.partyId)) {
+    const { alias, partyId } = group[0]
+    yield `<tbody>`
+    yield `<tr class="group"><th colspan="4" scope="rowgroup">${escapeHtml(alias === undefined ? shortId(partyId) : oneLine(alias))}<span class="id">${escapeHtml(partyId)}</span></th></tr>`
+    for (const line of group) {
+      yield `<tr>${td(oneLine(line.asset.symbol), undefined, line.asset.id)}${td(String(line.rank), "num")}${td(amountText(line.units, line.asset), "num")}${td(line.share, "num")}</tr>`
+    }
+    yield `</tbody>`
+  }
+  yield `</table>`
+}
 
 const epochRowHtml = (row: EpochRow): string =>
   `<tr>${td(String(row.epoch), "num")}${td(row.receivedAtIso, "num")}${partyCell(row.partyId, row.alias)}${td(oneLine(row.asset.symbol), undefined, row.asset.id)}${td(oneLine(row.rewardType))}${td(amountText(row.units, row.asset), "num")}${td(oneLine(row.percentageOfTotal), "num")}</tr>`
@@ -237,17 +230,25 @@ const epochsView = (report: Report): ReadonlyArray<string> => {
   ]
 }
 
-const viewSection = (report: Report): string => {
+/** The view's section, line by line (the assets and parties views list every line: hundreds of thousands on a big network). */
+const viewSection = (report: Report): Iterable<string> => {
   switch (report.view) {
     case "totals":
-      return ""
+      return []
     case "assets":
-      return [`<section id="view">`, `<h2>Parties per asset</h2>`, ...assetsView(report), `</section>`].join("\n")
+      return section(`<h2>Parties per asset</h2>`, assetsView(report))
     case "parties":
-      return [`<section id="view">`, `<h2>Assets per party</h2>`, ...partiesView(report), `</section>`].join("\n")
+      return section(`<h2>Assets per party</h2>`, partiesView(report))
     case "epochs":
-      return [`<section id="view">`, `<h2>Payouts per epoch</h2>`, ...epochsView(report), `</section>`].join("\n")
+      return section(`<h2>Payouts per epoch</h2>`, epochsView(report))
   }
+}
+
+function* section(heading: string, body: Iterable<string>): Generator<string> {
+  yield `<section id="view">`
+  yield heading
+  yield* body
+  yield `</section>`
 }
 
 const crossCheckBody = (check: CrossCheck): ReadonlyArray<string> => {
@@ -287,8 +288,12 @@ const crossCheckSection = (report: Report): string =>
         `</section>`
       ].join("\n")
 
-export const render = (report: Report): string =>
-  [
+/**
+ * The page in pieces, a line each: the view's lines are made as they are written, not joined into
+ * one string first (a page of the assets view of a big network is some 50 MB of text).
+ */
+export function* chunks(report: Report): Generator<string> {
+  const top = [
     `<!doctype html>`,
     `<html lang="en">`,
     `<head>`,
@@ -303,12 +308,14 @@ export const render = (report: Report): string =>
     `<h1>Vega rewards report</h1>`,
     provenanceSection(report),
     totalsSection(report),
-    chartSection(report),
-    viewSection(report),
-    crossCheckSection(report),
-    `</body>`,
-    `</html>`,
-    ``
+    chartSection(report)
   ]
-    .filter((part, i, parts) => part !== "" || i === parts.length - 1)
-    .join("\n")
+  // a section with nothing to show is left out, with its line
+  for (const part of top) if (part !== "") yield `${part}\n`
+  for (const line of viewSection(report)) yield `${line}\n`
+  const crossCheck = crossCheckSection(report)
+  if (crossCheck !== "") yield `${crossCheck}\n`
+  yield `</body>\n</html>\n`
+}
+
+export const render = (report: Report): string => textOf(chunks(report))
