@@ -49,13 +49,7 @@ const suffixOf = (suffix: string): string => {
 }
 
 /** A number cell's parts: integer part (grouped), fraction with its point, suffix. */
-interface Parts {
-  readonly whole: string
-  readonly fraction: string
-  readonly suffix: string
-}
-
-const partsOf = ({ suffix, units }: Num): Parts => {
+const partsOf = ({ suffix, units }: Num) => {
   const grouped = groupDigits(units)
   const point = grouped.indexOf(".")
   return {
@@ -63,16 +57,6 @@ const partsOf = ({ suffix, units }: Num): Parts => {
     fraction: point < 0 ? "" : grouped.slice(point),
     suffix: suffixOf(suffix)
   }
-}
-
-/** A row's cell as it is measured and laid out: text on one line, or a number's parts. */
-type Cell = string | Parts
-
-const cellsOf = <A>(columns: ReadonlyArray<Column<A>>, row: A): Array<Cell> => {
-  const cells: Array<Cell> = []
-  for (const column of columns)
-    cells.push(column.align === "number" ? partsOf(column.cell(row)) : oneLine(column.cell(row)))
-  return cells
 }
 
 /** How wide a column's cells are: text cells whole; numbers by part, so decimal points line up. */
@@ -85,31 +69,32 @@ class Widths {
   get numbers(): number {
     return this.whole + this.fraction + this.suffix
   }
+}
 
-  /** Widens to `cell`. A number's digits, signs, commas and point are ASCII: their width is their length. */
-  add(cell: Cell): void {
-    if (typeof cell === "string") this.text = Math.max(this.text, width(cell))
-    else {
-      this.whole = Math.max(this.whole, cell.whole.length)
-      this.fraction = Math.max(this.fraction, cell.fraction.length)
-      this.suffix = Math.max(this.suffix, width(cell.suffix))
-    }
+const measure = <A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): ReadonlyArray<Widths> => {
+  const widths = columns.map(() => new Widths())
+  for (const row of rows) {
+    columns.forEach((column, i) => {
+      const w = widths[i]
+      if (column.align !== "number") w.text = Math.max(w.text, width(oneLine(column.cell(row))))
+      else {
+        const p = partsOf(column.cell(row))
+        w.whole = Math.max(w.whole, width(p.whole))
+        w.fraction = Math.max(w.fraction, width(p.fraction))
+        w.suffix = Math.max(w.suffix, width(p.suffix))
+      }
+    })
   }
+  return widths
 }
 
 /** The columns' widths: their cells' by part (numbers) and whole, headers included. */
-const layoutOf = <A>(columns: ReadonlyArray<Column<A>>, cells: Iterable<ReadonlyArray<Cell>>) => {
-  const widths = columns.map(() => new Widths())
-  for (const row of cells) for (let i = 0; i < row.length; i++) widths[i].add(row[i])
+const layoutOf = <A>(columns: ReadonlyArray<Column<A>>, measured: Iterable<A>) => {
+  const widths = measure(columns, measured)
   const sizes = columns.map((column, i) =>
     Math.max(width(column.header), column.align === "number" ? widths[i].numbers : widths[i].text)
   )
   return { widths, sizes }
-}
-
-/** Each row's cells, made as they are gone through. */
-function* cellsOfRows<A>(columns: ReadonlyArray<Column<A>>, rows: Iterable<A>): Generator<Array<Cell>> {
-  for (const row of rows) yield cellsOf(columns, row)
 }
 
 /** A line of cells two spaces apart, each padded to its column's size; no trailing spaces. */
@@ -122,38 +107,29 @@ const lineOf =
       .trimEnd()
 
 /**
- * A block of at most this many rows keeps its cells from measuring them to laying them out (made
- * once: about 60% of the time); a longer one makes them again rather than hold them all (some
- * 250 bytes a row).
- */
-export const HELD_ROWS = 100_000
-
-/**
  * Columns two spaces apart, a header row and a dashed rule; no trailing spaces. Numbers are laid
  * out so their decimal points share one column: integer parts padded on the left, fractions padded
- * on the right, then the suffixes padded to one width. The rows' cells are measured, then laid out
- * (see {@link HELD_ROWS}); the lines come one piece each.
+ * on the right, then the suffixes padded to one width. Widths come from `measured`: the rows
+ * themselves (gone through twice, so a million of them need not be held), or rows holding the
+ * widest cells of each column; the lines come one piece each.
  */
-function* table<A>(columns: ReadonlyArray<Column<A>>, rows: ReadonlyArray<A>): Generator<string> {
-  const held = rows.length <= HELD_ROWS ? rows.map((row) => cellsOf(columns, row)) : undefined
-  const cells = () => held ?? cellsOfRows(columns, rows)
-  const { sizes, widths } = layoutOf(columns, cells())
+function* table<A>(
+  columns: ReadonlyArray<Column<A>>,
+  rows: Iterable<A>,
+  measured: Iterable<A> = rows
+): Generator<string> {
+  const { sizes, widths } = layoutOf(columns, measured)
   const line = lineOf(columns, sizes)
   yield line(columns.map((column) => column.header))
   yield `\n${line(sizes.map((size) => "-".repeat(size)))}`
-  for (const row of cells()) {
-    const texts = row.map((cell, i) => {
-      if (typeof cell === "string") return cell
+  for (const row of rows) {
+    const cells = columns.map((column, i) => {
+      if (column.align !== "number") return oneLine(column.cell(row))
+      const p = partsOf(column.cell(row))
       const w = widths[i]
-      return (
-        " ".repeat(w.whole - cell.whole.length) +
-        cell.whole +
-        cell.fraction +
-        " ".repeat(w.fraction - cell.fraction.length) +
-        padRight(cell.suffix, w.suffix)
-      )
+      return padLeft(p.whole, w.whole) + padRight(p.fraction, w.fraction) + padRight(p.suffix, w.suffix)
     })
-    yield `\n${line(texts)}`
+    yield `\n${line(cells)}`
   }
 }
 
@@ -247,19 +223,18 @@ export const epochTemplate: RowTemplate = {
     const amount = partsOf({ units: row.units, suffix: symbolOf(row.asset.symbol) })
     const suffix = amount.suffix.trimEnd()
     out.text("\n")
-    // the epoch, time and amount are ASCII: their width is their length
-    out.pad(0, epoch.length)
+    out.pad(0, width(epoch))
     out.text(`${epoch}  ${time}`)
-    out.pad(1, time.length)
+    out.pad(1, width(time))
     out.text("  ")
     out.alias()
     out.text(`  ${type}`)
     out.pad(3, width(type))
     out.text("  ")
-    out.pad(4, amount.whole.length)
+    out.pad(4, width(amount.whole))
     out.text(amount.whole + amount.fraction)
     if (suffix !== "") {
-      out.pad(5, amount.fraction.length)
+      out.pad(5, width(amount.fraction))
       out.text(suffix)
     }
   },
@@ -269,8 +244,7 @@ export const epochTemplate: RowTemplate = {
 /** Streamed: the rows are read once, as the block is written, where their widest cells are known. */
 function* epochsBlock(epochs: EpochRows): Generator<Piece> {
   yield "Rewards per epoch\n\n"
-  const measured = epochs.widest?.() ?? epochs.withoutIds()
-  const { sizes, widths } = layoutOf(epochColumns, cellsOfRows(epochColumns, measured))
+  const { sizes, widths } = layoutOf(epochColumns, epochs.widest?.() ?? epochs.withoutIds())
   const line = lineOf(epochColumns, sizes)
   yield line(epochColumns.map((column) => column.header))
   yield `\n${line(sizes.map((size) => "-".repeat(size)))}`
