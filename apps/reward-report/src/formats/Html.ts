@@ -290,7 +290,7 @@ const crossCheckSection = (report: Report): string =>
 
 /**
  * The page in pieces, a line each: the view's lines are made as they are written, not joined into
- * one string first (a page of the assets view of a big network is some 50 MB of text).
+ * one string first (the assets view of a big network is tens of megabytes of text).
  */
 export function* chunks(report: Report): Generator<string> {
   const top = [
