@@ -17,10 +17,11 @@
  */
 import { execFileSync, spawn } from "node:child_process"
 import { cpus, tmpdir } from "node:os"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { parseArgs } from "node:util"
+import { processCpuMillis } from "./procCpu.js"
 
 const { values } = parseArgs({
   options: {
@@ -59,6 +60,8 @@ interface Measured {
   readonly millis: number
   /** User and system time of the step's process, all its threads. */
   readonly cpuMillis: number
+  /** Of its thread that makes the reads (the others only lay out, collect garbage or write), where it can be read. */
+  readonly readingCpuMillis: number | undefined
   /** Of the network's process meanwhile, where it can be read. */
   readonly nodeCpuMillis: number | undefined
   readonly peakRssMb: number
@@ -66,29 +69,13 @@ interface Measured {
   readonly [field: string]: unknown
 }
 
-/**
- * CPU time a process has used so far, in milliseconds, from `/proc` (Linux; undefined elsewhere).
- * Its user and system times are fields 14 and 15, in ticks of 1/100 s (`USER_HZ` is 100 on every
- * architecture Linux runs Node on).
- */
-const cpuMillisOf = (pid: number | undefined): number | undefined => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    // the name (field 2) may hold spaces: fields are counted after its closing parenthesis
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return undefined
-  }
-}
-
 /** A step's own process, and the CPU the network's process used meanwhile (`nodeCpuMillis`). */
 const phase = async (args: ReadonlyArray<string>, network?: ReturnType<typeof spawn>): Promise<Measured> => {
-  const nodeBefore = cpuMillisOf(network?.pid)
+  const nodeBefore = processCpuMillis(network?.pid)
   const child = spawn(process.execPath, [phaseBundle, ...args], { stdio: ["ignore", "pipe", "inherit"] })
   const result = await firstLine(child)
   await new Promise((resolve) => child.once("exit", resolve))
-  const nodeAfter = cpuMillisOf(network?.pid)
+  const nodeAfter = processCpuMillis(network?.pid)
   const nodeCpuMillis = nodeBefore === undefined || nodeAfter === undefined ? undefined : nodeAfter - nodeBefore
   return { ...(result as unknown as Measured), nodeCpuMillis }
 }
@@ -142,6 +129,12 @@ const measureSize = async (rows: number) => {
       return (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2
     }
     const baseCpu = mean(baselines.map((b) => b.cpuMillis))
+    /** The median of the values there are (none where they cannot be read). */
+    const medianOf = (values: ReadonlyArray<number | undefined>) => {
+      const known = values.filter((n): n is number => n !== undefined)
+      return known.length === 0 ? undefined : median(known)
+    }
+    const baseReading = medianOf(baselines.map((b) => b.readingCpuMillis))
     const base = baselines[0]
     const cores = cpus().length
     /**
@@ -156,21 +149,21 @@ const measureSize = async (rows: number) => {
         ? text(values[0])
         : `${text(median(values))} (${text(Math.min(...values))}–${text(Math.max(...values))})`
     console.log(
-      `| run | time | × baseline | CPU | × baseline | node CPU | bound (${cores} cores) | peak RSS | requests | written |`
+      `| run | time | × baseline | CPU | × baseline | reading thread CPU | node CPU | bound (${cores} cores) | peak RSS | requests | written |`
     )
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     const baseTime =
       times.length === 1
         ? seconds(base.millis)
         : `${seconds(mean(times))} (${times.length} runs, ${seconds(Math.min(...times))} to ${seconds(Math.max(...times))})`
     console.log(
-      `| reads only (baseline) | ${baseTime} | 1.00 | ${seconds(baseCpu)} | 1.00 | ${optional(base.nodeCpuMillis)} | ${optional(bound(base))} | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
+      `| reads only (baseline) | ${baseTime} | 1.00 | ${seconds(baseCpu)} | 1.00 | ${optional(baseReading)} | ${optional(base.nodeCpuMillis)} | ${optional(bound(base))} | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
     )
     for (const { name, runs: measured } of steps) {
       const last = measured[measured.length - 1].measured
       const ratio = (x: number) => x.toFixed(2)
-      const nodeCpus = measured.map((r) => r.measured.nodeCpuMillis).filter((n): n is number => n !== undefined)
-      const bounds = measured.map((r) => bound(r.measured)).filter((n): n is number => n !== undefined)
+      const medianOfRuns = (of: (m: Measured) => number | undefined) =>
+        optional(medianOf(measured.map((r) => of(r.measured))))
       console.log(
         `| ${name} | ${range(
           measured.map((r) => r.measured.millis),
@@ -178,7 +171,7 @@ const measureSize = async (rows: number) => {
         )} | ${range(
           measured.map((r) => r.measured.millis / r.around),
           ratio
-        )} | ${seconds(median(measured.map((r) => r.measured.cpuMillis)))} | ${ratio(median(measured.map((r) => r.measured.cpuMillis)) / baseCpu)} | ${nodeCpus.length === 0 ? "" : seconds(median(nodeCpus))} | ${bounds.length === 0 ? "" : seconds(median(bounds))} | ${Math.max(...measured.map((r) => r.measured.peakRssMb))} MB | ${last.requests} | ${(Number(last.bytes) / 1e6).toFixed(1)} MB (cross-check ${last.crossCheck}) |`
+        )} | ${seconds(median(measured.map((r) => r.measured.cpuMillis)))} | ${ratio(median(measured.map((r) => r.measured.cpuMillis)) / baseCpu)} | ${medianOfRuns((m) => m.readingCpuMillis)} | ${medianOfRuns((m) => m.nodeCpuMillis)} | ${medianOfRuns(bound)} | ${Math.max(...measured.map((r) => r.measured.peakRssMb))} MB | ${last.requests} | ${(Number(last.bytes) / 1e6).toFixed(1)} MB (cross-check ${last.crossCheck}) |`
       )
     }
   } finally {
