@@ -1,8 +1,9 @@
 /**
  * One measured step of the benchmark, in its own process so its peak RSS is its own (the benchmark
  * runs it bundled, as the command is installed). Prints one JSON line `{millis, cpuMillis,
- * readingCpuMillis, peakRssMb, requests, ...}` (`cpuMillis`: user and system time of all its
- * threads; `readingCpuMillis`: of the thread that makes the reads, where it can be read).
+ * readingCpuMillis, readingCoreWaitMillis, peakRssMb, requests, ...}` (`cpuMillis`: user and
+ * system time of all its threads; `readingCpuMillis`: of the thread that makes the reads, and
+ * `readingCoreWaitMillis` how long it waited for a core, where they can be read).
  *
  * - `baseline <url>`: reads what the report reads, as it reads them (assets, the summaries asset by
  *   asset, every per-epoch row, the summaries again, the profile list), only counting; the cost of
@@ -25,7 +26,7 @@ import { writeFileAtomically } from "../src/Output.js"
 import { layerSilent, type Progress } from "../src/Progress.js"
 import { noFilters, type View } from "../src/Report.js"
 import { clientLayer, makeReport } from "../src/Run.js"
-import { mainThreadCpuMillis } from "./procCpu.js"
+import { mainThreadCoreWaitMillis, mainThreadCpuMillis } from "./procCpu.js"
 
 const [phase, url, format = "table", view = "assets", file = "report.out", pacing = ""] = process.argv.slice(2)
 const timeout = Duration.minutes(2)
@@ -85,8 +86,9 @@ Effect.runPromise(
     const { system, user } = process.cpuUsage()
     const cpuMillis = Math.round((user + system) / 1000)
     const readingCpuMillis = mainThreadCpuMillis()
+    const readingCoreWaitMillis = mainThreadCoreWaitMillis()
     process.stdout.write(
-      `${JSON.stringify({ ...result, requests: reads.answers, millis, cpuMillis, readingCpuMillis, peakRssMb })}\n`
+      `${JSON.stringify({ ...result, requests: reads.answers, millis, cpuMillis, readingCpuMillis, readingCoreWaitMillis, peakRssMb })}\n`
     )
     process.exit(0)
   },

@@ -25,3 +25,17 @@ export const processCpuMillis = (pid: number | undefined): number | undefined =>
  * the process's id for its first thread).
  */
 export const mainThreadCpuMillis = (): number | undefined => millisOf(`/proc/self/task/${process.pid}/stat`)
+
+/**
+ * How long this process's main thread has waited for a core while it had work to do (ready to run,
+ * not running), in milliseconds: the second field of its `schedstat`, in nanoseconds (Linux with
+ * scheduler statistics; undefined elsewhere).
+ */
+export const mainThreadCoreWaitMillis = (): number | undefined => {
+  try {
+    const waiting = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[1])
+    return Number.isFinite(waiting) ? Math.round(waiting / 1e6) : undefined
+  } catch {
+    return undefined
+  }
+}

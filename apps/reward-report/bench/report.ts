@@ -62,6 +62,8 @@ interface Measured {
   readonly cpuMillis: number
   /** Of its thread that makes the reads (the others only lay out, collect garbage or write), where it can be read. */
   readonly readingCpuMillis: number | undefined
+  /** How long that thread waited for a core while it had work (the cores are shared with the node). */
+  readonly readingCoreWaitMillis: number | undefined
   /** Of the network's process meanwhile, where it can be read. */
   readonly nodeCpuMillis: number | undefined
   readonly peakRssMb: number
@@ -135,6 +137,7 @@ const measureSize = async (rows: number) => {
       return known.length === 0 ? undefined : median(known)
     }
     const baseReading = medianOf(baselines.map((b) => b.readingCpuMillis))
+    const baseWait = medianOf(baselines.map((b) => b.readingCoreWaitMillis))
     const base = baselines[0]
     const cores = cpus().length
     /**
@@ -149,15 +152,15 @@ const measureSize = async (rows: number) => {
         ? text(values[0])
         : `${text(median(values))} (${text(Math.min(...values))}–${text(Math.max(...values))})`
     console.log(
-      `| run | time | × baseline | CPU | × baseline | reading thread CPU | node CPU | bound (${cores} cores) | peak RSS | requests | written |`
+      `| run | time | × baseline | CPU | × baseline | reading thread CPU | it waited for a core | node CPU | bound (${cores} cores) | peak RSS | requests | written |`
     )
-    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     const baseTime =
       times.length === 1
         ? seconds(base.millis)
         : `${seconds(mean(times))} (${times.length} runs, ${seconds(Math.min(...times))} to ${seconds(Math.max(...times))})`
     console.log(
-      `| reads only (baseline) | ${baseTime} | 1.00 | ${seconds(baseCpu)} | 1.00 | ${optional(baseReading)} | ${optional(base.nodeCpuMillis)} | ${optional(bound(base))} | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
+      `| reads only (baseline) | ${baseTime} | 1.00 | ${seconds(baseCpu)} | 1.00 | ${optional(baseReading)} | ${optional(baseWait)} | ${optional(base.nodeCpuMillis)} | ${optional(bound(base))} | ${Math.max(...baselines.map((b) => b.peakRssMb))} MB | ${base.requests} | |`
     )
     for (const { name, runs: measured } of steps) {
       const last = measured[measured.length - 1].measured
@@ -171,7 +174,7 @@ const measureSize = async (rows: number) => {
         )} | ${range(
           measured.map((r) => r.measured.millis / r.around),
           ratio
-        )} | ${seconds(median(measured.map((r) => r.measured.cpuMillis)))} | ${ratio(median(measured.map((r) => r.measured.cpuMillis)) / baseCpu)} | ${medianOfRuns((m) => m.readingCpuMillis)} | ${medianOfRuns((m) => m.nodeCpuMillis)} | ${medianOfRuns(bound)} | ${Math.max(...measured.map((r) => r.measured.peakRssMb))} MB | ${last.requests} | ${(Number(last.bytes) / 1e6).toFixed(1)} MB (cross-check ${last.crossCheck}) |`
+        )} | ${seconds(median(measured.map((r) => r.measured.cpuMillis)))} | ${ratio(median(measured.map((r) => r.measured.cpuMillis)) / baseCpu)} | ${medianOfRuns((m) => m.readingCpuMillis)} | ${medianOfRuns((m) => m.readingCoreWaitMillis)} | ${medianOfRuns((m) => m.nodeCpuMillis)} | ${medianOfRuns(bound)} | ${Math.max(...measured.map((r) => r.measured.peakRssMb))} MB | ${last.requests} | ${(Number(last.bytes) / 1e6).toFixed(1)} MB (cross-check ${last.crossCheck}) |`
       )
     }
   } finally {
