@@ -1,7 +1,7 @@
 /**
- * CPU time used so far by a process or one of its threads, from `/proc` (Linux; undefined
- * elsewhere). Its user and system times are fields 14 and 15 of its `stat`, in ticks of 1/100 s
- * (`USER_HZ` is 100 on every architecture Linux runs Node on).
+ * CPU time used so far by a process or one of its threads, and how long a thread waited for a
+ * core, from `/proc` (Linux; undefined elsewhere). User and system times are fields 14 and 15 of a
+ * `stat`, in ticks of 1/100 s (`USER_HZ` is 100 on every architecture Linux runs Node on).
  */
 import { readFileSync } from "node:fs"
 
