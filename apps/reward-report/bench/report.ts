@@ -1,8 +1,9 @@
 /**
  * `pnpm bench`: the report against a local simulator at several sizes of history, every format,
  * each run in a process of its own (`phase.ts`, bundled as the command is installed) that prints
- * its time, peak RSS and requests. The baseline is the same reads without building anything,
- * measured in the same run against the same network.
+ * its time, CPU (its reading thread's too, and how long that waited for a core), peak RSS and
+ * requests. The baseline is the same reads without building anything, measured in the same run
+ * against the same network.
  *
  *   pnpm bench [--rows 100000,1000000,5000000] [--paced] [--interleave] [--repeat n]
  *
