@@ -5,26 +5,31 @@
  */
 import { readFileSync } from "node:fs"
 
-const millisOf = (statPath: string): number | undefined => {
+/** A file of `/proc`, or undefined where there is none (not Linux, or the process has ended). */
+const read = (path: string): string | undefined => {
   try {
-    const stat = readFileSync(statPath, "utf8")
-    // the name (field 2) may hold spaces: fields are counted after its closing parenthesis
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return (Number(fields[11]) + Number(fields[12])) * 10
+    return readFileSync(path, "utf8")
   } catch {
     return undefined
   }
 }
 
+/** A file about this process's main thread (a thread's id is the process's id for its first thread). */
+const mainThread = (file: string): string | undefined => read(`/proc/self/task/${process.pid}/${file}`)
+
+const millisOf = (stat: string | undefined): number | undefined => {
+  if (stat === undefined) return undefined
+  // the name (field 2) may hold spaces: fields are counted after its closing parenthesis
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 /** A process's CPU, all its threads, in milliseconds. */
 export const processCpuMillis = (pid: number | undefined): number | undefined =>
-  pid === undefined ? undefined : millisOf(`/proc/${pid}/stat`)
+  pid === undefined ? undefined : millisOf(read(`/proc/${pid}/stat`))
 
-/**
- * This process's main thread's own CPU, in milliseconds: the thread that reads (a thread's id is
- * the process's id for its first thread).
- */
-export const mainThreadCpuMillis = (): number | undefined => millisOf(`/proc/self/task/${process.pid}/stat`)
+/** This process's main thread's own CPU, in milliseconds: the thread that reads. */
+export const mainThreadCpuMillis = (): number | undefined => millisOf(mainThread("stat"))
 
 /**
  * How long this process's main thread has waited for a core while it had work to do (ready to run,
@@ -32,10 +37,6 @@ export const mainThreadCpuMillis = (): number | undefined => millisOf(`/proc/sel
  * scheduler statistics; undefined elsewhere).
  */
 export const mainThreadCoreWaitMillis = (): number | undefined => {
-  try {
-    const waiting = Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[1])
-    return Number.isFinite(waiting) ? Math.round(waiting / 1e6) : undefined
-  } catch {
-    return undefined
-  }
+  const waiting = Number(mainThread("schedstat")?.split(" ")[1])
+  return Number.isFinite(waiting) ? Math.round(waiting / 1e6) : undefined
 }
