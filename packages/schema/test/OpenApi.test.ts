@@ -1,5 +1,5 @@
 /**
- * `@vega-effect/schema` against Vega's published OpenAPI specs (test/fixtures/openapi): every
+ * `@vega-effect/schema` against Vega's published OpenAPI specs (spec/openapi): every
  * member of the spec's definitions for our resources, responses, requests and transactions exists
  * in our schema (encoded side) with a compatible JSON type, every value of every enum they reach is
  * one of ours with the same number, and every member we have that a spec lacks is optional.
@@ -16,7 +16,7 @@ type Version = "v0.75.0" | "v0.79.0"
 type Json = Record<string, any>
 
 const read = (version: Version, file: string): Json =>
-  JSON.parse(readFileSync(new URL(`fixtures/openapi/${version}/${file}`, import.meta.url), "utf8"))
+  JSON.parse(readFileSync(new URL(`../spec/openapi/${version}/${file}`, import.meta.url), "utf8"))
 
 /** Our open enums by proto name (the widest one where two share a name, e.g. AccountType). */
 const ourEnums = new Map<string, Schema.Enum.OpenEnum<string>>()

@@ -50,7 +50,7 @@ export interface Spec {
 }
 
 /** Where the spec files are kept: the schema package's test fixtures. */
-export const specDirectory = new URL("../../../schema/test/fixtures/openapi/", import.meta.url)
+export const specDirectory = new URL("../../../schema/spec/openapi/", import.meta.url)
 
 const readJson = (version: SpecVersion, file: string): any =>
   JSON.parse(readFileSync(new URL(`${version}/${file}`, specDirectory), "utf8"))
@@ -167,8 +167,9 @@ const member = (spec: Spec, schema: OpenApiSchema, form: Form, presence: boolean
 
 /** The proto fields of a definition that may be left out: oneof members and proto3 `optional`. */
 export const optionalMembers = (spec: Spec, name: string): ReadonlySet<string> => {
-  // google.rpc.Status (code, message, details) is not in proto.json and has no oneof
-  if (name === "googlerpcStatus") return new Set()
+  // google.rpc.Status (code, message, details) and google.api.HttpBody (the export routes' file
+  // answers) are not in proto.json and have no oneof
+  if (name === "googlerpcStatus" || name === "apiHttpBody") return new Set()
   const message = spec.messages.get(name)
   if (message === undefined) throw new Error(`${spec.version}: no proto message for ${name}`)
   return new Set(message.fields.filter((f) => f.isoneof || f.label === "optional").map((f) => jsonName(f.name)))
@@ -178,7 +179,9 @@ const definition = (spec: Spec, name: string, form: Form): OpenApiSchema => {
   const schema = spec.components[name] ?? {}
   if (schema.enum !== undefined) {
     if (form === "rest") return { type: "string", enum: schema.enum }
-    const values = spec.enums.get(name)?.values
+    // google.protobuf.NullValue (inside google.protobuf.Value) is not in proto.json: its one value is 0
+    const values =
+      name === "protobufNullValue" ? [{ name: "NULL_VALUE", number: "0" }] : spec.enums.get(name)?.values
     if (values === undefined) throw new Error(`${spec.version}: no proto enum for ${name}`)
     return { type: "integer", enum: values.map((v) => Number(v.number)) }
   }
