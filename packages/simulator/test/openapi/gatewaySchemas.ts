@@ -180,8 +180,7 @@ const definition = (spec: Spec, name: string, form: Form): OpenApiSchema => {
   if (schema.enum !== undefined) {
     if (form === "rest") return { type: "string", enum: schema.enum }
     // google.protobuf.NullValue (inside google.protobuf.Value) is not in proto.json: its one value is 0
-    const values =
-      name === "protobufNullValue" ? [{ name: "NULL_VALUE", number: "0" }] : spec.enums.get(name)?.values
+    const values = name === "protobufNullValue" ? [{ name: "NULL_VALUE", number: "0" }] : spec.enums.get(name)?.values
     if (values === undefined) throw new Error(`${spec.version}: no proto enum for ${name}`)
     return { type: "integer", enum: values.map((v) => Number(v.number)) }
   }
