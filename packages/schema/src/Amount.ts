@@ -6,6 +6,7 @@
  *
  * @since 0.1.0
  */
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as FastDecode from "./internal/fastDecode.js"
@@ -13,18 +14,26 @@ import * as FastEncode from "./internal/fastEncode.js"
 
 const UINT256_MAX = (1n << 256n) - 1n
 
-const integerString = (options: {
-  readonly identifier: string
-  readonly description: string
+interface Range {
   readonly pattern: RegExp
   readonly min: bigint
-}) => {
-  const { description, min, pattern } = options
-  const parse = (s: string): bigint | undefined => {
+}
+
+const UNSIGNED: Range = { pattern: /^\d+$/, min: 0n }
+const SIGNED: Range = { pattern: /^-?\d+$/, min: -UINT256_MAX }
+
+/** The amount a string holds, or `undefined` when it is not one of the range. */
+const parser =
+  ({ min, pattern }: Range) =>
+  (s: string): bigint | undefined => {
     if (!pattern.test(s)) return undefined
     const n = BigInt(s)
     return n >= min && n <= UINT256_MAX ? n : undefined
   }
+
+const integerString = (options: Range & { readonly identifier: string; readonly description: string }) => {
+  const { description, min } = options
+  const parse = parser(options)
   const to = Schema.BigIntFromSelf.pipe(Schema.betweenBigInt(min, UINT256_MAX)).annotations({
     description,
     arbitrary: () => (fc) =>
@@ -74,8 +83,7 @@ const integerString = (options: {
 export const Amount = integerString({
   identifier: "Amount",
   description: "an unsigned integer amount in base units (at most 256 bits) as a decimal string",
-  pattern: /^\d+$/,
-  min: 0n
+  ...UNSIGNED
 })
 
 /**
@@ -87,6 +95,48 @@ export const Amount = integerString({
 export const SignedAmount = integerString({
   identifier: "SignedAmount",
   description: "a signed integer amount in base units (at most 256 bits) as a decimal string",
-  pattern: /^-?\d+$/,
-  min: -UINT256_MAX
+  ...SIGNED
+})
+
+const parseUnsigned = parser(UNSIGNED)
+const EMPTY_DESCRIPTION = 'an unsigned integer amount in base units as a decimal string, or "" when unset'
+
+/**
+ * An unsigned amount that the node leaves empty (`""`) while it is unset: `""` decodes to `None`
+ * and `None` encodes back to `""`.
+ *
+ * @since 0.2.0
+ * @category Schemas
+ */
+export const AmountOrEmpty = Schema.transformOrFail(
+  Schema.String,
+  Schema.OptionFromSelf(Schema.BigIntFromSelf.pipe(Schema.betweenBigInt(0n, UINT256_MAX))),
+  {
+    strict: true,
+    decode: (s, _, ast) => {
+      if (s === "") return ParseResult.succeed(Option.none())
+      const n = parseUnsigned(s)
+      return n === undefined
+        ? ParseResult.fail(new ParseResult.Type(ast, s, `Expected ${EMPTY_DESCRIPTION}, actual ${JSON.stringify(s)}`))
+        : ParseResult.succeed(Option.some(n))
+    },
+    encode: (o) => ParseResult.succeed(Option.match(o, { onNone: () => "", onSome: (n) => n.toString() }))
+  }
+).annotations({
+  identifier: "AmountOrEmpty",
+  description: EMPTY_DESCRIPTION,
+  ...FastDecode.annotation((u) => {
+    if (u === "") return Option.none()
+    const n = typeof u === "string" ? parseUnsigned(u) : undefined
+    return n === undefined ? FastDecode.FAIL : Option.some(n)
+  }),
+  ...FastEncode.annotation((u) =>
+    !Option.isOption(u)
+      ? FastEncode.FAIL
+      : Option.isNone(u)
+        ? ""
+        : typeof u.value === "bigint" && u.value >= 0n && u.value <= UINT256_MAX
+          ? u.value.toString()
+          : FastEncode.FAIL
+  )
 })

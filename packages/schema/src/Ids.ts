@@ -235,6 +235,22 @@ export const OrderId = makeId("OrderId", "an order id", false)
 export type OrderId = typeof OrderId.Type
 
 /**
+ * Any other Vega id (a proposal, a trade, a transfer, a deposit, a team, ...): 64 hexadecimal
+ * characters, lowercase once decoded.
+ *
+ * @since 0.2.0
+ * @category Schemas
+ */
+export const VegaId = makeId("VegaId", "an id", false)
+/**
+ * The decoded form of the `VegaId` schema.
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export type VegaId = typeof VegaId.Type
+
+/**
  * A block hash.
  *
  * @since 0.1.0

@@ -5,6 +5,8 @@
 import type * as FastCheck from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as FastDecode from "./fastDecode.js"
+import { WireZeroId } from "./wire.js"
 
 /** A non-optional singular message field: `null` on the wire when unset, absent in the decoded value. */
 export const nullable = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
@@ -44,3 +46,15 @@ export const oneof =
         )
       })
     )
+
+/**
+ * A string member that is `schema`, or `""` where the node leaves it unset (an id, an address).
+ * `""` is also the member's zero, so the stream form leaves it out.
+ */
+export const orEmpty = <A extends string, I extends string>(schema: Schema.Schema<A, I>) => {
+  let fast: ((u: unknown) => unknown) | undefined
+  return Schema.Union(Schema.Literal(""), schema).annotations({
+    [WireZeroId]: "",
+    ...FastDecode.annotation((u) => (u === "" ? "" : (fast ??= FastDecode.compile(schema.ast))(u)))
+  })
+}
