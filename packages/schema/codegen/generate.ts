@@ -198,7 +198,8 @@ class Generator {
       SCALARS.has(f.fullType)
         ? scalarCodec(f, member, kind)
         : this.descriptor.enums.has(f.fullType)
-          ? this.enumRef(module, f.fullType)
+          ? // an answer's enum is open (a newer node's value is kept); a request's takes known names only
+            `${this.enumRef(module, f.fullType)}${form === "request" ? ".Known" : ""}`
           : this.messageRef(module, f.fullType, form)
     let codec: string
     if (entry !== undefined) {

@@ -11,7 +11,7 @@ import * as Schema from "effect/Schema"
 import { Amount } from "./Amount.js"
 import { Decimal, DecimalOrEmpty } from "./Decimal.js"
 import { PartyId, ReferralSetId } from "./Ids.js"
-import { optional } from "./internal/proto.js"
+import { laterMessage, optional } from "./internal/proto.js"
 import { Uint64 } from "./Integer.js"
 import * as Pagination from "./Pagination.js"
 
@@ -42,7 +42,7 @@ export const RewardFactors = Schema.Struct({
 
 /**
  * `v2.ReferralSetStats` as of v0.75, fields in the order the node writes them, plus the v0.78
- * per-fee-kind factor objects (optional). From v0.78 the single `discountFactor`, `rewardFactor`
+ * per-fee-kind factor objects (absent before v0.78, `null` when unset). From v0.78 the single `discountFactor`, `rewardFactor`
  * and `rewardsFactorMultiplier` are no longer filled and arrive as `""`, hence `Option`.
  *
  * @since 0.1.0
@@ -59,9 +59,9 @@ export const ReferralSetStats = Schema.Struct({
   rewardsFactorMultiplier: DecimalOrEmpty,
   wasEligible: Schema.Boolean,
   referrerTakerVolume: Amount,
-  discountFactors: optional(DiscountFactors),
-  rewardFactors: optional(RewardFactors),
-  rewardsFactorsMultiplier: optional(RewardFactors)
+  discountFactors: laterMessage(DiscountFactors),
+  rewardFactors: laterMessage(RewardFactors),
+  rewardsFactorsMultiplier: laterMessage(RewardFactors)
 }).annotations({ identifier: "ReferralSetStats" })
 /**
  * The decoded form of the `ReferralSetStats` schema.

@@ -20,6 +20,7 @@ type Plan =
   | { readonly _tag: "Scalar"; readonly zero: unknown }
   | { readonly _tag: "Message"; readonly fields: ReadonlyArray<Field> }
   | { readonly _tag: "Array"; readonly element: Plan }
+  | { readonly _tag: "Map"; readonly value: Plan }
   | { readonly _tag: "Nullable"; readonly inner: Plan }
   | { readonly _tag: "Opaque" }
 
@@ -43,6 +44,9 @@ const planOf = (ast: AST.AST): Plan => {
     case "Suspend":
       return planOf(ast.f())
     case "TypeLiteral": {
+      // a proto map: a JSON object of entries, each value in the form of its own type
+      if (ast.propertySignatures.length === 0 && ast.indexSignatures.length === 1)
+        return { _tag: "Map", value: planOf(ast.indexSignatures[0]!.type) }
       const fields = ast.propertySignatures.map((ps): Field => {
         let plan: Plan | undefined
         return { key: ps.name, optional: ps.isOptional, plan: () => (plan ??= planOf(ps.type)) }
@@ -80,6 +84,9 @@ const planOf = (ast: AST.AST): Plan => {
 const isRecord = (u: unknown): u is Record<PropertyKey, unknown> =>
   typeof u === "object" && u !== null && !Array.isArray(u)
 
+const mapValues = (record: Record<PropertyKey, unknown>, f: (v: unknown) => unknown): Record<PropertyKey, unknown> =>
+  Object.fromEntries(Object.entries(record).map(([k, v]) => [k, f(v)]))
+
 const restZero = (plan: Plan): unknown => {
   switch (plan._tag) {
     case "Enum":
@@ -90,6 +97,8 @@ const restZero = (plan: Plan): unknown => {
       return toRest(plan, {})
     case "Array":
       return []
+    case "Map":
+      return {}
     case "Nullable":
       return null
     case "Opaque":
@@ -116,6 +125,8 @@ const toRest = (plan: Plan, value: unknown): unknown => {
     }
     case "Array":
       return Array.isArray(value) ? value.map((v) => toRest(plan.element, v)) : value
+    case "Map":
+      return isRecord(value) ? mapValues(value, (v) => toRest(plan.value, v)) : value
     case "Nullable":
       return value === null || value === undefined ? null : toRest(plan.inner, value)
     default:
@@ -131,6 +142,8 @@ const isDefault = (plan: Plan, value: unknown): boolean => {
       return value === plan.zero
     case "Array":
       return Array.isArray(value) && value.length === 0
+    case "Map":
+      return isRecord(value) && Object.keys(value).length === 0
     case "Nullable":
       return value === null
     default:
@@ -151,13 +164,16 @@ const toStream = (plan: Plan, value: unknown): unknown => {
         const fieldPlan = field.plan()
         // a member the node may leave out is written even at its default, but a repeated field has
         // no presence: an empty one is never written
-        if ((!field.optional || fieldPlan._tag === "Array") && isDefault(fieldPlan, v)) continue
+        if ((!field.optional || fieldPlan._tag === "Array" || fieldPlan._tag === "Map") && isDefault(fieldPlan, v))
+          continue
         out[field.key] = toStream(fieldPlan, v)
       }
       return out
     }
     case "Array":
       return Array.isArray(value) ? value.map((v) => toStream(plan.element, v)) : value
+    case "Map":
+      return isRecord(value) ? mapValues(value, (v) => toStream(plan.value, v)) : value
     case "Nullable":
       return value === null ? null : toStream(plan.inner, value)
     default:

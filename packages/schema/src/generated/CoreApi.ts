@@ -7,11 +7,11 @@
  * @since 0.2.0
  */
 import * as Schema from "effect/Schema"
-import * as Integer from "../Integer.js"
+import * as Timestamp from "../Timestamp.js"
 
 const GetVegaTimeResponse_ = /* @__PURE__ */ Schema.Struct({
   /** Timestamp representation of current VegaTime as represented in Unix nanoseconds, for example `1580473859111222333` corresponds to `2020-01-31T12:30:59.111222333Z` */
-  timestamp: Integer.Int64
+  timestamp: Timestamp.VegaTimestamp
 }).annotations({ identifier: "vega.api.v1.GetVegaTimeResponse" })
 /**
  * Response for the current consensus coordinated time on the Vega network, referred to as "VegaTime" (`vega.api.v1.GetVegaTimeResponse`)

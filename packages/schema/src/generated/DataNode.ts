@@ -7,27 +7,32 @@
  * @since 0.2.0
  */
 import * as Schema from "effect/Schema"
+import * as Amount from "../Amount.js"
 import * as Commands from "../Commands.js"
+import * as Decimal from "../Decimal.js"
 import * as Enum from "../Enum.js"
 import * as Epoch from "../Epoch.js"
+import * as Ethereum from "../Ethereum.js"
 import * as EventBus from "../EventBus.js"
+import * as Ids from "../Ids.js"
 import * as Integer from "../Integer.js"
 import * as LiquidityProvision from "../LiquidityProvision.js"
 import * as Market from "../Market.js"
 import * as Pagination from "../Pagination.js"
+import * as Timestamp from "../Timestamp.js"
 import * as Vega from "./Vega.js"
 import * as VegaEvents from "./VegaEvents.js"
-import { nullable, optional, oneof } from "../internal/proto.js"
+import { nullable, optional, orEmpty, oneof } from "../internal/proto.js"
 
 const AccountFilter_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict accounts to those holding balances in this asset ID. */
-  assetId: /* @__PURE__ */ optional(Schema.String),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
   /** Restrict accounts to those owned by the parties in this list. Pass an empty list for no filter. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
   /** Restrict accounts to those connected to the markets in this list. Pass an empty list for no filter. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
   /** Restrict accounts to those connected to any of the types in this list. Pass an empty list for no filter. */
-  accountTypes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.AccountType))
+  accountTypes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.AccountType.Known))
 }).annotations({ identifier: "datanode.api.v2.AccountFilter" })
 /**
  * Account filter is used to filter account data. (`datanode.api.v2.AccountFilter`)
@@ -81,13 +86,13 @@ export const ListAccountsRequest: Schema.Schema<ListAccountsRequest, ListAccount
 
 const AccountBalance_ = /* @__PURE__ */ Schema.Struct({
   /** Party that owns the account. Special values include `network` - represents the Vega network and is most commonly seen during liquidation of a distressed trading position. */
-  owner: Schema.String,
+  owner: Ids.PartyId,
   /** Asset balance represented as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. Balances cannot be negative. */
-  balance: Schema.String,
+  balance: Amount.Amount,
   /** Asset ID for the account. */
-  asset: Schema.String,
+  asset: Ids.AssetId,
   /** Market ID for the account, this field will be empty if the asset is in a general account. */
-  marketId: Schema.String,
+  marketId: /* @__PURE__ */ orEmpty(Ids.MarketId),
   /** Account type of this account. */
   type: Commands.AccountType
 }).annotations({ identifier: "datanode.api.v2.AccountBalance" })
@@ -165,9 +170,9 @@ export const ListAccountsResponse: Schema.Schema<ListAccountsResponse, ListAccou
 
 const DateRange_ = /* @__PURE__ */ Schema.Struct({
   /** Timestamp in Unix nanoseconds indicating the start of the date range. */
-  startTimestamp: /* @__PURE__ */ optional(Integer.Int64),
+  startTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
   /** Timestamp in Unix nanoseconds indicating the end of the date range. */
-  endTimestamp: /* @__PURE__ */ optional(Integer.Int64)
+  endTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
 }).annotations({ identifier: "datanode.api.v2.DateRange" })
 /**
  * Date range for queries that can return historical data Timestamps should be provided as unix time in Unix nanoseconds and are inclusive. (`datanode.api.v2.DateRange`)
@@ -224,15 +229,15 @@ export const ListBalanceChangesRequest: Schema.Schema<ListBalanceChangesRequest,
 
 const AggregatedBalance_ = /* @__PURE__ */ Schema.Struct({
   /** Timestamp in Unix nanoseconds of the block in which the balance exists. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Balance of the set of requested accounts at the time above. */
-  balance: Schema.String,
+  balance: Amount.Amount,
   /** If grouping by party, the party ID. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** If grouping by asset, the asset ID. */
-  assetId: /* @__PURE__ */ optional(Schema.String),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
   /** If grouping by market, the market ID */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(/* @__PURE__ */ orEmpty(Ids.MarketId)),
   /** If grouping by account type, the account type. */
   accountType: /* @__PURE__ */ optional(Commands.AccountType)
 }).annotations({ identifier: "datanode.api.v2.AggregatedBalance" })
@@ -317,9 +322,9 @@ const ListCandleDataRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Candle ID to retrieve candle data for. */
   candleId: /* @__PURE__ */ optional(Schema.String),
   /** Timestamp in Unix nanoseconds to retrieve candles from. */
-  fromTimestamp: /* @__PURE__ */ optional(Integer.Int64),
+  fromTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
   /** Timestamp in Unix nanoseconds to retrieve candles to. */
-  toTimestamp: /* @__PURE__ */ optional(Integer.Int64),
+  toTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListCandleDataRequest" })
@@ -348,17 +353,17 @@ export const ListCandleDataRequest: Schema.Schema<ListCandleDataRequest, ListCan
 
 const Candle_ = /* @__PURE__ */ Schema.Struct({
   /** Timestamp in Unix nanoseconds for the point in time when the candle was initially created/opened. */
-  start: Integer.Int64,
+  start: Timestamp.VegaTimestamp,
   /** Timestamp in Unix nanoseconds for the point in time when the candle was last updated. */
-  lastUpdate: Integer.Int64,
+  lastUpdate: Timestamp.VegaTimestamp,
   /** Highest price for trading during the candle interval. */
-  high: Schema.String,
+  high: Amount.AmountOrEmpty,
   /** Lowest price for trading during the candle interval. */
-  low: Schema.String,
+  low: Amount.AmountOrEmpty,
   /** Open trade price. */
-  open: Schema.String,
+  open: Amount.AmountOrEmpty,
   /** Closing trade price. */
-  close: Schema.String,
+  close: Amount.AmountOrEmpty,
   /** Total trading volume during the candle interval. */
   volume: Integer.Uint64,
   /** Total notional value traded during the candle interval. */
@@ -439,7 +444,7 @@ export const ListCandleDataResponse: Schema.Schema<ListCandleDataResponse, ListC
 
 const ListCandleIntervalsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID for the market to list candle intervals for. */
-  marketId: /* @__PURE__ */ optional(Schema.String)
+  marketId: /* @__PURE__ */ optional(Ids.MarketId)
 }).annotations({ identifier: "datanode.api.v2.ListCandleIntervalsRequest" })
 /**
  * Request that is used to fetch a list of supported intervals for the given market along with the corresponding candle ID (`datanode.api.v2.ListCandleIntervalsRequest`)
@@ -552,9 +557,9 @@ export const ListCheckpointsRequest: Schema.Schema<ListCheckpointsRequest, ListC
 
 const Checkpoint_ = /* @__PURE__ */ Schema.Struct({
   /** Hash of the checkpoint. */
-  hash: Schema.String,
+  hash: Ids.VegaId,
   /** Block hash at which the checkpoint is made. */
-  blockHash: Schema.String,
+  blockHash: Ids.VegaId,
   /** Block number at which the checkpoint is made. */
   atBlock: Integer.Uint64
 }).annotations({ identifier: "datanode.api.v2.Checkpoint" })
@@ -633,11 +638,11 @@ export const ListCheckpointsResponse: Schema.Schema<ListCheckpointsResponse, Lis
 
 const ListDelegationsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict delegations to those made by the given party ID. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Restrict delegations to those made to the given node ID. */
-  nodeId: /* @__PURE__ */ optional(Schema.String),
+  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
   /** Return delegations made in the given epoch. If not set, delegations for the current epoch will be returned. */
-  epochId: /* @__PURE__ */ optional(Schema.String),
+  epochId: /* @__PURE__ */ optional(Integer.Uint64),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListDelegationsRequest" })
@@ -717,7 +722,7 @@ export const ListDelegationsResponse: Schema.Schema<ListDelegationsResponse, Lis
 
 const GetDepositRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Deposit ID to return data for. */
-  id: Schema.String
+  id: Ids.VegaId
 }).annotations({ identifier: "datanode.api.v2.GetDepositRequest" })
 /**
  * Request to get data about a specific deposit by ID (`datanode.api.v2.GetDepositRequest`)
@@ -769,7 +774,7 @@ export const GetDepositResponse: Schema.Schema<GetDepositResponse, GetDepositRes
 
 const ListDepositsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict deposits to those made by the given party ID. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
   /** Date range of the requested data, if provided. */
@@ -849,7 +854,7 @@ export const ListDepositsResponse: Schema.Schema<ListDepositsResponse, ListDepos
 
 const GetERC20SetAssetLimitsBundleRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Proposal ID of the asset update proposal. */
-  proposalId: /* @__PURE__ */ optional(Schema.String)
+  proposalId: /* @__PURE__ */ optional(Ids.VegaId)
 }).annotations({ identifier: "datanode.api.v2.GetERC20SetAssetLimitsBundleRequest" })
 /**
  * Request for the signature bundle to update the token limits i.e. maxLifetimeDeposit and withdrawThreshold for a given ERC20 token that is already allowlisted in the collateral bridge (`datanode.api.v2.GetERC20SetAssetLimitsBundleRequest`)
@@ -882,15 +887,15 @@ export const GetERC20SetAssetLimitsBundleRequest: Schema.Schema<
 
 const GetERC20SetAssetLimitsBundleResponse_ = /* @__PURE__ */ Schema.Struct({
   /** Address of the asset on Ethereum. */
-  assetSource: Schema.String,
+  assetSource: Ethereum.EthereumAddress,
   /** Asset ID for the underlying Vega asset. */
-  vegaAssetId: Schema.String,
+  vegaAssetId: Ids.VegaId,
   /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
-  nonce: Schema.String,
+  nonce: Amount.Amount,
   /** Lifetime limit deposit for this asset. */
-  lifetimeLimit: Schema.String,
+  lifetimeLimit: Amount.Amount,
   /** Threshold withdraw for this asset. */
-  threshold: Schema.String,
+  threshold: Amount.Amount,
   /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: `0x + sig1 + sig2 + ... + sixN`. */
   signatures: Schema.String
 }).annotations({ identifier: "datanode.api.v2.GetERC20SetAssetLimitsBundleResponse" })
@@ -925,7 +930,7 @@ export const GetERC20SetAssetLimitsBundleResponse: Schema.Schema<
 
 const GetERC20ListAssetBundleRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Asset ID of the asset bundle requested. */
-  assetId: /* @__PURE__ */ optional(Schema.String)
+  assetId: /* @__PURE__ */ optional(Ids.AssetId)
 }).annotations({ identifier: "datanode.api.v2.GetERC20ListAssetBundleRequest" })
 /**
  * Request for listing the signature bundle to an ERC-20 token in the collateral bridge (`datanode.api.v2.GetERC20ListAssetBundleRequest`)
@@ -956,11 +961,11 @@ export const GetERC20ListAssetBundleRequest: Schema.Schema<
 
 const GetERC20ListAssetBundleResponse_ = /* @__PURE__ */ Schema.Struct({
   /** Address of the asset on Ethereum. */
-  assetSource: Schema.String,
+  assetSource: Ethereum.EthereumAddress,
   /** Asset ID for the underlying Vega asset. */
-  vegaAssetId: Schema.String,
+  vegaAssetId: Ids.VegaId,
   /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
-  nonce: Schema.String,
+  nonce: Amount.Amount,
   /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: `0x + sig1 + sig2 + ... + sixN`. */
   signatures: Schema.String
 }).annotations({ identifier: "datanode.api.v2.GetERC20ListAssetBundleResponse" })
@@ -993,7 +998,7 @@ export const GetERC20ListAssetBundleResponse: Schema.Schema<
 
 const GetERC20WithdrawalApprovalRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Withdrawal ID to retrieve. */
-  withdrawalId: /* @__PURE__ */ optional(Schema.String)
+  withdrawalId: /* @__PURE__ */ optional(Ids.VegaId)
 }).annotations({ identifier: "datanode.api.v2.GetERC20WithdrawalApprovalRequest" })
 /**
  * Request to get all information required to bundle the call to finalise the withdrawal on the erc20 bridge (`datanode.api.v2.GetERC20WithdrawalApprovalRequest`)
@@ -1026,17 +1031,17 @@ export const GetERC20WithdrawalApprovalRequest: Schema.Schema<
 
 const GetERC20WithdrawalApprovalResponse_ = /* @__PURE__ */ Schema.Struct({
   /** Address of asset on Ethereum. */
-  assetSource: Schema.String,
+  assetSource: Ethereum.EthereumAddress,
   /** Amount to be withdrawn. */
-  amount: Schema.String,
+  amount: Amount.Amount,
   /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
-  nonce: Schema.String,
+  nonce: Integer.Uint64,
   /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: 0x + sig1 + sig2 + ... + sixN. */
   signatures: Schema.String,
   /** Ethereum address, prefixed with `0x`, that will receive the withdrawn assets. */
-  targetAddress: Schema.String,
+  targetAddress: Ethereum.EthereumAddress,
   /** Creation timestamps. */
-  creation: Integer.Int64
+  creation: Timestamp.EthereumTimestamp
 }).annotations({ identifier: "datanode.api.v2.GetERC20WithdrawalApprovalResponse" })
 /**
  * Response with all information required to bundle the call to finalise the withdrawal on the erc20 bridge function withdraw_asset(address asset_source, uint256 asset_id, uint256 amount, uint256 expiry, uint256 nonce, bytes memory signatures) (`datanode.api.v2.GetERC20WithdrawalApprovalResponse`)
@@ -1069,11 +1074,11 @@ export const GetERC20WithdrawalApprovalResponse: Schema.Schema<
 
 const ListERC20MultiSigSignerRemovedBundlesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Node ID of the validator of which a signature bundle is required. */
-  nodeId: /* @__PURE__ */ optional(Schema.String),
+  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
   /** Ethereum address of the validator that will submit the bundle. */
-  submitter: /* @__PURE__ */ optional(Schema.String),
+  submitter: /* @__PURE__ */ optional(Ethereum.EthereumAddress),
   /** Epoch in which the bundle was generated, i.e. the epoch in which the node was demoted from a consensus validator. */
-  epochSeq: /* @__PURE__ */ optional(Schema.String),
+  epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesRequest" })
@@ -1108,17 +1113,17 @@ export const ListERC20MultiSigSignerRemovedBundlesRequest: Schema.Schema<
 
 const ERC20MultiSigSignerRemovedBundle_ = /* @__PURE__ */ Schema.Struct({
   /** Ethereum address of the signer to be removed. */
-  oldSigner: Schema.String,
+  oldSigner: Ethereum.EthereumAddress,
   /** Ethereum address of the submitter. */
-  submitter: Schema.String,
+  submitter: Ethereum.EthereumAddress,
   /** Nonce used in the signing operation. */
-  nonce: Schema.String,
+  nonce: Amount.Amount,
   /** Unixnano timestamp for when the validator was added. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Bundle of signatures from current validators to sign in the new signer. */
   signatures: Schema.String,
   /** Epoch in which the validator was removed. */
-  epochSeq: Schema.String
+  epochSeq: Integer.Uint64
 }).annotations({ identifier: "datanode.api.v2.ERC20MultiSigSignerRemovedBundle" })
 /**
  * Signature bundle data to be removed (`datanode.api.v2.ERC20MultiSigSignerRemovedBundle`)
@@ -1214,9 +1219,9 @@ export const ListERC20MultiSigSignerRemovedBundlesResponse: Schema.Schema<
 
 const EstimateFeeRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID, used to specify the fee factors. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Price at which the potential order is expected to trade. */
-  price: /* @__PURE__ */ optional(Schema.String),
+  price: /* @__PURE__ */ optional(Amount.Amount),
   /** Size at which the potential order is expected to trade. */
   size: /* @__PURE__ */ optional(Integer.Uint64)
 }).annotations({ identifier: "datanode.api.v2.EstimateFeeRequest" })
@@ -1270,17 +1275,17 @@ export const EstimateFeeResponse: Schema.Schema<EstimateFeeResponse, EstimateFee
 
 const EstimateMarginRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID for the order. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Party ID of the order. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Order side - indicator for Seller or Buyer side. */
-  side: /* @__PURE__ */ optional(Commands.Side),
+  side: /* @__PURE__ */ optional(Commands.Side.Known),
   /** Type of the order. */
-  type: /* @__PURE__ */ optional(Commands.OrderType),
+  type: /* @__PURE__ */ optional(Commands.OrderType.Known),
   /** Size of order. */
   size: /* @__PURE__ */ optional(Integer.Uint64),
   /** Price of the asset. */
-  price: /* @__PURE__ */ optional(Schema.String)
+  price: /* @__PURE__ */ optional(Amount.Amount)
 }).annotations({ identifier: "datanode.api.v2.EstimateMarginRequest" })
 /**
  * Request to fetch the estimated MarginLevels if an order were to trade immediately (`datanode.api.v2.EstimateMarginRequest`)
@@ -1334,9 +1339,9 @@ export const EstimateMarginResponse: Schema.Schema<EstimateMarginResponse, Estim
 
 const OrderInfo_ = /* @__PURE__ */ Schema.Struct({
   /** Side for the order, e.g. buy or sell. */
-  side: /* @__PURE__ */ optional(Commands.Side),
+  side: /* @__PURE__ */ optional(Commands.Side.Known),
   /** Price for the order. The price is an unsigned integer. For example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  price: /* @__PURE__ */ optional(Schema.String),
+  price: /* @__PURE__ */ optional(Amount.Amount),
   /** Size remaining. */
   remaining: /* @__PURE__ */ optional(Integer.Uint64),
   /** Boolean that indicates if it is a market order. */
@@ -1366,23 +1371,23 @@ export const OrderInfo: Schema.Schema<OrderInfo, OrderInfoEncoded> = OrderInfo_
 
 const EstimatePositionRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to estimate position for. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Open volume. This field is a signed integer scaled to the market's position decimal places. A negative number denotes a short position. */
   openVolume: /* @__PURE__ */ optional(Integer.Int64),
   /** Average entry price corresponding to the open volume. The price is an unsigned integer. For example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  averageEntryPrice: /* @__PURE__ */ optional(Schema.String),
+  averageEntryPrice: /* @__PURE__ */ optional(Amount.Amount),
   /** Open and/or hypothetical orders. */
   orders: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(OrderInfo)),
   /** Margin account balance. Needs to be provided scaled to asset decimal places. */
-  marginAccountBalance: /* @__PURE__ */ optional(Schema.String),
+  marginAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
   /** General account balance. Needs to be provided scaled to asset decimal places. */
-  generalAccountBalance: /* @__PURE__ */ optional(Schema.String),
+  generalAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
   /** Order margin account balance. Needs to be provided scaled to asset decimal places. */
-  orderMarginAccountBalance: /* @__PURE__ */ optional(Schema.String),
+  orderMarginAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
   /** Margin mode for the party, cross margin or isolated margin. */
-  marginMode: /* @__PURE__ */ optional(Vega.MarginMode),
+  marginMode: /* @__PURE__ */ optional(Vega.MarginMode.Known),
   /** Margin factor to be used along with isolated margin mode */
-  marginFactor: /* @__PURE__ */ optional(Schema.String),
+  marginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Whether the estimated position margin increase should be included in available collateral for liquidation price calculation in isolated margin mode. */
   includeRequiredPositionMarginInAvailableCollateral: /* @__PURE__ */ optional(Schema.Boolean),
   /** Whether the liquidation price estimates should be scaled to market decimal places or by asset decimal places. If not set, asset decimal places are used. */
@@ -1441,9 +1446,9 @@ export const MarginEstimate: Schema.Schema<MarginEstimate, MarginEstimateEncoded
 
 const CollateralIncreaseEstimate_ = /* @__PURE__ */ Schema.Struct({
   /** Estimate assuming slippage cap is applied */
-  worstCase: Schema.String,
+  worstCase: Amount.SignedAmount,
   /** Estimate assuming no slippage */
-  bestCase: Schema.String
+  bestCase: Amount.SignedAmount
 }).annotations({ identifier: "datanode.api.v2.CollateralIncreaseEstimate" })
 /**
  * Estimates the additional funds needed to support the specified position (`datanode.api.v2.CollateralIncreaseEstimate`)
@@ -1470,11 +1475,11 @@ export const CollateralIncreaseEstimate: Schema.Schema<CollateralIncreaseEstimat
 
 const LiquidationPrice_ = /* @__PURE__ */ Schema.Struct({
   /** Liquidation price for current open volume ignoring any active orders. */
-  openVolumeOnly: Schema.String,
+  openVolumeOnly: Amount.Amount,
   /** Liquidation price assuming buy orders start getting filled. */
-  includingBuyOrders: Schema.String,
+  includingBuyOrders: Amount.Amount,
   /** Liquidation price assuming sell orders start getting filled. */
-  includingSellOrders: Schema.String
+  includingSellOrders: Amount.Amount
 }).annotations({ identifier: "datanode.api.v2.LiquidationPrice" })
 /**
  * Liquidation price estimate for either only the current open volume and position given some or all buy orders get filled, or position given some or all sell orders get filled. (`datanode.api.v2.LiquidationPrice`)
@@ -1559,13 +1564,13 @@ export const EstimatePositionResponse: Schema.Schema<EstimatePositionResponse, E
 
 const GetFeesStatsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict fee statistics to those related for the given market. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Restrict fee statistics to those related for the given asset. */
-  assetId: /* @__PURE__ */ optional(Schema.String),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
   /** Epoch to get referral fee statistics for. If not set, the last complete epoch is used. */
   epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
   /** Restrict fee statistics to those for the given party. */
-  partyId: /* @__PURE__ */ optional(Schema.String)
+  partyId: /* @__PURE__ */ optional(Ids.PartyId)
 }).annotations({ identifier: "datanode.api.v2.GetFeesStatsRequest" })
 /**
  * Request that is sent to retrieve fees statistics. (`datanode.api.v2.GetFeesStatsRequest`)
@@ -1618,9 +1623,9 @@ export const GetFeesStatsResponse: Schema.Schema<GetFeesStatsResponse, GetFeesSt
 
 const GetFeesStatsForPartyRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict fees statistics to those for the given party. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Restrict fees statistics to those related to the given asset. */
-  assetId: /* @__PURE__ */ optional(Schema.String),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
   /** Epoch to filter from (included). If omitted, the range goes from the oldest epoch to the `to epoch`. */
   fromEpoch: /* @__PURE__ */ optional(Integer.Uint64),
   /** Epoch to filter to (included). If omitted, the range goes from `from epoch` to the most recent epoch. */
@@ -1655,15 +1660,15 @@ export const GetFeesStatsForPartyRequest: Schema.Schema<
 
 const FeesStatsForParty_ = /* @__PURE__ */ Schema.Struct({
   /** Settlement asset of the market. */
-  assetId: Schema.String,
+  assetId: Ids.AssetId,
   /** Total referral rewards received by referrer of the referral set. */
-  totalRewardsReceived: Schema.String,
+  totalRewardsReceived: Amount.Amount,
   /** Total referral discounts applied to referee fees. */
-  refereesDiscountApplied: Schema.String,
+  refereesDiscountApplied: Amount.Amount,
   /** Total volume discounts applied to referee fees. */
-  volumeDiscountApplied: Schema.String,
+  volumeDiscountApplied: Amount.Amount,
   /** Total maker fees received by the maker side. */
-  totalMakerFeesReceived: Schema.String
+  totalMakerFeesReceived: Amount.Amount
 }).annotations({ identifier: "datanode.api.v2.FeesStatsForParty" })
 /**
  * The message `datanode.api.v2.FeesStatsForParty`. (`datanode.api.v2.FeesStatsForParty`)
@@ -1720,9 +1725,9 @@ export const GetFeesStatsForPartyResponse: Schema.Schema<
 
 const ListFundingPaymentsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Party ID to get funding payment for. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Restrict funding payments returned to those generated by the given market. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListFundingPaymentsRequest" })
@@ -1751,15 +1756,15 @@ export const ListFundingPaymentsRequest: Schema.Schema<ListFundingPaymentsReques
 
 const FundingPayment_ = /* @__PURE__ */ Schema.Struct({
   /** Party that received the funding payment. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Market that produced the funding payment. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Funding period sequence this payment was calculated from. */
   fundingPeriodSeq: Integer.Uint64,
   /** Timestamp, in Unix nanoseconds, at which this funding payment occured. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Funding payment amount, where a positive value indicates an earned payment received and a negative value a loss. */
-  amount: Schema.String
+  amount: Amount.SignedAmount
 }).annotations({ identifier: "datanode.api.v2.FundingPayment" })
 /**
  * A funding payment for a party on a perpetual market (`datanode.api.v2.FundingPayment`)
@@ -1840,11 +1845,11 @@ export const ListFundingPaymentsResponse: Schema.Schema<
 
 const ListFundingPeriodDataPointsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to get funding period data points for. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Restrict the data points to those within the given date range. */
   dateRange: /* @__PURE__ */ optional(DateRange),
   /** Restrict the data points to those with the given source type. */
-  source: /* @__PURE__ */ optional(VegaEvents.FundingPeriodDataPointSource),
+  source: /* @__PURE__ */ optional(VegaEvents.FundingPeriodDataPointSource.Known),
   /** Restrict the data points to those that contributed to the given funding period sequence. */
   seq: /* @__PURE__ */ optional(Integer.Uint64),
   /** Pagination controls. */
@@ -1944,7 +1949,7 @@ export const ListFundingPeriodDataPointsResponse: Schema.Schema<
 
 const ListFundingPeriodsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to get funding periods for. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Restrict the funding periods to those within the given date range. */
   dateRange: /* @__PURE__ */ optional(DateRange),
   /** Pagination controls. */
@@ -2026,19 +2031,19 @@ export const ListFundingPeriodsResponse: Schema.Schema<ListFundingPeriodsRespons
 
 const ListGamesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Game ID to filter for. */
-  gameId: /* @__PURE__ */ optional(Schema.String),
+  gameId: /* @__PURE__ */ optional(Ids.VegaId),
   /** First epoch to retrieve game data from. If not provided, defaults to the last epoch minus 30, or the first epoch available if not enough epochs have passed. */
   epochFrom: /* @__PURE__ */ optional(Integer.Uint64),
   /** Last epoch to retrieve game data to (inclusive). If not provided, defaults to the last epoch. */
   epochTo: /* @__PURE__ */ optional(Integer.Uint64),
   /** Entity scope to filter games for, i.e. team games or individual games only */
-  entityScope: /* @__PURE__ */ optional(Commands.EntityScope),
+  entityScope: /* @__PURE__ */ optional(Commands.EntityScope.Known),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
   /** Team ID to filter for. This filter will only be applied if entity scope is not specified in the request, or the entity scope is set to teams. */
-  teamId: /* @__PURE__ */ optional(Schema.String),
+  teamId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Party ID to filter for. This filter will apply regardless of the entity scope. If the entity scope filter is teams, then the party ID filter will apply to team members. */
-  partyId: /* @__PURE__ */ optional(Schema.String)
+  partyId: /* @__PURE__ */ optional(Ids.PartyId)
 }).annotations({ identifier: "datanode.api.v2.ListGamesRequest" })
 /**
  * Request to retrieve games data. (`datanode.api.v2.ListGamesRequest`)
@@ -2064,21 +2069,21 @@ export const ListGamesRequest: Schema.Schema<ListGamesRequest, ListGamesRequestE
 
 const IndividualGameEntity_ = /* @__PURE__ */ Schema.Struct({
   /** Party ID of the individual participating */
-  individual: Schema.String,
+  individual: Ids.PartyId,
   /** Rank of the individual either in the game or within their team. */
   rank: Integer.Uint64,
   /** Volume traded by the individual */
-  volume: Schema.String,
+  volume: Decimal.Decimal,
   /** Reward metric applied to the individual */
   rewardMetric: Commands.DispatchMetric,
   /** Reward earned by the individual during the epoch */
-  rewardEarned: Schema.String,
+  rewardEarned: Amount.Amount,
   /** Total rewards earned by the individual for the game */
-  totalRewardsEarned: Schema.String,
+  totalRewardsEarned: Amount.Amount,
   /** Rewards earned by the individual in quantum value */
-  rewardEarnedQuantum: Schema.String,
+  rewardEarnedQuantum: Amount.Amount,
   /** Total rewards earned by the individual in quantum value */
-  totalRewardsEarnedQuantum: Schema.String
+  totalRewardsEarnedQuantum: Amount.Amount
 }).annotations({ identifier: "datanode.api.v2.IndividualGameEntity" })
 /**
  * Data relating to an individual participating in a game. This can be used for both team members who are participating in a team game, or individuals participating in an individual entity game. (`datanode.api.v2.IndividualGameEntity`)
@@ -2105,7 +2110,7 @@ export const IndividualGameEntity: Schema.Schema<IndividualGameEntity, Individua
 
 const TeamGameParticipation_ = /* @__PURE__ */ Schema.Struct({
   /** ID of the team participating */
-  teamId: Schema.String,
+  teamId: Ids.VegaId,
   /** Individual team member metrics for their participation in the game */
   membersParticipating: /* @__PURE__ */ Schema.Array(IndividualGameEntity)
 }).annotations({ identifier: "datanode.api.v2.TeamGameParticipation" })
@@ -2138,17 +2143,17 @@ const TeamGameEntity_ = /* @__PURE__ */ Schema.Struct({
   /** Rank of the team in the game */
   rank: Integer.Uint64,
   /** Volume traded by the team */
-  volume: Schema.String,
+  volume: Decimal.Decimal,
   /** Reward metric applied to the team */
   rewardMetric: Commands.DispatchMetric,
   /** Reward earned by the team */
-  rewardEarned: Schema.String,
+  rewardEarned: Amount.Amount,
   /** Total rewards earned by the individual for the team */
-  totalRewardsEarned: Schema.String,
+  totalRewardsEarned: Amount.Amount,
   /** Rewards earned by the team in quantum value */
-  rewardEarnedQuantum: Schema.String,
+  rewardEarnedQuantum: Amount.Amount,
   /** Total rewards earned by the team in quantum value */
-  totalRewardsEarnedQuantum: Schema.String
+  totalRewardsEarnedQuantum: Amount.Amount
 }).annotations({ identifier: "datanode.api.v2.TeamGameEntity" })
 /**
  * Data relating to a team participating in a game. (`datanode.api.v2.TeamGameEntity`)
@@ -2227,7 +2232,7 @@ export const IndividualGameEntities: Schema.Schema<IndividualGameEntities, Indiv
 
 const Game_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID of the game */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Epoch at which the last game metrics were captured. */
   epoch: Integer.Uint64,
   /** The number of participants in the game. */
@@ -2237,7 +2242,7 @@ const Game_ = /* @__PURE__ */ Schema.Struct({
   /** Individual entities that are participating in the game */
   individual: /* @__PURE__ */ optional(IndividualGameEntities),
   /** ID of the asset rewarded for involvement in the game. */
-  rewardAssetId: Schema.String
+  rewardAssetId: Ids.AssetId
 })
   .pipe(/* @__PURE__ */ oneof("entities", ["team", "individual"]))
   .annotations({ identifier: "datanode.api.v2.Game" })
@@ -2314,7 +2319,7 @@ export const ListGamesResponse: Schema.Schema<ListGamesResponse, ListGamesRespon
 
 const GetGovernanceDataRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Proposal ID to get governance data for, if provided. */
-  proposalId: /* @__PURE__ */ optional(Schema.String),
+  proposalId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Reference to get proposal data for, if provided. */
   reference: /* @__PURE__ */ optional(Schema.String)
 }).annotations({ identifier: "datanode.api.v2.GetGovernanceDataRequest" })
@@ -2404,11 +2409,11 @@ export type ListGovernanceDataRequestType = Enum.Type<typeof ListGovernanceDataR
 
 const ListGovernanceDataRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict proposals to those with the given state. */
-  proposalState: /* @__PURE__ */ optional(Vega.ProposalState),
+  proposalState: /* @__PURE__ */ optional(Vega.ProposalState.Known),
   /** Restrict proposals to those with the given type. */
-  proposalType: /* @__PURE__ */ optional(ListGovernanceDataRequestType),
+  proposalType: /* @__PURE__ */ optional(ListGovernanceDataRequestType.Known),
   /** Restrict proposals to those proposed by the given party ID. */
-  proposerPartyId: /* @__PURE__ */ optional(Schema.String),
+  proposerPartyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Restrict proposals to those with the given reference. */
   proposalReference: /* @__PURE__ */ optional(Schema.String),
   /** Pagination controls. */
@@ -2490,9 +2495,9 @@ export const ListGovernanceDataResponse: Schema.Schema<ListGovernanceDataRespons
 
 const ExportLedgerEntriesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict exported ledger entries to those relating to the given party ID. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Restrict exported ledger entries to those relating to the given asset ID. */
-  assetId: /* @__PURE__ */ optional(Schema.String),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
   /** Date range to export ledger entries for. */
   dateRange: /* @__PURE__ */ optional(DateRange)
 }).annotations({ identifier: "datanode.api.v2.ExportLedgerEntriesRequest" })
@@ -2527,9 +2532,9 @@ const LedgerEntryFilter_ = /* @__PURE__ */ Schema.Struct({
   /** Used to set values for filtering receiver accounts. Party must be provided in this filter or 'from' account filter, or both. */
   toAccountFilter: /* @__PURE__ */ optional(AccountFilter),
   /** List of transfer types that is used for filtering sender and receiver accounts. */
-  transferTypes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.TransferType)),
+  transferTypes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.TransferType.Known)),
   /** List ledger entries that are associated with a specific transfer ID. If provided, all other filters are ignored */
-  transferId: /* @__PURE__ */ optional(Schema.String)
+  transferId: /* @__PURE__ */ optional(Ids.VegaId)
 }).annotations({ identifier: "datanode.api.v2.LedgerEntryFilter" })
 /**
  * Ledger entry filter sets filters on returned set of ledger entries. (`datanode.api.v2.LedgerEntryFilter`)
@@ -2586,31 +2591,31 @@ export const ListLedgerEntriesRequest: Schema.Schema<ListLedgerEntriesRequest, L
 
 const AggregatedLedgerEntry_ = /* @__PURE__ */ Schema.Struct({
   /** Timestamp in Unix nanoseconds of the block in which the result is referring to. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Amount of ledger entries for the set of requested accounts at the time above. */
-  quantity: Schema.String,
+  quantity: Amount.Amount,
   /** Transfer type. */
   transferType: Vega.TransferType,
   /** Asset ID for the asset associated with the entry. */
-  assetId: /* @__PURE__ */ optional(Schema.String),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
   /** Type of account sent from. */
   fromAccountType: Commands.AccountType,
   /** Type of account received to. */
   toAccountType: Commands.AccountType,
   /** Sender's party ID. */
-  fromAccountPartyId: /* @__PURE__ */ optional(Schema.String),
+  fromAccountPartyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Receiver's party ID. */
-  toAccountPartyId: /* @__PURE__ */ optional(Schema.String),
+  toAccountPartyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Sender market ID. */
-  fromAccountMarketId: /* @__PURE__ */ optional(Schema.String),
+  fromAccountMarketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Receiver market ID. */
-  toAccountMarketId: /* @__PURE__ */ optional(Schema.String),
+  toAccountMarketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Sender account balance after the transfer. */
-  fromAccountBalance: Schema.String,
+  fromAccountBalance: Amount.Amount,
   /** Receiver account balance after the transfer. */
-  toAccountBalance: Schema.String,
+  toAccountBalance: Amount.Amount,
   /** Transfer ID associated with the ledger entry. */
-  transferId: Schema.String
+  transferId: /* @__PURE__ */ orEmpty(Ids.VegaId)
 }).annotations({ identifier: "datanode.api.v2.AggregatedLedgerEntry" })
 /**
  * Represents an aggregated view of ledger entry data, sender and receiver accounts, details and balances for both sides after the transfer has been made (`datanode.api.v2.AggregatedLedgerEntry`)
@@ -2694,13 +2699,13 @@ export const ListLedgerEntriesResponse: Schema.Schema<ListLedgerEntriesResponse,
 
 const ListPaidLiquidityFeesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict fee data to those fees generated in the given market. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Restrict fee statistics to those paid in the given asset. */
-  assetId: /* @__PURE__ */ optional(Schema.String),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
   /** Epoch to get paid liquidity fee statistics for. If omitted, the last complete epoch is used. */
   epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
   /** Restrict fee data to those fees paid to the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListPaidLiquidityFeesRequest" })
@@ -2792,9 +2797,9 @@ export const ListPaidLiquidityFeesResponse: Schema.Schema<
 
 const ListLiquidityProvidersRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to retrieve liquidity providers for. If omitted, you must provide a party ID. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Party ID to retrieve data for. If omitted, you must provide a market ID. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListLiquidityProvidersRequest" })
@@ -2827,9 +2832,9 @@ export const ListLiquidityProvidersRequest: Schema.Schema<
 
 const LiquidityProvider_ = /* @__PURE__ */ Schema.Struct({
   /** Party ID of the liquidity provider. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** ID of the market the liquidity provider is active in. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Information used for calculating an LP's fee share, such as the equity like share, average entry valuation and liquidity score for the liquidity provider for the specified market. */
   feeShare: /* @__PURE__ */ nullable(Vega.LiquidityProviderFeeShare),
   /** Information about LP's SLA performance. */
@@ -2918,9 +2923,9 @@ export const ListLiquidityProvidersResponse: Schema.Schema<
 
 const ListLiquidityProvisionsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict liquidity provisions to those placed on the given market. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Restrict liquidity provisions to those placed by the given party. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Restrict liquidity provisions to those with the given order reference. */
   reference: /* @__PURE__ */ optional(Schema.String),
   /** Whether to include live liquidity provisions. If not set, live orders will not be included. */
@@ -3016,9 +3021,9 @@ export const ListLiquidityProvisionsResponse: Schema.Schema<
 
 const ListPartyMarginModesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to filter for. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Party ID to filter for. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListPartyMarginModesRequest" })
@@ -3051,17 +3056,17 @@ export const ListPartyMarginModesRequest: Schema.Schema<
 
 const PartyMarginMode_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID of the market. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Unique ID of the party. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Selected margin mode. */
   marginMode: Vega.MarginMode,
   /** Margin factor for the market. Isolated mode only. */
-  marginFactor: /* @__PURE__ */ optional(Schema.String),
+  marginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Minimum theoretical margin factor for the market. Isolated mode only. */
-  minTheoreticalMarginFactor: /* @__PURE__ */ optional(Schema.String),
+  minTheoreticalMarginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Maximum theoretical leverage for the market. Isolated mode only. */
-  maxTheoreticalLeverage: /* @__PURE__ */ optional(Schema.String),
+  maxTheoreticalLeverage: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Epoch at which the update happened. */
   atEpoch: Integer.Uint64
 }).annotations({ identifier: "datanode.api.v2.PartyMarginMode" })
@@ -3144,9 +3149,9 @@ export const ListPartyMarginModesResponse: Schema.Schema<
 
 const ListMarginLevelsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Party ID for which to list the margin levels */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Market ID for which to list the margin levels */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Pagination control */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListMarginLevelsRequest" })
@@ -3225,11 +3230,11 @@ export const ListMarginLevelsResponse: Schema.Schema<ListMarginLevelsResponse, L
 
 const GetMarketDataHistoryByIDRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to request data history for. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Timestamp in Unix nanoseconds indicating the start of the date range. */
-  startTimestamp: /* @__PURE__ */ optional(Integer.Int64),
+  startTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
   /** Timestamp in Unix nanoseconds indicating the end of the date range. */
-  endTimestamp: /* @__PURE__ */ optional(Integer.Int64),
+  endTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
   /** Pagination control. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.GetMarketDataHistoryByIDRequest" })
@@ -3319,7 +3324,7 @@ export const GetMarketDataHistoryByIDResponse: Schema.Schema<
 
 const GetLatestMarketDataRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to retrieve market data for. */
-  marketId: Schema.String
+  marketId: Ids.MarketId
 }).annotations({ identifier: "datanode.api.v2.GetLatestMarketDataRequest" })
 /**
  * Request that is sent when listing the latest market data for a given market (`datanode.api.v2.GetLatestMarketDataRequest`)
@@ -3377,7 +3382,7 @@ export const GetLatestMarketDataResponse: Schema.Schema<
 
 const GetLatestMarketDepthRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to request market depth for, required field. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Maximum market depth. */
   maxDepth: /* @__PURE__ */ optional(Integer.Uint64)
 }).annotations({ identifier: "datanode.api.v2.GetLatestMarketDepthRequest" })
@@ -3410,7 +3415,7 @@ export const GetLatestMarketDepthRequest: Schema.Schema<
 
 const GetLatestMarketDepthResponse_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID of the depth levels returned. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Zero or more price levels for the buy side of the market depth data. */
   buy: /* @__PURE__ */ Schema.Array(Vega.PriceLevel),
   /** Zero or more price levels for the sell side of the market depth data. */
@@ -3449,7 +3454,7 @@ export const GetLatestMarketDepthResponse: Schema.Schema<
 
 const GetRiskFactorsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to get the risk factor for. */
-  marketId: Schema.String
+  marketId: Ids.MarketId
 }).annotations({ identifier: "datanode.api.v2.GetRiskFactorsRequest" })
 /**
  * Request to get risk factor (`datanode.api.v2.GetRiskFactorsRequest`)
@@ -3503,7 +3508,7 @@ export const GetRiskFactorsResponse: Schema.Schema<GetRiskFactorsResponse, GetRi
 
 const GetLastTradeRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to retrieve the last trade for. */
-  marketId: Schema.String
+  marketId: Ids.MarketId
 }).annotations({ identifier: "datanode.api.v2.GetLastTradeRequest" })
 /**
  * Request for the latest trade that occurred on Vega for a given market (`datanode.api.v2.GetLastTradeRequest`)
@@ -3890,7 +3895,7 @@ const ExportNetworkHistoryRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Last block to export up to and including. Must be the last block of a history segment which by default are 1000 blocks each; in that case - 1000, 2000, 3000 etc. are valid values. This can be checked by first calling the API to list all network history segments. */
   toBlock: /* @__PURE__ */ optional(Integer.Int64),
   /** Table to export data from. */
-  table: /* @__PURE__ */ optional(Table)
+  table: /* @__PURE__ */ optional(Table.Known)
 }).annotations({ identifier: "datanode.api.v2.ExportNetworkHistoryRequest" })
 /**
  * Request to export network history data in CSV format (`datanode.api.v2.ExportNetworkHistoryRequest`)
@@ -3990,7 +3995,7 @@ export const ListAllNetworkHistorySegmentsResponse: Schema.Schema<
 
 const ListNodeSignaturesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Resource ID to list signatures for. */
-  id: /* @__PURE__ */ optional(Schema.String),
+  id: /* @__PURE__ */ optional(Ids.VegaId),
   /** Optional pagination information to limit the data that is returned. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListNodeSignaturesRequest" })
@@ -4070,7 +4075,7 @@ export const ListNodeSignaturesResponse: Schema.Schema<ListNodeSignaturesRespons
 
 const GetNodeRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Node ID to get data for. */
-  id: Schema.String
+  id: Ids.VegaId
 }).annotations({ identifier: "datanode.api.v2.GetNodeRequest" })
 /**
  * Request to get node data (`datanode.api.v2.GetNodeRequest`)
@@ -4199,7 +4204,7 @@ export const ListNodesResponse: Schema.Schema<ListNodesResponse, ListNodesRespon
 
 const ListOracleDataRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Oracle spec ID to list data for. */
-  oracleSpecId: /* @__PURE__ */ optional(Schema.String),
+  oracleSpecId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListOracleDataRequest" })
@@ -4279,7 +4284,7 @@ export const ListOracleDataResponse: Schema.Schema<ListOracleDataResponse, ListO
 
 const GetOracleSpecRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Oracle spec ID to request data for. */
-  oracleSpecId: Schema.String
+  oracleSpecId: Ids.VegaId
 }).annotations({ identifier: "datanode.api.v2.GetOracleSpecRequest" })
 /**
  * Request to get a specific oracle spec by its ID (`datanode.api.v2.GetOracleSpecRequest`)
@@ -4411,7 +4416,7 @@ export const ListOracleSpecsResponse: Schema.Schema<ListOracleSpecsResponse, Lis
 
 const ListOrderVersionsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Order ID to list versions for. */
-  orderId: Schema.String,
+  orderId: Ids.OrderId,
   /** Optional pagination control. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListOrderVersionsRequest" })
@@ -4490,7 +4495,7 @@ export const ListOrderVersionsResponse: Schema.Schema<ListOrderVersionsResponse,
 
 const GetOrderRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Order ID to retrieve order information for. */
-  orderId: Schema.String,
+  orderId: Ids.OrderId,
   /** Historic version number of the order to return. If not set, the most current version will be returned. */
   version: /* @__PURE__ */ optional(Integer.Int32)
 }).annotations({ identifier: "datanode.api.v2.GetOrderRequest" })
@@ -4544,17 +4549,17 @@ export const GetOrderResponse: Schema.Schema<GetOrderResponse, GetOrderResponseE
 
 const OrderFilter_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict orders to those with the given statuses. */
-  statuses: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.OrderStatus)),
+  statuses: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.OrderStatus.Known)),
   /** Restrict orders to those with the given types. */
-  types: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.OrderType)),
+  types: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.OrderType.Known)),
   /** Restrict orders to those with the given Time In Force. */
-  timeInForces: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.TimeInForce)),
+  timeInForces: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.TimeInForce.Known)),
   /** Indicator if liquidity provisions should be included or not in the list. */
   excludeLiquidity: /* @__PURE__ */ optional(Schema.Boolean),
   /** Restrict orders to those placed by the given party IDs. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
   /** Restrict orders to those placed on the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
   /** Restrict orders to those with the given reference. */
   reference: /* @__PURE__ */ optional(Schema.String),
   /** Restrict orders to those placed during the given date range. If not set, all orders will be returned. */
@@ -4640,7 +4645,7 @@ export const ListOrdersResponse: Schema.Schema<ListOrdersResponse, ListOrdersRes
 
 const ListPartiesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict the returned party to only the given party ID. If not set, all parties will be returned. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Pagination control. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListPartiesRequest" })
@@ -4717,7 +4722,7 @@ export const ListPartiesResponse: Schema.Schema<ListPartiesResponse, ListParties
 
 const GetPartyActivityStreakRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Party ID to get the activity streak for. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Epoch to get the activity streak for. If not set, the last complete epoch is used. */
   epoch: /* @__PURE__ */ optional(Integer.Uint64)
 }).annotations({ identifier: "datanode.api.v2.GetPartyActivityStreakRequest" })
@@ -4781,7 +4786,7 @@ export const GetPartyActivityStreakResponse: Schema.Schema<
 
 const GetPartyRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Party ID to retrieve party information for. */
-  partyId: Schema.String
+  partyId: Ids.PartyId
 }).annotations({ identifier: "datanode.api.v2.GetPartyRequest" })
 /**
  * Request to get party by ID (`datanode.api.v2.GetPartyRequest`)
@@ -4835,17 +4840,17 @@ const ReferralProgram_ = /* @__PURE__ */ Schema.Struct({
   /** Incremental version of the program. It is incremented after each program update. */
   version: Integer.Uint64,
   /** Unique ID generated from the proposal that created this program. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Defined tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. */
   benefitTiers: /* @__PURE__ */ Schema.Array(Vega.BenefitTier),
   /** Timestamp in Unix nanoseconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
-  endOfProgramTimestamp: Integer.Int64,
+  endOfProgramTimestamp: Timestamp.VegaTimestamp,
   /** Number of epochs over which the referral set's running volume is evaluated. */
   windowLength: Integer.Uint64,
   /** Defined benefit tiers ordered by increasing reward multiplier. Determines the level of benefit a party can expect based on their staking. */
   stakingTiers: /* @__PURE__ */ Schema.Array(Vega.StakingTier),
   /** Timestamp, in Unix nanoseconds, when the program ended. */
-  endedAt: /* @__PURE__ */ optional(Integer.Int64)
+  endedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
 }).annotations({ identifier: "datanode.api.v2.ReferralProgram" })
 /**
  * Referral program details. (`datanode.api.v2.ReferralProgram`)
@@ -4904,13 +4909,13 @@ export const GetCurrentReferralProgramResponse: Schema.Schema<
 
 const ListReferralSetsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Referral set ID to retrieve information for */
-  referralSetId: /* @__PURE__ */ optional(Schema.String),
+  referralSetId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
   /** Referrer to filter by. If referrer set ID is provided, this field is ignored. */
-  referrer: /* @__PURE__ */ optional(Schema.String),
+  referrer: /* @__PURE__ */ optional(Ids.PartyId),
   /** Referee to filter by. If referrer set ID or referrer is provided, this field is ignored. */
-  referee: /* @__PURE__ */ optional(Schema.String)
+  referee: /* @__PURE__ */ optional(Ids.PartyId)
 }).annotations({ identifier: "datanode.api.v2.ListReferralSetsRequest" })
 /**
  * Request to retrieve information about a referral set or sets (`datanode.api.v2.ListReferralSetsRequest`)
@@ -4937,13 +4942,13 @@ export const ListReferralSetsRequest: Schema.Schema<ListReferralSetsRequest, Lis
 
 const ReferralSet_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID of the created set. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Party that created the set. */
-  referrer: Schema.String,
+  referrer: Ids.PartyId,
   /** Timestamp, in Unix nanoseconds, when the set was created. */
-  createdAt: Integer.Int64,
+  createdAt: Timestamp.VegaTimestamp,
   /** Timestamp, in Unix nanoseconds, when the set was updated. */
-  updatedAt: Integer.Int64,
+  updatedAt: Timestamp.VegaTimestamp,
   /** Current number of members in the referral set. */
   totalMembers: Integer.Uint64
 }).annotations({ identifier: "datanode.api.v2.ReferralSet" })
@@ -5022,13 +5027,13 @@ export const ListReferralSetsResponse: Schema.Schema<ListReferralSetsResponse, L
 
 const ListReferralSetRefereesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Referral set ID to retrieve information for */
-  referralSetId: /* @__PURE__ */ optional(Schema.String),
+  referralSetId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
   /** Referrer to filter by. If referrer set ID is provided, this field is ignored. */
-  referrer: /* @__PURE__ */ optional(Schema.String),
+  referrer: /* @__PURE__ */ optional(Ids.PartyId),
   /** Referee to filter by. If referrer set ID or referrer is provided, this field is ignored. */
-  referee: /* @__PURE__ */ optional(Schema.String),
+  referee: /* @__PURE__ */ optional(Ids.PartyId),
   /** Epochs to aggregate party volume and rewards over. If omitted, 30 epochs will be used. */
   aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint32)
 }).annotations({ identifier: "datanode.api.v2.ListReferralSetRefereesRequest" })
@@ -5061,17 +5066,17 @@ export const ListReferralSetRefereesRequest: Schema.Schema<
 
 const ReferralSetReferee_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID of the referral set the referee joined. */
-  referralSetId: Schema.String,
+  referralSetId: Ids.VegaId,
   /** Party that joined the set. */
-  referee: Schema.String,
+  referee: Ids.PartyId,
   /** Timestamp, in Unix nanoseconds, when the party joined the set. */
-  joinedAt: Integer.Int64,
+  joinedAt: Timestamp.VegaTimestamp,
   /** Epoch at which the party joined the set. */
   atEpoch: Integer.Uint64,
   /** Total notional volume of the referee's aggressive trades over the aggregation period. */
-  totalRefereeNotionalTakerVolume: Schema.String,
+  totalRefereeNotionalTakerVolume: Amount.Amount,
   /** Total rewards generated by the referee over the aggregation period. */
-  totalRefereeGeneratedRewards: Schema.String
+  totalRefereeGeneratedRewards: Decimal.Decimal
 }).annotations({ identifier: "datanode.api.v2.ReferralSetReferee" })
 /**
  * Data relating to referees that have joined a referral set (`datanode.api.v2.ReferralSetReferee`)
@@ -5156,9 +5161,9 @@ export const ListReferralSetRefereesResponse: Schema.Schema<
 
 const RewardSummaryFilter_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict reward summaries to those connected to the assets in the given list. */
-  assetIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  assetIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.AssetId)),
   /** Restrict reward summaries to those connected to the markets in the given list. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(/* @__PURE__ */ orEmpty(Ids.MarketId))),
   /** Restrict rewards summaries to those that were paid after and including the given epoch ID. */
   fromEpoch: /* @__PURE__ */ optional(Integer.Uint64),
   /** Restrict rewards summaries to those that were paid up to and including the given epoch ID. */
@@ -5360,7 +5365,7 @@ export const ListCoreSnapshotsResponse: Schema.Schema<ListCoreSnapshotsResponse,
 
 const GetStopOrderRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Order ID to retrieve order information for. */
-  orderId: Schema.String
+  orderId: Ids.OrderId
 }).annotations({ identifier: "datanode.api.v2.GetStopOrderRequest" })
 /**
  * Request that is sent when executing the query for getting a single stop order. (`datanode.api.v2.GetStopOrderRequest`)
@@ -5413,15 +5418,15 @@ export const GetStopOrderResponse: Schema.Schema<GetStopOrderResponse, GetStopOr
 
 const StopOrderFilter_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict orders to those with the given statuses. */
-  statuses: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.StopOrderStatus)),
+  statuses: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.StopOrderStatus.Known)),
   /** Restrict orders to those with the given expiry strategies. */
-  expiryStrategies: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.StopOrderExpiryStrategy)),
+  expiryStrategies: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.StopOrderExpiryStrategy.Known)),
   /** Restrict orders to those placed during the given date range. If not set, all orders will be returned. */
   dateRange: /* @__PURE__ */ optional(DateRange),
   /** Restrict orders to those placed by the given party IDs. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
   /** Restrict orders to those placed on the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
   /** Live stop orders only */
   liveOnly: /* @__PURE__ */ optional(Schema.Boolean)
 }).annotations({ identifier: "datanode.api.v2.StopOrderFilter" })
@@ -5528,13 +5533,13 @@ export const ListStopOrdersResponse: Schema.Schema<ListStopOrdersResponse, ListS
 
 const ObserveAccountsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to filter accounts by. If empty, no markets will be filtered. */
-  marketId: /* @__PURE__ */ optional(Schema.String),
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
   /** Party ID to filter accounts by. If empty, no parties will be filtered. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Asset ID to filter accounts by. If empty, no assets will be filtered. */
-  asset: /* @__PURE__ */ optional(Schema.String),
+  asset: /* @__PURE__ */ optional(Ids.AssetId),
   /** Account type to subscribe to, required field. */
-  type: /* @__PURE__ */ optional(Commands.AccountType)
+  type: /* @__PURE__ */ optional(Commands.AccountType.Known)
 }).annotations({ identifier: "datanode.api.v2.ObserveAccountsRequest" })
 /**
  * Request that is sent when getting a subscription to a stream of accounts. (`datanode.api.v2.ObserveAccountsRequest`)
@@ -5700,7 +5705,7 @@ export const ObserveCandleDataResponse: Schema.Schema<ObserveCandleDataResponse,
 
 const ObserveGovernanceRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict proposal updates to those proposed by the given party ID. */
-  partyId: /* @__PURE__ */ optional(Schema.String)
+  partyId: /* @__PURE__ */ optional(Ids.PartyId)
 }).annotations({ identifier: "datanode.api.v2.ObserveGovernanceRequest" })
 /**
  * Request for governance subscription (`datanode.api.v2.ObserveGovernanceRequest`)
@@ -5785,9 +5790,9 @@ export const ObserveLedgerMovementsResponse: Schema.Schema<
 
 const ObserveMarginLevelsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict margin level updates to those relating to the given party. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Restrict margin level updates to those relating to the given market. */
-  marketId: /* @__PURE__ */ optional(Schema.String)
+  marketId: /* @__PURE__ */ optional(Ids.MarketId)
 }).annotations({ identifier: "datanode.api.v2.ObserveMarginLevelsRequest" })
 /**
  * Request to subscribe to a stream of MarginLevels data. If a party ID is provided, the stream will contain margin levels for that party only. Optionally, the list can be additionally filtered by market (`datanode.api.v2.ObserveMarginLevelsRequest`)
@@ -5845,7 +5850,7 @@ export const ObserveMarginLevelsResponse: Schema.Schema<
 
 const ObserveMarketsDataRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict updates to market data by the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String))
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
 }).annotations({ identifier: "datanode.api.v2.ObserveMarketsDataRequest" })
 /**
  * Request that is sent for market data subscription (`datanode.api.v2.ObserveMarketsDataRequest`)
@@ -5899,7 +5904,7 @@ export const ObserveMarketsDataResponse: Schema.Schema<ObserveMarketsDataRespons
 
 const ObserveMarketsDepthRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict market depth data by the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String))
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
 }).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthRequest" })
 /**
  * Request that is sent to get market depth subscription (`datanode.api.v2.ObserveMarketsDepthRequest`)
@@ -5957,7 +5962,7 @@ export const ObserveMarketsDepthResponse: Schema.Schema<
 
 const ObserveMarketsDepthUpdatesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict updates to market depth by the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String))
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
 }).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthUpdatesRequest" })
 /**
  * Request that is sent for market depth update subscription (`datanode.api.v2.ObserveMarketsDepthUpdatesRequest`)
@@ -6023,9 +6028,9 @@ export const ObserveMarketsDepthUpdatesResponse: Schema.Schema<
 
 const ObserveOrdersRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict orders to those placed on the given markets. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
   /** Restrict orders to those placed on the by the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
   /** Whether liquidity orders should be excluded from the stream. If not set, liquidity orders will be included. */
   excludeLiquidity: /* @__PURE__ */ optional(Schema.Boolean)
 }).annotations({ identifier: "datanode.api.v2.ObserveOrdersRequest" })
@@ -6139,9 +6144,9 @@ export const ObserveOrdersResponse: Schema.Schema<ObserveOrdersResponse, Observe
 
 const ObserveTradesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict the trades streamed to those made on the given markets. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
   /** Restrict the trades streamed to those made by the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String))
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId))
 }).annotations({ identifier: "datanode.api.v2.ObserveTradesRequest" })
 /**
  * Request to subscribe to a stream of trades (`datanode.api.v2.ObserveTradesRequest`)
@@ -6232,9 +6237,9 @@ export const ObserveTransactionResultsRequest: Schema.Schema<
 
 const ObserveVotesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict vote updates to those made by the given party. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Restrict vote updates to those made on the given proposal. */
-  proposalId: /* @__PURE__ */ optional(Schema.String)
+  proposalId: /* @__PURE__ */ optional(Ids.VegaId)
 }).annotations({ identifier: "datanode.api.v2.ObserveVotesRequest" })
 /**
  * Request that is sent to subscribe to votes (`datanode.api.v2.ObserveVotesRequest`)
@@ -6287,7 +6292,7 @@ export const ObserveVotesResponse: Schema.Schema<ObserveVotesResponse, ObserveVo
 
 const ListSuccessorMarketsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID that is a member of the succession line. This can be the original market or any subsequent child market that succeeded it. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Flag to indicate whether or not to include the full succession line, or only list the children of the given market ID. If true, the full succession line is included. */
   includeFullHistory: /* @__PURE__ */ optional(Schema.Boolean),
   /** Pagination control. */
@@ -6405,9 +6410,9 @@ export const ListSuccessorMarketsResponse: Schema.Schema<
 
 const ListTeamsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict teams to those with the given team ID. */
-  teamId: /* @__PURE__ */ optional(Schema.String),
+  teamId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Restrict teams to those where the given party is a referrer or a referee. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListTeamsRequest" })
@@ -6435,9 +6440,9 @@ export const ListTeamsRequest: Schema.Schema<ListTeamsRequest, ListTeamsRequestE
 
 const Team_ = /* @__PURE__ */ Schema.Struct({
   /** ID of the created team. */
-  teamId: Schema.String,
+  teamId: Ids.VegaId,
   /** Party ID that created the team. */
-  referrer: Schema.String,
+  referrer: Ids.PartyId,
   /** Name of the team. */
   name: Schema.String,
   /** Link to the team's homepage. */
@@ -6445,7 +6450,7 @@ const Team_ = /* @__PURE__ */ Schema.Struct({
   /** Link to an image of the team's avatar. */
   avatarUrl: /* @__PURE__ */ optional(Schema.String),
   /** Timestamp in Unix nanoseconds when the team was created. */
-  createdAt: Integer.Int64,
+  createdAt: Timestamp.VegaTimestamp,
   /** Whether or not the team is closed to new party members. When closed, only parties specified in the allow list can join the team. */
   closed: Schema.Boolean,
   /** Epoch at which the team was created. */
@@ -6528,7 +6533,7 @@ export const ListTeamsResponse: Schema.Schema<ListTeamsResponse, ListTeamsRespon
 
 const ListTeamRefereeHistoryRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Party ID to list referee history for. */
-  referee: Schema.String,
+  referee: Ids.PartyId,
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListTeamRefereeHistoryRequest" })
@@ -6561,9 +6566,9 @@ export const ListTeamRefereeHistoryRequest: Schema.Schema<
 
 const TeamRefereeHistory_ = /* @__PURE__ */ Schema.Struct({
   /** ID of the team the referee joined. */
-  teamId: Schema.String,
+  teamId: Ids.VegaId,
   /** Timestamp in Unix nanoseconds when the party joined the team. */
-  joinedAt: Integer.Int64,
+  joinedAt: Timestamp.VegaTimestamp,
   /** Epoch at which the party joined the team. */
   joinedAtEpoch: Integer.Uint64
 }).annotations({ identifier: "datanode.api.v2.TeamRefereeHistory" })
@@ -6650,7 +6655,7 @@ export const ListTeamRefereeHistoryResponse: Schema.Schema<
 
 const ListTeamRefereesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Team ID to list referees for. */
-  teamId: Schema.String,
+  teamId: Ids.VegaId,
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListTeamRefereesRequest" })
@@ -6679,11 +6684,11 @@ export const ListTeamRefereesRequest: Schema.Schema<ListTeamRefereesRequest, Lis
 
 const TeamReferee_ = /* @__PURE__ */ Schema.Struct({
   /** ID of the team the referee joined. */
-  teamId: Schema.String,
+  teamId: Ids.VegaId,
   /** Party that joined the team. */
-  referee: Schema.String,
+  referee: Ids.PartyId,
   /** Timestamp in Unix nanoseconds when the party joined the team. */
-  joinedAt: Integer.Int64,
+  joinedAt: Timestamp.VegaTimestamp,
   /** Epoch at which the party joined the team. */
   joinedAtEpoch: Integer.Uint64
 }).annotations({ identifier: "datanode.api.v2.TeamReferee" })
@@ -6762,7 +6767,7 @@ export const ListTeamRefereesResponse: Schema.Schema<ListTeamRefereesResponse, L
 
 const ListTeamsStatisticsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict team statistics to those with the given team ID. */
-  teamId: /* @__PURE__ */ optional(Schema.String),
+  teamId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Defines the number of past epochs to aggregate data from. By default, it takes the last 10 epochs. */
   aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint64),
   /** Pagination controls. */
@@ -6795,7 +6800,7 @@ const QuantumRewardsPerEpoch_ = /* @__PURE__ */ Schema.Struct({
   /** Epoch for which this information is valid. */
   epoch: Integer.Uint64,
   /** Total rewards accumulated over the epoch period, expressed in quantum value. */
-  totalQuantumRewards: Schema.String
+  totalQuantumRewards: Decimal.Decimal
 }).annotations({ identifier: "datanode.api.v2.QuantumRewardsPerEpoch" })
 /**
  * The message `datanode.api.v2.QuantumRewardsPerEpoch`. (`datanode.api.v2.QuantumRewardsPerEpoch`)
@@ -6824,7 +6829,7 @@ const QuantumVolumesPerEpoch_ = /* @__PURE__ */ Schema.Struct({
   /** Epoch for which this information is valid. */
   epoch: Integer.Uint64,
   /** Total volumes accumulated over the epoch period, expressed in quantum value. */
-  totalQuantumVolumes: Schema.String
+  totalQuantumVolumes: Amount.Amount
 }).annotations({ identifier: "datanode.api.v2.QuantumVolumesPerEpoch" })
 /**
  * The message `datanode.api.v2.QuantumVolumesPerEpoch`. (`datanode.api.v2.QuantumVolumesPerEpoch`)
@@ -6851,17 +6856,17 @@ export const QuantumVolumesPerEpoch: Schema.Schema<QuantumVolumesPerEpoch, Quant
 
 const TeamStatistics_ = /* @__PURE__ */ Schema.Struct({
   /** Team ID the statistics are related to. */
-  teamId: Schema.String,
+  teamId: Ids.VegaId,
   /** Total of volume accumulated over the requested epoch period, expressed in quantum value. */
-  totalQuantumVolume: Schema.String,
+  totalQuantumVolume: Amount.Amount,
   /** Total of rewards accumulated over the requested epoch period, expressed in quantum value. */
-  totalQuantumRewards: Schema.String,
+  totalQuantumRewards: Decimal.Decimal,
   /** List of rewards over the requested epoch period, expressed in quantum value for each epoch. */
   quantumRewards: /* @__PURE__ */ Schema.Array(QuantumRewardsPerEpoch),
   /** Total of games played. */
   totalGamesPlayed: Integer.Uint64,
   /** List of games played over the requested epoch period. */
-  gamesPlayed: /* @__PURE__ */ Schema.Array(Schema.String),
+  gamesPlayed: /* @__PURE__ */ Schema.Array(Ids.VegaId),
   /** List of volumes over the requested epoch period, expressed in quantum value for each epoch. */
   quantumVolumes: /* @__PURE__ */ Schema.Array(QuantumVolumesPerEpoch)
 }).annotations({ identifier: "datanode.api.v2.TeamStatistics" })
@@ -6944,9 +6949,9 @@ export const ListTeamsStatisticsResponse: Schema.Schema<
 
 const ListTeamMembersStatisticsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict team statistics to those with the given team ID. */
-  teamId: Schema.String,
+  teamId: Ids.VegaId,
   /** Restrict team members' statistics to those with the given party ID. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Defines the number of past epochs to aggregate data from. By default, it takes the last 10 epochs. */
   aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint64),
   /** Pagination controls. */
@@ -6983,17 +6988,17 @@ export const ListTeamMembersStatisticsRequest: Schema.Schema<
 
 const TeamMemberStatistics_ = /* @__PURE__ */ Schema.Struct({
   /** Party ID the statistics are related to. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Total of volume accumulated over the requested epoch period, expressed in quantum value. */
-  totalQuantumVolume: Schema.String,
+  totalQuantumVolume: Amount.Amount,
   /** Total of rewards accumulated over the requested epoch period, expressed in quantum value. */
-  totalQuantumRewards: Schema.String,
+  totalQuantumRewards: Decimal.Decimal,
   /** List of rewards over the requested epoch period, expressed in quantum value for each epoch. */
   quantumRewards: /* @__PURE__ */ Schema.Array(QuantumRewardsPerEpoch),
   /** Total number of games played. */
   totalGamesPlayed: Integer.Uint64,
   /** List of games played over the requested epoch period. */
-  gamesPlayed: /* @__PURE__ */ Schema.Array(Schema.String),
+  gamesPlayed: /* @__PURE__ */ Schema.Array(Ids.VegaId),
   /** List of volumes over the requested epoch period, expressed in quantum value for each epoch. */
   quantumVolumes: /* @__PURE__ */ Schema.Array(QuantumVolumesPerEpoch)
 }).annotations({ identifier: "datanode.api.v2.TeamMemberStatistics" })
@@ -7083,11 +7088,11 @@ export const ListTeamMembersStatisticsResponse: Schema.Schema<
 
 const GetTimeWeightedNotionalPositionRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Asset ID to filter for. */
-  assetId: /* @__PURE__ */ optional(Schema.String),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
   /** Party ID to filter for. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Game ID to filter for. */
-  gameId: /* @__PURE__ */ optional(Schema.String),
+  gameId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Epoch to filter for. */
   atEpoch: /* @__PURE__ */ optional(Integer.Uint64)
 }).annotations({ identifier: "datanode.api.v2.GetTimeWeightedNotionalPositionRequest" })
@@ -7122,17 +7127,17 @@ export const GetTimeWeightedNotionalPositionRequest: Schema.Schema<
 
 const TimeWeightedNotionalPosition_ = /* @__PURE__ */ Schema.Struct({
   /** Asset ID for the settlement asset associated with the position. */
-  assetId: Schema.String,
+  assetId: Ids.AssetId,
   /** Party ID for the party associated with the position. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Game ID for the game associated with the position. */
-  gameId: Schema.String,
+  gameId: Ids.VegaId,
   /** Epoch at which the time weighted notional position is calculated. */
   atEpoch: Integer.Uint64,
   /** Time weighted notional position for the party and asset. */
-  timeWeightedNotionalPosition: Schema.String,
+  timeWeightedNotionalPosition: Amount.Amount,
   /** Vega time of the block in which the last position update occurred. */
-  lastUpdated: Integer.Int64
+  lastUpdated: Timestamp.VegaTimestamp
 }).annotations({ identifier: "datanode.api.v2.TimeWeightedNotionalPosition" })
 /**
  * Time weighted notional position for a party and asset at a given epoch. It is used as a metric to calculate whether the party is eligible for receiving a reward. (`datanode.api.v2.TimeWeightedNotionalPosition`)
@@ -7196,11 +7201,11 @@ export const GetTimeWeightedNotionalPositionResponse: Schema.Schema<
 
 const ListTradesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict trades to those that occurred on the given markets. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
   /** Restrict trades to those that were caused by the given orders. */
-  orderIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  orderIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.OrderId)),
   /** Restrict trades to those that were caused by orders placed by the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
   /** Pagination control. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
   /** Restrict trades to those made during the given date range. If not set, all trades will be returned. */
@@ -7279,7 +7284,7 @@ export const ListTradesResponse: Schema.Schema<ListTradesResponse, ListTradesRes
 
 const GetTransferRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Transfer ID to request data for. */
-  transferId: Schema.String
+  transferId: Ids.VegaId
 }).annotations({ identifier: "datanode.api.v2.GetTransferRequest" })
 /**
  * Request that is sent for getting a transfer by ID (`datanode.api.v2.GetTransferRequest`)
@@ -7398,9 +7403,9 @@ export type ListTransfersRequestScope = Enum.Type<typeof ListTransfersRequestSco
 
 const ListTransfersRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict transfer to those where the given public key is a sender or receiver. */
-  pubkey: /* @__PURE__ */ optional(Schema.String),
+  pubkey: /* @__PURE__ */ optional(Ids.PartyId),
   /** Restrict transfers to those in the given direction from the supplied public key. When is_reward is true, and pubkey is set, then direction MUST be TRANSFER_DIRECTION_DIRECTION_FROM. */
-  direction: /* @__PURE__ */ optional(TransferDirection),
+  direction: /* @__PURE__ */ optional(TransferDirection.Known),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
   /** Restrict transfers to those related to reward transfers. */
@@ -7410,15 +7415,15 @@ const ListTransfersRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Epoch to filter to (included). If omitted, the range goes from `from epoch` to the most recent epoch. */
   toEpoch: /* @__PURE__ */ optional(Integer.Uint64),
   /** Status to filter on. */
-  status: /* @__PURE__ */ optional(VegaEvents.TransferStatus),
+  status: /* @__PURE__ */ optional(VegaEvents.TransferStatus.Known),
   /** Dispatch strategy's scope to filter for. */
-  scope: /* @__PURE__ */ optional(ListTransfersRequestScope),
+  scope: /* @__PURE__ */ optional(ListTransfersRequestScope.Known),
   /** Game ID to filter on */
-  gameId: /* @__PURE__ */ optional(Schema.String),
+  gameId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Account type to filter on for transfers from account */
-  fromAccountType: /* @__PURE__ */ optional(Commands.AccountType),
+  fromAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known),
   /** Account type to filter on for transfers to account */
-  toAccountType: /* @__PURE__ */ optional(Commands.AccountType)
+  toAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known)
 }).annotations({ identifier: "datanode.api.v2.ListTransfersRequest" })
 /**
  * Request that is sent to list transfers (`datanode.api.v2.ListTransfersRequest`)
@@ -7495,15 +7500,15 @@ export const ListTransfersResponse: Schema.Schema<ListTransfersResponse, ListTra
 
 const EstimateTransferFeeRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Sender's ID. */
-  fromAccount: /* @__PURE__ */ optional(Schema.String),
+  fromAccount: /* @__PURE__ */ optional(Ids.PartyId),
   /** Type of account sent from. */
-  fromAccountType: /* @__PURE__ */ optional(Commands.AccountType),
+  fromAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known),
   /** Receiver's ID. */
-  toAccount: /* @__PURE__ */ optional(Schema.String),
+  toAccount: /* @__PURE__ */ optional(Ids.PartyId),
   /** Amount to be transferred. */
-  amount: /* @__PURE__ */ optional(Schema.String),
+  amount: /* @__PURE__ */ optional(Amount.Amount),
   /** Asset ID for the asset associated with the transaction. */
-  assetId: /* @__PURE__ */ optional(Schema.String)
+  assetId: /* @__PURE__ */ optional(Ids.AssetId)
 }).annotations({ identifier: "datanode.api.v2.EstimateTransferFeeRequest" })
 /**
  * Request an estimation of transfer fee and discount (`datanode.api.v2.EstimateTransferFeeRequest`)
@@ -7530,9 +7535,9 @@ export const EstimateTransferFeeRequest: Schema.Schema<EstimateTransferFeeReques
 
 const EstimateTransferFeeResponse_ = /* @__PURE__ */ Schema.Struct({
   /** Estimated fee for the transfer. */
-  fee: Schema.String,
+  fee: Amount.Amount,
   /** Discount applied to the fee. */
-  discount: Schema.String
+  discount: Amount.Amount
 }).annotations({ identifier: "datanode.api.v2.EstimateTransferFeeResponse" })
 /**
  * Results of estimation of transfer fee and the fee discount (`datanode.api.v2.EstimateTransferFeeResponse`)
@@ -7563,9 +7568,9 @@ export const EstimateTransferFeeResponse: Schema.Schema<
 
 const GetTotalTransferFeeDiscountRequest_ = /* @__PURE__ */ Schema.Struct({
   /** ID of party eligible for the discount. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** ID of asset to associated with the discount. */
-  assetId: /* @__PURE__ */ optional(Schema.String)
+  assetId: /* @__PURE__ */ optional(Ids.AssetId)
 }).annotations({ identifier: "datanode.api.v2.GetTotalTransferFeeDiscountRequest" })
 /**
  * Get total transfer fee discount available (`datanode.api.v2.GetTotalTransferFeeDiscountRequest`)
@@ -7598,7 +7603,7 @@ export const GetTotalTransferFeeDiscountRequest: Schema.Schema<
 
 const GetTotalTransferFeeDiscountResponse_ = /* @__PURE__ */ Schema.Struct({
   /** Total per party per asset discount available. */
-  totalDiscount: Schema.String
+  totalDiscount: Amount.Amount
 }).annotations({ identifier: "datanode.api.v2.GetTotalTransferFeeDiscountResponse" })
 /**
  * Returns total transfer fee discount available (`datanode.api.v2.GetTotalTransferFeeDiscountResponse`)
@@ -7631,9 +7636,9 @@ export const GetTotalTransferFeeDiscountResponse: Schema.Schema<
 
 const ListProtocolUpgradeProposalsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict protocol upgrade proposals to those with the given status. */
-  status: /* @__PURE__ */ optional(VegaEvents.ProtocolUpgradeProposalStatus),
+  status: /* @__PURE__ */ optional(VegaEvents.ProtocolUpgradeProposalStatus.Known),
   /** Restrict protocol upgrade proposals to those approved by the given node ID. */
-  approvedBy: /* @__PURE__ */ optional(Schema.String),
+  approvedBy: /* @__PURE__ */ optional(Ids.VegaId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListProtocolUpgradeProposalsRequest" })
@@ -7764,7 +7769,7 @@ export const GetProtocolUpgradeStatusResponse: Schema.Schema<
 
 const ListEthereumKeyRotationsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Node ID to get the rotation for, if provided. */
-  nodeId: /* @__PURE__ */ optional(Schema.String),
+  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
   /** Optional pagination information to limit the data that is returned. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListEthereumKeyRotationsRequest" })
@@ -7858,7 +7863,7 @@ export const ListEthereumKeyRotationsResponse: Schema.Schema<
 
 const ListKeyRotationsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Node ID to get key rotations for, if provided. */
-  nodeId: /* @__PURE__ */ optional(Schema.String),
+  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
   /** Optional pagination information to limit the data that is returned. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListKeyRotationsRequest" })
@@ -7940,15 +7945,15 @@ const VolumeDiscountProgram_ = /* @__PURE__ */ Schema.Struct({
   /** Incremental version of the program. It is incremented after each program update. */
   version: Integer.Uint64,
   /** Unique ID generated from the proposal that created this program. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Defined benefit tiers ordered by increasing discounts. Determines the level of benefit a party can expect based on performance criteria. */
   benefitTiers: /* @__PURE__ */ Schema.Array(Vega.VolumeBenefitTier),
   /** Timestamp in Unix nanoseconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
-  endOfProgramTimestamp: Integer.Int64,
+  endOfProgramTimestamp: Timestamp.VegaTimestamp,
   /** Number of epochs over which a volume discount statistics' running volume is evaluated. */
   windowLength: Integer.Uint64,
   /** Timestamp in Unix nanoseconds, at which the program ended. */
-  endedAt: /* @__PURE__ */ optional(Integer.Int64)
+  endedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
 }).annotations({ identifier: "datanode.api.v2.VolumeDiscountProgram" })
 /**
  * Volume discount program details. (`datanode.api.v2.VolumeDiscountProgram`)
@@ -8010,7 +8015,7 @@ const GetVolumeDiscountStatsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Epoch to get volume discount statistics for. If not set, last epoch is used. */
   atEpoch: /* @__PURE__ */ optional(Integer.Uint64),
   /** Restrict volume discount statistics to those for the given party. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.GetVolumeDiscountStatsRequest" })
@@ -8045,11 +8050,11 @@ const VolumeDiscountStats_ = /* @__PURE__ */ Schema.Struct({
   /** Epoch at which the statistics apply. */
   atEpoch: Integer.Uint64,
   /** Party ID for which the statistics apply. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Discount factor applied given the party's running volume. */
-  discountFactor: Schema.String,
+  discountFactor: Decimal.Decimal,
   /** The party's running volume. */
-  runningVolume: Schema.String
+  runningVolume: Amount.Amount
 }).annotations({ identifier: "datanode.api.v2.VolumeDiscountStats" })
 /**
  * Volume discount statistics for a given epoch for all parties. (`datanode.api.v2.VolumeDiscountStats`)
@@ -8134,9 +8139,9 @@ export const GetVolumeDiscountStatsResponse: Schema.Schema<
 
 const ListVotesRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Party for which the votes are requested. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Proposal ID to list votes for. */
-  proposalId: /* @__PURE__ */ optional(Schema.String),
+  proposalId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Optional pagination control. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
 }).annotations({ identifier: "datanode.api.v2.ListVotesRequest" })
@@ -8213,7 +8218,7 @@ export const ListVotesResponse: Schema.Schema<ListVotesResponse, ListVotesRespon
 
 const GetWithdrawalRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Withdrawal ID to retrieve data for. */
-  id: Schema.String
+  id: Ids.VegaId
 }).annotations({ identifier: "datanode.api.v2.GetWithdrawalRequest" })
 /**
  * Request to get a specific withdrawal by ID (`datanode.api.v2.GetWithdrawalRequest`)
@@ -8267,7 +8272,7 @@ export const GetWithdrawalResponse: Schema.Schema<GetWithdrawalResponse, GetWith
 
 const ListWithdrawalsRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Restrict withdrawals to those made by this party ID. */
-  partyId: /* @__PURE__ */ optional(Schema.String),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
   /** Pagination controls. */
   pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
   /** Date range of the requested data, if provided. */

@@ -7,13 +7,18 @@
  * @since 0.2.0
  */
 import * as Schema from "effect/Schema"
+import * as Amount from "../Amount.js"
 import * as Asset from "../Asset.js"
 import * as Commands from "../Commands.js"
+import * as Decimal from "../Decimal.js"
 import * as Enum from "../Enum.js"
+import * as Ethereum from "../Ethereum.js"
+import * as Ids from "../Ids.js"
 import * as Integer from "../Integer.js"
 import * as Market from "../Market.js"
+import * as Timestamp from "../Timestamp.js"
 import * as VegaData from "./VegaData.js"
-import { nullable, optional, oneof, Opaque } from "../internal/proto.js"
+import { nullable, optional, orEmpty, oneof, Opaque } from "../internal/proto.js"
 
 /**
  * Status of the deposit (`vega.Deposit.Status`)
@@ -38,21 +43,21 @@ export type DepositStatus = Enum.Type<typeof DepositStatus>
 
 const Deposit_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID for the deposit. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Status of the deposit. */
   status: DepositStatus,
   /** Party ID of the user initiating the deposit. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Vega asset targeted by this deposit. */
-  asset: Schema.String,
+  asset: Ids.AssetId,
   /** Amount to be deposited. This field is an unsigned integer scaled to the asset's decimal places. */
-  amount: Schema.String,
+  amount: Amount.Amount,
   /** Hash of the transaction from the foreign chain. */
   txHash: Schema.String,
   /** Timestamp for when the Vega account was updated with the deposit. */
-  creditedTimestamp: Integer.Int64,
+  creditedTimestamp: Timestamp.VegaTimestamp,
   /** Timestamp for when the deposit was created on the Vega network. */
-  createdTimestamp: Integer.Int64
+  createdTimestamp: Timestamp.VegaTimestamp
 }).annotations({ identifier: "vega.Deposit" })
 /**
  * Deposit on to the Vega network (`vega.Deposit`)
@@ -78,23 +83,23 @@ export const Deposit: Schema.Schema<Deposit, DepositEncoded> = Deposit_
 
 const Fee_ = /* @__PURE__ */ Schema.Struct({
   /** Fee amount paid to the non-aggressive party of the trade. This field is an unsigned integer scaled to the asset's decimal places. */
-  makerFee: Schema.String,
+  makerFee: Amount.Amount,
   /** Fee amount paid for maintaining the Vega infrastructure. This field is an unsigned integer scaled using the asset's decimal places. */
-  infrastructureFee: Schema.String,
+  infrastructureFee: Amount.Amount,
   /** Fee amount paid to market makers. This field is an unsigned integer scaled to the asset's decimal places. */
-  liquidityFee: Schema.String,
+  liquidityFee: Amount.Amount,
   /** Volume discounts. Discount on maker fee based on the taker volume. */
-  makerFeeVolumeDiscount: Schema.String,
+  makerFeeVolumeDiscount: Amount.AmountOrEmpty,
   /** Discount on infrastructure fee based on the taker volume. */
-  infrastructureFeeVolumeDiscount: Schema.String,
+  infrastructureFeeVolumeDiscount: Amount.AmountOrEmpty,
   /** Discount on liquidity fee basedo on taker volume. */
-  liquidityFeeVolumeDiscount: Schema.String,
+  liquidityFeeVolumeDiscount: Amount.AmountOrEmpty,
   /** Referrer discounts. Discount on maker fee for eligible referrer. */
-  makerFeeReferrerDiscount: Schema.String,
+  makerFeeReferrerDiscount: Amount.AmountOrEmpty,
   /** Discount on infrastructure fee for eligible referrer. */
-  infrastructureFeeReferrerDiscount: Schema.String,
+  infrastructureFeeReferrerDiscount: Amount.AmountOrEmpty,
   /** Discount on liquidity fee for eligible referrer. */
-  liquidityFeeReferrerDiscount: Schema.String
+  liquidityFeeReferrerDiscount: Amount.AmountOrEmpty
 }).annotations({ identifier: "vega.Fee" })
 /**
  * Represents any fees paid by a party, resulting from a trade (`vega.Fee`)
@@ -139,27 +144,27 @@ export type MarginMode = Enum.Type<typeof MarginMode>
 
 const MarginLevels_ = /* @__PURE__ */ Schema.Struct({
   /** Maintenance margin value. This field is an unsigned integer scaled to the asset's decimal places. */
-  maintenanceMargin: Schema.String,
+  maintenanceMargin: Amount.Amount,
   /** Margin search level value. This field is an unsigned integer scaled to the asset's decimal places. */
-  searchLevel: Schema.String,
+  searchLevel: Amount.Amount,
   /** Initial margin value. This field is an unsigned integer scaled to the asset's decimal places. */
-  initialMargin: Schema.String,
+  initialMargin: Amount.Amount,
   /** Collateral release level value. This field is an unsigned integer scaled to the asset's decimal places. */
-  collateralReleaseLevel: Schema.String,
+  collateralReleaseLevel: Amount.Amount,
   /** Party ID for whom the margin levels apply. */
-  partyId: Schema.String,
+  partyId: /* @__PURE__ */ orEmpty(Ids.PartyId),
   /** Market ID for which the margin levels apply. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Asset ID for which the margin levels apply. */
-  asset: Schema.String,
+  asset: Ids.AssetId,
   /** Timestamp in Unix nanoseconds for when the ledger entry was created. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Margin required to cover orders in isolated margin mode. */
-  orderMargin: Schema.String,
+  orderMargin: Amount.AmountOrEmpty,
   /** Margin mode for the party, cross margin or isolated margin. */
   marginMode: MarginMode,
   /** Margin factor, relevant only for isolated margin, 0 otherwise. */
-  marginFactor: Schema.String
+  marginFactor: Decimal.DecimalOrEmpty
 }).annotations({ identifier: "vega.MarginLevels" })
 /**
  * Represents the margin levels for a party on a market at a given time (`vega.MarginLevels`)
@@ -341,11 +346,11 @@ export const DataSourceSpecConfiguration: Schema.Schema<
 
 const EthTimeTrigger_ = /* @__PURE__ */ Schema.Struct({
   /** Trigger when the Ethereum time is greater or equal to this time, in Unix seconds. */
-  initial: /* @__PURE__ */ optional(Integer.Uint64),
+  initial: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp),
   /** Repeat the call every n seconds after the initial call. If no time for initial call was specified, begin repeating immediately. */
   every: /* @__PURE__ */ optional(Integer.Uint64),
   /** If repeating, stop once Ethereum time is greater than this time, in Unix seconds. If not set, then repeat indefinitely. */
-  until: /* @__PURE__ */ optional(Integer.Uint64)
+  until: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp)
 }).annotations({ identifier: "vega.EthTimeTrigger" })
 /**
  * Trigger for an Ethereum call based on the Ethereum block timestamp. Can be one-off or repeating. (`vega.EthTimeTrigger`)
@@ -424,7 +429,7 @@ export const Normaliser: Schema.Schema<Normaliser, NormaliserEncoded> = Normalis
 
 const EthCallSpec_ = /* @__PURE__ */ Schema.Struct({
   /** Ethereum address of the contract to call. */
-  address: Schema.String,
+  address: Ethereum.EthereumAddress,
   /** The ABI of that contract. */
   abi: Schema.String,
   /** Name of the method on the contract to call. */
@@ -680,13 +685,13 @@ export const SpecBindingForCompositePrice: Schema.Schema<
 
 const CompositePriceConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** Decay weight used for calculation of mark price. */
-  decayWeight: Schema.String,
+  decayWeight: Decimal.DecimalOrEmpty,
   /** Decay power used for the calculation of mark price. */
   decayPower: Integer.Uint64,
   /** Cash amount, in asset decimals, used for the calculation of the mark price from the order book. */
-  cashAmount: Schema.String,
+  cashAmount: Amount.AmountOrEmpty,
   /** Weights for each composite price data source. */
-  sourceWeights: /* @__PURE__ */ Schema.Array(Schema.String),
+  sourceWeights: /* @__PURE__ */ Schema.Array(Decimal.Decimal),
   /** For how long a price source is considered valid. One entry for each data source such that the first is for the trade based mark price, the second is for the book based price the third is for the first oracle, followed by more oracle data source staleness tolerance. */
   sourceStalenessTolerance: /* @__PURE__ */ Schema.Array(Schema.String),
   /** Which method is used for the calculation of the composite price for the market. */
@@ -727,13 +732,13 @@ const UpdatePerpetualProduct_ = /* @__PURE__ */ Schema.Struct({
   /** Human-readable name/abbreviation of the quote name. */
   quoteName: Schema.String,
   /** Controls how much the upcoming funding payment liability contributes to party's margin, in the range [0, 1]. */
-  marginFundingFactor: Schema.String,
+  marginFundingFactor: Decimal.Decimal,
   /** Continuously compounded interest rate used in funding rate calculation, in the range [-1, 1]. */
-  interestRate: Schema.String,
+  interestRate: Decimal.Decimal,
   /** Lower bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
-  clampLowerBound: Schema.String,
+  clampLowerBound: Decimal.Decimal,
   /** Upper bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
-  clampUpperBound: Schema.String,
+  clampUpperBound: Decimal.Decimal,
   /** Data source spec describing the data source for settlement schedule. */
   dataSourceSpecForSettlementSchedule: /* @__PURE__ */ nullable(DataSourceDefinition),
   /** Data source spec describing the data source for settlement. */
@@ -741,11 +746,11 @@ const UpdatePerpetualProduct_ = /* @__PURE__ */ Schema.Struct({
   /** Binding between the data source spec and the settlement data. */
   dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToPerpetualBinding),
   /** Factor applied to funding-rates. This scales the impact that spot price deviations have on funding payments. */
-  fundingRateScalingFactor: /* @__PURE__ */ optional(Schema.String),
+  fundingRateScalingFactor: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Lower bound for the funding-rate such that the funding-rate will never be lower than this value. */
-  fundingRateLowerBound: /* @__PURE__ */ optional(Schema.String),
+  fundingRateLowerBound: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Upper bound for the funding-rate such that the funding-rate will never be higher than this value. */
-  fundingRateUpperBound: /* @__PURE__ */ optional(Schema.String),
+  fundingRateUpperBound: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Configuration for the internal composite price used in funding payment calculation. */
   internalCompositePriceConfiguration: /* @__PURE__ */ optional(CompositePriceConfiguration)
 }).annotations({ identifier: "vega.UpdatePerpetualProduct" })
@@ -815,7 +820,7 @@ const PriceMonitoringTrigger_ = /* @__PURE__ */ Schema.Struct({
   /** Price monitoring projection horizon τ in seconds. */
   horizon: Integer.Int64,
   /** Price monitoring probability level p. */
-  probability: Schema.String,
+  probability: Decimal.Decimal,
   /** Price monitoring auction extension duration in seconds should the price breach its theoretical level over the specified horizon at the specified probability level. */
   auctionExtension: Integer.Int64
 }).annotations({ identifier: "vega.PriceMonitoringTrigger" })
@@ -901,7 +906,7 @@ const LiquidityMonitoringParameters_ = /* @__PURE__ */ Schema.Struct({
   /** Specifies parameters related to target stake calculation. */
   targetStakeParameters: /* @__PURE__ */ nullable(TargetStakeParameters),
   /** Specifies the triggering ratio for entering liquidity auction. */
-  triggeringRatio: Schema.String,
+  triggeringRatio: Decimal.DecimalOrEmpty,
   /** Specifies by how many seconds an auction should be extended if leaving the auction were to trigger a liquidity auction. */
   auctionExtension: Integer.Int64
 }).annotations({ identifier: "vega.LiquidityMonitoringParameters" })
@@ -1028,13 +1033,13 @@ export interface LogNormalRiskModelEncoded extends Schema.Schema.Encoded<typeof 
 export const LogNormalRiskModel: Schema.Schema<LogNormalRiskModel, LogNormalRiskModelEncoded> = LogNormalRiskModel_
 
 const LiquiditySLAParameters_ = /* @__PURE__ */ Schema.Struct({
-  priceRange: Schema.String,
+  priceRange: Decimal.Decimal,
   /** Specifies the minimum fraction of time LPs must spend "on the book" providing their committed liquidity. */
-  commitmentMinTimeFraction: Schema.String,
+  commitmentMinTimeFraction: Decimal.Decimal,
   /** Specifies the number of liquidity epochs over which past performance will continue to affect rewards. */
   performanceHysteresisEpochs: Integer.Uint64,
   /** Specifies the maximum fraction of their accrued fees an LP that meets the SLA implied by market.liquidity.commitmentMinTimeFraction will lose to liquidity providers that achieved a higher SLA performance than them. */
-  slaCompetitionFactor: Schema.String
+  slaCompetitionFactor: Decimal.Decimal
 }).annotations({ identifier: "vega.LiquiditySLAParameters" })
 /**
  * The message `vega.LiquiditySLAParameters`. (`vega.LiquiditySLAParameters`)
@@ -1083,7 +1088,7 @@ const LiquidityFeeSettings_ = /* @__PURE__ */ Schema.Struct({
   /** Method used to calculate the market's liquidity fee. */
   method: LiquidityFeeSettingsMethod,
   /** Constant liquidity fee used when using the constant fee method. */
-  feeConstant: /* @__PURE__ */ optional(Schema.String)
+  feeConstant: /* @__PURE__ */ optional(Decimal.Decimal)
 }).annotations({ identifier: "vega.LiquidityFeeSettings" })
 /**
  * Market settings that describe how the liquidity fee is calculated. (`vega.LiquidityFeeSettings`)
@@ -1112,11 +1117,11 @@ const LiquidationStrategy_ = /* @__PURE__ */ Schema.Struct({
   /** Interval, in seconds, at which the network will attempt to close its position. */
   disposalTimeStep: Integer.Int64,
   /** Fraction of the open position the market will try to close in a single attempt; range 0 through 1. */
-  disposalFraction: Schema.String,
+  disposalFraction: Decimal.Decimal,
   /** Size of the position that the network will try to close in a single attempt. */
   fullDisposalSize: Integer.Uint64,
   /** Max fraction of the total volume of the orderbook, within liquidity bounds, that the network can use to close its position; range 0 through 1. */
-  maxFractionConsumed: Schema.String
+  maxFractionConsumed: Decimal.Decimal
 }).annotations({ identifier: "vega.LiquidationStrategy" })
 /**
  * Liquidation strategy used when the network holds a position resulting from position resolution. (`vega.LiquidationStrategy`)
@@ -1154,11 +1159,11 @@ const UpdateMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
   logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
   /** DEPRECATED: Use liquidity SLA parameters instead. Percentage move up and down from the mid price which specifies the range of price levels over which automated liquidity provisions will be deployed. */
-  lpPriceRange: /* @__PURE__ */ optional(Schema.String),
+  lpPriceRange: /* @__PURE__ */ optional(Decimal.DecimalOrEmpty),
   /** Linear slippage factor is used to cap the slippage component of maintenance margin - it is applied to the slippage volume. */
-  linearSlippageFactor: Schema.String,
+  linearSlippageFactor: Decimal.DecimalOrEmpty,
   /** Quadratic slippage factor is used to cap the slippage component of maintenance margin - it is applied to the square of the slippage volume. */
-  quadraticSlippageFactor: Schema.String,
+  quadraticSlippageFactor: Decimal.DecimalOrEmpty,
   /** Liquidity SLA parameters */
   liquiditySlaParameters: /* @__PURE__ */ nullable(LiquiditySLAParameters),
   /** Specifies how the liquidity fee for the market will be calculated. */
@@ -1168,7 +1173,7 @@ const UpdateMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** Mark price configuration. */
   markPriceConfiguration: /* @__PURE__ */ nullable(CompositePriceConfiguration),
   /** The market tick size defines the minimum change in quote price for the market */
-  tickSize: Schema.String
+  tickSize: Amount.AmountOrEmpty
 })
   .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
   .annotations({ identifier: "vega.UpdateMarketConfiguration" })
@@ -1197,7 +1202,7 @@ export const UpdateMarketConfiguration: Schema.Schema<UpdateMarketConfiguration,
 
 const UpdateMarket_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID the update is for. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Updated configuration of the futures market. */
   changes: /* @__PURE__ */ nullable(UpdateMarketConfiguration)
 }).annotations({ identifier: "vega.UpdateMarket" })
@@ -1225,7 +1230,7 @@ export const UpdateMarket: Schema.Schema<UpdateMarket, UpdateMarketEncoded> = Up
 
 const FutureProduct_ = /* @__PURE__ */ Schema.Struct({
   /** Asset ID for the product's settlement asset. */
-  settlementAsset: Schema.String,
+  settlementAsset: Ids.AssetId,
   /** Product quote name. */
   quoteName: Schema.String,
   /** Data source spec describing the data source for settlement. */
@@ -1259,9 +1264,9 @@ export const FutureProduct: Schema.Schema<FutureProduct, FutureProductEncoded> =
 
 const SpotProduct_ = /* @__PURE__ */ Schema.Struct({
   /** Base asset ID. */
-  baseAsset: Schema.String,
+  baseAsset: Ids.AssetId,
   /** Quote asset ID. */
-  quoteAsset: Schema.String,
+  quoteAsset: Ids.AssetId,
   /** Product name. */
   name: Schema.String
 }).annotations({ identifier: "vega.SpotProduct" })
@@ -1289,17 +1294,17 @@ export const SpotProduct: Schema.Schema<SpotProduct, SpotProductEncoded> = SpotP
 
 const PerpetualProduct_ = /* @__PURE__ */ Schema.Struct({
   /** Asset ID for the product's settlement asset. */
-  settlementAsset: Schema.String,
+  settlementAsset: Ids.AssetId,
   /** Product quote name. */
   quoteName: Schema.String,
   /** Controls how much the upcoming funding payment liability contributes to party's margin, in the range [0, 1]. */
-  marginFundingFactor: Schema.String,
+  marginFundingFactor: Decimal.Decimal,
   /** Continuously compounded interest rate used in funding rate calculation, in the range [-1, 1]. */
-  interestRate: Schema.String,
+  interestRate: Decimal.Decimal,
   /** Lower bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
-  clampLowerBound: Schema.String,
+  clampLowerBound: Decimal.Decimal,
   /** Upper bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
-  clampUpperBound: Schema.String,
+  clampUpperBound: Decimal.Decimal,
   /** Data source spec describing the data source for settlement schedule. */
   dataSourceSpecForSettlementSchedule: /* @__PURE__ */ nullable(DataSourceDefinition),
   /** Data source spec describing the data source for settlement. */
@@ -1307,11 +1312,11 @@ const PerpetualProduct_ = /* @__PURE__ */ Schema.Struct({
   /** Binding between the data source spec and the settlement data. */
   dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToPerpetualBinding),
   /** Factor applied to funding-rates. This scales the impact that spot price deviations have on funding payments. */
-  fundingRateScalingFactor: /* @__PURE__ */ optional(Schema.String),
+  fundingRateScalingFactor: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Lower bound for the funding-rate such that the funding-rate will never be lower than this value. */
-  fundingRateLowerBound: /* @__PURE__ */ optional(Schema.String),
+  fundingRateLowerBound: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Upper bound for the funding-rate such that the funding-rate will never be higher than this value. */
-  fundingRateUpperBound: /* @__PURE__ */ optional(Schema.String),
+  fundingRateUpperBound: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Composite price configuration to drive the calculation of the internal composite price used for funding payments. If undefined the default mark price of the market is used. */
   internalCompositePriceConfiguration: /* @__PURE__ */ optional(CompositePriceConfiguration)
 }).annotations({ identifier: "vega.PerpetualProduct" })
@@ -1376,9 +1381,9 @@ export const InstrumentConfiguration: Schema.Schema<InstrumentConfiguration, Ins
 
 const SuccessorConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** ID of the market that the successor should take over from. */
-  parentMarketId: Schema.String,
+  parentMarketId: Ids.MarketId,
   /** A decimal value between or equal to 0 and 1, specifying the fraction of the insurance pool balance that is carried over from the parent market to the successor. */
-  insurancePoolFraction: Schema.String
+  insurancePoolFraction: Decimal.Decimal
 }).annotations({ identifier: "vega.SuccessorConfiguration" })
 /**
  * Configuration required to turn a new market proposal in to a successor market proposal. (`vega.SuccessorConfiguration`)
@@ -1421,11 +1426,11 @@ const NewMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** Decimal places for order sizes, sets what size the smallest order / position on the futures market can be. */
   positionDecimalPlaces: Integer.Int64,
   /** DEPRECATED: Use liquidity SLA parameters instead. Percentage move up and down from the mid price which specifies the range of price levels over which automated liquidity provisions will be deployed. */
-  lpPriceRange: /* @__PURE__ */ optional(Schema.String),
+  lpPriceRange: /* @__PURE__ */ optional(Decimal.DecimalOrEmpty),
   /** Linear slippage factor is used to cap the slippage component of maintenance margin - it is applied to the slippage volume. */
-  linearSlippageFactor: Schema.String,
+  linearSlippageFactor: Decimal.DecimalOrEmpty,
   /** Quadratic slippage factor is used to cap the slippage component of maintenance margin - it is applied to the square of the slippage volume. */
-  quadraticSlippageFactor: Schema.String,
+  quadraticSlippageFactor: Decimal.DecimalOrEmpty,
   /** Successor configuration. If this proposal is meant to succeed a given market, then this should be set. */
   successor: /* @__PURE__ */ optional(SuccessorConfiguration),
   /** Liquidity SLA parameters */
@@ -1437,7 +1442,7 @@ const NewMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** Mark price configuration. */
   markPriceConfiguration: /* @__PURE__ */ nullable(CompositePriceConfiguration),
   /** The market tick size defines the minimum change in quote price for the market */
-  tickSize: Schema.String
+  tickSize: Amount.AmountOrEmpty
 })
   .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
   .annotations({ identifier: "vega.NewMarketConfiguration" })
@@ -1596,9 +1601,9 @@ export const NewFreeform: Schema.Schema<NewFreeform, NewFreeformEncoded> = NewFr
 
 const ERC20Update_ = /* @__PURE__ */ Schema.Struct({
   /** Lifetime limits deposit per address. This will be interpreted against the asset decimals. note: this is a temporary measure that can be changed by governance. */
-  lifetimeLimit: Schema.String,
+  lifetimeLimit: Amount.Amount,
   /** Maximum you can withdraw instantly. All withdrawals over the threshold will be delayed by the withdrawal delay. There’s no limit on the size of a withdrawal note: this is a temporary measure that can be changed by governance. */
-  withdrawThreshold: Schema.String
+  withdrawThreshold: Amount.Amount
 }).annotations({ identifier: "vega.ERC20Update" })
 /**
  * The message `vega.ERC20Update`. (`vega.ERC20Update`)
@@ -1624,7 +1629,7 @@ export const ERC20Update: Schema.Schema<ERC20Update, ERC20UpdateEncoded> = ERC20
 
 const AssetDetailsUpdate_ = /* @__PURE__ */ Schema.Struct({
   /** Minimum economically meaningful amount in the asset. */
-  quantum: Schema.String,
+  quantum: Decimal.Decimal,
   /** Ethereum ERC20 asset update. */
   erc20: /* @__PURE__ */ optional(ERC20Update)
 })
@@ -1654,7 +1659,7 @@ export const AssetDetailsUpdate: Schema.Schema<AssetDetailsUpdate, AssetDetailsU
 
 const UpdateAsset_ = /* @__PURE__ */ Schema.Struct({
   /** Asset ID the update is for. */
-  assetId: Schema.String,
+  assetId: Ids.AssetId,
   /** Changes to apply on an existing asset. */
   changes: /* @__PURE__ */ nullable(AssetDetailsUpdate)
 }).annotations({ identifier: "vega.UpdateAsset" })
@@ -1702,7 +1707,7 @@ const NewSpotMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** Specifies how the liquidity fee for the market will be calculated. */
   liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
   /** The market tick size defines the minimum change in quote price for the market */
-  tickSize: Schema.String
+  tickSize: Amount.AmountOrEmpty
 })
   .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
   .annotations({ identifier: "vega.NewSpotMarketConfiguration" })
@@ -1771,7 +1776,7 @@ const UpdateSpotMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** Specifies how the liquidity fee for the market will be calculated. */
   liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
   /** The market tick size defines the minimum change in quote price for the market */
-  tickSize: Schema.String
+  tickSize: Amount.AmountOrEmpty
 })
   .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
   .annotations({ identifier: "vega.UpdateSpotMarketConfiguration" })
@@ -1804,7 +1809,7 @@ export const UpdateSpotMarketConfiguration: Schema.Schema<
 
 const UpdateSpotMarket_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID the update is for. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Updated configuration of the spot market. */
   changes: /* @__PURE__ */ nullable(UpdateSpotMarketConfiguration)
 }).annotations({ identifier: "vega.UpdateSpotMarket" })
@@ -1851,7 +1856,7 @@ export type GovernanceTransferType = Enum.Type<typeof GovernanceTransferType>
 
 const OneOffTransfer_ = /* @__PURE__ */ Schema.Struct({
   /** Timestamp in Unix nanoseconds for when the transfer should be delivered into the receiver's account. */
-  deliverOn: Integer.Int64
+  deliverOn: Timestamp.VegaTimestamp
 }).annotations({ identifier: "vega.OneOffTransfer" })
 /**
  * Specific details for a one off transfer (`vega.OneOffTransfer`)
@@ -1908,19 +1913,19 @@ const NewTransferConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** Source account type, such as network treasury, market insurance pool */
   sourceType: Commands.AccountType,
   /** If network treasury, field is empty, otherwise uses the market ID */
-  source: Schema.String,
+  source: /* @__PURE__ */ orEmpty(Ids.VegaId),
   /** "All or nothing" or "best effort": All or nothing: Transfers the specified amount or does not transfer anything Best effort: Transfers the specified amount or the max allowable amount if this is less than the specified amount */
   transferType: GovernanceTransferType,
   /** Maximum amount to transfer */
-  amount: Schema.String,
+  amount: Amount.Amount,
   /** ID of asset to transfer */
-  asset: Schema.String,
+  asset: Ids.AssetId,
   /** Maximum fraction of the source account's balance to transfer as a decimal - i.e. 0.1 = 10% of the balance */
-  fractionOfBalance: Schema.String,
+  fractionOfBalance: Decimal.Decimal,
   /** Specifies the account type to transfer to: reward pool, party, network insurance pool, market insurance pool */
   destinationType: Commands.AccountType,
   /** Specifies the account to transfer to, depending on the account type: Network treasury: leave empty Party: party's public key Market insurance pool: market ID */
-  destination: Schema.String,
+  destination: /* @__PURE__ */ orEmpty(Ids.PartyId),
   oneOff: /* @__PURE__ */ optional(OneOffTransfer),
   recurring: /* @__PURE__ */ optional(RecurringTransfer)
 })
@@ -1977,7 +1982,7 @@ export const NewTransfer: Schema.Schema<NewTransfer, NewTransferEncoded> = NewTr
 
 const CancelTransferConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** ID of the governance transfer proposal. */
-  transferId: Schema.String
+  transferId: Ids.VegaId
 }).annotations({ identifier: "vega.CancelTransferConfiguration" })
 /**
  * The message `vega.CancelTransferConfiguration`. (`vega.CancelTransferConfiguration`)
@@ -2054,11 +2059,11 @@ export type MarketStateUpdateType = Enum.Type<typeof MarketStateUpdateType>
 
 const UpdateMarketStateConfiguration_ = /* @__PURE__ */ Schema.Struct({
   /** ID of the market */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Type of the market update */
   updateType: MarketStateUpdateType,
   /** Settlement price, relevant only for market termination for futures markets */
-  price: /* @__PURE__ */ optional(Schema.String)
+  price: /* @__PURE__ */ optional(Amount.Amount)
 }).annotations({ identifier: "vega.UpdateMarketStateConfiguration" })
 /**
  * The message `vega.UpdateMarketStateConfiguration`. (`vega.UpdateMarketStateConfiguration`)
@@ -2115,13 +2120,13 @@ export const UpdateMarketState: Schema.Schema<UpdateMarketState, UpdateMarketSta
 
 const BenefitTier_ = /* @__PURE__ */ Schema.Struct({
   /** Required running notional taker volume in quantum units for parties to access this tier. */
-  minimumRunningNotionalTakerVolume: Schema.String,
+  minimumRunningNotionalTakerVolume: Amount.Amount,
   /** Required number of epochs a party must have been in a referral set to access this tier. */
-  minimumEpochs: Schema.String,
+  minimumEpochs: Integer.Uint64,
   /** Proportion of the referee's taker fees to be rewarded to the referrer. */
-  referralRewardFactor: Schema.String,
+  referralRewardFactor: Decimal.Decimal,
   /** Proportion of the referee's taker fees to be discounted. */
-  referralDiscountFactor: Schema.String
+  referralDiscountFactor: Decimal.Decimal
 }).annotations({ identifier: "vega.BenefitTier" })
 /**
  * The message `vega.BenefitTier`. (`vega.BenefitTier`)
@@ -2147,9 +2152,9 @@ export const BenefitTier: Schema.Schema<BenefitTier, BenefitTierEncoded> = Benef
 
 const StakingTier_ = /* @__PURE__ */ Schema.Struct({
   /** Required number of governance tokens ($VEGA) a referrer must have staked to receive the multiplier. */
-  minimumStakedTokens: Schema.String,
+  minimumStakedTokens: Amount.Amount,
   /** Multiplier applied to the referral reward factor when calculating referral rewards due to the referrer. */
-  referralRewardMultiplier: Schema.String
+  referralRewardMultiplier: Decimal.Decimal
 }).annotations({ identifier: "vega.StakingTier" })
 /**
  * The message `vega.StakingTier`. (`vega.StakingTier`)
@@ -2177,7 +2182,7 @@ const ReferralProgramChanges_ = /* @__PURE__ */ Schema.Struct({
   /** Defined benefit tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on performance criteria. */
   benefitTiers: /* @__PURE__ */ Schema.Array(BenefitTier),
   /** Timestamp as Unix time in seconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
-  endOfProgramTimestamp: Integer.Int64,
+  endOfProgramTimestamp: Timestamp.EthereumTimestamp,
   /** Number of epochs over which to evaluate a referral set's running volume. */
   windowLength: Integer.Uint64,
   /** Defined staking tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on their staking. */
@@ -2235,9 +2240,9 @@ export const UpdateReferralProgram: Schema.Schema<UpdateReferralProgram, UpdateR
 
 const VolumeBenefitTier_ = /* @__PURE__ */ Schema.Struct({
   /** Required running notional taker volume in quantum units for parties to access this tier. */
-  minimumRunningNotionalTakerVolume: Schema.String,
+  minimumRunningNotionalTakerVolume: Amount.Amount,
   /** Proportion of the taker fees to be discounted. */
-  volumeDiscountFactor: Schema.String
+  volumeDiscountFactor: Decimal.Decimal
 }).annotations({ identifier: "vega.VolumeBenefitTier" })
 /**
  * The message `vega.VolumeBenefitTier`. (`vega.VolumeBenefitTier`)
@@ -2265,7 +2270,7 @@ const VolumeDiscountProgramChanges_ = /* @__PURE__ */ Schema.Struct({
   /** Defined benefit tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on performance criteria. */
   benefitTiers: /* @__PURE__ */ Schema.Array(VolumeBenefitTier),
   /** Timestamp as Unix time in seconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
-  endOfProgramTimestamp: Integer.Int64,
+  endOfProgramTimestamp: Timestamp.EthereumTimestamp,
   /** Number of epochs over which to evaluate a referral set's running volume. */
   windowLength: Integer.Uint64
 }).annotations({ identifier: "vega.VolumeDiscountProgramChanges" })
@@ -2329,11 +2334,11 @@ export const UpdateVolumeDiscountProgram: Schema.Schema<
 
 const ProposalTerms_ = /* @__PURE__ */ Schema.Struct({
   /** Timestamp as Unix time in seconds when voting closes for this proposal, constrained by `minClose` and `maxClose` network parameters. */
-  closingTimestamp: Integer.Int64,
+  closingTimestamp: Timestamp.EthereumTimestamp,
   /** Timestamp as Unix time in seconds when proposal gets enacted if passed, constrained by `minEnact` and `maxEnact` network parameters. */
-  enactmentTimestamp: Integer.Int64,
+  enactmentTimestamp: Timestamp.EthereumTimestamp,
   /** Validation timestamp as Unix time in seconds. */
-  validationTimestamp: Integer.Int64,
+  validationTimestamp: Timestamp.EthereumTimestamp,
   /** Proposal change for modifying an existing futures market on Vega. */
   updateMarket: /* @__PURE__ */ optional(UpdateMarket),
   /** Proposal change for creating new futures market on Vega. */
@@ -2509,19 +2514,19 @@ const ProposalParameters_ = /* @__PURE__ */ Schema.Struct({
   /** Represents the maximum time before an enacted proposal must take effect. */
   maxEnact: Integer.Int64,
   /** Specifies the required percentage of eligible participants that must partake in the proposal for it to be valid. */
-  requiredParticipation: Schema.String,
+  requiredParticipation: Decimal.Decimal,
   /** Specifies the required percentage of votes a proposal needs to be approved. */
-  requiredMajority: Schema.String,
+  requiredMajority: Decimal.Decimal,
   /** Specifies the minimum governance token balance a proposer must hold to initiate a proposal. */
-  minProposerBalance: Schema.String,
+  minProposerBalance: Amount.Amount,
   /** Specifies the minimum governance token balance a voter must hold to participate in voting. */
-  minVoterBalance: Schema.String,
+  minVoterBalance: Amount.Amount,
   /** Specifies the required percentage of participation from liquidity providers for the proposal to be valid. */
-  requiredParticipationLp: Schema.String,
+  requiredParticipationLp: Decimal.Decimal,
   /** Specifies the required majority percentage from liquidity providers for a proposal to be approved. */
-  requiredMajorityLp: Schema.String,
+  requiredMajorityLp: Decimal.Decimal,
   /** Specifies the minimum share that is akin to equity, which a participant must hold for their vote to be eligible. */
-  minEquityLikeShare: Schema.String
+  minEquityLikeShare: Decimal.Decimal
 }).annotations({ identifier: "vega.ProposalParameters" })
 /**
  * The message `vega.ProposalParameters`. (`vega.ProposalParameters`)
@@ -2547,7 +2552,7 @@ export const ProposalParameters: Schema.Schema<ProposalParameters, ProposalParam
 
 const BatchProposalTermsChange_ = /* @__PURE__ */ Schema.Struct({
   /** Timestamp as Unix time in seconds when proposal terms gets enacted if proposal passed the vote, constrained by `minEnact` and `maxEnact` network parameters. */
-  enactmentTimestamp: Integer.Int64,
+  enactmentTimestamp: Timestamp.EthereumTimestamp,
   /** Proposal change for modifying an existing futures market. */
   updateMarket: /* @__PURE__ */ optional(UpdateMarket),
   /** Proposal change for creating new futures market. */
@@ -2615,7 +2620,7 @@ export const BatchProposalTermsChange: Schema.Schema<BatchProposalTermsChange, B
 
 const BatchProposalTerms_ = /* @__PURE__ */ Schema.Struct({
   /** Closing timestamp in Unix time; adheres to `minClose` and `maxClose` limits. */
-  closingTimestamp: Integer.Int64,
+  closingTimestamp: Timestamp.EthereumTimestamp,
   /** Specific parameters defining the proposal's characteristics used for validation. */
   proposalParams: /* @__PURE__ */ nullable(ProposalParameters),
   /** List of individual changes included in the batch proposal. */
@@ -2645,15 +2650,15 @@ export const BatchProposalTerms: Schema.Schema<BatchProposalTerms, BatchProposal
 
 const Proposal_ = /* @__PURE__ */ Schema.Struct({
   /** Unique proposal ID. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Proposal reference. */
   reference: Schema.String,
   /** Party ID i.e. public key of the party submitting the proposal. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Current state of the proposal, i.e. open, passed, failed etc. */
   state: ProposalState,
   /** Proposal timestamp for date and time as Unix time in nanoseconds when proposal was submitted to the network. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Proposal configuration and the actual change that is meant to be executed when proposal is enacted. Single proposal term. */
   terms: /* @__PURE__ */ optional(ProposalTerms),
   /** Reason for the current state of the proposal, this may be set in case of REJECTED and FAILED statuses. */
@@ -2663,17 +2668,17 @@ const Proposal_ = /* @__PURE__ */ Schema.Struct({
   /** Rationale behind a proposal. */
   rationale: /* @__PURE__ */ nullable(ProposalRationale),
   /** Required vote participation for this proposal. */
-  requiredParticipation: Schema.String,
+  requiredParticipation: Decimal.Decimal,
   /** Required majority for this proposal. */
-  requiredMajority: Schema.String,
+  requiredMajority: Decimal.Decimal,
   /** Required participation from liquidity providers, optional but is required for market update proposal. */
-  requiredLiquidityProviderParticipation: /* @__PURE__ */ optional(Schema.String),
+  requiredLiquidityProviderParticipation: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Required majority from liquidity providers, optional but is required for market update proposal. */
-  requiredLiquidityProviderMajority: /* @__PURE__ */ optional(Schema.String),
+  requiredLiquidityProviderMajority: /* @__PURE__ */ optional(Decimal.Decimal),
   /** Batch proposal terms. */
   batchTerms: /* @__PURE__ */ optional(BatchProposalTerms),
   /** ID of a batch proposal that this proposal is part of. */
-  batchId: /* @__PURE__ */ optional(Schema.String)
+  batchId: /* @__PURE__ */ optional(Ids.VegaId)
 }).annotations({ identifier: "vega.Proposal" })
 /**
  * Governance proposal (`vega.Proposal`)
@@ -2699,9 +2704,9 @@ export const Proposal: Schema.Schema<Proposal, ProposalEncoded> = Proposal_
 
 const VoteELSPair_ = /* @__PURE__ */ Schema.Struct({
   /** The market ID. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** The equity-like share weight for this market. */
-  els: Schema.String
+  els: Decimal.Decimal
 }).annotations({ identifier: "vega.VoteELSPair" })
 /**
  * The message `vega.VoteELSPair`. (`vega.VoteELSPair`)
@@ -2727,19 +2732,19 @@ export const VoteELSPair: Schema.Schema<VoteELSPair, VoteELSPairEncoded> = VoteE
 
 const Vote_ = /* @__PURE__ */ Schema.Struct({
   /** Voter's party ID. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Which way the party voted. */
   value: Commands.VoteValue,
   /** Proposal ID being voted on. */
-  proposalId: Schema.String,
+  proposalId: Ids.VegaId,
   /** Timestamp in Unix nanoseconds when the vote was acknowledged by the network. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Total number of governance token for the party that cast the vote. */
-  totalGovernanceTokenBalance: Schema.String,
+  totalGovernanceTokenBalance: Amount.Amount,
   /** The weight of this vote based on the total number of governance tokens. */
-  totalGovernanceTokenWeight: Schema.String,
+  totalGovernanceTokenWeight: Decimal.Decimal,
   /** The weight of the vote compared to the total amount of equity-like share on the market. It is only populated if the vote is for a single type proposal. */
-  totalEquityLikeShareWeight: Schema.String,
+  totalEquityLikeShareWeight: Decimal.Decimal,
   /** The per market weight of the vote compared to the total amount of equity-like share on the market.. It is only populated if the vote is for a batch type proposal. */
   elsPerMarket: /* @__PURE__ */ Schema.Array(VoteELSPair)
 }).annotations({ identifier: "vega.Vote" })
@@ -2882,15 +2887,15 @@ export type TransferType = Enum.Type<typeof TransferType>
 
 const LiquidityProviderFeeShare_ = /* @__PURE__ */ Schema.Struct({
   /** Liquidity provider party ID. */
-  party: Schema.String,
+  party: Ids.PartyId,
   /** Share own by this liquidity provider. */
-  equityLikeShare: Schema.String,
+  equityLikeShare: Decimal.Decimal,
   /** Average entry valuation of the liquidity provider for the market. */
-  averageEntryValuation: Schema.String,
+  averageEntryValuation: Decimal.Decimal,
   /** Average liquidity score. */
-  averageScore: Schema.String,
+  averageScore: Decimal.Decimal,
   /** The virtual stake of this liquidity provider. */
-  virtualStake: Schema.String
+  virtualStake: Decimal.Decimal
 }).annotations({ identifier: "vega.LiquidityProviderFeeShare" })
 /**
  * Equity-like share of liquidity fee for each liquidity provider (`vega.LiquidityProviderFeeShare`)
@@ -2917,23 +2922,23 @@ export const LiquidityProviderFeeShare: Schema.Schema<LiquidityProviderFeeShare,
 
 const LiquidityProviderSLA_ = /* @__PURE__ */ Schema.Struct({
   /** Liquidity provider party ID. */
-  party: Schema.String,
+  party: Ids.PartyId,
   /** Indicates how often LP meets the commitment during the current epoch. */
-  currentEpochFractionOfTimeOnBook: Schema.String,
+  currentEpochFractionOfTimeOnBook: Decimal.Decimal,
   /** Indicates how often LP met the commitment in the previous epoch. */
-  lastEpochFractionOfTimeOnBook: Schema.String,
+  lastEpochFractionOfTimeOnBook: Decimal.DecimalOrEmpty,
   /** Indicates the fee penalty amount applied in the previous epoch. */
-  lastEpochFeePenalty: Schema.String,
+  lastEpochFeePenalty: Decimal.DecimalOrEmpty,
   /** Shows the bond penalties from past epochs. */
-  lastEpochBondPenalty: Schema.String,
+  lastEpochBondPenalty: Decimal.DecimalOrEmpty,
   /** Determines how the fee penalties from past epochs affect future fee revenue. */
-  hysteresisPeriodFeePenalties: /* @__PURE__ */ Schema.Array(Schema.String),
+  hysteresisPeriodFeePenalties: /* @__PURE__ */ Schema.Array(Decimal.Decimal),
   /** Represents the total amount of funds LP must supply. The amount to be supplied is in the market’s settlement currency, spread on both buy and sell sides of the order book within a defined range. */
-  requiredLiquidity: Schema.String,
+  requiredLiquidity: Decimal.DecimalOrEmpty,
   /** Notional volume of orders within the range provided on the buy side of the book. */
-  notionalVolumeBuys: Schema.String,
+  notionalVolumeBuys: Decimal.DecimalOrEmpty,
   /** Notional volume of orders within the range provided on the sell side of the book. */
-  notionalVolumeSells: Schema.String
+  notionalVolumeSells: Decimal.DecimalOrEmpty
 }).annotations({ identifier: "vega.LiquidityProviderSLA" })
 /**
  * SLA performance for each liquidity provider (`vega.LiquidityProviderSLA`)
@@ -2984,13 +2989,13 @@ export type AuctionTrigger = Enum.Type<typeof AuctionTrigger>
 
 const PriceMonitoringBounds_ = /* @__PURE__ */ Schema.Struct({
   /** Minimum price that isn't currently breaching the specified price monitoring trigger. This field is an unsigned integer scaled to the market's decimal places. */
-  minValidPrice: Schema.String,
+  minValidPrice: Amount.Amount,
   /** Maximum price that isn't currently breaching the specified price monitoring trigger. This field is an unsigned integer scaled to the market's decimal places. */
-  maxValidPrice: Schema.String,
+  maxValidPrice: Amount.Amount,
   /** Price monitoring trigger associated with the bounds. */
   trigger: /* @__PURE__ */ nullable(PriceMonitoringTrigger),
   /** Reference price used to calculate the valid price range. This field is an unsigned integer scaled to the market's decimal places. */
-  referencePrice: Schema.String
+  referencePrice: Amount.Amount
 }).annotations({ identifier: "vega.PriceMonitoringBounds" })
 /**
  * Represents a list of valid (at the current timestamp) price ranges per associated trigger (`vega.PriceMonitoringBounds`)
@@ -3019,9 +3024,9 @@ const CompositePriceSource_ = /* @__PURE__ */ Schema.Struct({
   /** Source of the price. */
   priceSource: Schema.String,
   /** Current value of the composite source price. */
-  price: Schema.String,
+  price: Amount.Amount,
   /** Timestamp in Unix nanoseconds when the price source was last updated. */
-  lastUpdated: Integer.Int64
+  lastUpdated: Timestamp.VegaTimestamp
 }).annotations({ identifier: "vega.CompositePriceSource" })
 /**
  * The message `vega.CompositePriceSource`. (`vega.CompositePriceSource`)
@@ -3073,25 +3078,25 @@ export const CompositePriceState: Schema.Schema<CompositePriceState, CompositePr
 
 const PerpetualData_ = /* @__PURE__ */ Schema.Struct({
   /** Current funding payment for the in-progress funding period. */
-  fundingPayment: Schema.String,
+  fundingPayment: Amount.SignedAmount,
   /** Current funding rate for the in-progress funding period. */
-  fundingRate: Schema.String,
+  fundingRate: Decimal.Decimal,
   /** Time-weighted-average the internal data-points for the in-progress funding period. */
-  internalTwap: Schema.String,
+  internalTwap: Amount.Amount,
   /** Time-weighted-average the external data points for the in-progress funding period. */
-  externalTwap: Schema.String,
+  externalTwap: Amount.Amount,
   /** Funding period sequence number */
   seqNum: Integer.Uint64,
   /** Funding period start time */
-  startTime: Integer.Int64,
+  startTime: Timestamp.VegaTimestamp,
   /** The internal composite price used for perpetual markets. */
-  internalCompositePrice: Schema.String,
+  internalCompositePrice: Amount.Amount,
   /** The next time the internal composite price is calculated for the perpetual market, in Unix nanoseconds. */
-  nextInternalCompositePriceCalc: Integer.Int64,
+  nextInternalCompositePriceCalc: Timestamp.VegaTimestamp,
   /** The method used for calculating the internal composite price, for perpetual markets only. */
   internalCompositePriceType: CompositePriceType,
   /** Last seen value of the settlement oracle. */
-  underlyingIndexPrice: Schema.String,
+  underlyingIndexPrice: Amount.Amount,
   /** State of the internal composite price. */
   internalCompositePriceState: /* @__PURE__ */ nullable(CompositePriceState)
 }).annotations({ identifier: "vega.PerpetualData" })
@@ -3146,39 +3151,39 @@ export const ProductData: Schema.Schema<ProductData, ProductDataEncoded> = Produ
 
 const MarketData_ = /* @__PURE__ */ Schema.Struct({
   /** Mark price, as an unsigned integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  markPrice: Schema.String,
+  markPrice: Amount.Amount,
   /** Highest price level on an order book for buy orders, as an unsigned integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  bestBidPrice: Schema.String,
+  bestBidPrice: Amount.Amount,
   /** Aggregated volume being bid at the best bid price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market is configured to 5 decimal places. */
   bestBidVolume: Integer.Uint64,
   /** Lowest price level on an order book for offer orders. This field is an unsigned integer scaled to the market's decimal places. */
-  bestOfferPrice: Schema.String,
+  bestOfferPrice: Amount.Amount,
   /** Aggregated volume being offered at the best offer price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market is configured to 5 decimal places. */
   bestOfferVolume: Integer.Uint64,
   /** Highest price on the order book for buy orders not including pegged orders. This field is an unsigned integer scaled to the market's decimal places. */
-  bestStaticBidPrice: Schema.String,
+  bestStaticBidPrice: Amount.Amount,
   /** Total volume at the best static bid price excluding pegged orders. */
   bestStaticBidVolume: Integer.Uint64,
   /** Lowest price on the order book for sell orders not including pegged orders. This field is an unsigned integer scaled to the market's decimal places. */
-  bestStaticOfferPrice: Schema.String,
+  bestStaticOfferPrice: Amount.Amount,
   /** Total volume at the best static offer price, excluding pegged orders. */
   bestStaticOfferVolume: Integer.Uint64,
   /** Arithmetic average of the best bid price and best offer price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  midPrice: Schema.String,
+  midPrice: Amount.Amount,
   /** Arithmetic average of the best static bid price and best static offer price. This field is an unsigned integer scaled to the market's decimal places. */
-  staticMidPrice: Schema.String,
+  staticMidPrice: Amount.Amount,
   /** Market ID for the data */
-  market: Schema.String,
+  market: Ids.MarketId,
   /** Timestamp in Unix nanoseconds at which this mark price was relevant. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Sum of the size of all positions greater than zero on the market. */
   openInterest: Integer.Uint64,
   /** Time in seconds until the end of the auction (zero if currently not in auction period). */
-  auctionEnd: Integer.Int64,
+  auctionEnd: Timestamp.VegaTimestamp,
   /** Time until next auction, or start time of the current auction if market is in auction period. */
-  auctionStart: Integer.Int64,
+  auctionStart: Timestamp.VegaTimestamp,
   /** Indicative price (zero if not in auction). This field is an unsigned scaled to the market's decimal places. */
-  indicativePrice: Schema.String,
+  indicativePrice: Amount.Amount,
   /** Indicative volume (zero if not in auction). */
   indicativeVolume: Integer.Uint64,
   /** Current trading mode for the market. */
@@ -3188,29 +3193,29 @@ const MarketData_ = /* @__PURE__ */ Schema.Struct({
   /** When a market auction is extended, this field indicates what caused the extension. */
   extensionTrigger: AuctionTrigger,
   /** Targeted stake for the given market. This field is an unsigned integer scaled to the settlement asset's decimal places. */
-  targetStake: Schema.String,
+  targetStake: Amount.Amount,
   /** Available stake for the given market. This field is an unsigned integer scaled to the settlement asset's decimal places. */
-  suppliedStake: Schema.String,
+  suppliedStake: Amount.Amount,
   /** One or more price monitoring bounds for the current timestamp. */
   priceMonitoringBounds: /* @__PURE__ */ Schema.Array(PriceMonitoringBounds),
   /** Market value proxy. */
-  marketValueProxy: Schema.String,
+  marketValueProxy: Amount.Amount,
   /** Equity-like share of liquidity fee for each liquidity provider. */
   liquidityProviderFeeShare: /* @__PURE__ */ Schema.Array(LiquidityProviderFeeShare),
   /** Current state of the market. */
   marketState: Market.MarketState,
   /** Time in Unix nanoseconds when the next mark-to-market calculation will occur. */
-  nextMarkToMarket: Integer.Int64,
+  nextMarkToMarket: Timestamp.VegaTimestamp,
   /** Last traded price of the market. This field is an unsigned integer scaled to the market's decimal places. */
-  lastTradedPrice: Schema.String,
+  lastTradedPrice: Amount.Amount,
   /** Market growth at the last market time window. */
-  marketGrowth: Schema.String,
+  marketGrowth: Decimal.Decimal,
   /** Data related to the particular product type of the market. */
   productData: /* @__PURE__ */ optional(ProductData),
   /** SLA performance for each liquidity provider. */
   liquidityProviderSla: /* @__PURE__ */ Schema.Array(LiquidityProviderSLA),
   /** Time in Unix nanoseconds when the market will next submit a trade to reduce its position. */
-  nextNetworkCloseout: Integer.Int64,
+  nextNetworkCloseout: Timestamp.VegaTimestamp,
   /** The method used for calculating the mark price. */
   markPriceType: CompositePriceType,
   /** State of the internal composite price. */
@@ -3240,7 +3245,7 @@ export const MarketData: Schema.Schema<MarketData, MarketDataEncoded> = MarketDa
 
 const PriceLevel_ = /* @__PURE__ */ Schema.Struct({
   /** Price for the price level, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. This field is an unsigned integer passed as a string and needs to be scaled using the market's decimal places. */
-  price: Schema.String,
+  price: Amount.Amount,
   /** Number of orders at the price level. */
   numberOfOrders: Integer.Uint64,
   /** Volume at the price level. */
@@ -3290,25 +3295,25 @@ export type TradeType = Enum.Type<typeof TradeType>
 
 const Trade_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID for the trade. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Market ID on which the trade occurred. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Price for the trade, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  price: Schema.String,
+  price: Amount.Amount,
   /** Size filled for the trade. */
   size: Integer.Uint64,
   /** Unique party ID for the buyer. */
-  buyer: Schema.String,
+  buyer: Ids.PartyId,
   /** Unique party ID for the seller. */
-  seller: Schema.String,
+  seller: Ids.PartyId,
   /** Direction of the aggressive party e.g. SIDE_BUY or SIDE_SELL. */
   aggressor: Commands.Side,
   /** Identifier of the order from the buy side. */
-  buyOrder: Schema.String,
+  buyOrder: Ids.OrderId,
   /** Identifier of the order from the sell side. */
-  sellOrder: Schema.String,
+  sellOrder: Ids.OrderId,
   /** Timestamp in Unix nanoseconds for when the trade occurred. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Type for the trade. */
   type: TradeType,
   /** Fee amount charged to the buyer party for the trade. */
@@ -3320,7 +3325,7 @@ const Trade_ = /* @__PURE__ */ Schema.Struct({
   /** Auction batch number that the sell side order was placed in. */
   sellerAuctionBatch: Integer.Uint64,
   /** Price for the trade using asset decimals, as opposed to market decimals used in the price field. This is only used in trade events for position updates. */
-  assetPrice: Schema.String
+  assetPrice: Amount.AmountOrEmpty
 }).annotations({ identifier: "vega.Trade" })
 /**
  * A trade occurs when an aggressive order crosses one or more passive orders on the order book for a market on Vega (`vega.Trade`)
@@ -3346,11 +3351,11 @@ export const Trade: Schema.Schema<Trade, TradeEncoded> = Trade_
 
 const RiskFactor_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID that relates to this risk factor. */
-  market: Schema.String,
+  market: Ids.MarketId,
   /** Short Risk factor value. */
-  short: Schema.String,
+  short: Decimal.Decimal,
   /** Long Risk factor value. */
-  long: Schema.String
+  long: Decimal.Decimal
 }).annotations({ identifier: "vega.RiskFactor" })
 /**
  * Risk factors are used to calculate the current risk associated with orders trading on a given market (`vega.RiskFactor`)
@@ -3380,9 +3385,9 @@ const NodeSet_ = /* @__PURE__ */ Schema.Struct({
   /** Number of nodes in the node set that had a performance score of 0 at the end of the last epoch. */
   inactive: Integer.Uint32,
   /** IDs of nodes that were promoted into this node set at the start of the epoch. */
-  promoted: /* @__PURE__ */ Schema.Array(Schema.String),
+  promoted: /* @__PURE__ */ Schema.Array(Ids.VegaId),
   /** IDs of nodes that were demoted into this node set at the start of the epoch. */
-  demoted: /* @__PURE__ */ Schema.Array(Schema.String),
+  demoted: /* @__PURE__ */ Schema.Array(Ids.VegaId),
   /** Total number of nodes allowed in the node set. */
   maximum: /* @__PURE__ */ optional(Integer.Uint32)
 }).annotations({ identifier: "vega.NodeSet" })
@@ -3410,7 +3415,7 @@ export const NodeSet: Schema.Schema<NodeSet, NodeSetEncoded> = NodeSet_
 
 const NodeData_ = /* @__PURE__ */ Schema.Struct({
   /** Total staked amount across all nodes. This field is an unsigned integer scaled to the asset's decimal places. */
-  stakedTotal: Schema.String,
+  stakedTotal: Amount.Amount,
   /** Total number of nodes across all node sets. */
   totalNodes: Integer.Uint32,
   /** Total number of nodes that had a performance score of 0 at the end of the last epoch. */
@@ -3458,9 +3463,9 @@ const NetworkLimits_ = /* @__PURE__ */ Schema.Struct({
   /** True once the genesis file is loaded. */
   genesisLoaded: Schema.Boolean,
   /** Timestamp in Unix nanoseconds at which market proposals will be enabled (0 indicates not set). */
-  proposeMarketEnabledFrom: Integer.Int64,
+  proposeMarketEnabledFrom: Timestamp.VegaTimestamp,
   /** Timestamp in Unix nanoseconds at which asset proposals will be enabled (0 indicates not set). */
-  proposeAssetEnabledFrom: Integer.Int64,
+  proposeAssetEnabledFrom: Timestamp.VegaTimestamp,
   /** Are spot market proposals allowed at this point in time. */
   canProposeSpotMarket: Schema.Boolean,
   /** Are perpetual market proposals allowed at this point in time. */
@@ -3534,11 +3539,11 @@ export type DataSourceSpecStatus = Enum.Type<typeof DataSourceSpecStatus>
 
 const DataSourceSpec_ = /* @__PURE__ */ Schema.Struct({
   /** Hash generated from the DataSpec data. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Creation date and time */
-  createdAt: Integer.Int64,
+  createdAt: Timestamp.VegaTimestamp,
   /** Last Updated timestamp */
-  updatedAt: Integer.Int64,
+  updatedAt: Timestamp.VegaTimestamp,
   data: /* @__PURE__ */ nullable(DataSourceDefinition),
   /** Status describes the status of the data source spec */
   status: DataSourceSpecStatus
@@ -3741,15 +3746,15 @@ export const IcebergOrder: Schema.Schema<IcebergOrder, IcebergOrderEncoded> = Ic
 
 const Order_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID generated for the order. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Market ID for the order. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Party ID for the order. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Side for the order, e.g. SIDE_BUY or SIDE_SELL. */
   side: Commands.Side,
   /** Price for the order, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  price: Schema.String,
+  price: Amount.Amount,
   /** Size for the order, for example, in a futures market the size equals the number of contracts. */
   size: Integer.Uint64,
   /** Size remaining, when this reaches 0 then the order is fully filled and status becomes STATUS_FILLED. */
@@ -3759,17 +3764,17 @@ const Order_ = /* @__PURE__ */ Schema.Struct({
   /** Type for the order. */
   type: Commands.OrderType,
   /** Timestamp for when the order was created at, in nanoseconds. */
-  createdAt: Integer.Int64,
+  createdAt: Timestamp.VegaTimestamp,
   /** Current status of the order. */
   status: OrderStatus,
   /** Timestamp in Unix nanoseconds for when the order will expire. */
-  expiresAt: Integer.Int64,
+  expiresAt: Timestamp.VegaTimestamp,
   /** Reference given for the order. */
   reference: Schema.String,
   /** Futher details for why an order with status `STATUS_REJECTED` was rejected. */
   reason: /* @__PURE__ */ optional(OrderError),
   /** Timestamp in Unix nanoseconds for when the order was last updated. */
-  updatedAt: Integer.Int64,
+  updatedAt: Timestamp.VegaTimestamp,
   /** Version for the order, initial value is version 1 and is incremented after each successful amend. */
   version: Integer.Uint64,
   /** Batch ID for the order, used internally for orders submitted during auctions to keep track of the auction batch this order falls under. Required for fees calculation. */
@@ -3777,7 +3782,7 @@ const Order_ = /* @__PURE__ */ Schema.Struct({
   /** Pegged order details, used only if the order represents a pegged order. */
   peggedOrder: /* @__PURE__ */ nullable(Commands.PeggedOrder),
   /** Set if the order was created as part of a liquidity provision, will be empty if not. */
-  liquidityProvisionId: Schema.String,
+  liquidityProvisionId: /* @__PURE__ */ orEmpty(Ids.VegaId),
   /** Only valid for Limit orders. Cannot be True at the same time as Reduce-Only. */
   postOnly: Schema.Boolean,
   /** Only valid for Non-Persistent orders. Cannot be True at the same time as Post-Only. If set, order will only be executed if the outcome of the trade moves the trader's position closer to 0. */
@@ -3811,13 +3816,13 @@ const EpochRewardSummary_ = /* @__PURE__ */ Schema.Struct({
   /** Epoch in which the reward is being paid. */
   epoch: Integer.Uint64,
   /** Asset ID in which the reward is being paid. */
-  assetId: Schema.String,
+  assetId: Ids.AssetId,
   /** Market ID in which the reward is being paid. */
-  marketId: Schema.String,
+  marketId: /* @__PURE__ */ orEmpty(Ids.MarketId),
   /** Type of reward being paid. */
   rewardType: Schema.String,
   /** Amount distributed. This field is an unsigned integer scaled to the asset's decimal places. */
-  amount: Schema.String
+  amount: Amount.Amount
 }).annotations({ identifier: "vega.EpochRewardSummary" })
 /**
  * Details for rewards for a combination of asset, market, and reward type in a given epoch (`vega.EpochRewardSummary`)
@@ -3911,11 +3916,11 @@ export type StopOrderRejectionReason = Enum.Type<typeof StopOrderRejectionReason
 
 const StopOrder_ = /* @__PURE__ */ Schema.Struct({
   /** ID of this stop order also the ID of the associated order if it is ever triggered */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** The ID of the 'other' part of the OCO if 2 stop orders were submitted at once */
-  ocoLinkId: /* @__PURE__ */ optional(Schema.String),
+  ocoLinkId: /* @__PURE__ */ optional(Ids.VegaId),
   /** Optional expiry timestamp. */
-  expiresAt: /* @__PURE__ */ optional(Integer.Int64),
+  expiresAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
   /** Strategy to adopt if the expiry time is reached. */
   expiryStrategy: /* @__PURE__ */ optional(Commands.StopOrderExpiryStrategy),
   /** Trigger direction for this stop order. */
@@ -3923,15 +3928,15 @@ const StopOrder_ = /* @__PURE__ */ Schema.Struct({
   /** Status of the stop order. */
   status: StopOrderStatus,
   /** Creation time of the stop order. */
-  createdAt: Integer.Int64,
+  createdAt: Timestamp.VegaTimestamp,
   /** Last update of this stop order. */
-  updatedAt: /* @__PURE__ */ optional(Integer.Int64),
+  updatedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
   /** ID of the order created once the trigger is hit. */
-  orderId: Schema.String,
+  orderId: /* @__PURE__ */ orEmpty(Ids.OrderId),
   /** ID of the party that submitted this stop order. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** ID of the market the stop order is submitted to. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** An optional reason for why a stop order was rejected */
   rejectionReason: /* @__PURE__ */ optional(StopOrderRejectionReason),
   /** Size override setting */
@@ -3939,9 +3944,9 @@ const StopOrder_ = /* @__PURE__ */ Schema.Struct({
   /** Size override value */
   sizeOverrideValue: /* @__PURE__ */ optional(Commands.StopOrderSizeOverrideValue),
   /** Fixed price at which the order will be submitted. */
-  price: /* @__PURE__ */ optional(Schema.String),
+  price: /* @__PURE__ */ optional(Amount.Amount),
   /** Trailing percentage at which the order will be submitted. This should be expressed as a decimal value between 0 and 1, e.g. 0.01 for 1% */
-  trailingPercentOffset: /* @__PURE__ */ optional(Schema.String)
+  trailingPercentOffset: /* @__PURE__ */ optional(Decimal.Decimal)
 })
   .pipe(/* @__PURE__ */ oneof("trigger", ["price", "trailingPercentOffset"]))
   .annotations({ identifier: "vega.StopOrder" })
@@ -3969,13 +3974,13 @@ export const StopOrder: Schema.Schema<StopOrder, StopOrderEncoded> = StopOrder_
 
 const AccountDetails_ = /* @__PURE__ */ Schema.Struct({
   /** Asset ID of the asset for this account. */
-  assetId: Schema.String,
+  assetId: Ids.AssetId,
   /** Type of the account. */
   type: Commands.AccountType,
   /** Not specified if network account. */
-  owner: /* @__PURE__ */ optional(Schema.String),
+  owner: /* @__PURE__ */ optional(Ids.PartyId),
   /** Not specified if account is not related to a market. */
-  marketId: /* @__PURE__ */ optional(Schema.String)
+  marketId: /* @__PURE__ */ optional(/* @__PURE__ */ orEmpty(Ids.MarketId))
 }).annotations({ identifier: "vega.AccountDetails" })
 /**
  * The message `vega.AccountDetails`. (`vega.AccountDetails`)
@@ -4005,17 +4010,17 @@ const LedgerEntry_ = /* @__PURE__ */ Schema.Struct({
   /** One or more accounts to transfer to. */
   toAccount: /* @__PURE__ */ nullable(AccountDetails),
   /** Amount to transfer. This field is an unsigned integer scaled to the asset's decimal places. */
-  amount: Schema.String,
+  amount: Amount.Amount,
   /** Transfer type for this entry. */
   type: TransferType,
   /** Timestamp in nanoseconds of when the ledger entry was created. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** Sender account balance after the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
-  fromAccountBalance: Schema.String,
+  fromAccountBalance: Amount.Amount,
   /** Receiver account balance after the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
-  toAccountBalance: Schema.String,
+  toAccountBalance: Amount.Amount,
   /** Transfer ID the ledger entry relates to. */
-  transferId: /* @__PURE__ */ optional(Schema.String)
+  transferId: /* @__PURE__ */ optional(Ids.VegaId)
 }).annotations({ identifier: "vega.LedgerEntry" })
 /**
  * Represents a ledger entry on Vega (`vega.LedgerEntry`)
@@ -4043,7 +4048,7 @@ const PostTransferBalance_ = /* @__PURE__ */ Schema.Struct({
   /** Account relating to the transfer. */
   account: /* @__PURE__ */ nullable(AccountDetails),
   /** Balance relating to the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
-  balance: Schema.String
+  balance: Amount.Amount
 }).annotations({ identifier: "vega.PostTransferBalance" })
 /**
  * Represents the balance for an account during a transfer (`vega.PostTransferBalance`)
@@ -4097,7 +4102,7 @@ export const LedgerMovement: Schema.Schema<LedgerMovement, LedgerMovementEncoded
 
 const MarketDepth_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID for which the depth levels apply. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Collection of price levels for the buy side of the book. */
   buy: /* @__PURE__ */ Schema.Array(PriceLevel),
   /** Collection of price levels for the sell side of the book. */
@@ -4129,7 +4134,7 @@ export const MarketDepth: Schema.Schema<MarketDepth, MarketDepthEncoded> = Marke
 
 const MarketDepthUpdate_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID for which the market depth updates are for. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Collection of updated price levels for the buy side of the book. */
   buy: /* @__PURE__ */ Schema.Array(PriceLevel),
   /** Collection of updated price levels for the sell side of the book. */
@@ -4183,23 +4188,23 @@ export type WithdrawalStatus = Enum.Type<typeof WithdrawalStatus>
 
 const Withdrawal_ = /* @__PURE__ */ Schema.Struct({
   /** Unique ID for the withdrawal. */
-  id: Schema.String,
+  id: Ids.VegaId,
   /** Unique party ID of the user initiating the withdrawal. */
-  partyId: Schema.String,
+  partyId: Ids.PartyId,
   /** Amount to be withdrawn. This field is an unsigned integer scaled to the asset's decimal places. */
-  amount: Schema.String,
+  amount: Amount.Amount,
   /** Asset to withdraw funds from. */
-  asset: Schema.String,
+  asset: Ids.AssetId,
   /** Status of the withdrawal. */
   status: WithdrawalStatus,
   /** Reference which is used by the foreign chain to refer to this withdrawal. */
-  ref: Schema.String,
+  ref: Integer.Uint64,
   /** Hash of the foreign chain for this transaction. */
   txHash: Schema.String,
   /** Timestamp for when the network started to process this withdrawal. */
-  createdTimestamp: Integer.Int64,
+  createdTimestamp: Timestamp.VegaTimestamp,
   /** Timestamp for when the withdrawal was finalised by the network. */
-  withdrawnTimestamp: Integer.Int64,
+  withdrawnTimestamp: Timestamp.VegaTimestamp,
   /** Foreign chain specifics. */
   ext: /* @__PURE__ */ nullable(Commands.WithdrawExt)
 }).annotations({ identifier: "vega.Withdrawal" })

@@ -8,7 +8,10 @@
  */
 import * as Schema from "effect/Schema"
 import * as Enum from "../Enum.js"
+import * as Ethereum from "../Ethereum.js"
+import * as Ids from "../Ids.js"
 import * as Integer from "../Integer.js"
+import * as Timestamp from "../Timestamp.js"
 import { nullable, optional, oneof } from "../internal/proto.js"
 
 /**
@@ -63,7 +66,7 @@ export const Condition: Schema.Schema<Condition, ConditionEncoded> = Condition_
 
 const InternalTimeTrigger_ = /* @__PURE__ */ Schema.Struct({
   /** Trigger when the vega time is greater or equal to this time, in Unix seconds. */
-  initial: /* @__PURE__ */ optional(Integer.Int64),
+  initial: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp),
   /** Repeat the trigger every n seconds after the initial. If no time for initial was specified, begin repeating immediately. */
   every: Integer.Int64
 }).annotations({ identifier: "vega.data.v1.InternalTimeTrigger" })
@@ -115,7 +118,7 @@ export interface PubKeyEncoded extends Schema.Schema.Encoded<typeof PubKey_> {}
 export const PubKey: Schema.Schema<PubKey, PubKeyEncoded> = PubKey_
 
 const ETHAddress_ = /* @__PURE__ */ Schema.Struct({
-  address: Schema.String
+  address: Ethereum.EthereumAddress
 }).annotations({ identifier: "vega.data.v1.ETHAddress" })
 /**
  * The message `vega.data.v1.ETHAddress`. (`vega.data.v1.ETHAddress`)
@@ -283,9 +286,9 @@ const Data_ = /* @__PURE__ */ Schema.Struct({
   /** Data holds all the properties of the data */
   data: /* @__PURE__ */ Schema.Array(Property),
   /** `matched_specs_ids` lists all the specs that matched this data. When the array is empty, it means no spec matched this data. */
-  matchedSpecIds: /* @__PURE__ */ Schema.Array(Schema.String),
+  matchedSpecIds: /* @__PURE__ */ Schema.Array(Ids.VegaId),
   /** Timestamp in Unix nanoseconds for when the data was broadcast to the markets with a matching spec. It has no value when the data did not match any spec. */
-  broadcastAt: Integer.Int64,
+  broadcastAt: Timestamp.VegaTimestamp,
   /** Holds all metadata properties */
   metaData: /* @__PURE__ */ Schema.Array(Property),
   /** Error message if the data could not be sourced. */

@@ -7,19 +7,24 @@
  * @since 0.2.0
  */
 import * as Schema from "effect/Schema"
+import * as Amount from "../Amount.js"
 import * as Commands from "../Commands.js"
+import * as Decimal from "../Decimal.js"
 import * as Enum from "../Enum.js"
+import * as Ethereum from "../Ethereum.js"
+import * as Ids from "../Ids.js"
 import * as Integer from "../Integer.js"
+import * as Timestamp from "../Timestamp.js"
 import * as Vega from "./Vega.js"
 import { nullable, optional, oneof } from "../internal/proto.js"
 
 const PartyAmount_ = /* @__PURE__ */ Schema.Struct({
   /** Receiving party ID. */
-  party: Schema.String,
+  party: Ids.PartyId,
   /** Amount received. */
-  amount: Schema.String,
+  amount: Amount.Amount,
   /** Amount value in quantum. */
-  quantumAmount: Schema.String
+  quantumAmount: Decimal.DecimalOrEmpty
 }).annotations({ identifier: "vega.events.v1.PartyAmount" })
 /**
  * A pair of a party and amount (`vega.events.v1.PartyAmount`)
@@ -45,7 +50,7 @@ export const PartyAmount: Schema.Schema<PartyAmount, PartyAmountEncoded> = Party
 
 const ReferrerRewardsGenerated_ = /* @__PURE__ */ Schema.Struct({
   /** Referrer party. */
-  referrer: Schema.String,
+  referrer: Ids.PartyId,
   /** Amount of rewards generated per party. */
   generatedReward: /* @__PURE__ */ Schema.Array(PartyAmount)
 }).annotations({ identifier: "vega.events.v1.ReferrerRewardsGenerated" })
@@ -74,7 +79,7 @@ export const ReferrerRewardsGenerated: Schema.Schema<ReferrerRewardsGenerated, R
 
 const MakerFeesGenerated_ = /* @__PURE__ */ Schema.Struct({
   /** Party that paid the fees. */
-  taker: Schema.String,
+  taker: Ids.PartyId,
   /** Amount of maker fees paid by the taker to the maker. */
   makerFeesPaid: /* @__PURE__ */ Schema.Array(PartyAmount)
 }).annotations({ identifier: "vega.events.v1.MakerFeesGenerated" })
@@ -102,9 +107,9 @@ export const MakerFeesGenerated: Schema.Schema<MakerFeesGenerated, MakerFeesGene
 
 const FeesStats_ = /* @__PURE__ */ Schema.Struct({
   /** Market the fees were paid in */
-  market: Schema.String,
+  market: Ids.MarketId,
   /** Settlement asset of the market. */
-  asset: Schema.String,
+  asset: Ids.AssetId,
   /** Epoch for which these stats where valid. */
   epochSeq: Integer.Uint64,
   /** Total referral rewards received by the referrer of the referral set. */
@@ -165,17 +170,17 @@ export type FundingPeriodDataPointSource = Enum.Type<typeof FundingPeriodDataPoi
 
 const FundingPeriodDataPoint_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID which the data point relates to. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Sequence number of the funding period this data point belongs to. */
   seq: Integer.Uint64,
   /** Origin of the data point. */
   dataPointType: FundingPeriodDataPointSource,
   /** Price of the asset as seen by this data point. */
-  price: Schema.String,
+  price: Amount.Amount,
   /** Timestamp in Unix nanoseconds of when the data point was received. */
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   /** The TWAP for this source with this data-point added. */
-  twap: Schema.String
+  twap: Amount.Amount
 }).annotations({ identifier: "vega.events.v1.FundingPeriodDataPoint" })
 /**
  * Event notifying a data point for a funding period. (`vega.events.v1.FundingPeriodDataPoint`)
@@ -202,21 +207,21 @@ export const FundingPeriodDataPoint: Schema.Schema<FundingPeriodDataPoint, Fundi
 
 const FundingPeriod_ = /* @__PURE__ */ Schema.Struct({
   /** ID of the market for which this funding period relates to. */
-  marketId: Schema.String,
+  marketId: Ids.MarketId,
   /** Sequence number of the funding period. */
   seq: Integer.Uint64,
   /** Time in Unix nanoseconds when the funding period started. */
-  start: Integer.Int64,
+  start: Timestamp.VegaTimestamp,
   /** Time in Unix nanoseconds when the funding period ended. */
-  end: /* @__PURE__ */ optional(Integer.Int64),
+  end: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
   /** Funding payment for this period as the difference between the time-weighted average price of the external and internal data point. */
-  fundingPayment: /* @__PURE__ */ optional(Schema.String),
+  fundingPayment: /* @__PURE__ */ optional(Amount.SignedAmount),
   /** Percentage difference between the time-weighted average price of the external and internal data point. */
-  fundingRate: /* @__PURE__ */ optional(Schema.String),
+  fundingRate: /* @__PURE__ */ optional(Decimal.Decimal),
   /** TWAP for this period based on the internal data-points. */
-  internalTwap: /* @__PURE__ */ optional(Schema.String),
+  internalTwap: /* @__PURE__ */ optional(Amount.Amount),
   /** TWAP for this period based on the external data-points. */
-  externalTwap: /* @__PURE__ */ optional(Schema.String)
+  externalTwap: /* @__PURE__ */ optional(Amount.Amount)
 }).annotations({ identifier: "vega.events.v1.FundingPeriod" })
 /**
  * Event notifying on the details of a funding interval for a perpetuals market. (`vega.events.v1.FundingPeriod`)
@@ -242,13 +247,13 @@ export const FundingPeriod: Schema.Schema<FundingPeriod, FundingPeriodEncoded> =
 
 const PaidLiquidityFeesStats_ = /* @__PURE__ */ Schema.Struct({
   /** Market the fees were paid in. */
-  market: Schema.String,
+  market: Ids.MarketId,
   /** Settlement asset of the market. */
-  asset: Schema.String,
+  asset: Ids.AssetId,
   /** Epoch for which these stats where valid. */
   epochSeq: Integer.Uint64,
   /** Total fees paid across all parties. */
-  totalFeesPaid: Schema.String,
+  totalFeesPaid: Amount.Amount,
   /** Fees paid per party. */
   feesPaidPerParty: /* @__PURE__ */ Schema.Array(PartyAmount)
 }).annotations({ identifier: "vega.events.v1.PaidLiquidityFeesStats" })
@@ -277,7 +282,7 @@ export const PaidLiquidityFeesStats: Schema.Schema<PaidLiquidityFeesStats, PaidL
 
 const PartyActivityStreak_ = /* @__PURE__ */ Schema.Struct({
   /** The party. */
-  party: Schema.String,
+  party: Ids.PartyId,
   /** How many epoch this party has been active for. */
   activeFor: Integer.Uint64,
   /** how many epoch this party has been inactive for. */
@@ -285,15 +290,15 @@ const PartyActivityStreak_ = /* @__PURE__ */ Schema.Struct({
   /** Is this party considered active or not. */
   isActive: Schema.Boolean,
   /** The current rewards distribution multiplier for this party. */
-  rewardDistributionActivityMultiplier: Schema.String,
+  rewardDistributionActivityMultiplier: Decimal.Decimal,
   /** The vesting multiplier for this party. */
-  rewardVestingActivityMultiplier: Schema.String,
+  rewardVestingActivityMultiplier: Decimal.Decimal,
   /** The epoch this information is relevant to. */
   epoch: Integer.Uint64,
   /** Party's traded volume at the end of the given epoch */
-  tradedVolume: Schema.String,
+  tradedVolume: Amount.Amount,
   /** Party's open interest volume at the end of the given epoch */
-  openVolume: Schema.String
+  openVolume: Amount.Amount
 }).annotations({ identifier: "vega.events.v1.PartyActivityStreak" })
 /**
  * The updated activity streak of a party at end of epoch (`vega.events.v1.PartyActivityStreak`)
@@ -321,7 +326,7 @@ const CoreSnapshotData_ = /* @__PURE__ */ Schema.Struct({
   /** Block height at which snapshot was taken */
   blockHeight: Integer.Uint64,
   /** Hash of the snapshot block */
-  blockHash: Schema.String,
+  blockHash: Ids.VegaId,
   /** Semver version number of the core. */
   coreVersion: Schema.String,
   /** Indicates if the snapshot is taken as part of protocol upgrade */
@@ -398,7 +403,7 @@ export const TransferStatus = /* @__PURE__ */ Enum.make("vega.events.v1.Transfer
 export type TransferStatus = Enum.Type<typeof TransferStatus>
 
 const OneOffTransfer_ = /* @__PURE__ */ Schema.Struct({
-  deliverOn: Integer.Int64
+  deliverOn: Timestamp.VegaTimestamp
 }).annotations({ identifier: "vega.events.v1.OneOffTransfer" })
 /**
  * The message `vega.events.v1.OneOffTransfer`. (`vega.events.v1.OneOffTransfer`)
@@ -425,7 +430,7 @@ export const OneOffTransfer: Schema.Schema<OneOffTransfer, OneOffTransferEncoded
 const RecurringTransfer_ = /* @__PURE__ */ Schema.Struct({
   startEpoch: Integer.Uint64,
   endEpoch: /* @__PURE__ */ optional(Integer.Uint64),
-  factor: Schema.String,
+  factor: Decimal.Decimal,
   dispatchStrategy: /* @__PURE__ */ nullable(Commands.DispatchStrategy)
 }).annotations({ identifier: "vega.events.v1.RecurringTransfer" })
 /**
@@ -451,7 +456,7 @@ export interface RecurringTransferEncoded extends Schema.Schema.Encoded<typeof R
 export const RecurringTransfer: Schema.Schema<RecurringTransfer, RecurringTransferEncoded> = RecurringTransfer_
 
 const OneOffGovernanceTransfer_ = /* @__PURE__ */ Schema.Struct({
-  deliverOn: Integer.Int64
+  deliverOn: Timestamp.VegaTimestamp
 }).annotations({ identifier: "vega.events.v1.OneOffGovernanceTransfer" })
 /**
  * The message `vega.events.v1.OneOffGovernanceTransfer`. (`vega.events.v1.OneOffGovernanceTransfer`)
@@ -509,19 +514,19 @@ export const RecurringGovernanceTransfer: Schema.Schema<
 > = RecurringGovernanceTransfer_
 
 const Transfer_ = /* @__PURE__ */ Schema.Struct({
-  id: Schema.String,
-  from: Schema.String,
+  id: Ids.VegaId,
+  from: Ids.PartyId,
   fromAccountType: Commands.AccountType,
-  to: Schema.String,
+  to: Ids.PartyId,
   toAccountType: Commands.AccountType,
-  asset: Schema.String,
-  amount: Schema.String,
+  asset: Ids.AssetId,
+  amount: Amount.Amount,
   reference: Schema.String,
   status: TransferStatus,
-  timestamp: Integer.Int64,
+  timestamp: Timestamp.VegaTimestamp,
   reason: /* @__PURE__ */ optional(Schema.String),
   /** ID of the game this transfer was made in relation to. A transfer is made to members of a team or participants who take part in a game and are rewarded for their participation */
-  gameId: /* @__PURE__ */ optional(Schema.String),
+  gameId: /* @__PURE__ */ optional(Ids.VegaId),
   oneOff: /* @__PURE__ */ optional(OneOffTransfer),
   recurring: /* @__PURE__ */ optional(RecurringTransfer),
   oneOffGovernance: /* @__PURE__ */ optional(OneOffGovernanceTransfer),
@@ -553,13 +558,13 @@ export const Transfer: Schema.Schema<Transfer, TransferEncoded> = Transfer_
 
 const TransferFees_ = /* @__PURE__ */ Schema.Struct({
   /** Transfer that triggered the collection of fees. */
-  transferId: Schema.String,
+  transferId: Ids.VegaId,
   /** Amount of fees paid. */
-  amount: Schema.String,
+  amount: Amount.Amount,
   /** Epoch when the transfer was dispatched, and fees were paid. */
   epoch: Integer.Uint64,
   /** Amount that was subtracted from the transfer fee based on available discounts. */
-  discountApplied: Schema.String
+  discountApplied: Amount.Amount
 }).annotations({ identifier: "vega.events.v1.TransferFees" })
 /**
  * The message `vega.events.v1.TransferFees`. (`vega.events.v1.TransferFees`)
@@ -609,7 +614,7 @@ const ProtocolUpgradeEvent_ = /* @__PURE__ */ Schema.Struct({
   /** Release tag for the vega binary */
   vegaReleaseTag: Schema.String,
   /** Tendermint validators that have agreed to the upgrade */
-  approvers: /* @__PURE__ */ Schema.Array(Schema.String),
+  approvers: /* @__PURE__ */ Schema.Array(Ids.VegaId),
   /** Status of the proposal */
   status: ProtocolUpgradeProposalStatus
 }).annotations({ identifier: "vega.events.v1.ProtocolUpgradeEvent" })
@@ -638,11 +643,11 @@ export const ProtocolUpgradeEvent: Schema.Schema<ProtocolUpgradeEvent, ProtocolU
 
 const EthereumKeyRotation_ = /* @__PURE__ */ Schema.Struct({
   /** Node ID of the node that rotated their Ethereum key */
-  nodeId: Schema.String,
+  nodeId: Ids.NodeId,
   /** Ethereum address that was previously associated with the node */
-  oldAddress: Schema.String,
+  oldAddress: Ethereum.EthereumAddress,
   /** Ethereum address that is newly associated with the node */
-  newAddress: Schema.String,
+  newAddress: Ethereum.EthereumAddress,
   /** Block height when the key rotation took effect */
   blockHeight: Integer.Uint64
 }).annotations({ identifier: "vega.events.v1.EthereumKeyRotation" })
@@ -670,11 +675,11 @@ export const EthereumKeyRotation: Schema.Schema<EthereumKeyRotation, EthereumKey
 
 const KeyRotation_ = /* @__PURE__ */ Schema.Struct({
   /** Node ID of the node that rotated their Vega key */
-  nodeId: Schema.String,
+  nodeId: Ids.NodeId,
   /** Vega public key that was previously associated with the node */
-  oldPubKey: Schema.String,
+  oldPubKey: Ids.VegaId,
   /** Vega public key that is newly associated with the node */
-  newPubKey: Schema.String,
+  newPubKey: Ids.VegaId,
   /** Block height when the key rotation took effect */
   blockHeight: Integer.Uint64
 }).annotations({ identifier: "vega.events.v1.KeyRotation" })

@@ -81,6 +81,26 @@ const structOf =
     return out
   }
 
+/**
+ * A struct whose members are decoded by property-signature transformations (an unset message
+ * `null` on the wire and absent once decoded): the encoded struct first, then each member moved
+ * or dropped as its transformation says. The decoded members need no check of their own.
+ */
+const renamedOrDefaulted =
+  (from: Fast, transformations: ReadonlyArray<AST.PropertySignatureTransformation>): Fast =>
+  (u) => {
+    const out = from(u)
+    if (out === FAIL) return FAIL
+    const record = out as Record<PropertyKey, unknown>
+    for (const t of transformations) {
+      const present = Object.prototype.hasOwnProperty.call(record, t.from)
+      const value = t.decode(present ? Option.some(record[t.from]) : Option.none())
+      delete record[t.from]
+      if (Option.isSome(value)) record[t.to] = value.value
+    }
+    return out
+  }
+
 export const makeCompiler = (direction: Direction) => {
   const cache = new WeakMap<AST.AST, Fast>()
 
@@ -139,8 +159,30 @@ export const makeCompiler = (direction: Direction) => {
           }))
         )
       }
+      case "Union":
+        return unionOf(ast)
+      case "Transformation":
+        return direction === decoding && ast.transformation._tag === "TypeLiteralTransformation"
+          ? renamedOrDefaulted(compile(ast.from), ast.transformation.propertySignatureTransformations)
+          : viaEffect(ast)
       default:
         return viaEffect(ast)
+    }
+  }
+
+  /**
+   * A union of literals and at most one other member (`null` or a message, `""` or an id): the
+   * members cannot both accept an input, so trying them in order gives Effect's answer.
+   */
+  const unionOf = (ast: AST.Union): Fast => {
+    if (ast.types.filter((t) => t._tag !== "Literal").length > 1) return viaEffect(ast)
+    const members = ast.types.map(compile)
+    return (u) => {
+      for (const member of members) {
+        const out = member(u)
+        if (out !== FAIL) return out
+      }
+      return FAIL
     }
   }
 

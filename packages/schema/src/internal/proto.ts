@@ -19,6 +19,13 @@ export const nullable = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
 export const optional = <A, I, R>(schema: Schema.Schema<A, I, R>) => Schema.optionalWith(schema, { exact: true })
 
 /**
+ * A message member that a later version added: absent from older nodes' answers, and `null` in a
+ * newer node's when unset; decoded absent either way.
+ */
+export const laterMessage = <A, I, R>(schema: Schema.Schema<A, I, R>) =>
+  Schema.optionalWith(schema, { exact: true, nullable: true })
+
+/**
  * A sub-message this package does not model, kept exactly as received so that encoding writes it
  * back unchanged. Generated values are JSON values (no `-0`, no `undefined`).
  */
