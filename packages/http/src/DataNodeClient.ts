@@ -24,6 +24,7 @@ import * as HttpClient from "@effect/platform/HttpClient"
 import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Socket from "@effect/platform/Socket"
 import type * as Paginate from "@vega-effect/pagination/Paginate"
+import type * as Endpoint from "@vega-effect/schema/Endpoint"
 import {
   type Asset,
   type ChainInfo,
@@ -51,14 +52,17 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import type * as Schedule from "effect/Schedule"
+import type * as Schema from "effect/Schema"
 import type * as Scope from "effect/Scope"
 import type * as Stream from "effect/Stream"
+import * as StreamModule from "effect/Stream"
 import type * as Errors from "./DataNodeError.js"
 import type { Answer } from "./internal/answer.js"
 import { DEFAULTS as defaults } from "./internal/defaults.js"
 import { type In, page, type StreamIn, stream } from "./internal/endpoints.js"
 import * as LiveRoutes from "./internal/liveRoutes.js"
-import { observe } from "./internal/liveStream.js"
+import { observe as observeRoute } from "./internal/liveStream.js"
+import * as Generic from "./internal/generic.js"
 import { checkOptions } from "./internal/options.js"
 import type { NodeStatus } from "./internal/pool.js"
 import { observeTransactionResults } from "./internal/resultsStream.js"
@@ -142,6 +146,43 @@ export interface RewardsByEpochRequest {
  * @category Models
  */
 export type Sent = Answer
+
+/**
+ * A request as a user writes it for an endpoint: the encoded form of its request schema (ids and
+ * 64-bit integers as strings, enums by name).
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export type RequestOf<E extends { readonly request: Schema.Schema.Any }> = Generic.RequestOf<E>
+
+/**
+ * A paged endpoint's request without `pagination`: the client pages.
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export type PagedRequestOf<E extends Endpoint.AnyPaged> = Generic.PagedRequestOf<E>
+
+/**
+ * One message of a stream endpoint.
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export type MessageOf<E extends Endpoint.AnyStream> = Generic.MessageOf<E>
+
+/**
+ * A file a route answered (`download`): its content type, its file name where the node gives one,
+ * and its bytes.
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export type File = Generic.File
+
+/** The request argument: required when the request has members that must be set. */
+type RequestArgument<R> = {} extends R ? [request?: R] : [request: R]
 
 /**
  * The client: for each list one page (`listPositions`) or every item with its cursor as a stream
@@ -339,6 +380,44 @@ export interface Service {
 
   /** What the client knows of each node (heights, speed, failures), for metrics and health checks. */
   readonly nodes: Effect.Effect<ReadonlyArray<NodeStatus>>
+
+  /**
+   * One answer of any route of the endpoint table (`DataNodeApi`), one page for a list: the
+   * request checked by the route's schema before anything is sent, the answer decoded.
+   */
+  readonly query: <E extends Endpoint.Any>(
+    endpoint: E,
+    ...request: RequestArgument<RequestOf<E>>
+  ) => Effect.Effect<Endpoint.Response<E>, Errors.DataNodeError>
+  /**
+   * Every row of a paged route, with its cursor, read as the node allows for that route
+   * (`RouteFacts`): by cursor, in one page where the node's cursors fail (refused with an
+   * `IncompleteReadError` when more match), in time windows where the node reads a bounded range
+   * (ledger entries, balance changes: a start is required). A request the node would answer with
+   * less than it asks is refused with an `InvalidRequestError` before anything is sent.
+   */
+  readonly paginate: <E extends Endpoint.AnyPaged>(
+    endpoint: E,
+    request?: PagedRequestOf<E>,
+    options?: Paginate.Options
+  ) => Stream.Stream<Paginate.Item<Endpoint.Node<E>>, Errors.DataNodeError>
+  /**
+   * A live stream of any stream route, reconnecting (see `LiveStream`): `Connected`, messages,
+   * `Disconnected` with its reason, again. Fails only for a request its schema rejects.
+   */
+  readonly observe: <E extends Endpoint.AnyStream>(
+    endpoint: E,
+    request?: RequestOf<E>,
+    options?: LiveStream.ObserveOptions
+  ) => Stream.Stream<LiveStream.Observation<MessageOf<E>>, Errors.InvalidRequestError, Socket.WebSocketConstructor>
+  /**
+   * The file a route answers (the ledger export's CSV, network history's ZIP), whole; a failure
+   * the node appended after sending part of it fails the download.
+   */
+  readonly download: <E extends Endpoint.AnyFile>(
+    endpoint: E,
+    ...request: RequestArgument<RequestOf<E>>
+  ) => Effect.Effect<File, Errors.DataNodeError>
 }
 
 /**
@@ -392,6 +471,7 @@ export const make = (
     const transport = yield* Transport.make(http, settings)
     // the nodes seen restarting an epoch's reward rows at a cursor, for the life of the client
     const cursorRestarts = makeRestarts()
+    const generic = Generic.make(transport)
     const api = DataNodeApi
     const one = <E extends DataNodeApi.Any>(endpoint: E) => page(transport, endpoint)
     const all = stream
@@ -418,10 +498,10 @@ export const make = (
       getSpamStatistics: one(api.GetSpamStatistics),
       observeTransactionResults: (filter) => observeTransactionResults(transport, filter),
       observePositions: (request, options) =>
-        observe(transport, LiveRoutes.positions(request, options?.skipSnapshot), options),
+        observeRoute(transport, LiveRoutes.positions(request, options?.skipSnapshot), options),
       observeLiquidityProvisions: (request, options) =>
-        observe(transport, LiveRoutes.liquidityProvisions(request), options),
-      observeEventBus: (request, options) => observe(transport, LiveRoutes.eventBus(request), options),
+        observeRoute(transport, LiveRoutes.liquidityProvisions(request), options),
+      observeEventBus: (request, options) => observeRoute(transport, LiveRoutes.eventBus(request), options),
       vegaTime: one(api.GetVegaTime)(),
       getEpoch: one(api.GetEpoch),
       listAssets: one(api.ListAssets),
@@ -431,9 +511,80 @@ export const make = (
       markets: all(transport, api.ListMarkets, (r) => r.markets),
       getMarket: one(api.GetMarket),
       execute: transport.execute,
-      nodes: transport.status
+      nodes: transport.status,
+      query: (endpoint, ...request) => generic.query(endpoint, request[0]),
+      paginate: generic.paginate,
+      observe: generic.observe,
+      download: (endpoint, ...request) => generic.download(endpoint, request[0])
     })
   })
+
+/**
+ * {@link Service.query} of the client in context: one answer of any route.
+ *
+ * @example
+ * ```ts
+ * import { DataNodeClient } from "@vega-effect/http"
+ * import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
+ * import { Effect } from "effect"
+ *
+ * // the newest page of a party's orders in a market
+ * const orders = DataNodeClient.query(DataNodeApi.ListOrders, {
+ *   filter: { partyIds: ["6b3e197785a6f7614f52c07a0e3e7807a4dfbde3db828ed6f716261269974772"] },
+ *   pagination: { first: 50 }
+ * })
+ * const program = Effect.map(orders, (page) => page.orders.edges.map((edge) => edge.node.status))
+ * ```
+ *
+ * @since 0.2.0
+ * @category Accessors
+ */
+export const query = <E extends Endpoint.Any>(
+  endpoint: E,
+  ...request: RequestArgument<RequestOf<E>>
+): Effect.Effect<Endpoint.Response<E>, Errors.DataNodeError, DataNodeClient> =>
+  Effect.flatMap(DataNodeClient, (client) => client.query(endpoint, ...request))
+
+/**
+ * {@link Service.paginate} of the client in context: every row of a paged route.
+ *
+ * @since 0.2.0
+ * @category Accessors
+ */
+export const paginate = <E extends Endpoint.AnyPaged>(
+  endpoint: E,
+  request?: PagedRequestOf<E>,
+  options?: Paginate.Options
+): Stream.Stream<Paginate.Item<Endpoint.Node<E>>, Errors.DataNodeError, DataNodeClient> =>
+  StreamModule.unwrap(Effect.map(DataNodeClient, (client) => client.paginate(endpoint, request, options)))
+
+/**
+ * {@link Service.observe} of the client in context: a live stream of any stream route.
+ *
+ * @since 0.2.0
+ * @category Accessors
+ */
+export const observe = <E extends Endpoint.AnyStream>(
+  endpoint: E,
+  request?: RequestOf<E>,
+  options?: LiveStream.ObserveOptions
+): Stream.Stream<
+  LiveStream.Observation<MessageOf<E>>,
+  Errors.InvalidRequestError,
+  DataNodeClient | Socket.WebSocketConstructor
+> => StreamModule.unwrap(Effect.map(DataNodeClient, (client) => client.observe(endpoint, request, options)))
+
+/**
+ * {@link Service.download} of the client in context: the file a route answers.
+ *
+ * @since 0.2.0
+ * @category Accessors
+ */
+export const download = <E extends Endpoint.AnyFile>(
+  endpoint: E,
+  ...request: RequestArgument<RequestOf<E>>
+): Effect.Effect<File, Errors.DataNodeError, DataNodeClient> =>
+  Effect.flatMap(DataNodeClient, (client) => client.download(endpoint, ...request))
 
 /**
  * The client as a layer; fails as {@link make} does.

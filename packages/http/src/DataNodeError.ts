@@ -223,6 +223,23 @@ export class PaginationLoopError extends Schema.TaggedError<PaginationLoopError>
 }
 
 /**
+ * The node cannot deliver every row a read asked for, so the read stops rather than return less:
+ * a route whose cursor paging fails on the node matched more than one page, or one instant of a
+ * windowed route holds more rows than one answer. Narrow the request (a party, a market, a
+ * shorter range) and read again; `delivered` rows were delivered before it stopped.
+ *
+ * @since 0.2.0
+ * @category Errors
+ */
+export class IncompleteReadError extends Schema.TaggedError<IncompleteReadError>(
+  "@vega-effect/http/DataNodeError/IncompleteReadError"
+)("IncompleteReadError", { endpoint: Schema.String, reason: Schema.String, delivered: Schema.Number }) {
+  override get message(): string {
+    return `${this.endpoint}: not every row can be read: ${this.reason} (${this.delivered} delivered)`
+  }
+}
+
+/**
  * Any error of the client.
  *
  * @since 0.1.0
@@ -240,6 +257,7 @@ export type DataNodeError =
   | TimeoutError
   | DecodeError
   | PaginationLoopError
+  | IncompleteReadError
 
 /**
  * Whether a retry (on this or another node) may succeed.

@@ -30,6 +30,14 @@ export * as Asset from "./Asset.js"
 export * as ChainInfo from "./ChainInfo.js"
 
 /**
+ * The messages and enums of the core node's API (proto package `vega.api.v1`) that its routes
+ * reach, generated from Vega's spec.
+ *
+ * @since 0.2.0
+ */
+export * as CoreApi from "./generated/CoreApi.js"
+
+/**
  * The node's stateless validation of submitted commands, with the node's exact wording.
  *
  * @since 0.1.0
@@ -50,6 +58,22 @@ export * as Commands from "./Commands.js"
  * @since 0.1.0
  */
 export * as DataNodeApi from "./DataNodeApi.js"
+
+/**
+ * The requests and answers of the data node's API (proto package `datanode.api.v2`), generated
+ * from Vega's spec.
+ *
+ * @since 0.2.0
+ */
+export * as DataNode from "./generated/DataNode.js"
+
+/**
+ * A route of the API as data: method, path, request and answer schemas; paged, stream and file
+ * routes.
+ *
+ * @since 0.2.0
+ */
+export * as Endpoint from "./Endpoint.js"
 
 /**
  * Exact decimal fractions (fees, factors, multipliers) as Effect `BigDecimal`.
@@ -210,6 +234,14 @@ export * as Reward from "./Reward.js"
 export * as RewardSummary from "./RewardSummary.js"
 
 /**
+ * What the node does with each route that a client must know to read it completely: broken
+ * cursors, bounded windows, one-way paging.
+ *
+ * @since 0.2.0
+ */
+export * as RouteFacts from "./RouteFacts.js"
+
+/**
  * Exact conversions between base units and human decimals, explicit about which decimals apply.
  *
  * @since 0.1.0
@@ -251,6 +283,30 @@ export * as StreamForm from "./StreamForm.js"
  * @since 0.1.0
  */
 export * as Timestamp from "./Timestamp.js"
+
+/**
+ * The messages and enums of proto package `vega` (orders, trades, accounts, market data,
+ * governance, ...) that the API's routes reach, generated from Vega's spec.
+ *
+ * @since 0.2.0
+ */
+export * as Vega from "./generated/Vega.js"
+
+/**
+ * The messages and enums of proto package `vega.data.v1` (oracle data) that the API's routes
+ * reach, generated from Vega's spec.
+ *
+ * @since 0.2.0
+ */
+export * as VegaData from "./generated/VegaData.js"
+
+/**
+ * The messages and enums of proto package `vega.events.v1` that the API's routes reach,
+ * generated from Vega's spec.
+ *
+ * @since 0.2.0
+ */
+export * as VegaEvents from "./generated/VegaEvents.js"
 
 /**
  * Signed transactions and their submission, as the core API reads and writes them.

@@ -28,7 +28,8 @@ const errorTags = new Set([
   "TransportError",
   "TimeoutError",
   "DecodeError",
-  "PaginationLoopError"
+  "PaginationLoopError",
+  "IncompleteReadError"
 ])
 
 /** Whether `u` is one of the client's errors (by the class's namespaced identifier and tag). */
@@ -130,6 +131,7 @@ export const ofError = (error: Errors.DataNodeError): string => {
       return statusText(error)
     case "InvalidRequestError":
     case "PaginationLoopError":
+    case "IncompleteReadError":
       return oneLine(error.message)
   }
 }
