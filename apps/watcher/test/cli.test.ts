@@ -10,16 +10,15 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { spawnSync } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { describe, expect } from "vitest"
 import { options, renderConfig, resolveParsed } from "../src/cli.js"
 import { WatcherConfig } from "../src/Config.js"
 import { ConfigProblem, loadConfigFile } from "../src/ConfigFile.js"
 import * as DataNode from "../src/DataNode.js"
+import { runCli } from "./support/cli.js"
 
 const party = "A".repeat(64)
 const market = "b".repeat(64)
@@ -571,25 +570,6 @@ describe("loadConfigFile", () => {
 })
 
 describe("the vega-watcher command", () => {
-  const cwd = fileURLToPath(new URL("..", import.meta.url))
-  const cleanEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith("VEGA_WATCHER_") && !key.startsWith("VEGA_DATANODE_"))
-  )
-  const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-    // `node --import tsx` is `npx tsx` without npx's start-up time
-    const result = spawnSync(
-      process.execPath,
-      ["--import", "tsx", "--conditions=@vega-effect/source", "src/bin.ts", ...args],
-      {
-        cwd,
-        env: { ...cleanEnv, NO_COLOR: "1", ...env },
-        encoding: "utf8",
-        timeout: 60_000
-      }
-    )
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr }
-  }
-
   it("exits 1 and names the problem when the configuration is invalid", () => {
     const result = runCli(["--check", "--webhook", "notaurl"])
     expect(result.status).toBe(1)
