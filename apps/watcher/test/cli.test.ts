@@ -34,6 +34,7 @@ interface Flags {
   readonly stdout?: boolean
   readonly console?: boolean
   readonly initialEvents?: boolean
+  readonly resetState?: boolean
   readonly file?: string
   readonly webhook?: string
   readonly nats?: ReadonlyArray<string>
@@ -54,6 +55,7 @@ const flagNames: Record<keyof Flags, string> = {
   stdout: "--stdout",
   console: "--console",
   initialEvents: "--initial-events",
+  resetState: "--reset-state",
   file: "--file",
   webhook: "--webhook",
   nats: "--nats",
@@ -217,6 +219,9 @@ describe("resolveConfig", () => {
       expect(Duration.toMillis(config.simulator.blockInterval)).toBe(250)
       expect(config.port).toBe(0)
       expect(config.host).toBe("::1")
+      expect(config.resetState).toBe(false)
+      expect((yield* resolveConfig({ env: {}, flags: { resetState: true } })).resetState).toBe(true)
+      expect((yield* resolveConfig({ file: { resetState: true }, env: {}, flags: {} })).resetState).toBe(true)
       const overridden = yield* resolveConfig({
         env: { VEGA_WATCHER_FILE: "env-events.jsonl" },
         flags: { file: "flag-events.jsonl" }
@@ -621,7 +626,18 @@ describe("the vega-watcher command", () => {
   it("lists the options with --help", () => {
     const result = runCli(["--help"])
     expect(result.status).toBe(0)
-    for (const option of ["--config", "--node", "--interval", "--webhook", "--party", "--only", "--once", "--check"]) {
+    const listed = [
+      "--config",
+      "--node",
+      "--interval",
+      "--webhook",
+      "--party",
+      "--only",
+      "--once",
+      "--check",
+      "--reset-state"
+    ]
+    for (const option of listed) {
       expect(result.stdout).toContain(option)
     }
   })
