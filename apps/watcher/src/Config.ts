@@ -144,6 +144,11 @@ export const WatcherConfig = Schema.Struct({
   lease: PositiveDuration(Duration.seconds(15)),
   /** Report every row found by the first sync of an empty state (by default they are only recorded). */
   initialEvents: Schema.optionalWith(Schema.Boolean, { default: () => false }),
+  /**
+   * A state recorded for another chain than the nodes': clear it and start over on theirs (by
+   * default it is refused, and nothing written). A state of the nodes' chain is kept all the same.
+   */
+  resetState: Schema.optionalWith(Schema.Boolean, { default: () => false }),
   /** Operations endpoint (/health, /ready, /metrics); 0 disables it. */
   port: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 65535)), { default: () => 9464 }),
   host: Schema.optionalWith(Schema.String, { default: () => "127.0.0.1" }),

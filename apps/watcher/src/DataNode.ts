@@ -11,6 +11,7 @@ import type * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Layer from "effect/Layer"
+import type * as Scope from "effect/Scope"
 
 /** The prefix of the client's variables. */
 export const PREFIX = DataNodeClient.ENV_PREFIX
@@ -36,6 +37,19 @@ export const layer = (
   paced: boolean
 ): Layer.Layer<DataNodeClient.DataNodeClient, ConfigError.ConfigError, HttpClient.HttpClient> =>
   DataNodeClient.layerConfig(configOn(urls, paced))
+
+/**
+ * A client on one node alone, to ask each node of a pool (the pool asks whichever it picks);
+ * `retries` in place of the configured ones.
+ */
+export const single = (
+  url: string,
+  paced: boolean,
+  retries?: number
+): Effect.Effect<DataNodeClient.Service, ConfigError.ConfigError, HttpClient.HttpClient | Scope.Scope> =>
+  Effect.flatMap(configOn([url], paced), (options) =>
+    DataNodeClient.make(retries === undefined ? options : { ...options, retries })
+  )
 
 /** The problems with the client's variables: none when they are readable. */
 export const check: Effect.Effect<ReadonlyArray<string>> = Effect.map(Effect.either(options([])), (read) =>

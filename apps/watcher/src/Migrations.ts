@@ -179,8 +179,17 @@ const sliceKeys = Effect.gen(function* () {
   yield* sql`DROP INDEX watcher_state_slice`
 })
 
+/** The network the state belongs to (see `Network.ts`): one row, absent until a watcher records it. */
+const network = Effect.gen(function* () {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE watcher_network (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    chain_id TEXT NOT NULL
+  )`
+})
+
 /** Every migration, by id: a test builds an older schema from the first ones. */
-export const migrations = { "1_init": init, "2_slices": slices, "3_slice_keys": sliceKeys }
+export const migrations = { "1_init": init, "2_slices": slices, "3_slice_keys": sliceKeys, "4_network": network }
 
 /**
  * Brings the database to the current schema; safe to run at every start, and by several watchers

@@ -3,20 +3,23 @@
  * whose delivery it holds feeding from the outbox beside it, and the operations endpoint. Alone on
  * its state it holds every slice; sharing one (PostgreSQL) with others, its share (see
  * `Coordinator.ts`). With no node configured it starts a simulator in the same process and watches
- * that.
+ * that. Before anything is written, the state is made sure to be of the nodes' network (see
+ * `Network.ts` and `ChainIds.ts`).
  */
 import { NodeHttpClient, NodeSocket } from "@effect/platform-node"
 import { DataNodeClient, FailureText } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as FiberMap from "effect/FiberMap"
 import * as Layer from "effect/Layer"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as SubscriptionRef from "effect/SubscriptionRef"
-import type { WatcherConfig } from "./Config.js"
+import { checkLater, readChains } from "./ChainIds.js"
+import { databaseForDisplay, type WatcherConfig } from "./Config.js"
 import * as Coordinator from "./Coordinator.js"
 import { type CycleOutcome, readHead, runCycle, type SliceOutcome, type SliceWork, totals, workOf } from "./Cycle.js"
 import * as DataNode from "./DataNode.js"
@@ -26,6 +29,7 @@ import { BATCH, deliverForever, drained } from "./Delivery.js"
 import * as Leases from "./Leases.js"
 import * as LiveWatch from "./live/LiveWatch.js"
 import * as Metrics from "./Metrics.js"
+import * as Network from "./Network.js"
 import * as Operations from "./Operations.js"
 import { Readiness, type Service as ReadinessService } from "./Readiness.js"
 import { type ResourceName, resourceNames } from "./Resources.js"
@@ -64,13 +68,19 @@ const sinksOf = (config: WatcherConfig, client: DataNodeClient.Service) =>
     return out
   })
 
+/** The nodes watched, and whether requests to them are paced at the node's limit. */
+export interface Nodes {
+  readonly urls: ReadonlyArray<string>
+  readonly paced: boolean
+}
+
 /**
  * The nodes to watch: the configured ones, or a simulator started here. The simulator does not
  * rate-limit, and the watcher is its only client, so requests to it are not paced.
  */
 const nodesOf = (config: WatcherConfig) =>
   config.nodes.length > 0
-    ? Effect.succeed({ urls: config.nodes, paced: true })
+    ? Effect.succeed<Nodes>({ urls: config.nodes, paced: true })
     : Effect.gen(function* () {
         const sim = yield* Simulator.make({
           seed: config.simulator.seed,
@@ -78,7 +88,7 @@ const nodesOf = (config: WatcherConfig) =>
           nodes: [{ port: config.simulator.port }]
         })
         yield* Effect.logInfo(`no node configured: watching a simulator started here at ${sim.url}`)
-        return { urls: sim.urls, paced: false }
+        return { urls: sim.urls, paced: false } satisfies Nodes
       })
 
 /** Node heights and lag for /metrics, from what the client knows of each node. */
@@ -270,8 +280,42 @@ const watchLive = (loop: Loop) =>
     )
   })
 
+/** How often a node that did not say its chain at start is asked again. */
+const CHAIN_RECHECK = Duration.seconds(1)
+
+/**
+ * The state made the nodes' network's before anything is written (see `Network.ts`); then, in the
+ * background, the nodes that did not answer at start, which fail the watcher if on another chain.
+ */
+const checkNetwork = (config: WatcherConfig, nodes: Nodes, once: boolean) =>
+  Effect.gen(function* () {
+    const read = readChains(nodes.urls, nodes.paced)
+    const { chain, unanswered } = yield* once
+      ? read
+      : // with no node answering, the long-running watcher waits for one, as its cycles would
+        Effect.retry(read, {
+          schedule: FailureText.logRetries("could not read the nodes' chain", Schedule.spaced(config.interval)),
+          while: (error) => error._tag !== "NodesDisagree"
+        })
+    yield* Network.ensure({ chain, state: databaseForDisplay(config.database), resetState: config.resetState })
+    for (const { error, url } of unanswered) {
+      yield* FailureText.logWarning(`could not read the chain of ${url}: asked again until it answers`, error)
+    }
+    const urls = unanswered.map(({ url }) => url)
+    return yield* Effect.forkScoped(checkLater(urls, chain, nodes.paced, CHAIN_RECHECK))
+  })
+
 /** Runs the watcher until interrupted (or for one cycle with `once`). */
-export const watch = (config: WatcherConfig, options: RunOptions) =>
+export const watch = (config: WatcherConfig, options: RunOptions, nodes: Nodes) =>
+  Effect.gen(function* () {
+    const nodeChecks = yield* checkNetwork(config, nodes, options.once)
+    // a node found on another chain later stops the watcher
+    const stopOnOtherChain = Effect.zipRight(Fiber.join(nodeChecks), Effect.never)
+    return yield* Effect.raceFirst(work(config, options), stopOnOtherChain)
+  })
+
+/** The watcher's work on a state of its nodes' network. */
+const work = (config: WatcherConfig, options: RunOptions) =>
   Effect.gen(function* () {
     const store = yield* Store.Store
     const leases = yield* Leases.Leases
@@ -346,20 +390,24 @@ const recordOutcome = (outcome: CycleOutcome, millis: number) =>
 
 /** `watch` with everything it needs, from the configuration. */
 export const run = (config: WatcherConfig, options: RunOptions): Effect.Effect<void, unknown> =>
-  watch(config, options).pipe(
-    Effect.scoped,
-    Effect.provide(
-      Layer.mergeAll(
-        Store.layer.pipe(
-          Layer.provideMerge(Leases.layer({ ttl: config.lease })),
-          Layer.provide(Database.layer(config.database))
-        ),
-        Operations.layer({
-          host: config.host,
-          port: config.port,
-          staleAfter: Operations.staleAfterFor(config.interval)
-        }).pipe(Layer.provideMerge(Readiness.layer)),
-        Layer.unwrapScoped(Effect.map(nodesOf(config), ({ paced, urls }) => DataNode.layer(urls, paced)))
-      ).pipe(Layer.provideMerge(Layer.merge(NodeHttpClient.layerUndici, NodeSocket.layerWebSocketConstructor)))
+  Effect.gen(function* () {
+    // the simulator, when there is one, outlives everything that reads from it
+    const nodes = yield* nodesOf(config)
+    yield* watch(config, options, nodes).pipe(
+      Effect.scoped,
+      Effect.provide(
+        Layer.mergeAll(
+          Store.layer.pipe(
+            Layer.provideMerge(Leases.layer({ ttl: config.lease })),
+            Layer.provideMerge(Database.layer(config.database))
+          ),
+          Operations.layer({
+            host: config.host,
+            port: config.port,
+            staleAfter: Operations.staleAfterFor(config.interval)
+          }).pipe(Layer.provideMerge(Readiness.layer)),
+          DataNode.layer(nodes.urls, nodes.paced)
+        ).pipe(Layer.provideMerge(Layer.merge(NodeHttpClient.layerUndici, NodeSocket.layerWebSocketConstructor)))
+      )
     )
-  )
+  }).pipe(Effect.scoped)

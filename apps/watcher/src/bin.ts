@@ -3,7 +3,8 @@
  * `vega-watcher`: runs until SIGINT or SIGTERM (or one cycle with `--once`).
  *
  * Exit codes: 0 done (or stopped by a signal), 1 invalid configuration or failure, 2 usage error
- * (an unknown flag, a flag without its value...).
+ * (an unknown flag, a flag without its value...) or a state, or nodes, of another network than
+ * the command line's (see `Network.ts`).
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
@@ -25,6 +26,15 @@ const cli = Command.run(command, { name: "vega-watcher", version: VERSION })
 const isUsageError = (cause: Cause.Cause<unknown>): boolean =>
   Option.exists(Cause.failureOption(cause), ValidationError.isValidationError)
 
+/** The errors of a state or nodes of the wrong network, tagged by `Network.ts` and `ChainIds.ts`. */
+const WRONG_NETWORK: ReadonlySet<unknown> = new Set(["OtherNetwork", "SharedReset", "NodesDisagree"])
+
+const isWrongNetwork = (cause: Cause.Cause<unknown>): boolean =>
+  Option.exists(
+    Cause.failureOption(cause),
+    (error) => typeof error === "object" && error !== null && WRONG_NETWORK.has((error as { _tag?: unknown })._tag)
+  )
+
 /** A short message on stderr: the command line library has already printed its own usage errors. */
 const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
   if (Cause.isInterruptedOnly(cause) || isUsageError(cause)) return Effect.void
@@ -40,7 +50,11 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
 }
 
 const exitCode = (exit: Exit.Exit<unknown, unknown>): number =>
-  Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause) ? 0 : isUsageError(exit.cause) ? 2 : 1
+  Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)
+    ? 0
+    : isUsageError(exit.cause) || isWrongNetwork(exit.cause)
+      ? 2
+      : 1
 
 /** Logs go to stderr: stdout is the stdout sink's, one JSON event per line. */
 const logToStderr = Logger.replace(Logger.defaultLogger, Logger.prettyLogger({ stderr: true }))

@@ -143,6 +143,10 @@ export const options = {
     "initial-events",
     "on the first sync of an empty state, report every row found (default: only record them)"
   ),
+  resetState: flag(
+    "reset-state",
+    "a state recorded for another chain than the nodes': clear it and start over (default: refuse it)"
+  ),
   once: flag("once", "run one cycle, deliver its events, and exit"),
   check: flag("check", "validate the configuration, print it resolved (secrets redacted), and exit")
 }
@@ -210,6 +214,7 @@ const switchesGiven = (parsed: Parsed): ReadonlyArray<Given> => [
   }),
   ...(parsed.console ? [{ path: ["sinks", "console"], value: true, origin: "--console" }] : []),
   ...(parsed.initialEvents ? [{ path: ["initialEvents"], value: true, origin: "--initial-events" }] : []),
+  ...(parsed.resetState ? [{ path: ["resetState"], value: true, origin: "--reset-state" }] : []),
   ...(parsed.only.length === 0
     ? []
     : resourceNames.map((resource) => ({

@@ -1,14 +1,17 @@
 /**
  * What a person sees when the node cannot be reached: the watcher process (poll and live mode)
- * against a port nobody listens on prints each failure as one line naming the node, the cause in
- * words and when the next try is; the stack traces behind it show only at debug level.
+ * against a node that went away, or a port nobody listens on from the start, prints each failure
+ * as one line naming the node, the cause in words and when the next try is; the stack traces behind
+ * it show only at debug level.
  */
+import { Simulator } from "@vega-effect/simulator"
+import { Effect, Exit, Scope } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { createServer, type AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { startWatcher } from "./support/process.js"
+import { startWatcher, type WatcherProcess } from "./support/process.js"
 
 const dir = mkdtempSync(join(tmpdir(), "watcher-warnings-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -23,21 +26,51 @@ const closedPort = (): Promise<string> =>
     })
   })
 
-/** The watcher's stderr once `count` warnings matching `warning` were logged (or 30 s passed). */
-const stderrOf = async (args: ReadonlyArray<string>, warning: RegExp, count: number, level?: string) => {
-  const url = await closedPort()
+const sleep = (millis: number) => new Promise((r) => setTimeout(r, millis))
+
+/**
+ * A node that answers until the watcher has taken its slices (it has checked the node's chain and
+ * read once), then goes away: a simulator in this process, closed.
+ */
+const nodeGoingAway = async () => {
+  const scope = Effect.runSync(Scope.make())
+  const sim = await Effect.runPromise(Scope.extend(Simulator.make({ seed: 1, blockInterval: "200 millis" }), scope))
+  return {
+    url: sim.url,
+    goAway: async (watcher: WatcherProcess) => {
+      const deadline = Date.now() + 30_000
+      while (!/took \d+ slice/.test(watcher.stderr()) && Date.now() < deadline) await sleep(50)
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    }
+  }
+}
+
+/**
+ * The watcher's stderr once `count` warnings matching `warning` were logged (or 30 s passed), its
+ * node gone after its start, or (`downAtStart`) never there.
+ */
+const stderrOf = async (
+  args: ReadonlyArray<string>,
+  warning: RegExp,
+  count: number,
+  options: { readonly level?: string; readonly downAtStart?: boolean } = {}
+) => {
+  const node =
+    options.downAtStart === true ? { url: await closedPort(), goAway: async () => {} } : await nodeGoingAway()
+  const { url } = node
   const database = join(dir, `${Math.random().toString(36).slice(2)}.db`)
   const watcher = await startWatcher(["--node", url, "--console", "--port", "0", "--database", database, ...args], {
     VEGA_DATANODE_RETRIES: "0",
-    ...(level === undefined ? {} : { VEGA_WATCHER_LOG_LEVEL: level })
+    ...(options.level === undefined ? {} : { VEGA_WATCHER_LOG_LEVEL: options.level })
   })
+  await node.goAway(watcher)
   const deadline = Date.now() + 30_000
   const warnings = () =>
     watcher
       .stderr()
       .split("\n")
       .filter((line) => / WARN /.test(line) && warning.test(line))
-  while (warnings().length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  while (warnings().length < count && Date.now() < deadline) await sleep(50)
   watcher.child.kill("SIGTERM")
   await watcher.exited
   return { url, stderr: watcher.stderr(), warnings: warnings() }
@@ -48,8 +81,25 @@ const continuations = (stderr: string) =>
   stderr.split("\n").filter((line) => line !== "" && !/^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+ /.test(line))
 
 describe("a node that refuses the connection", () => {
+  it("at start: each try to read its chain is one line with the node, 'refused' and the interval", async () => {
+    const args = ["--mode", "poll", "--interval", "300ms"]
+    const { stderr, url, warnings } = await stderrOf(args, /chain/, 2, { downAtStart: true })
+    expect(warnings.length).toBeGreaterThanOrEqual(2)
+    for (const line of warnings) {
+      expect(line).toMatch(/^\[[\d:.]+\] WARN \(#\d+\): could not read the nodes' chain: /)
+      expect(line.endsWith(`could not read the nodes' chain: ${url} refused the connection; next try in 300ms`)).toBe(
+        true
+      )
+    }
+    expect(continuations(stderr)).toEqual([])
+    // nothing else is done before the node says its chain
+    expect(stderr).not.toMatch(/took \d+ slice|cycle failed/)
+  }, 60_000)
+
   it("poll: each failed cycle is one line with the node, 'refused' and the interval; no stack", async () => {
-    const { stderr, url, warnings } = await stderrOf(["--mode", "poll", "--interval", "300ms"], /cycle failed/, 2)
+    // the tries made as the node goes (a connection reset, say) are not counted
+    const args = ["--mode", "poll", "--interval", "300ms"]
+    const { stderr, url, warnings } = await stderrOf(args, /cycle failed: .* refused/, 2)
     expect(warnings.length).toBeGreaterThanOrEqual(2)
     for (const line of warnings) {
       expect(line).toMatch(/^\[[\d:.]+\] WARN \(#\d+\): cycle failed: /)
@@ -60,16 +110,24 @@ describe("a node that refuses the connection", () => {
   }, 60_000)
 
   it("poll at debug level: the whole cause with its stack follows", async () => {
-    const { stderr, warnings } = await stderrOf(["--mode", "poll", "--interval", "300ms"], /cycle failed/, 1, "debug")
+    const { stderr, warnings } = await stderrOf(
+      ["--mode", "poll", "--interval", "300ms"],
+      /cycle failed: .* refused/,
+      1,
+      {
+        level: "debug"
+      }
+    )
     expect(warnings.length).toBeGreaterThanOrEqual(1)
     expect(stderr).toMatch(/DEBUG \(#\d+\): cycle failed: the whole cause/)
-    expect(stderr).toMatch(/TransportError: http:\/\/127\.0\.0\.1:\d+\/blockchain\/height/)
+    // whichever read found the node gone
+    expect(stderr).toMatch(/TransportError: http:\/\/127\.0\.0\.1:\d+\/\S+/)
     expect(stderr).toMatch(/\n\s+at /)
     expect(stderr).toContain("ECONNREFUSED")
   }, 60_000)
 
   it("live: a stream's end is one line with the node, 'refused' and the next try", async () => {
-    const { stderr, url, warnings } = await stderrOf([], /stream ended/, 4)
+    const { stderr, url, warnings } = await stderrOf([], /stream ended: .* refused/, 4)
     expect(warnings.length).toBeGreaterThanOrEqual(4)
     for (const line of warnings) {
       expect(line).toMatch(

@@ -10,16 +10,15 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import * as Schema from "effect/Schema"
-import { spawnSync } from "node:child_process"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
 import { describe, expect } from "vitest"
 import { options, renderConfig, resolveParsed } from "../src/cli.js"
 import { WatcherConfig } from "../src/Config.js"
 import { ConfigProblem, loadConfigFile } from "../src/ConfigFile.js"
 import * as DataNode from "../src/DataNode.js"
+import { runCli } from "./support/cli.js"
 
 const party = "A".repeat(64)
 const market = "b".repeat(64)
@@ -35,6 +34,7 @@ interface Flags {
   readonly stdout?: boolean
   readonly console?: boolean
   readonly initialEvents?: boolean
+  readonly resetState?: boolean
   readonly file?: string
   readonly webhook?: string
   readonly nats?: ReadonlyArray<string>
@@ -55,6 +55,7 @@ const flagNames: Record<keyof Flags, string> = {
   stdout: "--stdout",
   console: "--console",
   initialEvents: "--initial-events",
+  resetState: "--reset-state",
   file: "--file",
   webhook: "--webhook",
   nats: "--nats",
@@ -218,6 +219,9 @@ describe("resolveConfig", () => {
       expect(Duration.toMillis(config.simulator.blockInterval)).toBe(250)
       expect(config.port).toBe(0)
       expect(config.host).toBe("::1")
+      expect(config.resetState).toBe(false)
+      expect((yield* resolveConfig({ env: {}, flags: { resetState: true } })).resetState).toBe(true)
+      expect((yield* resolveConfig({ file: { resetState: true }, env: {}, flags: {} })).resetState).toBe(true)
       const overridden = yield* resolveConfig({
         env: { VEGA_WATCHER_FILE: "env-events.jsonl" },
         flags: { file: "flag-events.jsonl" }
@@ -571,25 +575,6 @@ describe("loadConfigFile", () => {
 })
 
 describe("the vega-watcher command", () => {
-  const cwd = fileURLToPath(new URL("..", import.meta.url))
-  const cleanEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([key]) => !key.startsWith("VEGA_WATCHER_") && !key.startsWith("VEGA_DATANODE_"))
-  )
-  const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
-    // `node --import tsx` is `npx tsx` without npx's start-up time
-    const result = spawnSync(
-      process.execPath,
-      ["--import", "tsx", "--conditions=@vega-effect/source", "src/bin.ts", ...args],
-      {
-        cwd,
-        env: { ...cleanEnv, NO_COLOR: "1", ...env },
-        encoding: "utf8",
-        timeout: 60_000
-      }
-    )
-    return { status: result.status, stdout: result.stdout, stderr: result.stderr }
-  }
-
   it("exits 1 and names the problem when the configuration is invalid", () => {
     const result = runCli(["--check", "--webhook", "notaurl"])
     expect(result.status).toBe(1)
@@ -641,7 +626,18 @@ describe("the vega-watcher command", () => {
   it("lists the options with --help", () => {
     const result = runCli(["--help"])
     expect(result.status).toBe(0)
-    for (const option of ["--config", "--node", "--interval", "--webhook", "--party", "--only", "--once", "--check"]) {
+    const listed = [
+      "--config",
+      "--node",
+      "--interval",
+      "--webhook",
+      "--party",
+      "--only",
+      "--once",
+      "--check",
+      "--reset-state"
+    ]
+    for (const option of listed) {
       expect(result.stdout).toContain(option)
     }
   })

@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { makeRandom, mix, seedOf } from "./internal/random.js"
+import { makeRandom, mix, scramble32, seedOf } from "./internal/random.js"
 import { Journal } from "./internal/world/journal.js"
 import { LiquidityProvisions } from "./internal/world/liquidity.js"
 import { SignerBundles } from "./internal/world/bundles.js"
@@ -75,6 +75,7 @@ export interface Options {
   readonly blocksPerEpoch?: number
   /** Chain time of block 1 (RFC 3339). */
   readonly genesis?: string
+  /** The chain id the nodes answer and transactions are signed for; default {@link chainIdOf} the seed. */
   readonly chainId?: string
 }
 
@@ -131,6 +132,27 @@ export const DEFAULT_SEED = 1
 export const DEFAULT_BLOCKS_PER_EPOCH = 50
 
 const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
+
+/**
+ * The chain id of a world built without one: `vega-sim-` and eight hex digits drawn from the seed,
+ * shaped like a real network's (`vega-mainnet-0011`). Worlds of different seeds are different
+ * networks, as real ones are: the digits are the seed scrambled one to one, so no two seeds share
+ * a chain id, and a seed always has the same one.
+ *
+ * @example
+ * ```ts
+ * import { World } from "@vega-effect/simulator"
+ *
+ * console.log(World.chainIdOf(1)) // "vega-sim-…", the same at every run
+ * console.log(World.chainIdOf(1) !== World.chainIdOf(2)) // true
+ * console.log(new World.World({ seed: 7 }).chain.chainId === World.chainIdOf(7)) // true
+ * ```
+ *
+ * @since 0.1.0
+ * @category Constructors
+ */
+export const chainIdOf = (seed: number | string): string =>
+  `vega-sim-${scramble32(seedOf(seed)).toString(16).padStart(8, "0")}`
 
 /**
  * The world. Read it through a node; it changes with {@link World.advance} and with the user
@@ -242,7 +264,7 @@ export class World {
       seed: this.seed,
       genesisMicros,
       blocksPerEpoch,
-      chainId: options.chainId ?? "vega-simulator-0001"
+      chainId: options.chainId ?? chainIdOf(this.seed)
     })
     this.height = Math.max(1, this.scale.epochs) * blocksPerEpoch + 1
     const random = makeRandom(mix(this.seed, 0))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { call, nodeOf } from "./harness.js"
-import { World } from "../src/World.js"
+import { chainIdOf, DEFAULT_SEED, World } from "../src/World.js"
 
 const snapshot = (world: World) =>
   [
@@ -22,6 +22,23 @@ describe("World", () => {
     for (let i = 0; i < 75; i++) b.advance(1)
     expect(snapshot(a)).toBe(snapshot(b))
     expect(snapshot(new World({ seed: "beta" }))).not.toBe(snapshot(a))
+  })
+
+  it("is a network of its own per seed: the default chain id follows the seed, an explicit one wins", () => {
+    const chainOf = (world: World) =>
+      (JSON.parse(call(nodeOf(world), "/blockchain/height").body) as { chainId: string }).chainId
+    const ids = [1, 2, 3, 7, 42, 2 ** 32 - 1, "alpha", "beta"].map((seed) => chainOf(new World({ seed })))
+    expect(new Set(ids).size).toBe(ids.length)
+    for (const id of ids) expect(id).toMatch(/^vega-sim-[0-9a-f]{8}$/)
+    // stable: the same seed gives the same chain id at every run (pinned, since states are kept by it)
+    expect(chainOf(new World({ seed: 1 }))).toBe(chainOf(new World({ seed: 1 })))
+    expect(chainIdOf(1)).toBe("vega-sim-96a0f96b")
+    expect(new World().chain.chainId).toBe(chainIdOf(DEFAULT_SEED))
+    expect(new World({ seed: "alpha" }).chain.chainId).toBe(chainIdOf("alpha"))
+    expect(chainOf(new World({ seed: 2, chainId: "vega-testnet-0015" }))).toBe("vega-testnet-0015")
+    // one to one over 32-bit seeds: neighbouring seeds never share one
+    const neighbours = new Set(Array.from({ length: 10_000 }, (_, seed) => chainIdOf(seed)))
+    expect(neighbours.size).toBe(10_000)
   })
 
   it("evolves: positions go through distressed and closed out, stake settles", () => {

@@ -83,6 +83,12 @@ export const mix = (...parts: ReadonlyArray<number>): number => {
   return splitmix32(h)()
 }
 
+/**
+ * A 32-bit integer scrambled one to one (splitmix32's output function): different inputs always
+ * give different outputs, which look unrelated.
+ */
+export const scramble32 = (n: number): number => splitmix32(n)()
+
 /** A numeric seed from a string or number. */
 export const seedOf = (seed: string | number): number => {
   if (typeof seed === "number") return seed >>> 0

@@ -1,0 +1,53 @@
+/**
+ * The `vega-watcher` command run from the sources, as a user runs it (`node --import tsx` is `npx
+ * tsx` without npx's start-up time), with an environment free of the watcher's and the client's
+ * variables.
+ */
+import { spawn, spawnSync } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+const cwd = fileURLToPath(new URL("../..", import.meta.url))
+const cleanEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !key.startsWith("VEGA_WATCHER_") && !key.startsWith("VEGA_DATANODE_"))
+)
+
+const argv = (args: ReadonlyArray<string>) => [
+  "--import",
+  "tsx",
+  "--conditions=@vega-effect/source",
+  "src/bin.ts",
+  ...args
+]
+
+export interface Ran {
+  readonly status: number | null
+  readonly stdout: string
+  readonly stderr: string
+}
+
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran => {
+  const result = spawnSync(process.execPath, argv(args), {
+    cwd,
+    env: { ...cleanEnv, NO_COLOR: "1", ...env },
+    encoding: "utf8",
+    timeout: 60_000
+  })
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** {@link runCli} without blocking this process: for a command talking to a simulator running here. */
+export const runCliAsync = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Ran> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, argv(args), {
+      cwd,
+      env: { ...cleanEnv, NO_COLOR: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 60_000
+    })
+    let stdout = ""
+    let stderr = ""
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+    child.on("error", reject)
+    child.on("close", (status) => resolve({ status, stdout, stderr }))
+  })
