@@ -156,14 +156,14 @@ export const exec = (
   options: { readonly timeout?: number; readonly env?: Record<string, string> } = {}
 ): Promise<string> => stdoutOf(run(project.dir, command, options.timeout, options.env))
 
-/** {@link exec}, with the {@link warnings} npm printed (an `npx` that installs first, say). */
+/** {@link exec}, with stderr and the {@link warnings} npm printed (an `npx` that installs first, say). */
 export const execWithWarnings = async (
   project: Project,
   command: ReadonlyArray<string>,
   options: { readonly timeout?: number; readonly env?: Record<string, string> } = {}
-): Promise<{ readonly stdout: string; readonly warnings: ReadonlyArray<string> }> => {
+): Promise<{ readonly stdout: string; readonly stderr: string; readonly warnings: ReadonlyArray<string> }> => {
   const { stderr, stdout } = await run(project.dir, command, options.timeout, options.env)
-  return { stdout, warnings: warnings(stderr) }
+  return { stdout, stderr, warnings: warnings(stderr) }
 }
 
 /**

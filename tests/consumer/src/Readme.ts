@@ -48,6 +48,39 @@ export const installCommands = (markdown: string): ReadonlyArray<ReadonlyArray<s
     .filter((line) => line.startsWith("npm install "))
     .map((line) => line.split(/\s+/))
 
+/** The lines of each `sh` block of the README's `## <section>`, verbatim, block by block. */
+export const shellBlocks = (markdown: string, section: string): ReadonlyArray<ReadonlyArray<string>> =>
+  fences(markdown)
+    .filter((f) => f.section === section && f.info === "sh")
+    .map((f) => f.body.trimEnd().split("\n"))
+
+/** The text of the README's `## <section>`, up to the next `## ` heading. */
+export const sectionText = (markdown: string, section: string): string => {
+  const lines = markdown.split("\n")
+  const start = lines.indexOf(`## ${section}`)
+  if (start < 0) return ""
+  const end = lines.findIndex((line, i) => i > start && line.startsWith("## "))
+  return lines.slice(start + 1, end < 0 ? undefined : end).join("\n")
+}
+
+const packInstall = "npx -y pnpm@10 pack:install"
+
+/**
+ * Every `npx -y pnpm@10 pack:install …` command the README shows: a line of a block (without its
+ * comment), or inline code in running text (which may wrap).
+ */
+export const packInstallCommands = (markdown: string): ReadonlyArray<string> => {
+  const inBlocks = fences(markdown)
+    .flatMap((f) => f.body.split("\n"))
+    .map((line) => line.replace(/#.*$/, "").trim())
+    .filter((line) => line.startsWith(packInstall))
+  const text = markdown.replace(/^```[^\n]*\n[\s\S]*?^```$/gm, "")
+  const inText = [...text.matchAll(/`([^`]+)`/g)]
+    .map((m) => m[1].replace(/\s+/g, " ").trim())
+    .filter((code) => code.startsWith(packInstall))
+  return [...inBlocks, ...inText]
+}
+
 /** The README's examples, the runnable ones with the output they show, if they show one. */
 export const examples = (markdown: string): ReadonlyArray<Example> => {
   const all = fences(markdown)
