@@ -227,7 +227,12 @@ class Generator {
     if (node !== undefined) {
       body = `/* @__PURE__ */ Pagination.Connection(${this.messageRef(module, node.fullName, definition.form)})`
     } else {
-      const members = message.fields.map((field) => {
+      // a list of messages cannot travel in a query string (the gateway reads none): a GET's
+      // request leaves it out, as the spec's parameters do
+      const sendable = (field: ProtoField) =>
+        definition.form !== "request" ||
+        !(field.ismap || (field.label === "repeated" && this.descriptor.messages.has(field.fullType)))
+      const members = message.fields.filter(sendable).map((field) => {
         const member = jsonName(field.name)
         const codec = this.fieldCodec(definition, message, field, pathParams.has(member))
         const doc = field.description.trim() === "" ? "" : `/** ${docText(field.description, member)} */\n`

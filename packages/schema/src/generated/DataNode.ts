@@ -1337,38 +1337,6 @@ export interface EstimateMarginResponseEncoded extends Schema.Schema.Encoded<typ
 export const EstimateMarginResponse: Schema.Schema<EstimateMarginResponse, EstimateMarginResponseEncoded> =
   EstimateMarginResponse_
 
-const OrderInfo_ = /* @__PURE__ */ Schema.Struct({
-  /** Side for the order, e.g. buy or sell. */
-  side: /* @__PURE__ */ optional(Commands.Side.Known),
-  /** Price for the order. The price is an unsigned integer. For example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  price: /* @__PURE__ */ optional(Amount.Amount),
-  /** Size remaining. */
-  remaining: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Boolean that indicates if it is a market order. */
-  isMarketOrder: /* @__PURE__ */ optional(Schema.Boolean)
-}).annotations({ identifier: "datanode.api.v2.OrderInfo" })
-/**
- * Basic description of an order. (`datanode.api.v2.OrderInfo`)
- *
- * @since 0.2.0
- * @category Requests
- */
-export interface OrderInfo extends Schema.Schema.Type<typeof OrderInfo_> {}
-/**
- * The request form of {@link OrderInfo}.
- *
- * @since 0.2.0
- * @category Encoded
- */
-export interface OrderInfoEncoded extends Schema.Schema.Encoded<typeof OrderInfo_> {}
-/**
- * Basic description of an order. (`datanode.api.v2.OrderInfo`)
- *
- * @since 0.2.0
- * @category Requests
- */
-export const OrderInfo: Schema.Schema<OrderInfo, OrderInfoEncoded> = OrderInfo_
-
 const EstimatePositionRequest_ = /* @__PURE__ */ Schema.Struct({
   /** Market ID to estimate position for. */
   marketId: /* @__PURE__ */ optional(Ids.MarketId),
@@ -1376,8 +1344,6 @@ const EstimatePositionRequest_ = /* @__PURE__ */ Schema.Struct({
   openVolume: /* @__PURE__ */ optional(Integer.Int64),
   /** Average entry price corresponding to the open volume. The price is an unsigned integer. For example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
   averageEntryPrice: /* @__PURE__ */ optional(Amount.Amount),
-  /** Open and/or hypothetical orders. */
-  orders: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(OrderInfo)),
   /** Margin account balance. Needs to be provided scaled to asset decimal places. */
   marginAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
   /** General account balance. Needs to be provided scaled to asset decimal places. */
