@@ -6,6 +6,21 @@
 import type { ProtoField } from "./descriptor.js"
 import type { Kind } from "./exactness.js"
 
+/** A member's codec, and the TypeScript types of its decoded and encoded values. */
+export interface Typed {
+  readonly codec: string
+  readonly type: string
+  readonly encoded: string
+}
+
+const typed = (codec: string, type: string, encoded = "string"): Typed => ({ codec, type, encoded })
+
+/** A hand-written schema (`Module.name`) and the types its schema gives. */
+export const handwrittenTyped = (reference: string): Typed =>
+  reference === "Opaque"
+    ? typed("Opaque", "unknown", "unknown")
+    : typed(reference, `Schema.Schema.Type<typeof ${reference}>`, `Schema.Schema.Encoded<typeof ${reference}>`)
+
 /**
  * The id schemas by member name, for the members the table calls ids: a market, an asset, an
  * order or a node has a branded id of its own; any other id is a `VegaId`.
@@ -36,36 +51,39 @@ const ID_BRANDS: Readonly<Record<string, string>> = {
 
 const idOf = (member: string): string => ID_BRANDS[member] ?? "Ids.VegaId"
 
-const orEmpty = (codec: string): string => `/* @__PURE__ */ orEmpty(${codec})`
+/** A string id, or `""` where the node leaves it unset. */
+const orEmpty = (id: string): Typed => typed(`/* @__PURE__ */ orEmpty(${id})`, `"" | ${id}`)
 
-/** The codec of a string member by its kind; `undefined` for a plain string. */
-const stringCodec = (kind: Kind | undefined, member: string): string => {
+const id = (schema: string): Typed => typed(schema, schema)
+
+/** The codec of a string member by its kind. */
+const stringCodec = (kind: Kind | undefined, member: string): Typed => {
   switch (kind) {
     case undefined:
     case "Text":
-      return "Schema.String"
+      return typed("Schema.String", "string")
     case "Amount":
-      return "Amount.Amount"
+      return typed("Amount.Amount", "bigint")
     case "AmountOrEmpty":
-      return "Amount.AmountOrEmpty"
+      return typed("Amount.AmountOrEmpty", "Option.Option<bigint>")
     case "SignedAmount":
-      return "Amount.SignedAmount"
+      return typed("Amount.SignedAmount", "bigint")
     case "Decimal":
-      return "Decimal.Decimal"
+      return typed("Decimal.Decimal", "BigDecimal.BigDecimal")
     case "DecimalOrEmpty":
-      return "Decimal.DecimalOrEmpty"
+      return typed("Decimal.DecimalOrEmpty", "Option.Option<BigDecimal.BigDecimal>")
     case "Uint64Text":
-      return "Integer.Uint64"
+      return typed("Integer.Uint64", "bigint")
     case "Id":
-      return idOf(member)
+      return id(idOf(member))
     case "IdOrEmpty":
       return orEmpty(idOf(member))
     case "PartyId":
-      return "Ids.PartyId"
+      return id("Ids.PartyId")
     case "PartyIdOrEmpty":
       return orEmpty("Ids.PartyId")
     case "EthereumAddress":
-      return "Ethereum.EthereumAddress"
+      return id("Ethereum.EthereumAddress")
     case "EthereumAddressOrEmpty":
       return orEmpty("Ethereum.EthereumAddress")
     case "Timestamp":
@@ -74,21 +92,21 @@ const stringCodec = (kind: Kind | undefined, member: string): string => {
   }
 }
 
-const integerCodec = (kind: Kind | undefined, member: string, signed: boolean): string => {
+const integerCodec = (kind: Kind | undefined, member: string, signed: boolean): Typed => {
   switch (kind) {
     case undefined:
-      return signed ? "Integer.Int64" : "Integer.Uint64"
+      return typed(signed ? "Integer.Int64" : "Integer.Uint64", "bigint")
     case "Timestamp":
-      return "Timestamp.VegaTimestamp"
+      return id("Timestamp.VegaTimestamp")
     case "EthereumTimestamp":
-      return "Timestamp.EthereumTimestamp"
+      return id("Timestamp.EthereumTimestamp")
     default:
       throw new Error(`${member}: a 64-bit integer member cannot be a ${kind}`)
   }
 }
 
 /** The codec of a scalar member (one element of it, when repeated). */
-export const scalarCodec = (field: ProtoField, member: string, kind: Kind | undefined): string => {
+export const scalarCodec = (field: ProtoField, member: string, kind: Kind | undefined): Typed => {
   switch (field.fullType) {
     case "string":
       return stringCodec(kind, member)
@@ -102,18 +120,18 @@ export const scalarCodec = (field: ProtoField, member: string, kind: Kind | unde
     case "int32":
     case "sint32":
     case "sfixed32":
-      return "Integer.Int32"
+      return typed("Integer.Int32", "number", "number")
     case "uint32":
     case "fixed32":
-      return "Integer.Uint32"
+      return typed("Integer.Uint32", "number", "number")
     case "bool":
-      return "Schema.Boolean"
+      return typed("Schema.Boolean", "boolean", "boolean")
     case "double":
     case "float":
-      return "Schema.Number"
+      return typed("Schema.Number", "number", "number")
     case "bytes":
       // base64 text, kept as received
-      return "Schema.String"
+      return typed("Schema.String", "string")
     default:
       throw new Error(`${member}: unexpected scalar type ${field.fullType}`)
   }

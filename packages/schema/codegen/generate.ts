@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import * as prettier from "prettier"
-import { scalarCodec } from "./codecs.js"
+import { handwrittenTyped, scalarCodec, type Typed } from "./codecs.js"
 import {
   type Descriptor,
   jsonName,
@@ -19,7 +19,7 @@ import {
   type ProtoMessage,
   SCALARS
 } from "./descriptor.js"
-import { EXACTNESS } from "./exactness.js"
+import { EXACTNESS, type Kind } from "./exactness.js"
 import { EXPORT_NAMES, MESSAGES, ROUTES } from "./handwritten.js"
 import { type Route, routes } from "./routes.js"
 
@@ -48,6 +48,15 @@ const BUILT_IN: Readonly<Record<string, string>> = {
 }
 
 type Form = "response" | "request"
+
+/** A member of a generated message. */
+interface Member extends Typed {
+  readonly member: string
+  /** `nullable`: written as `null` when unset, decoded absent; `optional`: may be left out */
+  readonly presence: "required" | "nullable" | "optional"
+}
+
+const optionalOf = (typed: Typed): Typed => ({ ...typed, codec: `/* @__PURE__ */ optional(${typed.codec})` })
 
 interface Definition {
   readonly fullName: string
@@ -118,24 +127,20 @@ class Generator {
     return `${target}.${name}`
   }
 
-  /** A hand-written schema (`Module.name`): the module is imported when the text uses it. */
-  handwritten(_module: string, reference: string): string {
-    return reference
-  }
-
   /** A reference from `module` to a message, in a form; the message is defined first if need be. */
-  messageRef(module: string, fullName: string, form: Form): string {
+  messageRef(module: string, fullName: string, form: Form): Typed {
     const builtIn = BUILT_IN[fullName]
-    if (builtIn !== undefined) return this.handwritten(module, builtIn)
+    if (builtIn !== undefined) return handwrittenTyped(builtIn)
     const hand = MESSAGES[fullName]
-    if (hand !== undefined) return this.handwritten(module, hand)
+    if (hand !== undefined) return handwrittenTyped(hand)
     const definition = this.define(fullName, form)
-    return this.qualified(module, definition.module, definition.name)
+    const name = this.qualified(module, definition.module, definition.name)
+    return { codec: name, type: name, encoded: `${name}Encoded` }
   }
 
   enumRef(module: string, fullName: string): string {
     const hand = this.enums.get(fullName)
-    if (hand !== undefined) return this.handwritten(module, hand)
+    if (hand !== undefined) return hand
     const key = `enum ${fullName}`
     let definition = this.definitions.get(key)
     if (definition === undefined) {
@@ -188,56 +193,82 @@ class Generator {
     )
   }
 
-  /** The codec of one member of a message. */
-  private fieldCodec(definition: Definition, message: ProtoMessage, field: ProtoField, required: boolean): string {
+  /** The codec of one element of a member (the member itself unless it is repeated or a map). */
+  private elementOf(definition: Definition, field: ProtoField, member: string, kind: Kind | undefined): Typed {
     const { module, form } = definition
+    if (SCALARS.has(field.fullType)) return scalarCodec(field, member, kind)
+    if (!this.descriptor.enums.has(field.fullType)) return this.messageRef(module, field.fullType, form)
+    const ref = this.enumRef(module, field.fullType)
+    // an answer's enum is open (a newer node's value is kept); a request's takes known names only
+    return form === "request"
+      ? { codec: `${ref}.Known`, type: `Enum.Known<typeof ${ref}>`, encoded: `Enum.Known<typeof ${ref}>` }
+      : { codec: ref, type: `Enum.Type<typeof ${ref}>`, encoded: "string | number" }
+  }
+
+  /** One member of a message: its codec, its types, and whether it may be left out. */
+  private fieldOf(definition: Definition, message: ProtoMessage, field: ProtoField, required: boolean): Member {
     const member = jsonName(field.name)
     const kind = EXACTNESS[message.fullName]?.[member]
     const entry = mapEntry(this.descriptor, field)
-    const element = (f: ProtoField): string =>
-      SCALARS.has(f.fullType)
-        ? scalarCodec(f, member, kind)
-        : this.descriptor.enums.has(f.fullType)
-          ? // an answer's enum is open (a newer node's value is kept); a request's takes known names only
-            `${this.enumRef(module, f.fullType)}${form === "request" ? ".Known" : ""}`
-          : this.messageRef(module, f.fullType, form)
-    let codec: string
-    if (entry !== undefined) {
-      codec = `/* @__PURE__ */ Schema.Record({ key: Schema.String, value: ${element(entry.fields[1]!)} })`
-    } else if (field.label === "repeated") {
-      codec = `/* @__PURE__ */ Schema.Array(${element(field)})`
-    } else {
-      codec = element(field)
-    }
+    const one = this.elementOf(definition, entry?.fields[1] ?? field, member, kind)
+    const many = (wrap: (t: string) => string, codec: string): Typed => ({
+      codec,
+      type: wrap(one.type),
+      encoded: wrap(one.encoded)
+    })
+    const typed =
+      entry !== undefined
+        ? many(
+            (t) => `{ readonly [key: string]: ${t} }`,
+            `/* @__PURE__ */ Schema.Record({ key: Schema.String, value: ${one.codec} })`
+          )
+        : field.label === "repeated"
+          ? many((t) => `ReadonlyArray<${t}>`, `/* @__PURE__ */ Schema.Array(${one.codec})`)
+          : one
     const isMessage = entry === undefined && field.label !== "repeated" && this.descriptor.messages.has(field.fullType)
-    if (form === "request") return required ? codec : `/* @__PURE__ */ optional(${codec})`
-    if (field.isoneof) return `/* @__PURE__ */ optional(${codec})`
+    if (definition.form === "request")
+      return required
+        ? { member, ...typed, presence: "required" }
+        : { member, ...optionalOf(typed), presence: "optional" }
+    if (field.isoneof) return { member, ...optionalOf(typed), presence: "optional" }
     // an answer's connection is always set by the node's handlers (datanode/api/trading_data_v2.go
     // at v0.75.8 builds every List answer with its connection and page info)
     const connection = isMessage && isConnection(this.descriptor, this.descriptor.messages.get(field.fullType)!)
-    return isMessage && !connection && !BUILT_IN[field.fullType]?.startsWith("Pagination")
-      ? `/* @__PURE__ */ nullable(${codec})`
-      : codec
+    const nullable = isMessage && !connection && !BUILT_IN[field.fullType]?.startsWith("Pagination")
+    return nullable
+      ? {
+          member,
+          codec: `/* @__PURE__ */ nullable(${typed.codec})`,
+          type: typed.type,
+          encoded: `${typed.encoded} | null`,
+          presence: "nullable"
+        }
+      : { member, ...typed, presence: "required" }
   }
 
   private emitMessage(definition: Definition, message: ProtoMessage, pathParams: ReadonlySet<string> = new Set()) {
     const { module, name } = definition
     const node = isConnection(this.descriptor, message)
+    const docOf = (field: ProtoField) =>
+      field.description.trim() === "" ? "" : `/** ${docText(field.description, jsonName(field.name))} */\n`
     let body: string
+    let type: string
+    let encoded: string
     if (node !== undefined) {
-      body = `/* @__PURE__ */ Pagination.Connection(${this.messageRef(module, node.fullName, definition.form)})`
+      const rows = this.messageRef(module, node.fullName, definition.form)
+      body = `/* @__PURE__ */ Pagination.Connection(${rows.codec})`
+      type = `Pagination.Connection<${rows.type}>`
+      encoded = `{ readonly edges: ReadonlyArray<{ readonly node: ${rows.encoded}; readonly cursor: string }>; readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> }`
     } else {
       // a list of messages cannot travel in a query string (the gateway reads none): a GET's
       // request leaves it out, as the spec's parameters do
       const sendable = (field: ProtoField) =>
         definition.form !== "request" ||
         !(field.ismap || (field.label === "repeated" && this.descriptor.messages.has(field.fullType)))
-      const members = message.fields.filter(sendable).map((field) => {
-        const member = jsonName(field.name)
-        const codec = this.fieldCodec(definition, message, field, pathParams.has(member))
-        const doc = field.description.trim() === "" ? "" : `/** ${docText(field.description, member)} */\n`
-        return `${doc}${member}: ${codec}`
-      })
+      const fields = message.fields.filter(sendable)
+      const members = fields.map((field) =>
+        this.fieldOf(definition, message, field, pathParams.has(jsonName(field.name)))
+      )
       const oneofs = new Map<string, Array<string>>()
       for (const field of message.fields)
         if (field.isoneof && field.label !== "optional")
@@ -246,7 +277,9 @@ class Generator {
         .filter(() => definition.form === "response")
         .map(([decl, names]) => `.pipe(/* @__PURE__ */ oneof("${decl}", ${JSON.stringify(names)}))`)
         .join("")
-      body = `/* @__PURE__ */ Schema.Struct({\n${members.join(",\n")}\n})${checks}.annotations({ identifier: "${message.fullName}" })`
+      body = `/* @__PURE__ */ Schema.Struct({\n${members.map((m) => `${m.member}: ${m.codec}`).join(",\n")}\n})${checks}.annotations({ identifier: "${message.fullName}" })`
+      type = `{\n${members.map((m, i) => `${docOf(fields[i]!)}readonly ${m.member}${m.presence === "required" ? "" : "?"}: ${m.type}`).join("\n")}\n}`
+      encoded = `{\n${members.map((m) => `readonly ${m.member}${m.presence === "optional" ? "?" : ""}: ${m.encoded}`).join("\n")}\n}`
     }
     const what = definition.form === "request" ? "The request" : "The JSON"
     const doc = comment([
@@ -256,21 +289,22 @@ class Generator {
       definition.form === "request" ? "@category Requests" : "@category Messages"
     ])
     const encodedDoc = comment([`${what} form of {@link ${name}}.`, "", `@since ${SINCE}`, "@category Encoded"])
+    const declare = (iface: string, shape: string) =>
+      shape.startsWith("{") ? `export interface ${iface} ${shape}\n` : `export interface ${iface} extends ${shape} {}\n`
     this.module(module).code.push(
-      `const ${name}_ = ${body}\n` +
-        `${doc}export interface ${name} extends Schema.Schema.Type<typeof ${name}_> {}\n` +
-        `${encodedDoc}export interface ${name}Encoded extends Schema.Schema.Encoded<typeof ${name}_> {}\n` +
-        `${doc}export const ${name}: Schema.Schema<${name}, ${name}Encoded> = ${name}_\n`
+      `${doc}${declare(name, type)}` +
+        `${encodedDoc}${declare(`${name}Encoded`, encoded.startsWith("{ readonly edges") ? encoded : encoded)}` +
+        `${doc}export const ${name}: Schema.Schema<${name}, ${name}Encoded> = ${body}\n`
     )
   }
 
   /** A route's request schema (path parameters required, every other member optional). */
   requestRef(route: Route): string {
     const hand = ROUTES[route.name]?.request
-    if (hand !== undefined) return this.handwritten("Endpoints", hand)
+    if (hand !== undefined) return hand
     const message = this.descriptor.messages.get(route.request)
     if (message === undefined) throw new Error(`no message ${route.request}`)
-    if (message.fields.length === 0) return this.handwritten("Endpoints", "Endpoint.NoParams")
+    if (message.fields.length === 0) return "Endpoint.NoParams"
     const pathParams = new Set([...route.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!))
     const key = `request ${route.request}`
     let definition = this.definitions.get(key)
@@ -322,15 +356,13 @@ const endpointOf = (generator: Generator, route: Route): string => {
   if (route.stream) {
     const message =
       hand?.response !== undefined
-        ? generator.handwritten("Endpoints", hand.response)
-        : `/* @__PURE__ */ StreamForm.make(${generator.messageRef("Endpoints", route.response, "response")})`
+        ? hand.response
+        : `/* @__PURE__ */ StreamForm.make(${generator.messageRef("Endpoints", route.response, "response").codec})`
     return `${doc}export const ${exportName} = /* @__PURE__ */ Endpoint.stream({\n${common},\nmessage: ${message}\n})\n`
   }
   if (route.file) return `${doc}export const ${exportName} = /* @__PURE__ */ Endpoint.file({\n${common}\n})\n`
   const response =
-    hand?.response !== undefined
-      ? generator.handwritten("Endpoints", hand.response)
-      : generator.messageRef("Endpoints", route.response, "response")
+    hand?.response !== undefined ? hand.response : generator.messageRef("Endpoints", route.response, "response").codec
   const connection = connectionOf(descriptor, route)
   const fields = `name: "${route.name}",\nmethod: "${route.method}",\npath: "${route.path}",\nrequest: ${request},\nresponse: ${response}`
   return connection === undefined
@@ -375,15 +407,25 @@ const HANDWRITTEN_MODULES: ReadonlyArray<string> = readdirSync(sourceDirectory)
 
 const HELPERS = ["nullable", "optional", "orEmpty", "oneof", "Opaque"]
 
+/** The code of a module without its type declarations: what it uses as values. */
+const valuesOf = (code: string): string =>
+  code
+    .replace(/export interface \w+ (?:extends [^\n]*\{\}|\{[^\n]*\}|\{\n[\s\S]*?\n\})\n/g, "")
+    .replace(/export type [^\n]*\n/g, "")
+    .replace(/: Schema\.Schema<\w+, \w+> =/g, " =")
+
 const moduleText = (name: string, module: { readonly code: ReadonlyArray<string>; readonly imports: Set<string> }) => {
   const text = module.code.join("\n")
   const code = text.replace(/\/\*[\s\S]*?\*\//g, "")
-  const uses = (identifier: string) => new RegExp(`(?<![.\\w])${identifier}\\.`).test(code)
-  const helpers = HELPERS.filter((h) => new RegExp(`(?<![.\\w])${h}\\b`).test(code))
+  const values = valuesOf(code)
+  const uses = (identifier: string, within = code) => new RegExp(`(?<![.\\w])${identifier}\\.`).test(within)
+  const importOf = (alias: string, from: string) =>
+    uses(alias, values) ? `import * as ${alias} from "${from}"` : `import type * as ${alias} from "${from}"`
+  const helpers = HELPERS.filter((h) => new RegExp(`(?<![.\\w])${h}\\b`).test(values))
   const imports = [
-    ...(uses("Schema") ? ['import * as Schema from "effect/Schema"'] : []),
-    ...HANDWRITTEN_MODULES.filter(uses).map((m) => `import * as ${m} from "../${m}.js"`),
-    ...[...module.imports].sort().map((m) => `import * as ${m} from "./${m}.js"`),
+    ...["BigDecimal", "Option", "Schema"].filter((m) => uses(m)).map((m) => importOf(m, `effect/${m}`)),
+    ...HANDWRITTEN_MODULES.filter((m) => uses(m)).map((m) => importOf(m, `../${m}.js`)),
+    ...[...module.imports].sort().map((m) => importOf(m, `./${m}.js`)),
     ...(helpers.length > 0 ? [`import { ${helpers.join(", ")} } from "../internal/proto.js"`] : [])
   ]
   const header = comment([

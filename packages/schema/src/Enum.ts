@@ -167,3 +167,11 @@ export const make = <const Values extends Record<string, number>>(
  * @category Models
  */
 export type Type<E extends OpenEnum<any>> = Schema.Schema.Type<E>
+
+/**
+ * The known names of an open enum (what a request may send: the node rejects others).
+ *
+ * @since 0.2.0
+ * @category Models
+ */
+export type Known<E extends OpenEnum<any>> = Exclude<Type<E>, UnknownEnumValue>

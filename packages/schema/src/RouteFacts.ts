@@ -88,8 +88,9 @@ export const ROUTES: Readonly<Record<string, Facts>> = {
       wholeSeconds: true,
       start: ["dateRange", "startTimestamp"],
       end: ["dateRange", "endTimestamp"],
-      time: "vegaTime",
-      key: ["vegaTime"]
+      time: "timestamp",
+      // one entry per microsecond of a block (datanode/entities/ledgerentry.go): the time tells entries apart
+      key: ["timestamp"]
     },
     why: "sqlstore/ledger.go: a range longer than 5 days is cut to its first 5 days without a word (no range: the last 5), on bounds truncated to seconds; a cursor fails with 500 (an ambiguous vega_time column, fixed in v0.76)"
   },

@@ -9,28 +9,32 @@
 import * as Schema from "effect/Schema"
 import * as Timestamp from "../Timestamp.js"
 
-const GetVegaTimeResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Timestamp representation of current VegaTime as represented in Unix nanoseconds, for example `1580473859111222333` corresponds to `2020-01-31T12:30:59.111222333Z` */
-  timestamp: Timestamp.VegaTimestamp
-}).annotations({ identifier: "vega.api.v1.GetVegaTimeResponse" })
 /**
  * Response for the current consensus coordinated time on the Vega network, referred to as "VegaTime" (`vega.api.v1.GetVegaTimeResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetVegaTimeResponse extends Schema.Schema.Type<typeof GetVegaTimeResponse_> {}
+export interface GetVegaTimeResponse {
+  /** Timestamp representation of current VegaTime as represented in Unix nanoseconds, for example `1580473859111222333` corresponds to `2020-01-31T12:30:59.111222333Z` */
+  readonly timestamp: Timestamp.VegaTimestamp
+}
 /**
  * The JSON form of {@link GetVegaTimeResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetVegaTimeResponseEncoded extends Schema.Schema.Encoded<typeof GetVegaTimeResponse_> {}
+export interface GetVegaTimeResponseEncoded {
+  readonly timestamp: string
+}
 /**
  * Response for the current consensus coordinated time on the Vega network, referred to as "VegaTime" (`vega.api.v1.GetVegaTimeResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const GetVegaTimeResponse: Schema.Schema<GetVegaTimeResponse, GetVegaTimeResponseEncoded> = GetVegaTimeResponse_
+export const GetVegaTimeResponse: Schema.Schema<GetVegaTimeResponse, GetVegaTimeResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    timestamp: Timestamp.VegaTimestamp
+  }).annotations({ identifier: "vega.api.v1.GetVegaTimeResponse" })

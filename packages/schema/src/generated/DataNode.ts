@@ -6,6 +6,8 @@
  *
  * @since 0.2.0
  */
+import type * as BigDecimal from "effect/BigDecimal"
+import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Amount from "../Amount.js"
 import * as Commands from "../Commands.js"
@@ -24,141 +26,171 @@ import * as Vega from "./Vega.js"
 import * as VegaEvents from "./VegaEvents.js"
 import { nullable, optional, orEmpty, oneof } from "../internal/proto.js"
 
-const AccountFilter_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict accounts to those holding balances in this asset ID. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId),
-  /** Restrict accounts to those owned by the parties in this list. Pass an empty list for no filter. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
-  /** Restrict accounts to those connected to the markets in this list. Pass an empty list for no filter. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
-  /** Restrict accounts to those connected to any of the types in this list. Pass an empty list for no filter. */
-  accountTypes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.AccountType.Known))
-}).annotations({ identifier: "datanode.api.v2.AccountFilter" })
 /**
  * Account filter is used to filter account data. (`datanode.api.v2.AccountFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface AccountFilter extends Schema.Schema.Type<typeof AccountFilter_> {}
+export interface AccountFilter {
+  /** Restrict accounts to those holding balances in this asset ID. */
+  readonly assetId?: Ids.AssetId
+  /** Restrict accounts to those owned by the parties in this list. Pass an empty list for no filter. */
+  readonly partyIds?: ReadonlyArray<Ids.PartyId>
+  /** Restrict accounts to those connected to the markets in this list. Pass an empty list for no filter. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+  /** Restrict accounts to those connected to any of the types in this list. Pass an empty list for no filter. */
+  readonly accountTypes?: ReadonlyArray<Enum.Known<typeof Commands.AccountType>>
+}
 /**
  * The request form of {@link AccountFilter}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AccountFilterEncoded extends Schema.Schema.Encoded<typeof AccountFilter_> {}
+export interface AccountFilterEncoded {
+  readonly assetId?: string
+  readonly partyIds?: ReadonlyArray<string>
+  readonly marketIds?: ReadonlyArray<string>
+  readonly accountTypes?: ReadonlyArray<Enum.Known<typeof Commands.AccountType>>
+}
 /**
  * Account filter is used to filter account data. (`datanode.api.v2.AccountFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const AccountFilter: Schema.Schema<AccountFilter, AccountFilterEncoded> = AccountFilter_
+export const AccountFilter: Schema.Schema<AccountFilter, AccountFilterEncoded> = /* @__PURE__ */ Schema.Struct({
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
+  accountTypes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.AccountType.Known))
+}).annotations({ identifier: "datanode.api.v2.AccountFilter" })
 
-const ListAccountsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Account filter contains all filter conditions and values that can be applied to the listing. */
-  filter: /* @__PURE__ */ optional(AccountFilter),
-  /** Optional pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListAccountsRequest" })
 /**
  * Request that is sent when listing accounts. (`datanode.api.v2.ListAccountsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListAccountsRequest extends Schema.Schema.Type<typeof ListAccountsRequest_> {}
+export interface ListAccountsRequest {
+  /** Account filter contains all filter conditions and values that can be applied to the listing. */
+  readonly filter?: AccountFilter
+  /** Optional pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListAccountsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListAccountsRequestEncoded extends Schema.Schema.Encoded<typeof ListAccountsRequest_> {}
+export interface ListAccountsRequestEncoded {
+  readonly filter?: AccountFilterEncoded
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request that is sent when listing accounts. (`datanode.api.v2.ListAccountsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListAccountsRequest: Schema.Schema<ListAccountsRequest, ListAccountsRequestEncoded> = ListAccountsRequest_
+export const ListAccountsRequest: Schema.Schema<ListAccountsRequest, ListAccountsRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    filter: /* @__PURE__ */ optional(AccountFilter),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListAccountsRequest" })
 
-const AccountBalance_ = /* @__PURE__ */ Schema.Struct({
-  /** Party that owns the account. Special values include `network` - represents the Vega network and is most commonly seen during liquidation of a distressed trading position. */
-  owner: Ids.PartyId,
-  /** Asset balance represented as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. Balances cannot be negative. */
-  balance: Amount.Amount,
-  /** Asset ID for the account. */
-  asset: Ids.AssetId,
-  /** Market ID for the account, this field will be empty if the asset is in a general account. */
-  marketId: /* @__PURE__ */ orEmpty(Ids.MarketId),
-  /** Account type of this account. */
-  type: Commands.AccountType
-}).annotations({ identifier: "datanode.api.v2.AccountBalance" })
 /**
  * Represents the current balance of an account for an asset on Vega, for a particular owner or party (`datanode.api.v2.AccountBalance`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AccountBalance extends Schema.Schema.Type<typeof AccountBalance_> {}
+export interface AccountBalance {
+  /** Party that owns the account. Special values include `network` - represents the Vega network and is most commonly seen during liquidation of a distressed trading position. */
+  readonly owner: Ids.PartyId
+  /** Asset balance represented as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. Balances cannot be negative. */
+  readonly balance: bigint
+  /** Asset ID for the account. */
+  readonly asset: Ids.AssetId
+  /** Market ID for the account, this field will be empty if the asset is in a general account. */
+  readonly marketId: "" | Ids.MarketId
+  /** Account type of this account. */
+  readonly type: Enum.Type<typeof Commands.AccountType>
+}
 /**
  * The JSON form of {@link AccountBalance}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AccountBalanceEncoded extends Schema.Schema.Encoded<typeof AccountBalance_> {}
+export interface AccountBalanceEncoded {
+  readonly owner: string
+  readonly balance: string
+  readonly asset: string
+  readonly marketId: string
+  readonly type: string | number
+}
 /**
  * Represents the current balance of an account for an asset on Vega, for a particular owner or party (`datanode.api.v2.AccountBalance`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const AccountBalance: Schema.Schema<AccountBalance, AccountBalanceEncoded> = AccountBalance_
+export const AccountBalance: Schema.Schema<AccountBalance, AccountBalanceEncoded> = /* @__PURE__ */ Schema.Struct({
+  owner: Ids.PartyId,
+  balance: Amount.Amount,
+  asset: Ids.AssetId,
+  marketId: /* @__PURE__ */ orEmpty(Ids.MarketId),
+  type: Commands.AccountType
+}).annotations({ identifier: "datanode.api.v2.AccountBalance" })
 
-const AccountsConnection_ = /* @__PURE__ */ Pagination.Connection(AccountBalance)
 /**
  * Page of accounts data and corresponding page information. (`datanode.api.v2.AccountsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AccountsConnection extends Schema.Schema.Type<typeof AccountsConnection_> {}
+export interface AccountsConnection extends Pagination.Connection<AccountBalance> {}
 /**
  * The JSON form of {@link AccountsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AccountsConnectionEncoded extends Schema.Schema.Encoded<typeof AccountsConnection_> {}
+export interface AccountsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: AccountBalanceEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of accounts data and corresponding page information. (`datanode.api.v2.AccountsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const AccountsConnection: Schema.Schema<AccountsConnection, AccountsConnectionEncoded> = AccountsConnection_
+export const AccountsConnection: Schema.Schema<AccountsConnection, AccountsConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(AccountBalance)
 
-const ListAccountsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of accounts data and corresponding page information. */
-  accounts: AccountsConnection
-}).annotations({ identifier: "datanode.api.v2.ListAccountsResponse" })
 /**
  * Response that is received from listing accounts query. (`datanode.api.v2.ListAccountsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListAccountsResponse extends Schema.Schema.Type<typeof ListAccountsResponse_> {}
+export interface ListAccountsResponse {
+  /** Page of accounts data and corresponding page information. */
+  readonly accounts: AccountsConnection
+}
 /**
  * The JSON form of {@link ListAccountsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListAccountsResponseEncoded extends Schema.Schema.Encoded<typeof ListAccountsResponse_> {}
+export interface ListAccountsResponseEncoded {
+  readonly accounts: AccountsConnectionEncoded
+}
 /**
  * Response that is received from listing accounts query. (`datanode.api.v2.ListAccountsResponse`)
  *
@@ -166,58 +198,68 @@ export interface ListAccountsResponseEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const ListAccountsResponse: Schema.Schema<ListAccountsResponse, ListAccountsResponseEncoded> =
-  ListAccountsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    accounts: AccountsConnection
+  }).annotations({ identifier: "datanode.api.v2.ListAccountsResponse" })
 
-const DateRange_ = /* @__PURE__ */ Schema.Struct({
-  /** Timestamp in Unix nanoseconds indicating the start of the date range. */
-  startTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
-  /** Timestamp in Unix nanoseconds indicating the end of the date range. */
-  endTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
-}).annotations({ identifier: "datanode.api.v2.DateRange" })
 /**
  * Date range for queries that can return historical data Timestamps should be provided as unix time in Unix nanoseconds and are inclusive. (`datanode.api.v2.DateRange`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface DateRange extends Schema.Schema.Type<typeof DateRange_> {}
+export interface DateRange {
+  /** Timestamp in Unix nanoseconds indicating the start of the date range. */
+  readonly startTimestamp?: Timestamp.VegaTimestamp
+  /** Timestamp in Unix nanoseconds indicating the end of the date range. */
+  readonly endTimestamp?: Timestamp.VegaTimestamp
+}
 /**
  * The request form of {@link DateRange}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DateRangeEncoded extends Schema.Schema.Encoded<typeof DateRange_> {}
+export interface DateRangeEncoded {
+  readonly startTimestamp?: string
+  readonly endTimestamp?: string
+}
 /**
  * Date range for queries that can return historical data Timestamps should be provided as unix time in Unix nanoseconds and are inclusive. (`datanode.api.v2.DateRange`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const DateRange: Schema.Schema<DateRange, DateRangeEncoded> = DateRange_
+export const DateRange: Schema.Schema<DateRange, DateRangeEncoded> = /* @__PURE__ */ Schema.Struct({
+  startTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
+  endTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
+}).annotations({ identifier: "datanode.api.v2.DateRange" })
 
-const ListBalanceChangesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Limit the accounts considered according to the filter supplied. */
-  filter: /* @__PURE__ */ optional(AccountFilter),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Date range over which to query. If a cursor is not provided in the pagination controls, the date range must be provided with a start or end date, or both. The date range is inclusive of the start date and exclusive of the end date. The date range must be no more than 1 year in duration. Dates before 2020-01-01 will not be accepted. */
-  dateRange: /* @__PURE__ */ optional(DateRange)
-}).annotations({ identifier: "datanode.api.v2.ListBalanceChangesRequest" })
 /**
  * Request to use when querying balances changes. (`datanode.api.v2.ListBalanceChangesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListBalanceChangesRequest extends Schema.Schema.Type<typeof ListBalanceChangesRequest_> {}
+export interface ListBalanceChangesRequest {
+  /** Limit the accounts considered according to the filter supplied. */
+  readonly filter?: AccountFilter
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Date range over which to query. If a cursor is not provided in the pagination controls, the date range must be provided with a start or end date, or both. The date range is inclusive of the start date and exclusive of the end date. The date range must be no more than 1 year in duration. Dates before 2020-01-01 will not be accepted. */
+  readonly dateRange?: DateRange
+}
 /**
  * The request form of {@link ListBalanceChangesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListBalanceChangesRequestEncoded extends Schema.Schema.Encoded<typeof ListBalanceChangesRequest_> {}
+export interface ListBalanceChangesRequestEncoded {
+  readonly filter?: AccountFilterEncoded
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly dateRange?: DateRangeEncoded
+}
 /**
  * Request to use when querying balances changes. (`datanode.api.v2.ListBalanceChangesRequest`)
  *
@@ -225,61 +267,79 @@ export interface ListBalanceChangesRequestEncoded extends Schema.Schema.Encoded<
  * @category Requests
  */
 export const ListBalanceChangesRequest: Schema.Schema<ListBalanceChangesRequest, ListBalanceChangesRequestEncoded> =
-  ListBalanceChangesRequest_
+  /* @__PURE__ */ Schema.Struct({
+    filter: /* @__PURE__ */ optional(AccountFilter),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    dateRange: /* @__PURE__ */ optional(DateRange)
+  }).annotations({ identifier: "datanode.api.v2.ListBalanceChangesRequest" })
 
-const AggregatedBalance_ = /* @__PURE__ */ Schema.Struct({
-  /** Timestamp in Unix nanoseconds of the block in which the balance exists. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Balance of the set of requested accounts at the time above. */
-  balance: Amount.Amount,
-  /** If grouping by party, the party ID. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** If grouping by asset, the asset ID. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId),
-  /** If grouping by market, the market ID */
-  marketId: /* @__PURE__ */ optional(/* @__PURE__ */ orEmpty(Ids.MarketId)),
-  /** If grouping by account type, the account type. */
-  accountType: /* @__PURE__ */ optional(Commands.AccountType)
-}).annotations({ identifier: "datanode.api.v2.AggregatedBalance" })
 /**
  * AggregatedBalance data contains the balance of the set of requested accounts combined with corresponding party ID, market ID and account type details (`datanode.api.v2.AggregatedBalance`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AggregatedBalance extends Schema.Schema.Type<typeof AggregatedBalance_> {}
+export interface AggregatedBalance {
+  /** Timestamp in Unix nanoseconds of the block in which the balance exists. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Balance of the set of requested accounts at the time above. */
+  readonly balance: bigint
+  /** If grouping by party, the party ID. */
+  readonly partyId?: Ids.PartyId
+  /** If grouping by asset, the asset ID. */
+  readonly assetId?: Ids.AssetId
+  /** If grouping by market, the market ID */
+  readonly marketId?: "" | Ids.MarketId
+  /** If grouping by account type, the account type. */
+  readonly accountType?: Enum.Type<typeof Commands.AccountType>
+}
 /**
  * The JSON form of {@link AggregatedBalance}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AggregatedBalanceEncoded extends Schema.Schema.Encoded<typeof AggregatedBalance_> {}
+export interface AggregatedBalanceEncoded {
+  readonly timestamp: string
+  readonly balance: string
+  readonly partyId?: string
+  readonly assetId?: string
+  readonly marketId?: string
+  readonly accountType?: string | number
+}
 /**
  * AggregatedBalance data contains the balance of the set of requested accounts combined with corresponding party ID, market ID and account type details (`datanode.api.v2.AggregatedBalance`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const AggregatedBalance: Schema.Schema<AggregatedBalance, AggregatedBalanceEncoded> = AggregatedBalance_
+export const AggregatedBalance: Schema.Schema<AggregatedBalance, AggregatedBalanceEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    timestamp: Timestamp.VegaTimestamp,
+    balance: Amount.Amount,
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    assetId: /* @__PURE__ */ optional(Ids.AssetId),
+    marketId: /* @__PURE__ */ optional(/* @__PURE__ */ orEmpty(Ids.MarketId)),
+    accountType: /* @__PURE__ */ optional(Commands.AccountType)
+  }).annotations({ identifier: "datanode.api.v2.AggregatedBalance" })
 
-const AggregatedBalanceConnection_ = /* @__PURE__ */ Pagination.Connection(AggregatedBalance)
 /**
  * Page of aggregated balance objects and corresponding page information (`datanode.api.v2.AggregatedBalanceConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AggregatedBalanceConnection extends Schema.Schema.Type<typeof AggregatedBalanceConnection_> {}
+export interface AggregatedBalanceConnection extends Pagination.Connection<AggregatedBalance> {}
 /**
  * The JSON form of {@link AggregatedBalanceConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AggregatedBalanceConnectionEncoded extends Schema.Schema.Encoded<
-  typeof AggregatedBalanceConnection_
-> {}
+export interface AggregatedBalanceConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: AggregatedBalanceEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of aggregated balance objects and corresponding page information (`datanode.api.v2.AggregatedBalanceConnection`)
  *
@@ -289,26 +349,27 @@ export interface AggregatedBalanceConnectionEncoded extends Schema.Schema.Encode
 export const AggregatedBalanceConnection: Schema.Schema<
   AggregatedBalanceConnection,
   AggregatedBalanceConnectionEncoded
-> = AggregatedBalanceConnection_
+> = /* @__PURE__ */ Pagination.Connection(AggregatedBalance)
 
-const ListBalanceChangesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of aggregated balances data and corresponding page information. */
-  balances: AggregatedBalanceConnection
-}).annotations({ identifier: "datanode.api.v2.ListBalanceChangesResponse" })
 /**
  * Response that is received from querying balances changes. (`datanode.api.v2.ListBalanceChangesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListBalanceChangesResponse extends Schema.Schema.Type<typeof ListBalanceChangesResponse_> {}
+export interface ListBalanceChangesResponse {
+  /** Page of aggregated balances data and corresponding page information. */
+  readonly balances: AggregatedBalanceConnection
+}
 /**
  * The JSON form of {@link ListBalanceChangesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListBalanceChangesResponseEncoded extends Schema.Schema.Encoded<typeof ListBalanceChangesResponse_> {}
+export interface ListBalanceChangesResponseEncoded {
+  readonly balances: AggregatedBalanceConnectionEncoded
+}
 /**
  * Response that is received from querying balances changes. (`datanode.api.v2.ListBalanceChangesResponse`)
  *
@@ -316,32 +377,38 @@ export interface ListBalanceChangesResponseEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const ListBalanceChangesResponse: Schema.Schema<ListBalanceChangesResponse, ListBalanceChangesResponseEncoded> =
-  ListBalanceChangesResponse_
+  /* @__PURE__ */ Schema.Struct({
+    balances: AggregatedBalanceConnection
+  }).annotations({ identifier: "datanode.api.v2.ListBalanceChangesResponse" })
 
-const ListCandleDataRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Candle ID to retrieve candle data for. */
-  candleId: /* @__PURE__ */ optional(Schema.String),
-  /** Timestamp in Unix nanoseconds to retrieve candles from. */
-  fromTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
-  /** Timestamp in Unix nanoseconds to retrieve candles to. */
-  toTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListCandleDataRequest" })
 /**
  * Request that is used when listing candles for a market at an interval (`datanode.api.v2.ListCandleDataRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListCandleDataRequest extends Schema.Schema.Type<typeof ListCandleDataRequest_> {}
+export interface ListCandleDataRequest {
+  /** Candle ID to retrieve candle data for. */
+  readonly candleId?: string
+  /** Timestamp in Unix nanoseconds to retrieve candles from. */
+  readonly fromTimestamp?: Timestamp.VegaTimestamp
+  /** Timestamp in Unix nanoseconds to retrieve candles to. */
+  readonly toTimestamp?: Timestamp.VegaTimestamp
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListCandleDataRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListCandleDataRequestEncoded extends Schema.Schema.Encoded<typeof ListCandleDataRequest_> {}
+export interface ListCandleDataRequestEncoded {
+  readonly candleId?: string
+  readonly fromTimestamp?: string
+  readonly toTimestamp?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request that is used when listing candles for a market at an interval (`datanode.api.v2.ListCandleDataRequest`)
  *
@@ -349,63 +416,87 @@ export interface ListCandleDataRequestEncoded extends Schema.Schema.Encoded<type
  * @category Requests
  */
 export const ListCandleDataRequest: Schema.Schema<ListCandleDataRequest, ListCandleDataRequestEncoded> =
-  ListCandleDataRequest_
+  /* @__PURE__ */ Schema.Struct({
+    candleId: /* @__PURE__ */ optional(Schema.String),
+    fromTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
+    toTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListCandleDataRequest" })
 
-const Candle_ = /* @__PURE__ */ Schema.Struct({
-  /** Timestamp in Unix nanoseconds for the point in time when the candle was initially created/opened. */
-  start: Timestamp.VegaTimestamp,
-  /** Timestamp in Unix nanoseconds for the point in time when the candle was last updated. */
-  lastUpdate: Timestamp.VegaTimestamp,
-  /** Highest price for trading during the candle interval. */
-  high: Amount.AmountOrEmpty,
-  /** Lowest price for trading during the candle interval. */
-  low: Amount.AmountOrEmpty,
-  /** Open trade price. */
-  open: Amount.AmountOrEmpty,
-  /** Closing trade price. */
-  close: Amount.AmountOrEmpty,
-  /** Total trading volume during the candle interval. */
-  volume: Integer.Uint64,
-  /** Total notional value traded during the candle interval. */
-  notional: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.Candle" })
 /**
  * Represents the high, low, open, and closing prices for an interval of trading, referred to commonly as a candlestick or candle (`datanode.api.v2.Candle`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Candle extends Schema.Schema.Type<typeof Candle_> {}
+export interface Candle {
+  /** Timestamp in Unix nanoseconds for the point in time when the candle was initially created/opened. */
+  readonly start: Timestamp.VegaTimestamp
+  /** Timestamp in Unix nanoseconds for the point in time when the candle was last updated. */
+  readonly lastUpdate: Timestamp.VegaTimestamp
+  /** Highest price for trading during the candle interval. */
+  readonly high: Option.Option<bigint>
+  /** Lowest price for trading during the candle interval. */
+  readonly low: Option.Option<bigint>
+  /** Open trade price. */
+  readonly open: Option.Option<bigint>
+  /** Closing trade price. */
+  readonly close: Option.Option<bigint>
+  /** Total trading volume during the candle interval. */
+  readonly volume: bigint
+  /** Total notional value traded during the candle interval. */
+  readonly notional: bigint
+}
 /**
  * The JSON form of {@link Candle}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CandleEncoded extends Schema.Schema.Encoded<typeof Candle_> {}
+export interface CandleEncoded {
+  readonly start: string
+  readonly lastUpdate: string
+  readonly high: string
+  readonly low: string
+  readonly open: string
+  readonly close: string
+  readonly volume: string
+  readonly notional: string
+}
 /**
  * Represents the high, low, open, and closing prices for an interval of trading, referred to commonly as a candlestick or candle (`datanode.api.v2.Candle`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Candle: Schema.Schema<Candle, CandleEncoded> = Candle_
+export const Candle: Schema.Schema<Candle, CandleEncoded> = /* @__PURE__ */ Schema.Struct({
+  start: Timestamp.VegaTimestamp,
+  lastUpdate: Timestamp.VegaTimestamp,
+  high: Amount.AmountOrEmpty,
+  low: Amount.AmountOrEmpty,
+  open: Amount.AmountOrEmpty,
+  close: Amount.AmountOrEmpty,
+  volume: Integer.Uint64,
+  notional: Integer.Uint64
+}).annotations({ identifier: "datanode.api.v2.Candle" })
 
-const CandleDataConnection_ = /* @__PURE__ */ Pagination.Connection(Candle)
 /**
  * Page of candles data and corresponding page information (`datanode.api.v2.CandleDataConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CandleDataConnection extends Schema.Schema.Type<typeof CandleDataConnection_> {}
+export interface CandleDataConnection extends Pagination.Connection<Candle> {}
 /**
  * The JSON form of {@link CandleDataConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CandleDataConnectionEncoded extends Schema.Schema.Encoded<typeof CandleDataConnection_> {}
+export interface CandleDataConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: CandleEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of candles data and corresponding page information (`datanode.api.v2.CandleDataConnection`)
  *
@@ -413,26 +504,27 @@ export interface CandleDataConnectionEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const CandleDataConnection: Schema.Schema<CandleDataConnection, CandleDataConnectionEncoded> =
-  CandleDataConnection_
+  /* @__PURE__ */ Pagination.Connection(Candle)
 
-const ListCandleDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of candle data and corresponding page information. */
-  candles: CandleDataConnection
-}).annotations({ identifier: "datanode.api.v2.ListCandleDataResponse" })
 /**
  * Response for list of candles for a market at an interval (`datanode.api.v2.ListCandleDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListCandleDataResponse extends Schema.Schema.Type<typeof ListCandleDataResponse_> {}
+export interface ListCandleDataResponse {
+  /** Page of candle data and corresponding page information. */
+  readonly candles: CandleDataConnection
+}
 /**
  * The JSON form of {@link ListCandleDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListCandleDataResponseEncoded extends Schema.Schema.Encoded<typeof ListCandleDataResponse_> {}
+export interface ListCandleDataResponseEncoded {
+  readonly candles: CandleDataConnectionEncoded
+}
 /**
  * Response for list of candles for a market at an interval (`datanode.api.v2.ListCandleDataResponse`)
  *
@@ -440,26 +532,29 @@ export interface ListCandleDataResponseEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const ListCandleDataResponse: Schema.Schema<ListCandleDataResponse, ListCandleDataResponseEncoded> =
-  ListCandleDataResponse_
+  /* @__PURE__ */ Schema.Struct({
+    candles: CandleDataConnection
+  }).annotations({ identifier: "datanode.api.v2.ListCandleDataResponse" })
 
-const ListCandleIntervalsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID for the market to list candle intervals for. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId)
-}).annotations({ identifier: "datanode.api.v2.ListCandleIntervalsRequest" })
 /**
  * Request that is used to fetch a list of supported intervals for the given market along with the corresponding candle ID (`datanode.api.v2.ListCandleIntervalsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListCandleIntervalsRequest extends Schema.Schema.Type<typeof ListCandleIntervalsRequest_> {}
+export interface ListCandleIntervalsRequest {
+  /** Unique ID for the market to list candle intervals for. */
+  readonly marketId?: Ids.MarketId
+}
 /**
  * The request form of {@link ListCandleIntervalsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListCandleIntervalsRequestEncoded extends Schema.Schema.Encoded<typeof ListCandleIntervalsRequest_> {}
+export interface ListCandleIntervalsRequestEncoded {
+  readonly marketId?: string
+}
 /**
  * Request that is used to fetch a list of supported intervals for the given market along with the corresponding candle ID (`datanode.api.v2.ListCandleIntervalsRequest`)
  *
@@ -467,56 +562,63 @@ export interface ListCandleIntervalsRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const ListCandleIntervalsRequest: Schema.Schema<ListCandleIntervalsRequest, ListCandleIntervalsRequestEncoded> =
-  ListCandleIntervalsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketId: /* @__PURE__ */ optional(Ids.MarketId)
+  }).annotations({ identifier: "datanode.api.v2.ListCandleIntervalsRequest" })
 
-const IntervalToCandleId_ = /* @__PURE__ */ Schema.Struct({
-  /** Interval for the candle. */
-  interval: Schema.String,
-  /** Unique id of the candle. */
-  candleId: Schema.String
-}).annotations({ identifier: "datanode.api.v2.IntervalToCandleId" })
 /**
  * Maps an interval for a given market to its corresponding candle ID (`datanode.api.v2.IntervalToCandleId`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface IntervalToCandleId extends Schema.Schema.Type<typeof IntervalToCandleId_> {}
+export interface IntervalToCandleId {
+  /** Interval for the candle. */
+  readonly interval: string
+  /** Unique id of the candle. */
+  readonly candleId: string
+}
 /**
  * The JSON form of {@link IntervalToCandleId}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface IntervalToCandleIdEncoded extends Schema.Schema.Encoded<typeof IntervalToCandleId_> {}
+export interface IntervalToCandleIdEncoded {
+  readonly interval: string
+  readonly candleId: string
+}
 /**
  * Maps an interval for a given market to its corresponding candle ID (`datanode.api.v2.IntervalToCandleId`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const IntervalToCandleId: Schema.Schema<IntervalToCandleId, IntervalToCandleIdEncoded> = IntervalToCandleId_
+export const IntervalToCandleId: Schema.Schema<IntervalToCandleId, IntervalToCandleIdEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    interval: Schema.String,
+    candleId: Schema.String
+  }).annotations({ identifier: "datanode.api.v2.IntervalToCandleId" })
 
-const ListCandleIntervalsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** List of the mappings. */
-  intervalToCandleId: /* @__PURE__ */ Schema.Array(IntervalToCandleId)
-}).annotations({ identifier: "datanode.api.v2.ListCandleIntervalsResponse" })
 /**
  * List of mapped pairs `interval` -> `candle ID` for a given market (`datanode.api.v2.ListCandleIntervalsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListCandleIntervalsResponse extends Schema.Schema.Type<typeof ListCandleIntervalsResponse_> {}
+export interface ListCandleIntervalsResponse {
+  /** List of the mappings. */
+  readonly intervalToCandleId: ReadonlyArray<IntervalToCandleId>
+}
 /**
  * The JSON form of {@link ListCandleIntervalsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListCandleIntervalsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListCandleIntervalsResponse_
-> {}
+export interface ListCandleIntervalsResponseEncoded {
+  readonly intervalToCandleId: ReadonlyArray<IntervalToCandleIdEncoded>
+}
 /**
  * List of mapped pairs `interval` -> `candle ID` for a given market (`datanode.api.v2.ListCandleIntervalsResponse`)
  *
@@ -526,26 +628,29 @@ export interface ListCandleIntervalsResponseEncoded extends Schema.Schema.Encode
 export const ListCandleIntervalsResponse: Schema.Schema<
   ListCandleIntervalsResponse,
   ListCandleIntervalsResponseEncoded
-> = ListCandleIntervalsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  intervalToCandleId: /* @__PURE__ */ Schema.Array(IntervalToCandleId)
+}).annotations({ identifier: "datanode.api.v2.ListCandleIntervalsResponse" })
 
-const ListCheckpointsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Optional pagination information to limit the data that is returned. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListCheckpointsRequest" })
 /**
  * Request to get all checkpoints. Currently no fields, probably will be expanded to allow filtering data (`datanode.api.v2.ListCheckpointsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListCheckpointsRequest extends Schema.Schema.Type<typeof ListCheckpointsRequest_> {}
+export interface ListCheckpointsRequest {
+  /** Optional pagination information to limit the data that is returned. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListCheckpointsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListCheckpointsRequestEncoded extends Schema.Schema.Encoded<typeof ListCheckpointsRequest_> {}
+export interface ListCheckpointsRequestEncoded {
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to get all checkpoints. Currently no fields, probably will be expanded to allow filtering data (`datanode.api.v2.ListCheckpointsRequest`)
  *
@@ -553,53 +658,64 @@ export interface ListCheckpointsRequestEncoded extends Schema.Schema.Encoded<typ
  * @category Requests
  */
 export const ListCheckpointsRequest: Schema.Schema<ListCheckpointsRequest, ListCheckpointsRequestEncoded> =
-  ListCheckpointsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListCheckpointsRequest" })
 
-const Checkpoint_ = /* @__PURE__ */ Schema.Struct({
-  /** Hash of the checkpoint. */
-  hash: Ids.VegaId,
-  /** Block hash at which the checkpoint is made. */
-  blockHash: Ids.VegaId,
-  /** Block number at which the checkpoint is made. */
-  atBlock: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.Checkpoint" })
 /**
  * Actual data regarding a checkpoint (`datanode.api.v2.Checkpoint`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Checkpoint extends Schema.Schema.Type<typeof Checkpoint_> {}
+export interface Checkpoint {
+  /** Hash of the checkpoint. */
+  readonly hash: Ids.VegaId
+  /** Block hash at which the checkpoint is made. */
+  readonly blockHash: Ids.VegaId
+  /** Block number at which the checkpoint is made. */
+  readonly atBlock: bigint
+}
 /**
  * The JSON form of {@link Checkpoint}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CheckpointEncoded extends Schema.Schema.Encoded<typeof Checkpoint_> {}
+export interface CheckpointEncoded {
+  readonly hash: string
+  readonly blockHash: string
+  readonly atBlock: string
+}
 /**
  * Actual data regarding a checkpoint (`datanode.api.v2.Checkpoint`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Checkpoint: Schema.Schema<Checkpoint, CheckpointEncoded> = Checkpoint_
+export const Checkpoint: Schema.Schema<Checkpoint, CheckpointEncoded> = /* @__PURE__ */ Schema.Struct({
+  hash: Ids.VegaId,
+  blockHash: Ids.VegaId,
+  atBlock: Integer.Uint64
+}).annotations({ identifier: "datanode.api.v2.Checkpoint" })
 
-const CheckpointsConnection_ = /* @__PURE__ */ Pagination.Connection(Checkpoint)
 /**
  * Page of checkpoints data and corresponding page information (`datanode.api.v2.CheckpointsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CheckpointsConnection extends Schema.Schema.Type<typeof CheckpointsConnection_> {}
+export interface CheckpointsConnection extends Pagination.Connection<Checkpoint> {}
 /**
  * The JSON form of {@link CheckpointsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CheckpointsConnectionEncoded extends Schema.Schema.Encoded<typeof CheckpointsConnection_> {}
+export interface CheckpointsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: CheckpointEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of checkpoints data and corresponding page information (`datanode.api.v2.CheckpointsConnection`)
  *
@@ -607,26 +723,27 @@ export interface CheckpointsConnectionEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const CheckpointsConnection: Schema.Schema<CheckpointsConnection, CheckpointsConnectionEncoded> =
-  CheckpointsConnection_
+  /* @__PURE__ */ Pagination.Connection(Checkpoint)
 
-const ListCheckpointsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of checkpoints data and corresponding page information. */
-  checkpoints: CheckpointsConnection
-}).annotations({ identifier: "datanode.api.v2.ListCheckpointsResponse" })
 /**
  * Response message containing all checkpoints requested (`datanode.api.v2.ListCheckpointsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListCheckpointsResponse extends Schema.Schema.Type<typeof ListCheckpointsResponse_> {}
+export interface ListCheckpointsResponse {
+  /** Page of checkpoints data and corresponding page information. */
+  readonly checkpoints: CheckpointsConnection
+}
 /**
  * The JSON form of {@link ListCheckpointsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListCheckpointsResponseEncoded extends Schema.Schema.Encoded<typeof ListCheckpointsResponse_> {}
+export interface ListCheckpointsResponseEncoded {
+  readonly checkpoints: CheckpointsConnectionEncoded
+}
 /**
  * Response message containing all checkpoints requested (`datanode.api.v2.ListCheckpointsResponse`)
  *
@@ -634,32 +751,38 @@ export interface ListCheckpointsResponseEncoded extends Schema.Schema.Encoded<ty
  * @category Messages
  */
 export const ListCheckpointsResponse: Schema.Schema<ListCheckpointsResponse, ListCheckpointsResponseEncoded> =
-  ListCheckpointsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    checkpoints: CheckpointsConnection
+  }).annotations({ identifier: "datanode.api.v2.ListCheckpointsResponse" })
 
-const ListDelegationsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict delegations to those made by the given party ID. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Restrict delegations to those made to the given node ID. */
-  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
-  /** Return delegations made in the given epoch. If not set, delegations for the current epoch will be returned. */
-  epochId: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListDelegationsRequest" })
 /**
  * Request for listing delegations (`datanode.api.v2.ListDelegationsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListDelegationsRequest extends Schema.Schema.Type<typeof ListDelegationsRequest_> {}
+export interface ListDelegationsRequest {
+  /** Restrict delegations to those made by the given party ID. */
+  readonly partyId?: Ids.PartyId
+  /** Restrict delegations to those made to the given node ID. */
+  readonly nodeId?: Ids.NodeId
+  /** Return delegations made in the given epoch. If not set, delegations for the current epoch will be returned. */
+  readonly epochId?: bigint
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListDelegationsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListDelegationsRequestEncoded extends Schema.Schema.Encoded<typeof ListDelegationsRequest_> {}
+export interface ListDelegationsRequestEncoded {
+  readonly partyId?: string
+  readonly nodeId?: string
+  readonly epochId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request for listing delegations (`datanode.api.v2.ListDelegationsRequest`)
  *
@@ -667,23 +790,33 @@ export interface ListDelegationsRequestEncoded extends Schema.Schema.Encoded<typ
  * @category Requests
  */
 export const ListDelegationsRequest: Schema.Schema<ListDelegationsRequest, ListDelegationsRequestEncoded> =
-  ListDelegationsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    nodeId: /* @__PURE__ */ optional(Ids.NodeId),
+    epochId: /* @__PURE__ */ optional(Integer.Uint64),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListDelegationsRequest" })
 
-const DelegationsConnection_ = /* @__PURE__ */ Pagination.Connection(Epoch.Delegation)
 /**
  * Page of delegations data and corresponding page information (`datanode.api.v2.DelegationsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DelegationsConnection extends Schema.Schema.Type<typeof DelegationsConnection_> {}
+export interface DelegationsConnection extends Pagination.Connection<Schema.Schema.Type<typeof Epoch.Delegation>> {}
 /**
  * The JSON form of {@link DelegationsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DelegationsConnectionEncoded extends Schema.Schema.Encoded<typeof DelegationsConnection_> {}
+export interface DelegationsConnectionEncoded {
+  readonly edges: ReadonlyArray<{
+    readonly node: Schema.Schema.Encoded<typeof Epoch.Delegation>
+    readonly cursor: string
+  }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of delegations data and corresponding page information (`datanode.api.v2.DelegationsConnection`)
  *
@@ -691,26 +824,27 @@ export interface DelegationsConnectionEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const DelegationsConnection: Schema.Schema<DelegationsConnection, DelegationsConnectionEncoded> =
-  DelegationsConnection_
+  /* @__PURE__ */ Pagination.Connection(Epoch.Delegation)
 
-const ListDelegationsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of delegations data and corresponding page information. */
-  delegations: DelegationsConnection
-}).annotations({ identifier: "datanode.api.v2.ListDelegationsResponse" })
 /**
  * Response from listing delegations (`datanode.api.v2.ListDelegationsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListDelegationsResponse extends Schema.Schema.Type<typeof ListDelegationsResponse_> {}
+export interface ListDelegationsResponse {
+  /** Page of delegations data and corresponding page information. */
+  readonly delegations: DelegationsConnection
+}
 /**
  * The JSON form of {@link ListDelegationsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListDelegationsResponseEncoded extends Schema.Schema.Encoded<typeof ListDelegationsResponse_> {}
+export interface ListDelegationsResponseEncoded {
+  readonly delegations: DelegationsConnectionEncoded
+}
 /**
  * Response from listing delegations (`datanode.api.v2.ListDelegationsResponse`)
  *
@@ -718,131 +852,153 @@ export interface ListDelegationsResponseEncoded extends Schema.Schema.Encoded<ty
  * @category Messages
  */
 export const ListDelegationsResponse: Schema.Schema<ListDelegationsResponse, ListDelegationsResponseEncoded> =
-  ListDelegationsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    delegations: DelegationsConnection
+  }).annotations({ identifier: "datanode.api.v2.ListDelegationsResponse" })
 
-const GetDepositRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Deposit ID to return data for. */
-  id: Ids.VegaId
-}).annotations({ identifier: "datanode.api.v2.GetDepositRequest" })
 /**
  * Request to get data about a specific deposit by ID (`datanode.api.v2.GetDepositRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetDepositRequest extends Schema.Schema.Type<typeof GetDepositRequest_> {}
+export interface GetDepositRequest {
+  /** Deposit ID to return data for. */
+  readonly id: Ids.VegaId
+}
 /**
  * The request form of {@link GetDepositRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetDepositRequestEncoded extends Schema.Schema.Encoded<typeof GetDepositRequest_> {}
+export interface GetDepositRequestEncoded {
+  readonly id: string
+}
 /**
  * Request to get data about a specific deposit by ID (`datanode.api.v2.GetDepositRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const GetDepositRequest: Schema.Schema<GetDepositRequest, GetDepositRequestEncoded> = GetDepositRequest_
+export const GetDepositRequest: Schema.Schema<GetDepositRequest, GetDepositRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    id: Ids.VegaId
+  }).annotations({ identifier: "datanode.api.v2.GetDepositRequest" })
 
-const GetDepositResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Deposit matching the ID from the request. */
-  deposit: /* @__PURE__ */ nullable(Vega.Deposit)
-}).annotations({ identifier: "datanode.api.v2.GetDepositResponse" })
 /**
  * Response that is received from getting deposit data (`datanode.api.v2.GetDepositResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetDepositResponse extends Schema.Schema.Type<typeof GetDepositResponse_> {}
+export interface GetDepositResponse {
+  /** Deposit matching the ID from the request. */
+  readonly deposit?: Vega.Deposit
+}
 /**
  * The JSON form of {@link GetDepositResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetDepositResponseEncoded extends Schema.Schema.Encoded<typeof GetDepositResponse_> {}
+export interface GetDepositResponseEncoded {
+  readonly deposit: Vega.DepositEncoded | null
+}
 /**
  * Response that is received from getting deposit data (`datanode.api.v2.GetDepositResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const GetDepositResponse: Schema.Schema<GetDepositResponse, GetDepositResponseEncoded> = GetDepositResponse_
+export const GetDepositResponse: Schema.Schema<GetDepositResponse, GetDepositResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    deposit: /* @__PURE__ */ nullable(Vega.Deposit)
+  }).annotations({ identifier: "datanode.api.v2.GetDepositResponse" })
 
-const ListDepositsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict deposits to those made by the given party ID. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Date range of the requested data, if provided. */
-  dateRange: /* @__PURE__ */ optional(DateRange)
-}).annotations({ identifier: "datanode.api.v2.ListDepositsRequest" })
 /**
  * Request to list all deposits for a given party (`datanode.api.v2.ListDepositsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListDepositsRequest extends Schema.Schema.Type<typeof ListDepositsRequest_> {}
+export interface ListDepositsRequest {
+  /** Restrict deposits to those made by the given party ID. */
+  readonly partyId?: Ids.PartyId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Date range of the requested data, if provided. */
+  readonly dateRange?: DateRange
+}
 /**
  * The request form of {@link ListDepositsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListDepositsRequestEncoded extends Schema.Schema.Encoded<typeof ListDepositsRequest_> {}
+export interface ListDepositsRequestEncoded {
+  readonly partyId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly dateRange?: DateRangeEncoded
+}
 /**
  * Request to list all deposits for a given party (`datanode.api.v2.ListDepositsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListDepositsRequest: Schema.Schema<ListDepositsRequest, ListDepositsRequestEncoded> = ListDepositsRequest_
+export const ListDepositsRequest: Schema.Schema<ListDepositsRequest, ListDepositsRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    dateRange: /* @__PURE__ */ optional(DateRange)
+  }).annotations({ identifier: "datanode.api.v2.ListDepositsRequest" })
 
-const DepositsConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.Deposit)
 /**
  * Page of deposits data received and corresponding page information (`datanode.api.v2.DepositsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DepositsConnection extends Schema.Schema.Type<typeof DepositsConnection_> {}
+export interface DepositsConnection extends Pagination.Connection<Vega.Deposit> {}
 /**
  * The JSON form of {@link DepositsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DepositsConnectionEncoded extends Schema.Schema.Encoded<typeof DepositsConnection_> {}
+export interface DepositsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.DepositEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of deposits data received and corresponding page information (`datanode.api.v2.DepositsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const DepositsConnection: Schema.Schema<DepositsConnection, DepositsConnectionEncoded> = DepositsConnection_
+export const DepositsConnection: Schema.Schema<DepositsConnection, DepositsConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(Vega.Deposit)
 
-const ListDepositsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of deposits data and corresponding page information. */
-  deposits: DepositsConnection
-}).annotations({ identifier: "datanode.api.v2.ListDepositsResponse" })
 /**
  * Response from listing deposits (`datanode.api.v2.ListDepositsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListDepositsResponse extends Schema.Schema.Type<typeof ListDepositsResponse_> {}
+export interface ListDepositsResponse {
+  /** Page of deposits data and corresponding page information. */
+  readonly deposits: DepositsConnection
+}
 /**
  * The JSON form of {@link ListDepositsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListDepositsResponseEncoded extends Schema.Schema.Encoded<typeof ListDepositsResponse_> {}
+export interface ListDepositsResponseEncoded {
+  readonly deposits: DepositsConnectionEncoded
+}
 /**
  * Response from listing deposits (`datanode.api.v2.ListDepositsResponse`)
  *
@@ -850,30 +1006,29 @@ export interface ListDepositsResponseEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const ListDepositsResponse: Schema.Schema<ListDepositsResponse, ListDepositsResponseEncoded> =
-  ListDepositsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    deposits: DepositsConnection
+  }).annotations({ identifier: "datanode.api.v2.ListDepositsResponse" })
 
-const GetERC20SetAssetLimitsBundleRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Proposal ID of the asset update proposal. */
-  proposalId: /* @__PURE__ */ optional(Ids.VegaId)
-}).annotations({ identifier: "datanode.api.v2.GetERC20SetAssetLimitsBundleRequest" })
 /**
  * Request for the signature bundle to update the token limits i.e. maxLifetimeDeposit and withdrawThreshold for a given ERC20 token that is already allowlisted in the collateral bridge (`datanode.api.v2.GetERC20SetAssetLimitsBundleRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetERC20SetAssetLimitsBundleRequest extends Schema.Schema.Type<
-  typeof GetERC20SetAssetLimitsBundleRequest_
-> {}
+export interface GetERC20SetAssetLimitsBundleRequest {
+  /** Proposal ID of the asset update proposal. */
+  readonly proposalId?: Ids.VegaId
+}
 /**
  * The request form of {@link GetERC20SetAssetLimitsBundleRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetERC20SetAssetLimitsBundleRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetERC20SetAssetLimitsBundleRequest_
-> {}
+export interface GetERC20SetAssetLimitsBundleRequestEncoded {
+  readonly proposalId?: string
+}
 /**
  * Request for the signature bundle to update the token limits i.e. maxLifetimeDeposit and withdrawThreshold for a given ERC20 token that is already allowlisted in the collateral bridge (`datanode.api.v2.GetERC20SetAssetLimitsBundleRequest`)
  *
@@ -883,40 +1038,44 @@ export interface GetERC20SetAssetLimitsBundleRequestEncoded extends Schema.Schem
 export const GetERC20SetAssetLimitsBundleRequest: Schema.Schema<
   GetERC20SetAssetLimitsBundleRequest,
   GetERC20SetAssetLimitsBundleRequestEncoded
-> = GetERC20SetAssetLimitsBundleRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  proposalId: /* @__PURE__ */ optional(Ids.VegaId)
+}).annotations({ identifier: "datanode.api.v2.GetERC20SetAssetLimitsBundleRequest" })
 
-const GetERC20SetAssetLimitsBundleResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Address of the asset on Ethereum. */
-  assetSource: Ethereum.EthereumAddress,
-  /** Asset ID for the underlying Vega asset. */
-  vegaAssetId: Ids.VegaId,
-  /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
-  nonce: Amount.Amount,
-  /** Lifetime limit deposit for this asset. */
-  lifetimeLimit: Amount.Amount,
-  /** Threshold withdraw for this asset. */
-  threshold: Amount.Amount,
-  /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: `0x + sig1 + sig2 + ... + sixN`. */
-  signatures: Schema.String
-}).annotations({ identifier: "datanode.api.v2.GetERC20SetAssetLimitsBundleResponse" })
 /**
  * Response for the signature bundle to update the token limits i.e. maxLifetimeDeposit and withdrawThreshold for a given ERC20 token that is already allowlisted in the collateral bridge (`datanode.api.v2.GetERC20SetAssetLimitsBundleResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetERC20SetAssetLimitsBundleResponse extends Schema.Schema.Type<
-  typeof GetERC20SetAssetLimitsBundleResponse_
-> {}
+export interface GetERC20SetAssetLimitsBundleResponse {
+  /** Address of the asset on Ethereum. */
+  readonly assetSource: Ethereum.EthereumAddress
+  /** Asset ID for the underlying Vega asset. */
+  readonly vegaAssetId: Ids.VegaId
+  /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
+  readonly nonce: bigint
+  /** Lifetime limit deposit for this asset. */
+  readonly lifetimeLimit: bigint
+  /** Threshold withdraw for this asset. */
+  readonly threshold: bigint
+  /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: `0x + sig1 + sig2 + ... + sixN`. */
+  readonly signatures: string
+}
 /**
  * The JSON form of {@link GetERC20SetAssetLimitsBundleResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetERC20SetAssetLimitsBundleResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetERC20SetAssetLimitsBundleResponse_
-> {}
+export interface GetERC20SetAssetLimitsBundleResponseEncoded {
+  readonly assetSource: string
+  readonly vegaAssetId: string
+  readonly nonce: string
+  readonly lifetimeLimit: string
+  readonly threshold: string
+  readonly signatures: string
+}
 /**
  * Response for the signature bundle to update the token limits i.e. maxLifetimeDeposit and withdrawThreshold for a given ERC20 token that is already allowlisted in the collateral bridge (`datanode.api.v2.GetERC20SetAssetLimitsBundleResponse`)
  *
@@ -926,28 +1085,34 @@ export interface GetERC20SetAssetLimitsBundleResponseEncoded extends Schema.Sche
 export const GetERC20SetAssetLimitsBundleResponse: Schema.Schema<
   GetERC20SetAssetLimitsBundleResponse,
   GetERC20SetAssetLimitsBundleResponseEncoded
-> = GetERC20SetAssetLimitsBundleResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  assetSource: Ethereum.EthereumAddress,
+  vegaAssetId: Ids.VegaId,
+  nonce: Amount.Amount,
+  lifetimeLimit: Amount.Amount,
+  threshold: Amount.Amount,
+  signatures: Schema.String
+}).annotations({ identifier: "datanode.api.v2.GetERC20SetAssetLimitsBundleResponse" })
 
-const GetERC20ListAssetBundleRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Asset ID of the asset bundle requested. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId)
-}).annotations({ identifier: "datanode.api.v2.GetERC20ListAssetBundleRequest" })
 /**
  * Request for listing the signature bundle to an ERC-20 token in the collateral bridge (`datanode.api.v2.GetERC20ListAssetBundleRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetERC20ListAssetBundleRequest extends Schema.Schema.Type<typeof GetERC20ListAssetBundleRequest_> {}
+export interface GetERC20ListAssetBundleRequest {
+  /** Asset ID of the asset bundle requested. */
+  readonly assetId?: Ids.AssetId
+}
 /**
  * The request form of {@link GetERC20ListAssetBundleRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetERC20ListAssetBundleRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetERC20ListAssetBundleRequest_
-> {}
+export interface GetERC20ListAssetBundleRequestEncoded {
+  readonly assetId?: string
+}
 /**
  * Request for listing the signature bundle to an ERC-20 token in the collateral bridge (`datanode.api.v2.GetERC20ListAssetBundleRequest`)
  *
@@ -957,34 +1122,38 @@ export interface GetERC20ListAssetBundleRequestEncoded extends Schema.Schema.Enc
 export const GetERC20ListAssetBundleRequest: Schema.Schema<
   GetERC20ListAssetBundleRequest,
   GetERC20ListAssetBundleRequestEncoded
-> = GetERC20ListAssetBundleRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  assetId: /* @__PURE__ */ optional(Ids.AssetId)
+}).annotations({ identifier: "datanode.api.v2.GetERC20ListAssetBundleRequest" })
 
-const GetERC20ListAssetBundleResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Address of the asset on Ethereum. */
-  assetSource: Ethereum.EthereumAddress,
-  /** Asset ID for the underlying Vega asset. */
-  vegaAssetId: Ids.VegaId,
-  /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
-  nonce: Amount.Amount,
-  /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: `0x + sig1 + sig2 + ... + sixN`. */
-  signatures: Schema.String
-}).annotations({ identifier: "datanode.api.v2.GetERC20ListAssetBundleResponse" })
 /**
  * Response from listing the signature bundle to an ERC-20 token in the collateral bridge (`datanode.api.v2.GetERC20ListAssetBundleResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetERC20ListAssetBundleResponse extends Schema.Schema.Type<typeof GetERC20ListAssetBundleResponse_> {}
+export interface GetERC20ListAssetBundleResponse {
+  /** Address of the asset on Ethereum. */
+  readonly assetSource: Ethereum.EthereumAddress
+  /** Asset ID for the underlying Vega asset. */
+  readonly vegaAssetId: Ids.VegaId
+  /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
+  readonly nonce: bigint
+  /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: `0x + sig1 + sig2 + ... + sixN`. */
+  readonly signatures: string
+}
 /**
  * The JSON form of {@link GetERC20ListAssetBundleResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetERC20ListAssetBundleResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetERC20ListAssetBundleResponse_
-> {}
+export interface GetERC20ListAssetBundleResponseEncoded {
+  readonly assetSource: string
+  readonly vegaAssetId: string
+  readonly nonce: string
+  readonly signatures: string
+}
 /**
  * Response from listing the signature bundle to an ERC-20 token in the collateral bridge (`datanode.api.v2.GetERC20ListAssetBundleResponse`)
  *
@@ -994,30 +1163,32 @@ export interface GetERC20ListAssetBundleResponseEncoded extends Schema.Schema.En
 export const GetERC20ListAssetBundleResponse: Schema.Schema<
   GetERC20ListAssetBundleResponse,
   GetERC20ListAssetBundleResponseEncoded
-> = GetERC20ListAssetBundleResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  assetSource: Ethereum.EthereumAddress,
+  vegaAssetId: Ids.VegaId,
+  nonce: Amount.Amount,
+  signatures: Schema.String
+}).annotations({ identifier: "datanode.api.v2.GetERC20ListAssetBundleResponse" })
 
-const GetERC20WithdrawalApprovalRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Withdrawal ID to retrieve. */
-  withdrawalId: /* @__PURE__ */ optional(Ids.VegaId)
-}).annotations({ identifier: "datanode.api.v2.GetERC20WithdrawalApprovalRequest" })
 /**
  * Request to get all information required to bundle the call to finalise the withdrawal on the erc20 bridge (`datanode.api.v2.GetERC20WithdrawalApprovalRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetERC20WithdrawalApprovalRequest extends Schema.Schema.Type<
-  typeof GetERC20WithdrawalApprovalRequest_
-> {}
+export interface GetERC20WithdrawalApprovalRequest {
+  /** Withdrawal ID to retrieve. */
+  readonly withdrawalId?: Ids.VegaId
+}
 /**
  * The request form of {@link GetERC20WithdrawalApprovalRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetERC20WithdrawalApprovalRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetERC20WithdrawalApprovalRequest_
-> {}
+export interface GetERC20WithdrawalApprovalRequestEncoded {
+  readonly withdrawalId?: string
+}
 /**
  * Request to get all information required to bundle the call to finalise the withdrawal on the erc20 bridge (`datanode.api.v2.GetERC20WithdrawalApprovalRequest`)
  *
@@ -1027,40 +1198,44 @@ export interface GetERC20WithdrawalApprovalRequestEncoded extends Schema.Schema.
 export const GetERC20WithdrawalApprovalRequest: Schema.Schema<
   GetERC20WithdrawalApprovalRequest,
   GetERC20WithdrawalApprovalRequestEncoded
-> = GetERC20WithdrawalApprovalRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  withdrawalId: /* @__PURE__ */ optional(Ids.VegaId)
+}).annotations({ identifier: "datanode.api.v2.GetERC20WithdrawalApprovalRequest" })
 
-const GetERC20WithdrawalApprovalResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Address of asset on Ethereum. */
-  assetSource: Ethereum.EthereumAddress,
-  /** Amount to be withdrawn. */
-  amount: Amount.Amount,
-  /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
-  nonce: Integer.Uint64,
-  /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: 0x + sig1 + sig2 + ... + sixN. */
-  signatures: Schema.String,
-  /** Ethereum address, prefixed with `0x`, that will receive the withdrawn assets. */
-  targetAddress: Ethereum.EthereumAddress,
-  /** Creation timestamps. */
-  creation: Timestamp.EthereumTimestamp
-}).annotations({ identifier: "datanode.api.v2.GetERC20WithdrawalApprovalResponse" })
 /**
  * Response with all information required to bundle the call to finalise the withdrawal on the erc20 bridge function withdraw_asset(address asset_source, uint256 asset_id, uint256 amount, uint256 expiry, uint256 nonce, bytes memory signatures) (`datanode.api.v2.GetERC20WithdrawalApprovalResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetERC20WithdrawalApprovalResponse extends Schema.Schema.Type<
-  typeof GetERC20WithdrawalApprovalResponse_
-> {}
+export interface GetERC20WithdrawalApprovalResponse {
+  /** Address of asset on Ethereum. */
+  readonly assetSource: Ethereum.EthereumAddress
+  /** Amount to be withdrawn. */
+  readonly amount: bigint
+  /** Nonce that uniquely identifies this signature bundle and prevents resubmission. */
+  readonly nonce: bigint
+  /** Signatures bundle as hex encoded data, prefixed with `0x` e.g: 0x + sig1 + sig2 + ... + sixN. */
+  readonly signatures: string
+  /** Ethereum address, prefixed with `0x`, that will receive the withdrawn assets. */
+  readonly targetAddress: Ethereum.EthereumAddress
+  /** Creation timestamps. */
+  readonly creation: Timestamp.EthereumTimestamp
+}
 /**
  * The JSON form of {@link GetERC20WithdrawalApprovalResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetERC20WithdrawalApprovalResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetERC20WithdrawalApprovalResponse_
-> {}
+export interface GetERC20WithdrawalApprovalResponseEncoded {
+  readonly assetSource: string
+  readonly amount: string
+  readonly nonce: string
+  readonly signatures: string
+  readonly targetAddress: string
+  readonly creation: string
+}
 /**
  * Response with all information required to bundle the call to finalise the withdrawal on the erc20 bridge function withdraw_asset(address asset_source, uint256 asset_id, uint256 amount, uint256 expiry, uint256 nonce, bytes memory signatures) (`datanode.api.v2.GetERC20WithdrawalApprovalResponse`)
  *
@@ -1070,36 +1245,43 @@ export interface GetERC20WithdrawalApprovalResponseEncoded extends Schema.Schema
 export const GetERC20WithdrawalApprovalResponse: Schema.Schema<
   GetERC20WithdrawalApprovalResponse,
   GetERC20WithdrawalApprovalResponseEncoded
-> = GetERC20WithdrawalApprovalResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  assetSource: Ethereum.EthereumAddress,
+  amount: Amount.Amount,
+  nonce: Integer.Uint64,
+  signatures: Schema.String,
+  targetAddress: Ethereum.EthereumAddress,
+  creation: Timestamp.EthereumTimestamp
+}).annotations({ identifier: "datanode.api.v2.GetERC20WithdrawalApprovalResponse" })
 
-const ListERC20MultiSigSignerRemovedBundlesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Node ID of the validator of which a signature bundle is required. */
-  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
-  /** Ethereum address of the validator that will submit the bundle. */
-  submitter: /* @__PURE__ */ optional(Ethereum.EthereumAddress),
-  /** Epoch in which the bundle was generated, i.e. the epoch in which the node was demoted from a consensus validator. */
-  epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesRequest" })
 /**
  * Request for removing a signature bundle from the signer list of the multisig contract for a particular validator (`datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListERC20MultiSigSignerRemovedBundlesRequest extends Schema.Schema.Type<
-  typeof ListERC20MultiSigSignerRemovedBundlesRequest_
-> {}
+export interface ListERC20MultiSigSignerRemovedBundlesRequest {
+  /** Node ID of the validator of which a signature bundle is required. */
+  readonly nodeId?: Ids.NodeId
+  /** Ethereum address of the validator that will submit the bundle. */
+  readonly submitter?: Ethereum.EthereumAddress
+  /** Epoch in which the bundle was generated, i.e. the epoch in which the node was demoted from a consensus validator. */
+  readonly epochSeq?: bigint
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListERC20MultiSigSignerRemovedBundlesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListERC20MultiSigSignerRemovedBundlesRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListERC20MultiSigSignerRemovedBundlesRequest_
-> {}
+export interface ListERC20MultiSigSignerRemovedBundlesRequestEncoded {
+  readonly nodeId?: string
+  readonly submitter?: string
+  readonly epochSeq?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request for removing a signature bundle from the signer list of the multisig contract for a particular validator (`datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesRequest`)
  *
@@ -1109,40 +1291,47 @@ export interface ListERC20MultiSigSignerRemovedBundlesRequestEncoded extends Sch
 export const ListERC20MultiSigSignerRemovedBundlesRequest: Schema.Schema<
   ListERC20MultiSigSignerRemovedBundlesRequest,
   ListERC20MultiSigSignerRemovedBundlesRequestEncoded
-> = ListERC20MultiSigSignerRemovedBundlesRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
+  submitter: /* @__PURE__ */ optional(Ethereum.EthereumAddress),
+  epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesRequest" })
 
-const ERC20MultiSigSignerRemovedBundle_ = /* @__PURE__ */ Schema.Struct({
-  /** Ethereum address of the signer to be removed. */
-  oldSigner: Ethereum.EthereumAddress,
-  /** Ethereum address of the submitter. */
-  submitter: Ethereum.EthereumAddress,
-  /** Nonce used in the signing operation. */
-  nonce: Amount.Amount,
-  /** Unixnano timestamp for when the validator was added. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Bundle of signatures from current validators to sign in the new signer. */
-  signatures: Schema.String,
-  /** Epoch in which the validator was removed. */
-  epochSeq: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.ERC20MultiSigSignerRemovedBundle" })
 /**
  * Signature bundle data to be removed (`datanode.api.v2.ERC20MultiSigSignerRemovedBundle`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ERC20MultiSigSignerRemovedBundle extends Schema.Schema.Type<
-  typeof ERC20MultiSigSignerRemovedBundle_
-> {}
+export interface ERC20MultiSigSignerRemovedBundle {
+  /** Ethereum address of the signer to be removed. */
+  readonly oldSigner: Ethereum.EthereumAddress
+  /** Ethereum address of the submitter. */
+  readonly submitter: Ethereum.EthereumAddress
+  /** Nonce used in the signing operation. */
+  readonly nonce: bigint
+  /** Unixnano timestamp for when the validator was added. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Bundle of signatures from current validators to sign in the new signer. */
+  readonly signatures: string
+  /** Epoch in which the validator was removed. */
+  readonly epochSeq: bigint
+}
 /**
  * The JSON form of {@link ERC20MultiSigSignerRemovedBundle}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ERC20MultiSigSignerRemovedBundleEncoded extends Schema.Schema.Encoded<
-  typeof ERC20MultiSigSignerRemovedBundle_
-> {}
+export interface ERC20MultiSigSignerRemovedBundleEncoded {
+  readonly oldSigner: string
+  readonly submitter: string
+  readonly nonce: string
+  readonly timestamp: string
+  readonly signatures: string
+  readonly epochSeq: string
+}
 /**
  * Signature bundle data to be removed (`datanode.api.v2.ERC20MultiSigSignerRemovedBundle`)
  *
@@ -1152,27 +1341,32 @@ export interface ERC20MultiSigSignerRemovedBundleEncoded extends Schema.Schema.E
 export const ERC20MultiSigSignerRemovedBundle: Schema.Schema<
   ERC20MultiSigSignerRemovedBundle,
   ERC20MultiSigSignerRemovedBundleEncoded
-> = ERC20MultiSigSignerRemovedBundle_
+> = /* @__PURE__ */ Schema.Struct({
+  oldSigner: Ethereum.EthereumAddress,
+  submitter: Ethereum.EthereumAddress,
+  nonce: Amount.Amount,
+  timestamp: Timestamp.VegaTimestamp,
+  signatures: Schema.String,
+  epochSeq: Integer.Uint64
+}).annotations({ identifier: "datanode.api.v2.ERC20MultiSigSignerRemovedBundle" })
 
-const ERC20MultiSigSignerRemovedConnection_ = /* @__PURE__ */ Pagination.Connection(ERC20MultiSigSignerRemovedBundle)
 /**
  * Page of signature data items to be removed and corresponding page information. (`datanode.api.v2.ERC20MultiSigSignerRemovedConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ERC20MultiSigSignerRemovedConnection extends Schema.Schema.Type<
-  typeof ERC20MultiSigSignerRemovedConnection_
-> {}
+export interface ERC20MultiSigSignerRemovedConnection extends Pagination.Connection<ERC20MultiSigSignerRemovedBundle> {}
 /**
  * The JSON form of {@link ERC20MultiSigSignerRemovedConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ERC20MultiSigSignerRemovedConnectionEncoded extends Schema.Schema.Encoded<
-  typeof ERC20MultiSigSignerRemovedConnection_
-> {}
+export interface ERC20MultiSigSignerRemovedConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: ERC20MultiSigSignerRemovedBundleEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of signature data items to be removed and corresponding page information. (`datanode.api.v2.ERC20MultiSigSignerRemovedConnection`)
  *
@@ -1182,30 +1376,27 @@ export interface ERC20MultiSigSignerRemovedConnectionEncoded extends Schema.Sche
 export const ERC20MultiSigSignerRemovedConnection: Schema.Schema<
   ERC20MultiSigSignerRemovedConnection,
   ERC20MultiSigSignerRemovedConnectionEncoded
-> = ERC20MultiSigSignerRemovedConnection_
+> = /* @__PURE__ */ Pagination.Connection(ERC20MultiSigSignerRemovedBundle)
 
-const ListERC20MultiSigSignerRemovedBundlesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of signer bundle data items for that validator and corresponding page information. */
-  bundles: ERC20MultiSigSignerRemovedConnection
-}).annotations({ identifier: "datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesResponse" })
 /**
  * Response when removing a signature bundle from the signer list of the multisig contract for a particular validator (`datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListERC20MultiSigSignerRemovedBundlesResponse extends Schema.Schema.Type<
-  typeof ListERC20MultiSigSignerRemovedBundlesResponse_
-> {}
+export interface ListERC20MultiSigSignerRemovedBundlesResponse {
+  /** Page of signer bundle data items for that validator and corresponding page information. */
+  readonly bundles: ERC20MultiSigSignerRemovedConnection
+}
 /**
  * The JSON form of {@link ListERC20MultiSigSignerRemovedBundlesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListERC20MultiSigSignerRemovedBundlesResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListERC20MultiSigSignerRemovedBundlesResponse_
-> {}
+export interface ListERC20MultiSigSignerRemovedBundlesResponseEncoded {
+  readonly bundles: ERC20MultiSigSignerRemovedConnectionEncoded
+}
 /**
  * Response when removing a signature bundle from the signer list of the multisig contract for a particular validator (`datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesResponse`)
  *
@@ -1215,92 +1406,112 @@ export interface ListERC20MultiSigSignerRemovedBundlesResponseEncoded extends Sc
 export const ListERC20MultiSigSignerRemovedBundlesResponse: Schema.Schema<
   ListERC20MultiSigSignerRemovedBundlesResponse,
   ListERC20MultiSigSignerRemovedBundlesResponseEncoded
-> = ListERC20MultiSigSignerRemovedBundlesResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  bundles: ERC20MultiSigSignerRemovedConnection
+}).annotations({ identifier: "datanode.api.v2.ListERC20MultiSigSignerRemovedBundlesResponse" })
 
-const EstimateFeeRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID, used to specify the fee factors. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Price at which the potential order is expected to trade. */
-  price: /* @__PURE__ */ optional(Amount.Amount),
-  /** Size at which the potential order is expected to trade. */
-  size: /* @__PURE__ */ optional(Integer.Uint64)
-}).annotations({ identifier: "datanode.api.v2.EstimateFeeRequest" })
 /**
  * Request to fetch the estimated fee if an order were to trade immediately (`datanode.api.v2.EstimateFeeRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface EstimateFeeRequest extends Schema.Schema.Type<typeof EstimateFeeRequest_> {}
+export interface EstimateFeeRequest {
+  /** Market ID, used to specify the fee factors. */
+  readonly marketId?: Ids.MarketId
+  /** Price at which the potential order is expected to trade. */
+  readonly price?: bigint
+  /** Size at which the potential order is expected to trade. */
+  readonly size?: bigint
+}
 /**
  * The request form of {@link EstimateFeeRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EstimateFeeRequestEncoded extends Schema.Schema.Encoded<typeof EstimateFeeRequest_> {}
+export interface EstimateFeeRequestEncoded {
+  readonly marketId?: string
+  readonly price?: string
+  readonly size?: string
+}
 /**
  * Request to fetch the estimated fee if an order were to trade immediately (`datanode.api.v2.EstimateFeeRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const EstimateFeeRequest: Schema.Schema<EstimateFeeRequest, EstimateFeeRequestEncoded> = EstimateFeeRequest_
+export const EstimateFeeRequest: Schema.Schema<EstimateFeeRequest, EstimateFeeRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    marketId: /* @__PURE__ */ optional(Ids.MarketId),
+    price: /* @__PURE__ */ optional(Amount.Amount),
+    size: /* @__PURE__ */ optional(Integer.Uint64)
+  }).annotations({ identifier: "datanode.api.v2.EstimateFeeRequest" })
 
-const EstimateFeeResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Summary of the estimated fees for this order if it were to trade now. */
-  fee: /* @__PURE__ */ nullable(Vega.Fee)
-}).annotations({ identifier: "datanode.api.v2.EstimateFeeResponse" })
 /**
  * Response that is received from EstimateFeeRequest, contains the estimated fees for a given order (`datanode.api.v2.EstimateFeeResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EstimateFeeResponse extends Schema.Schema.Type<typeof EstimateFeeResponse_> {}
+export interface EstimateFeeResponse {
+  /** Summary of the estimated fees for this order if it were to trade now. */
+  readonly fee?: Vega.Fee
+}
 /**
  * The JSON form of {@link EstimateFeeResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EstimateFeeResponseEncoded extends Schema.Schema.Encoded<typeof EstimateFeeResponse_> {}
+export interface EstimateFeeResponseEncoded {
+  readonly fee: Vega.FeeEncoded | null
+}
 /**
  * Response that is received from EstimateFeeRequest, contains the estimated fees for a given order (`datanode.api.v2.EstimateFeeResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const EstimateFeeResponse: Schema.Schema<EstimateFeeResponse, EstimateFeeResponseEncoded> = EstimateFeeResponse_
+export const EstimateFeeResponse: Schema.Schema<EstimateFeeResponse, EstimateFeeResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    fee: /* @__PURE__ */ nullable(Vega.Fee)
+  }).annotations({ identifier: "datanode.api.v2.EstimateFeeResponse" })
 
-const EstimateMarginRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID for the order. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Party ID of the order. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Order side - indicator for Seller or Buyer side. */
-  side: /* @__PURE__ */ optional(Commands.Side.Known),
-  /** Type of the order. */
-  type: /* @__PURE__ */ optional(Commands.OrderType.Known),
-  /** Size of order. */
-  size: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Price of the asset. */
-  price: /* @__PURE__ */ optional(Amount.Amount)
-}).annotations({ identifier: "datanode.api.v2.EstimateMarginRequest" })
 /**
  * Request to fetch the estimated MarginLevels if an order were to trade immediately (`datanode.api.v2.EstimateMarginRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface EstimateMarginRequest extends Schema.Schema.Type<typeof EstimateMarginRequest_> {}
+export interface EstimateMarginRequest {
+  /** Market ID for the order. */
+  readonly marketId?: Ids.MarketId
+  /** Party ID of the order. */
+  readonly partyId?: Ids.PartyId
+  /** Order side - indicator for Seller or Buyer side. */
+  readonly side?: Enum.Known<typeof Commands.Side>
+  /** Type of the order. */
+  readonly type?: Enum.Known<typeof Commands.OrderType>
+  /** Size of order. */
+  readonly size?: bigint
+  /** Price of the asset. */
+  readonly price?: bigint
+}
 /**
  * The request form of {@link EstimateMarginRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EstimateMarginRequestEncoded extends Schema.Schema.Encoded<typeof EstimateMarginRequest_> {}
+export interface EstimateMarginRequestEncoded {
+  readonly marketId?: string
+  readonly partyId?: string
+  readonly side?: Enum.Known<typeof Commands.Side>
+  readonly type?: Enum.Known<typeof Commands.OrderType>
+  readonly size?: string
+  readonly price?: string
+}
 /**
  * Request to fetch the estimated MarginLevels if an order were to trade immediately (`datanode.api.v2.EstimateMarginRequest`)
  *
@@ -1308,26 +1519,34 @@ export interface EstimateMarginRequestEncoded extends Schema.Schema.Encoded<type
  * @category Requests
  */
 export const EstimateMarginRequest: Schema.Schema<EstimateMarginRequest, EstimateMarginRequestEncoded> =
-  EstimateMarginRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketId: /* @__PURE__ */ optional(Ids.MarketId),
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    side: /* @__PURE__ */ optional(Commands.Side.Known),
+    type: /* @__PURE__ */ optional(Commands.OrderType.Known),
+    size: /* @__PURE__ */ optional(Integer.Uint64),
+    price: /* @__PURE__ */ optional(Amount.Amount)
+  }).annotations({ identifier: "datanode.api.v2.EstimateMarginRequest" })
 
-const EstimateMarginResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Summary of the estimated margins for this order if it were to trade now. */
-  marginLevels: /* @__PURE__ */ nullable(Vega.MarginLevels)
-}).annotations({ identifier: "datanode.api.v2.EstimateMarginResponse" })
 /**
  * Response to an estimate margin request, containing the estimated margin levels for a given order (`datanode.api.v2.EstimateMarginResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EstimateMarginResponse extends Schema.Schema.Type<typeof EstimateMarginResponse_> {}
+export interface EstimateMarginResponse {
+  /** Summary of the estimated margins for this order if it were to trade now. */
+  readonly marginLevels?: Vega.MarginLevels
+}
 /**
  * The JSON form of {@link EstimateMarginResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EstimateMarginResponseEncoded extends Schema.Schema.Encoded<typeof EstimateMarginResponse_> {}
+export interface EstimateMarginResponseEncoded {
+  readonly marginLevels: Vega.MarginLevelsEncoded | null
+}
 /**
  * Response to an estimate margin request, containing the estimated margin levels for a given order (`datanode.api.v2.EstimateMarginResponse`)
  *
@@ -1335,44 +1554,56 @@ export interface EstimateMarginResponseEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const EstimateMarginResponse: Schema.Schema<EstimateMarginResponse, EstimateMarginResponseEncoded> =
-  EstimateMarginResponse_
+  /* @__PURE__ */ Schema.Struct({
+    marginLevels: /* @__PURE__ */ nullable(Vega.MarginLevels)
+  }).annotations({ identifier: "datanode.api.v2.EstimateMarginResponse" })
 
-const EstimatePositionRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to estimate position for. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Open volume. This field is a signed integer scaled to the market's position decimal places. A negative number denotes a short position. */
-  openVolume: /* @__PURE__ */ optional(Integer.Int64),
-  /** Average entry price corresponding to the open volume. The price is an unsigned integer. For example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  averageEntryPrice: /* @__PURE__ */ optional(Amount.Amount),
-  /** Margin account balance. Needs to be provided scaled to asset decimal places. */
-  marginAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
-  /** General account balance. Needs to be provided scaled to asset decimal places. */
-  generalAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
-  /** Order margin account balance. Needs to be provided scaled to asset decimal places. */
-  orderMarginAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
-  /** Margin mode for the party, cross margin or isolated margin. */
-  marginMode: /* @__PURE__ */ optional(Vega.MarginMode.Known),
-  /** Margin factor to be used along with isolated margin mode */
-  marginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Whether the estimated position margin increase should be included in available collateral for liquidation price calculation in isolated margin mode. */
-  includeRequiredPositionMarginInAvailableCollateral: /* @__PURE__ */ optional(Schema.Boolean),
-  /** Whether the liquidation price estimates should be scaled to market decimal places or by asset decimal places. If not set, asset decimal places are used. */
-  scaleLiquidationPriceToMarketDecimals: /* @__PURE__ */ optional(Schema.Boolean)
-}).annotations({ identifier: "datanode.api.v2.EstimatePositionRequest" })
 /**
  * Request for the estimated margin level, margin account balance change, and liquidation price for the specified position. (`datanode.api.v2.EstimatePositionRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface EstimatePositionRequest extends Schema.Schema.Type<typeof EstimatePositionRequest_> {}
+export interface EstimatePositionRequest {
+  /** Market ID to estimate position for. */
+  readonly marketId?: Ids.MarketId
+  /** Open volume. This field is a signed integer scaled to the market's position decimal places. A negative number denotes a short position. */
+  readonly openVolume?: bigint
+  /** Average entry price corresponding to the open volume. The price is an unsigned integer. For example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
+  readonly averageEntryPrice?: bigint
+  /** Margin account balance. Needs to be provided scaled to asset decimal places. */
+  readonly marginAccountBalance?: bigint
+  /** General account balance. Needs to be provided scaled to asset decimal places. */
+  readonly generalAccountBalance?: bigint
+  /** Order margin account balance. Needs to be provided scaled to asset decimal places. */
+  readonly orderMarginAccountBalance?: bigint
+  /** Margin mode for the party, cross margin or isolated margin. */
+  readonly marginMode?: Enum.Known<typeof Vega.MarginMode>
+  /** Margin factor to be used along with isolated margin mode */
+  readonly marginFactor?: BigDecimal.BigDecimal
+  /** Whether the estimated position margin increase should be included in available collateral for liquidation price calculation in isolated margin mode. */
+  readonly includeRequiredPositionMarginInAvailableCollateral?: boolean
+  /** Whether the liquidation price estimates should be scaled to market decimal places or by asset decimal places. If not set, asset decimal places are used. */
+  readonly scaleLiquidationPriceToMarketDecimals?: boolean
+}
 /**
  * The request form of {@link EstimatePositionRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EstimatePositionRequestEncoded extends Schema.Schema.Encoded<typeof EstimatePositionRequest_> {}
+export interface EstimatePositionRequestEncoded {
+  readonly marketId?: string
+  readonly openVolume?: string
+  readonly averageEntryPrice?: string
+  readonly marginAccountBalance?: string
+  readonly generalAccountBalance?: string
+  readonly orderMarginAccountBalance?: string
+  readonly marginMode?: Enum.Known<typeof Vega.MarginMode>
+  readonly marginFactor?: string
+  readonly includeRequiredPositionMarginInAvailableCollateral?: boolean
+  readonly scaleLiquidationPriceToMarketDecimals?: boolean
+}
 /**
  * Request for the estimated margin level, margin account balance change, and liquidation price for the specified position. (`datanode.api.v2.EstimatePositionRequest`)
  *
@@ -1380,56 +1611,74 @@ export interface EstimatePositionRequestEncoded extends Schema.Schema.Encoded<ty
  * @category Requests
  */
 export const EstimatePositionRequest: Schema.Schema<EstimatePositionRequest, EstimatePositionRequestEncoded> =
-  EstimatePositionRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketId: /* @__PURE__ */ optional(Ids.MarketId),
+    openVolume: /* @__PURE__ */ optional(Integer.Int64),
+    averageEntryPrice: /* @__PURE__ */ optional(Amount.Amount),
+    marginAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
+    generalAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
+    orderMarginAccountBalance: /* @__PURE__ */ optional(Amount.Amount),
+    marginMode: /* @__PURE__ */ optional(Vega.MarginMode.Known),
+    marginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
+    includeRequiredPositionMarginInAvailableCollateral: /* @__PURE__ */ optional(Schema.Boolean),
+    scaleLiquidationPriceToMarketDecimals: /* @__PURE__ */ optional(Schema.Boolean)
+  }).annotations({ identifier: "datanode.api.v2.EstimatePositionRequest" })
 
-const MarginEstimate_ = /* @__PURE__ */ Schema.Struct({
-  /** Margin level estimate assuming slippage cap is applied. */
-  worstCase: /* @__PURE__ */ nullable(Vega.MarginLevels),
-  /** Margin level estimate assuming no slippage. */
-  bestCase: /* @__PURE__ */ nullable(Vega.MarginLevels)
-}).annotations({ identifier: "datanode.api.v2.MarginEstimate" })
 /**
  * Margin level estimate for both worst and best case possible. (`datanode.api.v2.MarginEstimate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface MarginEstimate extends Schema.Schema.Type<typeof MarginEstimate_> {}
+export interface MarginEstimate {
+  /** Margin level estimate assuming slippage cap is applied. */
+  readonly worstCase?: Vega.MarginLevels
+  /** Margin level estimate assuming no slippage. */
+  readonly bestCase?: Vega.MarginLevels
+}
 /**
  * The JSON form of {@link MarginEstimate}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface MarginEstimateEncoded extends Schema.Schema.Encoded<typeof MarginEstimate_> {}
+export interface MarginEstimateEncoded {
+  readonly worstCase: Vega.MarginLevelsEncoded | null
+  readonly bestCase: Vega.MarginLevelsEncoded | null
+}
 /**
  * Margin level estimate for both worst and best case possible. (`datanode.api.v2.MarginEstimate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const MarginEstimate: Schema.Schema<MarginEstimate, MarginEstimateEncoded> = MarginEstimate_
+export const MarginEstimate: Schema.Schema<MarginEstimate, MarginEstimateEncoded> = /* @__PURE__ */ Schema.Struct({
+  worstCase: /* @__PURE__ */ nullable(Vega.MarginLevels),
+  bestCase: /* @__PURE__ */ nullable(Vega.MarginLevels)
+}).annotations({ identifier: "datanode.api.v2.MarginEstimate" })
 
-const CollateralIncreaseEstimate_ = /* @__PURE__ */ Schema.Struct({
-  /** Estimate assuming slippage cap is applied */
-  worstCase: Amount.SignedAmount,
-  /** Estimate assuming no slippage */
-  bestCase: Amount.SignedAmount
-}).annotations({ identifier: "datanode.api.v2.CollateralIncreaseEstimate" })
 /**
  * Estimates the additional funds needed to support the specified position (`datanode.api.v2.CollateralIncreaseEstimate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CollateralIncreaseEstimate extends Schema.Schema.Type<typeof CollateralIncreaseEstimate_> {}
+export interface CollateralIncreaseEstimate {
+  /** Estimate assuming slippage cap is applied */
+  readonly worstCase: bigint
+  /** Estimate assuming no slippage */
+  readonly bestCase: bigint
+}
 /**
  * The JSON form of {@link CollateralIncreaseEstimate}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CollateralIncreaseEstimateEncoded extends Schema.Schema.Encoded<typeof CollateralIncreaseEstimate_> {}
+export interface CollateralIncreaseEstimateEncoded {
+  readonly worstCase: string
+  readonly bestCase: string
+}
 /**
  * Estimates the additional funds needed to support the specified position (`datanode.api.v2.CollateralIncreaseEstimate`)
  *
@@ -1437,88 +1686,109 @@ export interface CollateralIncreaseEstimateEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const CollateralIncreaseEstimate: Schema.Schema<CollateralIncreaseEstimate, CollateralIncreaseEstimateEncoded> =
-  CollateralIncreaseEstimate_
+  /* @__PURE__ */ Schema.Struct({
+    worstCase: Amount.SignedAmount,
+    bestCase: Amount.SignedAmount
+  }).annotations({ identifier: "datanode.api.v2.CollateralIncreaseEstimate" })
 
-const LiquidationPrice_ = /* @__PURE__ */ Schema.Struct({
-  /** Liquidation price for current open volume ignoring any active orders. */
-  openVolumeOnly: Amount.Amount,
-  /** Liquidation price assuming buy orders start getting filled. */
-  includingBuyOrders: Amount.Amount,
-  /** Liquidation price assuming sell orders start getting filled. */
-  includingSellOrders: Amount.Amount
-}).annotations({ identifier: "datanode.api.v2.LiquidationPrice" })
 /**
  * Liquidation price estimate for either only the current open volume and position given some or all buy orders get filled, or position given some or all sell orders get filled. (`datanode.api.v2.LiquidationPrice`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidationPrice extends Schema.Schema.Type<typeof LiquidationPrice_> {}
+export interface LiquidationPrice {
+  /** Liquidation price for current open volume ignoring any active orders. */
+  readonly openVolumeOnly: bigint
+  /** Liquidation price assuming buy orders start getting filled. */
+  readonly includingBuyOrders: bigint
+  /** Liquidation price assuming sell orders start getting filled. */
+  readonly includingSellOrders: bigint
+}
 /**
  * The JSON form of {@link LiquidationPrice}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidationPriceEncoded extends Schema.Schema.Encoded<typeof LiquidationPrice_> {}
+export interface LiquidationPriceEncoded {
+  readonly openVolumeOnly: string
+  readonly includingBuyOrders: string
+  readonly includingSellOrders: string
+}
 /**
  * Liquidation price estimate for either only the current open volume and position given some or all buy orders get filled, or position given some or all sell orders get filled. (`datanode.api.v2.LiquidationPrice`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const LiquidationPrice: Schema.Schema<LiquidationPrice, LiquidationPriceEncoded> = LiquidationPrice_
+export const LiquidationPrice: Schema.Schema<LiquidationPrice, LiquidationPriceEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    openVolumeOnly: Amount.Amount,
+    includingBuyOrders: Amount.Amount,
+    includingSellOrders: Amount.Amount
+  }
+).annotations({ identifier: "datanode.api.v2.LiquidationPrice" })
 
-const LiquidationEstimate_ = /* @__PURE__ */ Schema.Struct({
-  /** Liquidation price estimate assuming slippage cap is applied. */
-  worstCase: /* @__PURE__ */ nullable(LiquidationPrice),
-  /** Liquidation price estimate assuming no slippage. */
-  bestCase: /* @__PURE__ */ nullable(LiquidationPrice)
-}).annotations({ identifier: "datanode.api.v2.LiquidationEstimate" })
 /**
  * Liquidation estimate for both worst and best case possible. (`datanode.api.v2.LiquidationEstimate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidationEstimate extends Schema.Schema.Type<typeof LiquidationEstimate_> {}
+export interface LiquidationEstimate {
+  /** Liquidation price estimate assuming slippage cap is applied. */
+  readonly worstCase?: LiquidationPrice
+  /** Liquidation price estimate assuming no slippage. */
+  readonly bestCase?: LiquidationPrice
+}
 /**
  * The JSON form of {@link LiquidationEstimate}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidationEstimateEncoded extends Schema.Schema.Encoded<typeof LiquidationEstimate_> {}
+export interface LiquidationEstimateEncoded {
+  readonly worstCase: LiquidationPriceEncoded | null
+  readonly bestCase: LiquidationPriceEncoded | null
+}
 /**
  * Liquidation estimate for both worst and best case possible. (`datanode.api.v2.LiquidationEstimate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const LiquidationEstimate: Schema.Schema<LiquidationEstimate, LiquidationEstimateEncoded> = LiquidationEstimate_
+export const LiquidationEstimate: Schema.Schema<LiquidationEstimate, LiquidationEstimateEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    worstCase: /* @__PURE__ */ nullable(LiquidationPrice),
+    bestCase: /* @__PURE__ */ nullable(LiquidationPrice)
+  }).annotations({ identifier: "datanode.api.v2.LiquidationEstimate" })
 
-const EstimatePositionResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Margin level range estimate for the specified position. */
-  margin: /* @__PURE__ */ nullable(MarginEstimate),
-  /** Estimated margin account balance increase. */
-  collateralIncreaseEstimate: /* @__PURE__ */ nullable(CollateralIncreaseEstimate),
-  /** Liquidation price range estimate for the specified position. Only populated if available collateral was specified in the request. */
-  liquidation: /* @__PURE__ */ nullable(LiquidationEstimate)
-}).annotations({ identifier: "datanode.api.v2.EstimatePositionResponse" })
 /**
  * Response for the estimated margin level, margin account balance change, and liquidation price for the specified position. (`datanode.api.v2.EstimatePositionResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EstimatePositionResponse extends Schema.Schema.Type<typeof EstimatePositionResponse_> {}
+export interface EstimatePositionResponse {
+  /** Margin level range estimate for the specified position. */
+  readonly margin?: MarginEstimate
+  /** Estimated margin account balance increase. */
+  readonly collateralIncreaseEstimate?: CollateralIncreaseEstimate
+  /** Liquidation price range estimate for the specified position. Only populated if available collateral was specified in the request. */
+  readonly liquidation?: LiquidationEstimate
+}
 /**
  * The JSON form of {@link EstimatePositionResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EstimatePositionResponseEncoded extends Schema.Schema.Encoded<typeof EstimatePositionResponse_> {}
+export interface EstimatePositionResponseEncoded {
+  readonly margin: MarginEstimateEncoded | null
+  readonly collateralIncreaseEstimate: CollateralIncreaseEstimateEncoded | null
+  readonly liquidation: LiquidationEstimateEncoded | null
+}
 /**
  * Response for the estimated margin level, margin account balance change, and liquidation price for the specified position. (`datanode.api.v2.EstimatePositionResponse`)
  *
@@ -1526,58 +1796,73 @@ export interface EstimatePositionResponseEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const EstimatePositionResponse: Schema.Schema<EstimatePositionResponse, EstimatePositionResponseEncoded> =
-  EstimatePositionResponse_
+  /* @__PURE__ */ Schema.Struct({
+    margin: /* @__PURE__ */ nullable(MarginEstimate),
+    collateralIncreaseEstimate: /* @__PURE__ */ nullable(CollateralIncreaseEstimate),
+    liquidation: /* @__PURE__ */ nullable(LiquidationEstimate)
+  }).annotations({ identifier: "datanode.api.v2.EstimatePositionResponse" })
 
-const GetFeesStatsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict fee statistics to those related for the given market. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Restrict fee statistics to those related for the given asset. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId),
-  /** Epoch to get referral fee statistics for. If not set, the last complete epoch is used. */
-  epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Restrict fee statistics to those for the given party. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId)
-}).annotations({ identifier: "datanode.api.v2.GetFeesStatsRequest" })
 /**
  * Request that is sent to retrieve fees statistics. (`datanode.api.v2.GetFeesStatsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetFeesStatsRequest extends Schema.Schema.Type<typeof GetFeesStatsRequest_> {}
+export interface GetFeesStatsRequest {
+  /** Restrict fee statistics to those related for the given market. */
+  readonly marketId?: Ids.MarketId
+  /** Restrict fee statistics to those related for the given asset. */
+  readonly assetId?: Ids.AssetId
+  /** Epoch to get referral fee statistics for. If not set, the last complete epoch is used. */
+  readonly epochSeq?: bigint
+  /** Restrict fee statistics to those for the given party. */
+  readonly partyId?: Ids.PartyId
+}
 /**
  * The request form of {@link GetFeesStatsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetFeesStatsRequestEncoded extends Schema.Schema.Encoded<typeof GetFeesStatsRequest_> {}
+export interface GetFeesStatsRequestEncoded {
+  readonly marketId?: string
+  readonly assetId?: string
+  readonly epochSeq?: string
+  readonly partyId?: string
+}
 /**
  * Request that is sent to retrieve fees statistics. (`datanode.api.v2.GetFeesStatsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const GetFeesStatsRequest: Schema.Schema<GetFeesStatsRequest, GetFeesStatsRequestEncoded> = GetFeesStatsRequest_
+export const GetFeesStatsRequest: Schema.Schema<GetFeesStatsRequest, GetFeesStatsRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    marketId: /* @__PURE__ */ optional(Ids.MarketId),
+    assetId: /* @__PURE__ */ optional(Ids.AssetId),
+    epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
+    partyId: /* @__PURE__ */ optional(Ids.PartyId)
+  }).annotations({ identifier: "datanode.api.v2.GetFeesStatsRequest" })
 
-const GetFeesStatsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Fees statistics for the given request. */
-  feesStats: /* @__PURE__ */ nullable(VegaEvents.FeesStats)
-}).annotations({ identifier: "datanode.api.v2.GetFeesStatsResponse" })
 /**
  * Response that is sent when requesting fees statistics. (`datanode.api.v2.GetFeesStatsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetFeesStatsResponse extends Schema.Schema.Type<typeof GetFeesStatsResponse_> {}
+export interface GetFeesStatsResponse {
+  /** Fees statistics for the given request. */
+  readonly feesStats?: VegaEvents.FeesStats
+}
 /**
  * The JSON form of {@link GetFeesStatsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetFeesStatsResponseEncoded extends Schema.Schema.Encoded<typeof GetFeesStatsResponse_> {}
+export interface GetFeesStatsResponseEncoded {
+  readonly feesStats: VegaEvents.FeesStatsEncoded | null
+}
 /**
  * Response that is sent when requesting fees statistics. (`datanode.api.v2.GetFeesStatsResponse`)
  *
@@ -1585,34 +1870,38 @@ export interface GetFeesStatsResponseEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const GetFeesStatsResponse: Schema.Schema<GetFeesStatsResponse, GetFeesStatsResponseEncoded> =
-  GetFeesStatsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    feesStats: /* @__PURE__ */ nullable(VegaEvents.FeesStats)
+  }).annotations({ identifier: "datanode.api.v2.GetFeesStatsResponse" })
 
-const GetFeesStatsForPartyRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict fees statistics to those for the given party. */
-  partyId: Ids.PartyId,
-  /** Restrict fees statistics to those related to the given asset. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId),
-  /** Epoch to filter from (included). If omitted, the range goes from the oldest epoch to the `to epoch`. */
-  fromEpoch: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Epoch to filter to (included). If omitted, the range goes from `from epoch` to the most recent epoch. */
-  toEpoch: /* @__PURE__ */ optional(Integer.Uint64)
-}).annotations({ identifier: "datanode.api.v2.GetFeesStatsForPartyRequest" })
 /**
  * Request that is sent to retrieve fees statistics for a given party. (`datanode.api.v2.GetFeesStatsForPartyRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetFeesStatsForPartyRequest extends Schema.Schema.Type<typeof GetFeesStatsForPartyRequest_> {}
+export interface GetFeesStatsForPartyRequest {
+  /** Restrict fees statistics to those for the given party. */
+  readonly partyId: Ids.PartyId
+  /** Restrict fees statistics to those related to the given asset. */
+  readonly assetId?: Ids.AssetId
+  /** Epoch to filter from (included). If omitted, the range goes from the oldest epoch to the `to epoch`. */
+  readonly fromEpoch?: bigint
+  /** Epoch to filter to (included). If omitted, the range goes from `from epoch` to the most recent epoch. */
+  readonly toEpoch?: bigint
+}
 /**
  * The request form of {@link GetFeesStatsForPartyRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetFeesStatsForPartyRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetFeesStatsForPartyRequest_
-> {}
+export interface GetFeesStatsForPartyRequestEncoded {
+  readonly partyId: string
+  readonly assetId?: string
+  readonly fromEpoch?: string
+  readonly toEpoch?: string
+}
 /**
  * Request that is sent to retrieve fees statistics for a given party. (`datanode.api.v2.GetFeesStatsForPartyRequest`)
  *
@@ -1622,62 +1911,78 @@ export interface GetFeesStatsForPartyRequestEncoded extends Schema.Schema.Encode
 export const GetFeesStatsForPartyRequest: Schema.Schema<
   GetFeesStatsForPartyRequest,
   GetFeesStatsForPartyRequestEncoded
-> = GetFeesStatsForPartyRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  partyId: Ids.PartyId,
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
+  fromEpoch: /* @__PURE__ */ optional(Integer.Uint64),
+  toEpoch: /* @__PURE__ */ optional(Integer.Uint64)
+}).annotations({ identifier: "datanode.api.v2.GetFeesStatsForPartyRequest" })
 
-const FeesStatsForParty_ = /* @__PURE__ */ Schema.Struct({
-  /** Settlement asset of the market. */
-  assetId: Ids.AssetId,
-  /** Total referral rewards received by referrer of the referral set. */
-  totalRewardsReceived: Amount.Amount,
-  /** Total referral discounts applied to referee fees. */
-  refereesDiscountApplied: Amount.Amount,
-  /** Total volume discounts applied to referee fees. */
-  volumeDiscountApplied: Amount.Amount,
-  /** Total maker fees received by the maker side. */
-  totalMakerFeesReceived: Amount.Amount
-}).annotations({ identifier: "datanode.api.v2.FeesStatsForParty" })
 /**
  * The message `datanode.api.v2.FeesStatsForParty`. (`datanode.api.v2.FeesStatsForParty`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface FeesStatsForParty extends Schema.Schema.Type<typeof FeesStatsForParty_> {}
+export interface FeesStatsForParty {
+  /** Settlement asset of the market. */
+  readonly assetId: Ids.AssetId
+  /** Total referral rewards received by referrer of the referral set. */
+  readonly totalRewardsReceived: bigint
+  /** Total referral discounts applied to referee fees. */
+  readonly refereesDiscountApplied: bigint
+  /** Total volume discounts applied to referee fees. */
+  readonly volumeDiscountApplied: bigint
+  /** Total maker fees received by the maker side. */
+  readonly totalMakerFeesReceived: bigint
+}
 /**
  * The JSON form of {@link FeesStatsForParty}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface FeesStatsForPartyEncoded extends Schema.Schema.Encoded<typeof FeesStatsForParty_> {}
+export interface FeesStatsForPartyEncoded {
+  readonly assetId: string
+  readonly totalRewardsReceived: string
+  readonly refereesDiscountApplied: string
+  readonly volumeDiscountApplied: string
+  readonly totalMakerFeesReceived: string
+}
 /**
  * The message `datanode.api.v2.FeesStatsForParty`. (`datanode.api.v2.FeesStatsForParty`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const FeesStatsForParty: Schema.Schema<FeesStatsForParty, FeesStatsForPartyEncoded> = FeesStatsForParty_
+export const FeesStatsForParty: Schema.Schema<FeesStatsForParty, FeesStatsForPartyEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    assetId: Ids.AssetId,
+    totalRewardsReceived: Amount.Amount,
+    refereesDiscountApplied: Amount.Amount,
+    volumeDiscountApplied: Amount.Amount,
+    totalMakerFeesReceived: Amount.Amount
+  }).annotations({ identifier: "datanode.api.v2.FeesStatsForParty" })
 
-const GetFeesStatsForPartyResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Fees statistics for the given request. */
-  feesStatsForParty: /* @__PURE__ */ Schema.Array(FeesStatsForParty)
-}).annotations({ identifier: "datanode.api.v2.GetFeesStatsForPartyResponse" })
 /**
  * Response that is sent when requesting fees statistics for a given party. (`datanode.api.v2.GetFeesStatsForPartyResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetFeesStatsForPartyResponse extends Schema.Schema.Type<typeof GetFeesStatsForPartyResponse_> {}
+export interface GetFeesStatsForPartyResponse {
+  /** Fees statistics for the given request. */
+  readonly feesStatsForParty: ReadonlyArray<FeesStatsForParty>
+}
 /**
  * The JSON form of {@link GetFeesStatsForPartyResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetFeesStatsForPartyResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetFeesStatsForPartyResponse_
-> {}
+export interface GetFeesStatsForPartyResponseEncoded {
+  readonly feesStatsForParty: ReadonlyArray<FeesStatsForPartyEncoded>
+}
 /**
  * Response that is sent when requesting fees statistics for a given party. (`datanode.api.v2.GetFeesStatsForPartyResponse`)
  *
@@ -1687,30 +1992,35 @@ export interface GetFeesStatsForPartyResponseEncoded extends Schema.Schema.Encod
 export const GetFeesStatsForPartyResponse: Schema.Schema<
   GetFeesStatsForPartyResponse,
   GetFeesStatsForPartyResponseEncoded
-> = GetFeesStatsForPartyResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  feesStatsForParty: /* @__PURE__ */ Schema.Array(FeesStatsForParty)
+}).annotations({ identifier: "datanode.api.v2.GetFeesStatsForPartyResponse" })
 
-const ListFundingPaymentsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Party ID to get funding payment for. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Restrict funding payments returned to those generated by the given market. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListFundingPaymentsRequest" })
 /**
  * Request to list a a party's funding payments (`datanode.api.v2.ListFundingPaymentsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListFundingPaymentsRequest extends Schema.Schema.Type<typeof ListFundingPaymentsRequest_> {}
+export interface ListFundingPaymentsRequest {
+  /** Party ID to get funding payment for. */
+  readonly partyId?: Ids.PartyId
+  /** Restrict funding payments returned to those generated by the given market. */
+  readonly marketId?: Ids.MarketId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListFundingPaymentsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListFundingPaymentsRequestEncoded extends Schema.Schema.Encoded<typeof ListFundingPaymentsRequest_> {}
+export interface ListFundingPaymentsRequestEncoded {
+  readonly partyId?: string
+  readonly marketId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list a a party's funding payments (`datanode.api.v2.ListFundingPaymentsRequest`)
  *
@@ -1718,57 +2028,74 @@ export interface ListFundingPaymentsRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const ListFundingPaymentsRequest: Schema.Schema<ListFundingPaymentsRequest, ListFundingPaymentsRequestEncoded> =
-  ListFundingPaymentsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    marketId: /* @__PURE__ */ optional(Ids.MarketId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListFundingPaymentsRequest" })
 
-const FundingPayment_ = /* @__PURE__ */ Schema.Struct({
-  /** Party that received the funding payment. */
-  partyId: Ids.PartyId,
-  /** Market that produced the funding payment. */
-  marketId: Ids.MarketId,
-  /** Funding period sequence this payment was calculated from. */
-  fundingPeriodSeq: Integer.Uint64,
-  /** Timestamp, in Unix nanoseconds, at which this funding payment occured. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Funding payment amount, where a positive value indicates an earned payment received and a negative value a loss. */
-  amount: Amount.SignedAmount
-}).annotations({ identifier: "datanode.api.v2.FundingPayment" })
 /**
  * A funding payment for a party on a perpetual market (`datanode.api.v2.FundingPayment`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface FundingPayment extends Schema.Schema.Type<typeof FundingPayment_> {}
+export interface FundingPayment {
+  /** Party that received the funding payment. */
+  readonly partyId: Ids.PartyId
+  /** Market that produced the funding payment. */
+  readonly marketId: Ids.MarketId
+  /** Funding period sequence this payment was calculated from. */
+  readonly fundingPeriodSeq: bigint
+  /** Timestamp, in Unix nanoseconds, at which this funding payment occured. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Funding payment amount, where a positive value indicates an earned payment received and a negative value a loss. */
+  readonly amount: bigint
+}
 /**
  * The JSON form of {@link FundingPayment}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface FundingPaymentEncoded extends Schema.Schema.Encoded<typeof FundingPayment_> {}
+export interface FundingPaymentEncoded {
+  readonly partyId: string
+  readonly marketId: string
+  readonly fundingPeriodSeq: string
+  readonly timestamp: string
+  readonly amount: string
+}
 /**
  * A funding payment for a party on a perpetual market (`datanode.api.v2.FundingPayment`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const FundingPayment: Schema.Schema<FundingPayment, FundingPaymentEncoded> = FundingPayment_
+export const FundingPayment: Schema.Schema<FundingPayment, FundingPaymentEncoded> = /* @__PURE__ */ Schema.Struct({
+  partyId: Ids.PartyId,
+  marketId: Ids.MarketId,
+  fundingPeriodSeq: Integer.Uint64,
+  timestamp: Timestamp.VegaTimestamp,
+  amount: Amount.SignedAmount
+}).annotations({ identifier: "datanode.api.v2.FundingPayment" })
 
-const FundingPaymentConnection_ = /* @__PURE__ */ Pagination.Connection(FundingPayment)
 /**
  * Page of funding payment data and corresponding page information. (`datanode.api.v2.FundingPaymentConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface FundingPaymentConnection extends Schema.Schema.Type<typeof FundingPaymentConnection_> {}
+export interface FundingPaymentConnection extends Pagination.Connection<FundingPayment> {}
 /**
  * The JSON form of {@link FundingPaymentConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface FundingPaymentConnectionEncoded extends Schema.Schema.Encoded<typeof FundingPaymentConnection_> {}
+export interface FundingPaymentConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: FundingPaymentEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of funding payment data and corresponding page information. (`datanode.api.v2.FundingPaymentConnection`)
  *
@@ -1776,28 +2103,27 @@ export interface FundingPaymentConnectionEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const FundingPaymentConnection: Schema.Schema<FundingPaymentConnection, FundingPaymentConnectionEncoded> =
-  FundingPaymentConnection_
+  /* @__PURE__ */ Pagination.Connection(FundingPayment)
 
-const ListFundingPaymentsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of funding period data and corresponding page information. */
-  fundingPayments: FundingPaymentConnection
-}).annotations({ identifier: "datanode.api.v2.ListFundingPaymentsResponse" })
 /**
  * Response from listing funding payments (`datanode.api.v2.ListFundingPaymentsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListFundingPaymentsResponse extends Schema.Schema.Type<typeof ListFundingPaymentsResponse_> {}
+export interface ListFundingPaymentsResponse {
+  /** Page of funding period data and corresponding page information. */
+  readonly fundingPayments: FundingPaymentConnection
+}
 /**
  * The JSON form of {@link ListFundingPaymentsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListFundingPaymentsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListFundingPaymentsResponse_
-> {}
+export interface ListFundingPaymentsResponseEncoded {
+  readonly fundingPayments: FundingPaymentConnectionEncoded
+}
 /**
  * Response from listing funding payments (`datanode.api.v2.ListFundingPaymentsResponse`)
  *
@@ -1807,38 +2133,41 @@ export interface ListFundingPaymentsResponseEncoded extends Schema.Schema.Encode
 export const ListFundingPaymentsResponse: Schema.Schema<
   ListFundingPaymentsResponse,
   ListFundingPaymentsResponseEncoded
-> = ListFundingPaymentsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  fundingPayments: FundingPaymentConnection
+}).annotations({ identifier: "datanode.api.v2.ListFundingPaymentsResponse" })
 
-const ListFundingPeriodDataPointsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to get funding period data points for. */
-  marketId: Ids.MarketId,
-  /** Restrict the data points to those within the given date range. */
-  dateRange: /* @__PURE__ */ optional(DateRange),
-  /** Restrict the data points to those with the given source type. */
-  source: /* @__PURE__ */ optional(VegaEvents.FundingPeriodDataPointSource.Known),
-  /** Restrict the data points to those that contributed to the given funding period sequence. */
-  seq: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListFundingPeriodDataPointsRequest" })
 /**
  * The message `datanode.api.v2.ListFundingPeriodDataPointsRequest`. (`datanode.api.v2.ListFundingPeriodDataPointsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListFundingPeriodDataPointsRequest extends Schema.Schema.Type<
-  typeof ListFundingPeriodDataPointsRequest_
-> {}
+export interface ListFundingPeriodDataPointsRequest {
+  /** Market ID to get funding period data points for. */
+  readonly marketId: Ids.MarketId
+  /** Restrict the data points to those within the given date range. */
+  readonly dateRange?: DateRange
+  /** Restrict the data points to those with the given source type. */
+  readonly source?: Enum.Known<typeof VegaEvents.FundingPeriodDataPointSource>
+  /** Restrict the data points to those that contributed to the given funding period sequence. */
+  readonly seq?: bigint
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListFundingPeriodDataPointsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListFundingPeriodDataPointsRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListFundingPeriodDataPointsRequest_
-> {}
+export interface ListFundingPeriodDataPointsRequestEncoded {
+  readonly marketId: string
+  readonly dateRange?: DateRangeEncoded
+  readonly source?: Enum.Known<typeof VegaEvents.FundingPeriodDataPointSource>
+  readonly seq?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * The message `datanode.api.v2.ListFundingPeriodDataPointsRequest`. (`datanode.api.v2.ListFundingPeriodDataPointsRequest`)
  *
@@ -1848,27 +2177,31 @@ export interface ListFundingPeriodDataPointsRequestEncoded extends Schema.Schema
 export const ListFundingPeriodDataPointsRequest: Schema.Schema<
   ListFundingPeriodDataPointsRequest,
   ListFundingPeriodDataPointsRequestEncoded
-> = ListFundingPeriodDataPointsRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: Ids.MarketId,
+  dateRange: /* @__PURE__ */ optional(DateRange),
+  source: /* @__PURE__ */ optional(VegaEvents.FundingPeriodDataPointSource.Known),
+  seq: /* @__PURE__ */ optional(Integer.Uint64),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListFundingPeriodDataPointsRequest" })
 
-const FundingPeriodDataPointConnection_ = /* @__PURE__ */ Pagination.Connection(VegaEvents.FundingPeriodDataPoint)
 /**
  * Page of funding period data points and corresponding page information. (`datanode.api.v2.FundingPeriodDataPointConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface FundingPeriodDataPointConnection extends Schema.Schema.Type<
-  typeof FundingPeriodDataPointConnection_
-> {}
+export interface FundingPeriodDataPointConnection extends Pagination.Connection<VegaEvents.FundingPeriodDataPoint> {}
 /**
  * The JSON form of {@link FundingPeriodDataPointConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface FundingPeriodDataPointConnectionEncoded extends Schema.Schema.Encoded<
-  typeof FundingPeriodDataPointConnection_
-> {}
+export interface FundingPeriodDataPointConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VegaEvents.FundingPeriodDataPointEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of funding period data points and corresponding page information. (`datanode.api.v2.FundingPeriodDataPointConnection`)
  *
@@ -1878,30 +2211,27 @@ export interface FundingPeriodDataPointConnectionEncoded extends Schema.Schema.E
 export const FundingPeriodDataPointConnection: Schema.Schema<
   FundingPeriodDataPointConnection,
   FundingPeriodDataPointConnectionEncoded
-> = FundingPeriodDataPointConnection_
+> = /* @__PURE__ */ Pagination.Connection(VegaEvents.FundingPeriodDataPoint)
 
-const ListFundingPeriodDataPointsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of funding period data points and corresponding page information. */
-  fundingPeriodDataPoints: FundingPeriodDataPointConnection
-}).annotations({ identifier: "datanode.api.v2.ListFundingPeriodDataPointsResponse" })
 /**
  * Response from listing funding period data points. (`datanode.api.v2.ListFundingPeriodDataPointsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListFundingPeriodDataPointsResponse extends Schema.Schema.Type<
-  typeof ListFundingPeriodDataPointsResponse_
-> {}
+export interface ListFundingPeriodDataPointsResponse {
+  /** Page of funding period data points and corresponding page information. */
+  readonly fundingPeriodDataPoints: FundingPeriodDataPointConnection
+}
 /**
  * The JSON form of {@link ListFundingPeriodDataPointsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListFundingPeriodDataPointsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListFundingPeriodDataPointsResponse_
-> {}
+export interface ListFundingPeriodDataPointsResponseEncoded {
+  readonly fundingPeriodDataPoints: FundingPeriodDataPointConnectionEncoded
+}
 /**
  * Response from listing funding period data points. (`datanode.api.v2.ListFundingPeriodDataPointsResponse`)
  *
@@ -1911,30 +2241,35 @@ export interface ListFundingPeriodDataPointsResponseEncoded extends Schema.Schem
 export const ListFundingPeriodDataPointsResponse: Schema.Schema<
   ListFundingPeriodDataPointsResponse,
   ListFundingPeriodDataPointsResponseEncoded
-> = ListFundingPeriodDataPointsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  fundingPeriodDataPoints: FundingPeriodDataPointConnection
+}).annotations({ identifier: "datanode.api.v2.ListFundingPeriodDataPointsResponse" })
 
-const ListFundingPeriodsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to get funding periods for. */
-  marketId: Ids.MarketId,
-  /** Restrict the funding periods to those within the given date range. */
-  dateRange: /* @__PURE__ */ optional(DateRange),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListFundingPeriodsRequest" })
 /**
  * Request to list a perpetual market's funding periods (`datanode.api.v2.ListFundingPeriodsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListFundingPeriodsRequest extends Schema.Schema.Type<typeof ListFundingPeriodsRequest_> {}
+export interface ListFundingPeriodsRequest {
+  /** Market ID to get funding periods for. */
+  readonly marketId: Ids.MarketId
+  /** Restrict the funding periods to those within the given date range. */
+  readonly dateRange?: DateRange
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListFundingPeriodsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListFundingPeriodsRequestEncoded extends Schema.Schema.Encoded<typeof ListFundingPeriodsRequest_> {}
+export interface ListFundingPeriodsRequestEncoded {
+  readonly marketId: string
+  readonly dateRange?: DateRangeEncoded
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list a perpetual market's funding periods (`datanode.api.v2.ListFundingPeriodsRequest`)
  *
@@ -1942,23 +2277,29 @@ export interface ListFundingPeriodsRequestEncoded extends Schema.Schema.Encoded<
  * @category Requests
  */
 export const ListFundingPeriodsRequest: Schema.Schema<ListFundingPeriodsRequest, ListFundingPeriodsRequestEncoded> =
-  ListFundingPeriodsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketId: Ids.MarketId,
+    dateRange: /* @__PURE__ */ optional(DateRange),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListFundingPeriodsRequest" })
 
-const FundingPeriodConnection_ = /* @__PURE__ */ Pagination.Connection(VegaEvents.FundingPeriod)
 /**
  * Page of funding period data and corresponding page information. (`datanode.api.v2.FundingPeriodConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface FundingPeriodConnection extends Schema.Schema.Type<typeof FundingPeriodConnection_> {}
+export interface FundingPeriodConnection extends Pagination.Connection<VegaEvents.FundingPeriod> {}
 /**
  * The JSON form of {@link FundingPeriodConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface FundingPeriodConnectionEncoded extends Schema.Schema.Encoded<typeof FundingPeriodConnection_> {}
+export interface FundingPeriodConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VegaEvents.FundingPeriodEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of funding period data and corresponding page information. (`datanode.api.v2.FundingPeriodConnection`)
  *
@@ -1966,26 +2307,27 @@ export interface FundingPeriodConnectionEncoded extends Schema.Schema.Encoded<ty
  * @category Messages
  */
 export const FundingPeriodConnection: Schema.Schema<FundingPeriodConnection, FundingPeriodConnectionEncoded> =
-  FundingPeriodConnection_
+  /* @__PURE__ */ Pagination.Connection(VegaEvents.FundingPeriod)
 
-const ListFundingPeriodsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of funding period data and corresponding page information. */
-  fundingPeriods: FundingPeriodConnection
-}).annotations({ identifier: "datanode.api.v2.ListFundingPeriodsResponse" })
 /**
  * Response from listing funding periods (`datanode.api.v2.ListFundingPeriodsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListFundingPeriodsResponse extends Schema.Schema.Type<typeof ListFundingPeriodsResponse_> {}
+export interface ListFundingPeriodsResponse {
+  /** Page of funding period data and corresponding page information. */
+  readonly fundingPeriods: FundingPeriodConnection
+}
 /**
  * The JSON form of {@link ListFundingPeriodsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListFundingPeriodsResponseEncoded extends Schema.Schema.Encoded<typeof ListFundingPeriodsResponse_> {}
+export interface ListFundingPeriodsResponseEncoded {
+  readonly fundingPeriods: FundingPeriodConnectionEncoded
+}
 /**
  * Response from listing funding periods (`datanode.api.v2.ListFundingPeriodsResponse`)
  *
@@ -1993,78 +2335,105 @@ export interface ListFundingPeriodsResponseEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const ListFundingPeriodsResponse: Schema.Schema<ListFundingPeriodsResponse, ListFundingPeriodsResponseEncoded> =
-  ListFundingPeriodsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    fundingPeriods: FundingPeriodConnection
+  }).annotations({ identifier: "datanode.api.v2.ListFundingPeriodsResponse" })
 
-const ListGamesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Game ID to filter for. */
-  gameId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** First epoch to retrieve game data from. If not provided, defaults to the last epoch minus 30, or the first epoch available if not enough epochs have passed. */
-  epochFrom: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Last epoch to retrieve game data to (inclusive). If not provided, defaults to the last epoch. */
-  epochTo: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Entity scope to filter games for, i.e. team games or individual games only */
-  entityScope: /* @__PURE__ */ optional(Commands.EntityScope.Known),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Team ID to filter for. This filter will only be applied if entity scope is not specified in the request, or the entity scope is set to teams. */
-  teamId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Party ID to filter for. This filter will apply regardless of the entity scope. If the entity scope filter is teams, then the party ID filter will apply to team members. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId)
-}).annotations({ identifier: "datanode.api.v2.ListGamesRequest" })
 /**
  * Request to retrieve games data. (`datanode.api.v2.ListGamesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListGamesRequest extends Schema.Schema.Type<typeof ListGamesRequest_> {}
+export interface ListGamesRequest {
+  /** Game ID to filter for. */
+  readonly gameId?: Ids.VegaId
+  /** First epoch to retrieve game data from. If not provided, defaults to the last epoch minus 30, or the first epoch available if not enough epochs have passed. */
+  readonly epochFrom?: bigint
+  /** Last epoch to retrieve game data to (inclusive). If not provided, defaults to the last epoch. */
+  readonly epochTo?: bigint
+  /** Entity scope to filter games for, i.e. team games or individual games only */
+  readonly entityScope?: Enum.Known<typeof Commands.EntityScope>
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Team ID to filter for. This filter will only be applied if entity scope is not specified in the request, or the entity scope is set to teams. */
+  readonly teamId?: Ids.VegaId
+  /** Party ID to filter for. This filter will apply regardless of the entity scope. If the entity scope filter is teams, then the party ID filter will apply to team members. */
+  readonly partyId?: Ids.PartyId
+}
 /**
  * The request form of {@link ListGamesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListGamesRequestEncoded extends Schema.Schema.Encoded<typeof ListGamesRequest_> {}
+export interface ListGamesRequestEncoded {
+  readonly gameId?: string
+  readonly epochFrom?: string
+  readonly epochTo?: string
+  readonly entityScope?: Enum.Known<typeof Commands.EntityScope>
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly teamId?: string
+  readonly partyId?: string
+}
 /**
  * Request to retrieve games data. (`datanode.api.v2.ListGamesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListGamesRequest: Schema.Schema<ListGamesRequest, ListGamesRequestEncoded> = ListGamesRequest_
+export const ListGamesRequest: Schema.Schema<ListGamesRequest, ListGamesRequestEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    gameId: /* @__PURE__ */ optional(Ids.VegaId),
+    epochFrom: /* @__PURE__ */ optional(Integer.Uint64),
+    epochTo: /* @__PURE__ */ optional(Integer.Uint64),
+    entityScope: /* @__PURE__ */ optional(Commands.EntityScope.Known),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    teamId: /* @__PURE__ */ optional(Ids.VegaId),
+    partyId: /* @__PURE__ */ optional(Ids.PartyId)
+  }
+).annotations({ identifier: "datanode.api.v2.ListGamesRequest" })
 
-const IndividualGameEntity_ = /* @__PURE__ */ Schema.Struct({
-  /** Party ID of the individual participating */
-  individual: Ids.PartyId,
-  /** Rank of the individual either in the game or within their team. */
-  rank: Integer.Uint64,
-  /** Volume traded by the individual */
-  volume: Decimal.Decimal,
-  /** Reward metric applied to the individual */
-  rewardMetric: Commands.DispatchMetric,
-  /** Reward earned by the individual during the epoch */
-  rewardEarned: Amount.Amount,
-  /** Total rewards earned by the individual for the game */
-  totalRewardsEarned: Amount.Amount,
-  /** Rewards earned by the individual in quantum value */
-  rewardEarnedQuantum: Amount.Amount,
-  /** Total rewards earned by the individual in quantum value */
-  totalRewardsEarnedQuantum: Amount.Amount
-}).annotations({ identifier: "datanode.api.v2.IndividualGameEntity" })
 /**
  * Data relating to an individual participating in a game. This can be used for both team members who are participating in a team game, or individuals participating in an individual entity game. (`datanode.api.v2.IndividualGameEntity`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface IndividualGameEntity extends Schema.Schema.Type<typeof IndividualGameEntity_> {}
+export interface IndividualGameEntity {
+  /** Party ID of the individual participating */
+  readonly individual: Ids.PartyId
+  /** Rank of the individual either in the game or within their team. */
+  readonly rank: bigint
+  /** Volume traded by the individual */
+  readonly volume: BigDecimal.BigDecimal
+  /** Reward metric applied to the individual */
+  readonly rewardMetric: Enum.Type<typeof Commands.DispatchMetric>
+  /** Reward earned by the individual during the epoch */
+  readonly rewardEarned: bigint
+  /** Total rewards earned by the individual for the game */
+  readonly totalRewardsEarned: bigint
+  /** Rewards earned by the individual in quantum value */
+  readonly rewardEarnedQuantum: bigint
+  /** Total rewards earned by the individual in quantum value */
+  readonly totalRewardsEarnedQuantum: bigint
+}
 /**
  * The JSON form of {@link IndividualGameEntity}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface IndividualGameEntityEncoded extends Schema.Schema.Encoded<typeof IndividualGameEntity_> {}
+export interface IndividualGameEntityEncoded {
+  readonly individual: string
+  readonly rank: string
+  readonly volume: string
+  readonly rewardMetric: string | number
+  readonly rewardEarned: string
+  readonly totalRewardsEarned: string
+  readonly rewardEarnedQuantum: string
+  readonly totalRewardsEarnedQuantum: string
+}
 /**
  * Data relating to an individual participating in a game. This can be used for both team members who are participating in a team game, or individuals participating in an individual entity game. (`datanode.api.v2.IndividualGameEntity`)
  *
@@ -2072,28 +2441,39 @@ export interface IndividualGameEntityEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const IndividualGameEntity: Schema.Schema<IndividualGameEntity, IndividualGameEntityEncoded> =
-  IndividualGameEntity_
+  /* @__PURE__ */ Schema.Struct({
+    individual: Ids.PartyId,
+    rank: Integer.Uint64,
+    volume: Decimal.Decimal,
+    rewardMetric: Commands.DispatchMetric,
+    rewardEarned: Amount.Amount,
+    totalRewardsEarned: Amount.Amount,
+    rewardEarnedQuantum: Amount.Amount,
+    totalRewardsEarnedQuantum: Amount.Amount
+  }).annotations({ identifier: "datanode.api.v2.IndividualGameEntity" })
 
-const TeamGameParticipation_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of the team participating */
-  teamId: Ids.VegaId,
-  /** Individual team member metrics for their participation in the game */
-  membersParticipating: /* @__PURE__ */ Schema.Array(IndividualGameEntity)
-}).annotations({ identifier: "datanode.api.v2.TeamGameParticipation" })
 /**
  * Breakdown of a team's participation in a game. (`datanode.api.v2.TeamGameParticipation`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamGameParticipation extends Schema.Schema.Type<typeof TeamGameParticipation_> {}
+export interface TeamGameParticipation {
+  /** ID of the team participating */
+  readonly teamId: Ids.VegaId
+  /** Individual team member metrics for their participation in the game */
+  readonly membersParticipating: ReadonlyArray<IndividualGameEntity>
+}
 /**
  * The JSON form of {@link TeamGameParticipation}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamGameParticipationEncoded extends Schema.Schema.Encoded<typeof TeamGameParticipation_> {}
+export interface TeamGameParticipationEncoded {
+  readonly teamId: string
+  readonly membersParticipating: ReadonlyArray<IndividualGameEntityEncoded>
+}
 /**
  * Breakdown of a team's participation in a game. (`datanode.api.v2.TeamGameParticipation`)
  *
@@ -2101,92 +2481,118 @@ export interface TeamGameParticipationEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const TeamGameParticipation: Schema.Schema<TeamGameParticipation, TeamGameParticipationEncoded> =
-  TeamGameParticipation_
+  /* @__PURE__ */ Schema.Struct({
+    teamId: Ids.VegaId,
+    membersParticipating: /* @__PURE__ */ Schema.Array(IndividualGameEntity)
+  }).annotations({ identifier: "datanode.api.v2.TeamGameParticipation" })
 
-const TeamGameEntity_ = /* @__PURE__ */ Schema.Struct({
-  /** Team participation breakdown */
-  team: /* @__PURE__ */ nullable(TeamGameParticipation),
-  /** Rank of the team in the game */
-  rank: Integer.Uint64,
-  /** Volume traded by the team */
-  volume: Decimal.Decimal,
-  /** Reward metric applied to the team */
-  rewardMetric: Commands.DispatchMetric,
-  /** Reward earned by the team */
-  rewardEarned: Amount.Amount,
-  /** Total rewards earned by the individual for the team */
-  totalRewardsEarned: Amount.Amount,
-  /** Rewards earned by the team in quantum value */
-  rewardEarnedQuantum: Amount.Amount,
-  /** Total rewards earned by the team in quantum value */
-  totalRewardsEarnedQuantum: Amount.Amount
-}).annotations({ identifier: "datanode.api.v2.TeamGameEntity" })
 /**
  * Data relating to a team participating in a game. (`datanode.api.v2.TeamGameEntity`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamGameEntity extends Schema.Schema.Type<typeof TeamGameEntity_> {}
+export interface TeamGameEntity {
+  /** Team participation breakdown */
+  readonly team?: TeamGameParticipation
+  /** Rank of the team in the game */
+  readonly rank: bigint
+  /** Volume traded by the team */
+  readonly volume: BigDecimal.BigDecimal
+  /** Reward metric applied to the team */
+  readonly rewardMetric: Enum.Type<typeof Commands.DispatchMetric>
+  /** Reward earned by the team */
+  readonly rewardEarned: bigint
+  /** Total rewards earned by the individual for the team */
+  readonly totalRewardsEarned: bigint
+  /** Rewards earned by the team in quantum value */
+  readonly rewardEarnedQuantum: bigint
+  /** Total rewards earned by the team in quantum value */
+  readonly totalRewardsEarnedQuantum: bigint
+}
 /**
  * The JSON form of {@link TeamGameEntity}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamGameEntityEncoded extends Schema.Schema.Encoded<typeof TeamGameEntity_> {}
+export interface TeamGameEntityEncoded {
+  readonly team: TeamGameParticipationEncoded | null
+  readonly rank: string
+  readonly volume: string
+  readonly rewardMetric: string | number
+  readonly rewardEarned: string
+  readonly totalRewardsEarned: string
+  readonly rewardEarnedQuantum: string
+  readonly totalRewardsEarnedQuantum: string
+}
 /**
  * Data relating to a team participating in a game. (`datanode.api.v2.TeamGameEntity`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TeamGameEntity: Schema.Schema<TeamGameEntity, TeamGameEntityEncoded> = TeamGameEntity_
+export const TeamGameEntity: Schema.Schema<TeamGameEntity, TeamGameEntityEncoded> = /* @__PURE__ */ Schema.Struct({
+  team: /* @__PURE__ */ nullable(TeamGameParticipation),
+  rank: Integer.Uint64,
+  volume: Decimal.Decimal,
+  rewardMetric: Commands.DispatchMetric,
+  rewardEarned: Amount.Amount,
+  totalRewardsEarned: Amount.Amount,
+  rewardEarnedQuantum: Amount.Amount,
+  totalRewardsEarnedQuantum: Amount.Amount
+}).annotations({ identifier: "datanode.api.v2.TeamGameEntity" })
 
-const TeamGameEntities_ = /* @__PURE__ */ Schema.Struct({
-  /** List of teams, the participant members of a team, and the metrics associated with each participant. */
-  team: /* @__PURE__ */ Schema.Array(TeamGameEntity)
-}).annotations({ identifier: "datanode.api.v2.TeamGameEntities" })
 /**
  * List of teams that are participating in a game (`datanode.api.v2.TeamGameEntities`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamGameEntities extends Schema.Schema.Type<typeof TeamGameEntities_> {}
+export interface TeamGameEntities {
+  /** List of teams, the participant members of a team, and the metrics associated with each participant. */
+  readonly team: ReadonlyArray<TeamGameEntity>
+}
 /**
  * The JSON form of {@link TeamGameEntities}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamGameEntitiesEncoded extends Schema.Schema.Encoded<typeof TeamGameEntities_> {}
+export interface TeamGameEntitiesEncoded {
+  readonly team: ReadonlyArray<TeamGameEntityEncoded>
+}
 /**
  * List of teams that are participating in a game (`datanode.api.v2.TeamGameEntities`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TeamGameEntities: Schema.Schema<TeamGameEntities, TeamGameEntitiesEncoded> = TeamGameEntities_
+export const TeamGameEntities: Schema.Schema<TeamGameEntities, TeamGameEntitiesEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    team: /* @__PURE__ */ Schema.Array(TeamGameEntity)
+  }
+).annotations({ identifier: "datanode.api.v2.TeamGameEntities" })
 
-const IndividualGameEntities_ = /* @__PURE__ */ Schema.Struct({
-  /** List of individual party IDs, and the metrics associated with each participant. */
-  individual: /* @__PURE__ */ Schema.Array(IndividualGameEntity)
-}).annotations({ identifier: "datanode.api.v2.IndividualGameEntities" })
 /**
  * List of individuals that are participating in a game (`datanode.api.v2.IndividualGameEntities`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface IndividualGameEntities extends Schema.Schema.Type<typeof IndividualGameEntities_> {}
+export interface IndividualGameEntities {
+  /** List of individual party IDs, and the metrics associated with each participant. */
+  readonly individual: ReadonlyArray<IndividualGameEntity>
+}
 /**
  * The JSON form of {@link IndividualGameEntities}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface IndividualGameEntitiesEncoded extends Schema.Schema.Encoded<typeof IndividualGameEntities_> {}
+export interface IndividualGameEntitiesEncoded {
+  readonly individual: ReadonlyArray<IndividualGameEntityEncoded>
+}
 /**
  * List of individuals that are participating in a game (`datanode.api.v2.IndividualGameEntities`)
  *
@@ -2194,115 +2600,139 @@ export interface IndividualGameEntitiesEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const IndividualGameEntities: Schema.Schema<IndividualGameEntities, IndividualGameEntitiesEncoded> =
-  IndividualGameEntities_
+  /* @__PURE__ */ Schema.Struct({
+    individual: /* @__PURE__ */ Schema.Array(IndividualGameEntity)
+  }).annotations({ identifier: "datanode.api.v2.IndividualGameEntities" })
 
-const Game_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID of the game */
-  id: Ids.VegaId,
-  /** Epoch at which the last game metrics were captured. */
-  epoch: Integer.Uint64,
-  /** The number of participants in the game. */
-  participants: Integer.Uint64,
-  /** Team entities that are participating in the game */
-  team: /* @__PURE__ */ optional(TeamGameEntities),
-  /** Individual entities that are participating in the game */
-  individual: /* @__PURE__ */ optional(IndividualGameEntities),
-  /** ID of the asset rewarded for involvement in the game. */
-  rewardAssetId: Ids.AssetId
-})
-  .pipe(/* @__PURE__ */ oneof("entities", ["team", "individual"]))
-  .annotations({ identifier: "datanode.api.v2.Game" })
 /**
  * Data relating to a game. (`datanode.api.v2.Game`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Game extends Schema.Schema.Type<typeof Game_> {}
+export interface Game {
+  /** Unique ID of the game */
+  readonly id: Ids.VegaId
+  /** Epoch at which the last game metrics were captured. */
+  readonly epoch: bigint
+  /** The number of participants in the game. */
+  readonly participants: bigint
+  /** Team entities that are participating in the game */
+  readonly team?: TeamGameEntities
+  /** Individual entities that are participating in the game */
+  readonly individual?: IndividualGameEntities
+  /** ID of the asset rewarded for involvement in the game. */
+  readonly rewardAssetId: Ids.AssetId
+}
 /**
  * The JSON form of {@link Game}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GameEncoded extends Schema.Schema.Encoded<typeof Game_> {}
+export interface GameEncoded {
+  readonly id: string
+  readonly epoch: string
+  readonly participants: string
+  readonly team?: TeamGameEntitiesEncoded
+  readonly individual?: IndividualGameEntitiesEncoded
+  readonly rewardAssetId: string
+}
 /**
  * Data relating to a game. (`datanode.api.v2.Game`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Game: Schema.Schema<Game, GameEncoded> = Game_
+export const Game: Schema.Schema<Game, GameEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  epoch: Integer.Uint64,
+  participants: Integer.Uint64,
+  team: /* @__PURE__ */ optional(TeamGameEntities),
+  individual: /* @__PURE__ */ optional(IndividualGameEntities),
+  rewardAssetId: Ids.AssetId
+})
+  .pipe(/* @__PURE__ */ oneof("entities", ["team", "individual"]))
+  .annotations({ identifier: "datanode.api.v2.Game" })
 
-const GamesConnection_ = /* @__PURE__ */ Pagination.Connection(Game)
 /**
  * Page of games data and corresponding page information. (`datanode.api.v2.GamesConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GamesConnection extends Schema.Schema.Type<typeof GamesConnection_> {}
+export interface GamesConnection extends Pagination.Connection<Game> {}
 /**
  * The JSON form of {@link GamesConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GamesConnectionEncoded extends Schema.Schema.Encoded<typeof GamesConnection_> {}
+export interface GamesConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: GameEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of games data and corresponding page information. (`datanode.api.v2.GamesConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const GamesConnection: Schema.Schema<GamesConnection, GamesConnectionEncoded> = GamesConnection_
+export const GamesConnection: Schema.Schema<GamesConnection, GamesConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(Game)
 
-const ListGamesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of games data and corresponding page information. */
-  games: GamesConnection
-}).annotations({ identifier: "datanode.api.v2.ListGamesResponse" })
 /**
  * Response containing games data. (`datanode.api.v2.ListGamesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListGamesResponse extends Schema.Schema.Type<typeof ListGamesResponse_> {}
+export interface ListGamesResponse {
+  /** Page of games data and corresponding page information. */
+  readonly games: GamesConnection
+}
 /**
  * The JSON form of {@link ListGamesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListGamesResponseEncoded extends Schema.Schema.Encoded<typeof ListGamesResponse_> {}
+export interface ListGamesResponseEncoded {
+  readonly games: GamesConnectionEncoded
+}
 /**
  * Response containing games data. (`datanode.api.v2.ListGamesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ListGamesResponse: Schema.Schema<ListGamesResponse, ListGamesResponseEncoded> = ListGamesResponse_
+export const ListGamesResponse: Schema.Schema<ListGamesResponse, ListGamesResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    games: GamesConnection
+  }).annotations({ identifier: "datanode.api.v2.ListGamesResponse" })
 
-const GetGovernanceDataRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Proposal ID to get governance data for, if provided. */
-  proposalId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Reference to get proposal data for, if provided. */
-  reference: /* @__PURE__ */ optional(Schema.String)
-}).annotations({ identifier: "datanode.api.v2.GetGovernanceDataRequest" })
 /**
  * Request to get governance data (`datanode.api.v2.GetGovernanceDataRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetGovernanceDataRequest extends Schema.Schema.Type<typeof GetGovernanceDataRequest_> {}
+export interface GetGovernanceDataRequest {
+  /** Proposal ID to get governance data for, if provided. */
+  readonly proposalId?: Ids.VegaId
+  /** Reference to get proposal data for, if provided. */
+  readonly reference?: string
+}
 /**
  * The request form of {@link GetGovernanceDataRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetGovernanceDataRequestEncoded extends Schema.Schema.Encoded<typeof GetGovernanceDataRequest_> {}
+export interface GetGovernanceDataRequestEncoded {
+  readonly proposalId?: string
+  readonly reference?: string
+}
 /**
  * Request to get governance data (`datanode.api.v2.GetGovernanceDataRequest`)
  *
@@ -2310,26 +2740,30 @@ export interface GetGovernanceDataRequestEncoded extends Schema.Schema.Encoded<t
  * @category Requests
  */
 export const GetGovernanceDataRequest: Schema.Schema<GetGovernanceDataRequest, GetGovernanceDataRequestEncoded> =
-  GetGovernanceDataRequest_
+  /* @__PURE__ */ Schema.Struct({
+    proposalId: /* @__PURE__ */ optional(Ids.VegaId),
+    reference: /* @__PURE__ */ optional(Schema.String)
+  }).annotations({ identifier: "datanode.api.v2.GetGovernanceDataRequest" })
 
-const GetGovernanceDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Governance data content, i.e. proposal and votes for and against. */
-  data: /* @__PURE__ */ nullable(Vega.GovernanceData)
-}).annotations({ identifier: "datanode.api.v2.GetGovernanceDataResponse" })
 /**
  * Response from getting governance data (`datanode.api.v2.GetGovernanceDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetGovernanceDataResponse extends Schema.Schema.Type<typeof GetGovernanceDataResponse_> {}
+export interface GetGovernanceDataResponse {
+  /** Governance data content, i.e. proposal and votes for and against. */
+  readonly data?: Vega.GovernanceData
+}
 /**
  * The JSON form of {@link GetGovernanceDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetGovernanceDataResponseEncoded extends Schema.Schema.Encoded<typeof GetGovernanceDataResponse_> {}
+export interface GetGovernanceDataResponseEncoded {
+  readonly data: Vega.GovernanceDataEncoded | null
+}
 /**
  * Response from getting governance data (`datanode.api.v2.GetGovernanceDataResponse`)
  *
@@ -2337,7 +2771,9 @@ export interface GetGovernanceDataResponseEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const GetGovernanceDataResponse: Schema.Schema<GetGovernanceDataResponse, GetGovernanceDataResponseEncoded> =
-  GetGovernanceDataResponse_
+  /* @__PURE__ */ Schema.Struct({
+    data: /* @__PURE__ */ nullable(Vega.GovernanceData)
+  }).annotations({ identifier: "datanode.api.v2.GetGovernanceDataResponse" })
 
 /**
  * Filter for the types of governance proposals to view (`datanode.api.v2.ListGovernanceDataRequest.Type`)
@@ -2373,32 +2809,37 @@ export const ListGovernanceDataRequestType = /* @__PURE__ */ Enum.make(
  */
 export type ListGovernanceDataRequestType = Enum.Type<typeof ListGovernanceDataRequestType>
 
-const ListGovernanceDataRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict proposals to those with the given state. */
-  proposalState: /* @__PURE__ */ optional(Vega.ProposalState.Known),
-  /** Restrict proposals to those with the given type. */
-  proposalType: /* @__PURE__ */ optional(ListGovernanceDataRequestType.Known),
-  /** Restrict proposals to those proposed by the given party ID. */
-  proposerPartyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Restrict proposals to those with the given reference. */
-  proposalReference: /* @__PURE__ */ optional(Schema.String),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListGovernanceDataRequest" })
 /**
  * Request to list governance data (`datanode.api.v2.ListGovernanceDataRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListGovernanceDataRequest extends Schema.Schema.Type<typeof ListGovernanceDataRequest_> {}
+export interface ListGovernanceDataRequest {
+  /** Restrict proposals to those with the given state. */
+  readonly proposalState?: Enum.Known<typeof Vega.ProposalState>
+  /** Restrict proposals to those with the given type. */
+  readonly proposalType?: Enum.Known<typeof ListGovernanceDataRequestType>
+  /** Restrict proposals to those proposed by the given party ID. */
+  readonly proposerPartyId?: Ids.PartyId
+  /** Restrict proposals to those with the given reference. */
+  readonly proposalReference?: string
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListGovernanceDataRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListGovernanceDataRequestEncoded extends Schema.Schema.Encoded<typeof ListGovernanceDataRequest_> {}
+export interface ListGovernanceDataRequestEncoded {
+  readonly proposalState?: Enum.Known<typeof Vega.ProposalState>
+  readonly proposalType?: Enum.Known<typeof ListGovernanceDataRequestType>
+  readonly proposerPartyId?: string
+  readonly proposalReference?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list governance data (`datanode.api.v2.ListGovernanceDataRequest`)
  *
@@ -2406,23 +2847,31 @@ export interface ListGovernanceDataRequestEncoded extends Schema.Schema.Encoded<
  * @category Requests
  */
 export const ListGovernanceDataRequest: Schema.Schema<ListGovernanceDataRequest, ListGovernanceDataRequestEncoded> =
-  ListGovernanceDataRequest_
+  /* @__PURE__ */ Schema.Struct({
+    proposalState: /* @__PURE__ */ optional(Vega.ProposalState.Known),
+    proposalType: /* @__PURE__ */ optional(ListGovernanceDataRequestType.Known),
+    proposerPartyId: /* @__PURE__ */ optional(Ids.PartyId),
+    proposalReference: /* @__PURE__ */ optional(Schema.String),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListGovernanceDataRequest" })
 
-const GovernanceDataConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.GovernanceData)
 /**
  * Page of governance data and corresponding page information (`datanode.api.v2.GovernanceDataConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GovernanceDataConnection extends Schema.Schema.Type<typeof GovernanceDataConnection_> {}
+export interface GovernanceDataConnection extends Pagination.Connection<Vega.GovernanceData> {}
 /**
  * The JSON form of {@link GovernanceDataConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GovernanceDataConnectionEncoded extends Schema.Schema.Encoded<typeof GovernanceDataConnection_> {}
+export interface GovernanceDataConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.GovernanceDataEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of governance data and corresponding page information (`datanode.api.v2.GovernanceDataConnection`)
  *
@@ -2430,26 +2879,27 @@ export interface GovernanceDataConnectionEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const GovernanceDataConnection: Schema.Schema<GovernanceDataConnection, GovernanceDataConnectionEncoded> =
-  GovernanceDataConnection_
+  /* @__PURE__ */ Pagination.Connection(Vega.GovernanceData)
 
-const ListGovernanceDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of governance data and corresponding page information. */
-  connection: GovernanceDataConnection
-}).annotations({ identifier: "datanode.api.v2.ListGovernanceDataResponse" })
 /**
  * Response from listing governance data (`datanode.api.v2.ListGovernanceDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListGovernanceDataResponse extends Schema.Schema.Type<typeof ListGovernanceDataResponse_> {}
+export interface ListGovernanceDataResponse {
+  /** Page of governance data and corresponding page information. */
+  readonly connection: GovernanceDataConnection
+}
 /**
  * The JSON form of {@link ListGovernanceDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListGovernanceDataResponseEncoded extends Schema.Schema.Encoded<typeof ListGovernanceDataResponse_> {}
+export interface ListGovernanceDataResponseEncoded {
+  readonly connection: GovernanceDataConnectionEncoded
+}
 /**
  * Response from listing governance data (`datanode.api.v2.ListGovernanceDataResponse`)
  *
@@ -2457,30 +2907,35 @@ export interface ListGovernanceDataResponseEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const ListGovernanceDataResponse: Schema.Schema<ListGovernanceDataResponse, ListGovernanceDataResponseEncoded> =
-  ListGovernanceDataResponse_
+  /* @__PURE__ */ Schema.Struct({
+    connection: GovernanceDataConnection
+  }).annotations({ identifier: "datanode.api.v2.ListGovernanceDataResponse" })
 
-const ExportLedgerEntriesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict exported ledger entries to those relating to the given party ID. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Restrict exported ledger entries to those relating to the given asset ID. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId),
-  /** Date range to export ledger entries for. */
-  dateRange: /* @__PURE__ */ optional(DateRange)
-}).annotations({ identifier: "datanode.api.v2.ExportLedgerEntriesRequest" })
 /**
  * Request that is sent when exporting ledger entries to csv (`datanode.api.v2.ExportLedgerEntriesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ExportLedgerEntriesRequest extends Schema.Schema.Type<typeof ExportLedgerEntriesRequest_> {}
+export interface ExportLedgerEntriesRequest {
+  /** Restrict exported ledger entries to those relating to the given party ID. */
+  readonly partyId?: Ids.PartyId
+  /** Restrict exported ledger entries to those relating to the given asset ID. */
+  readonly assetId?: Ids.AssetId
+  /** Date range to export ledger entries for. */
+  readonly dateRange?: DateRange
+}
 /**
  * The request form of {@link ExportLedgerEntriesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ExportLedgerEntriesRequestEncoded extends Schema.Schema.Encoded<typeof ExportLedgerEntriesRequest_> {}
+export interface ExportLedgerEntriesRequestEncoded {
+  readonly partyId?: string
+  readonly assetId?: string
+  readonly dateRange?: DateRangeEncoded
+}
 /**
  * Request that is sent when exporting ledger entries to csv (`datanode.api.v2.ExportLedgerEntriesRequest`)
  *
@@ -2488,64 +2943,83 @@ export interface ExportLedgerEntriesRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const ExportLedgerEntriesRequest: Schema.Schema<ExportLedgerEntriesRequest, ExportLedgerEntriesRequestEncoded> =
-  ExportLedgerEntriesRequest_
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    assetId: /* @__PURE__ */ optional(Ids.AssetId),
+    dateRange: /* @__PURE__ */ optional(DateRange)
+  }).annotations({ identifier: "datanode.api.v2.ExportLedgerEntriesRequest" })
 
-const LedgerEntryFilter_ = /* @__PURE__ */ Schema.Struct({
-  /** Determines whether an entry must have accounts matching both the account_from_filter and the account_to_filter. If set to 'true', entries must have matches in both filters. If set to `false`, entries matching only the account_from_filter or the account_to_filter will also be included. */
-  closeOnAccountFilters: /* @__PURE__ */ optional(Schema.Boolean),
-  /** Used to set values for filtering sender accounts. Party must be provided in this filter or 'to' account filter, or both. */
-  fromAccountFilter: /* @__PURE__ */ optional(AccountFilter),
-  /** Used to set values for filtering receiver accounts. Party must be provided in this filter or 'from' account filter, or both. */
-  toAccountFilter: /* @__PURE__ */ optional(AccountFilter),
-  /** List of transfer types that is used for filtering sender and receiver accounts. */
-  transferTypes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.TransferType.Known)),
-  /** List ledger entries that are associated with a specific transfer ID. If provided, all other filters are ignored */
-  transferId: /* @__PURE__ */ optional(Ids.VegaId)
-}).annotations({ identifier: "datanode.api.v2.LedgerEntryFilter" })
 /**
  * Ledger entry filter sets filters on returned set of ledger entries. (`datanode.api.v2.LedgerEntryFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface LedgerEntryFilter extends Schema.Schema.Type<typeof LedgerEntryFilter_> {}
+export interface LedgerEntryFilter {
+  /** Determines whether an entry must have accounts matching both the account_from_filter and the account_to_filter. If set to 'true', entries must have matches in both filters. If set to `false`, entries matching only the account_from_filter or the account_to_filter will also be included. */
+  readonly closeOnAccountFilters?: boolean
+  /** Used to set values for filtering sender accounts. Party must be provided in this filter or 'to' account filter, or both. */
+  readonly fromAccountFilter?: AccountFilter
+  /** Used to set values for filtering receiver accounts. Party must be provided in this filter or 'from' account filter, or both. */
+  readonly toAccountFilter?: AccountFilter
+  /** List of transfer types that is used for filtering sender and receiver accounts. */
+  readonly transferTypes?: ReadonlyArray<Enum.Known<typeof Vega.TransferType>>
+  /** List ledger entries that are associated with a specific transfer ID. If provided, all other filters are ignored */
+  readonly transferId?: Ids.VegaId
+}
 /**
  * The request form of {@link LedgerEntryFilter}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LedgerEntryFilterEncoded extends Schema.Schema.Encoded<typeof LedgerEntryFilter_> {}
+export interface LedgerEntryFilterEncoded {
+  readonly closeOnAccountFilters?: boolean
+  readonly fromAccountFilter?: AccountFilterEncoded
+  readonly toAccountFilter?: AccountFilterEncoded
+  readonly transferTypes?: ReadonlyArray<Enum.Known<typeof Vega.TransferType>>
+  readonly transferId?: string
+}
 /**
  * Ledger entry filter sets filters on returned set of ledger entries. (`datanode.api.v2.LedgerEntryFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const LedgerEntryFilter: Schema.Schema<LedgerEntryFilter, LedgerEntryFilterEncoded> = LedgerEntryFilter_
+export const LedgerEntryFilter: Schema.Schema<LedgerEntryFilter, LedgerEntryFilterEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    closeOnAccountFilters: /* @__PURE__ */ optional(Schema.Boolean),
+    fromAccountFilter: /* @__PURE__ */ optional(AccountFilter),
+    toAccountFilter: /* @__PURE__ */ optional(AccountFilter),
+    transferTypes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.TransferType.Known)),
+    transferId: /* @__PURE__ */ optional(Ids.VegaId)
+  }).annotations({ identifier: "datanode.api.v2.LedgerEntryFilter" })
 
-const ListLedgerEntriesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Ledger entry filter that contains all values and conditions according to which the listing of ledger entries is filtered.You must provide at least one party in 'from' account filter, or 'to' account filter. */
-  filter: /* @__PURE__ */ optional(LedgerEntryFilter),
-  /** Optional pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Date range for which to list ledger entries. If not set, the date range is restricted to the last 5 days. If a start and end date is provided, but the range is more than 5 days, the end date will be restricted to 5 days from the start. If a start date is provided, but no end date, the end date will be set to 5 days from the start. If an end date is provided, but no start date, the start date will be set to 5 days before the end. */
-  dateRange: /* @__PURE__ */ optional(DateRange)
-}).annotations({ identifier: "datanode.api.v2.ListLedgerEntriesRequest" })
 /**
  * Request that is sent when listing ledger entries. (`datanode.api.v2.ListLedgerEntriesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListLedgerEntriesRequest extends Schema.Schema.Type<typeof ListLedgerEntriesRequest_> {}
+export interface ListLedgerEntriesRequest {
+  /** Ledger entry filter that contains all values and conditions according to which the listing of ledger entries is filtered.You must provide at least one party in 'from' account filter, or 'to' account filter. */
+  readonly filter?: LedgerEntryFilter
+  /** Optional pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Date range for which to list ledger entries. If not set, the date range is restricted to the last 5 days. If a start and end date is provided, but the range is more than 5 days, the end date will be restricted to 5 days from the start. If a start date is provided, but no end date, the end date will be set to 5 days from the start. If an end date is provided, but no start date, the start date will be set to 5 days before the end. */
+  readonly dateRange?: DateRange
+}
 /**
  * The request form of {@link ListLedgerEntriesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListLedgerEntriesRequestEncoded extends Schema.Schema.Encoded<typeof ListLedgerEntriesRequest_> {}
+export interface ListLedgerEntriesRequestEncoded {
+  readonly filter?: LedgerEntryFilterEncoded
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly dateRange?: DateRangeEncoded
+}
 /**
  * Request that is sent when listing ledger entries. (`datanode.api.v2.ListLedgerEntriesRequest`)
  *
@@ -2553,50 +3027,67 @@ export interface ListLedgerEntriesRequestEncoded extends Schema.Schema.Encoded<t
  * @category Requests
  */
 export const ListLedgerEntriesRequest: Schema.Schema<ListLedgerEntriesRequest, ListLedgerEntriesRequestEncoded> =
-  ListLedgerEntriesRequest_
+  /* @__PURE__ */ Schema.Struct({
+    filter: /* @__PURE__ */ optional(LedgerEntryFilter),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    dateRange: /* @__PURE__ */ optional(DateRange)
+  }).annotations({ identifier: "datanode.api.v2.ListLedgerEntriesRequest" })
 
-const AggregatedLedgerEntry_ = /* @__PURE__ */ Schema.Struct({
-  /** Timestamp in Unix nanoseconds of the block in which the result is referring to. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Amount of ledger entries for the set of requested accounts at the time above. */
-  quantity: Amount.Amount,
-  /** Transfer type. */
-  transferType: Vega.TransferType,
-  /** Asset ID for the asset associated with the entry. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId),
-  /** Type of account sent from. */
-  fromAccountType: Commands.AccountType,
-  /** Type of account received to. */
-  toAccountType: Commands.AccountType,
-  /** Sender's party ID. */
-  fromAccountPartyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Receiver's party ID. */
-  toAccountPartyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Sender market ID. */
-  fromAccountMarketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Receiver market ID. */
-  toAccountMarketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Sender account balance after the transfer. */
-  fromAccountBalance: Amount.Amount,
-  /** Receiver account balance after the transfer. */
-  toAccountBalance: Amount.Amount,
-  /** Transfer ID associated with the ledger entry. */
-  transferId: /* @__PURE__ */ orEmpty(Ids.VegaId)
-}).annotations({ identifier: "datanode.api.v2.AggregatedLedgerEntry" })
 /**
  * Represents an aggregated view of ledger entry data, sender and receiver accounts, details and balances for both sides after the transfer has been made (`datanode.api.v2.AggregatedLedgerEntry`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AggregatedLedgerEntry extends Schema.Schema.Type<typeof AggregatedLedgerEntry_> {}
+export interface AggregatedLedgerEntry {
+  /** Timestamp in Unix nanoseconds of the block in which the result is referring to. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Amount of ledger entries for the set of requested accounts at the time above. */
+  readonly quantity: bigint
+  /** Transfer type. */
+  readonly transferType: Enum.Type<typeof Vega.TransferType>
+  /** Asset ID for the asset associated with the entry. */
+  readonly assetId?: Ids.AssetId
+  /** Type of account sent from. */
+  readonly fromAccountType: Enum.Type<typeof Commands.AccountType>
+  /** Type of account received to. */
+  readonly toAccountType: Enum.Type<typeof Commands.AccountType>
+  /** Sender's party ID. */
+  readonly fromAccountPartyId?: Ids.PartyId
+  /** Receiver's party ID. */
+  readonly toAccountPartyId?: Ids.PartyId
+  /** Sender market ID. */
+  readonly fromAccountMarketId?: Ids.MarketId
+  /** Receiver market ID. */
+  readonly toAccountMarketId?: Ids.MarketId
+  /** Sender account balance after the transfer. */
+  readonly fromAccountBalance: bigint
+  /** Receiver account balance after the transfer. */
+  readonly toAccountBalance: bigint
+  /** Transfer ID associated with the ledger entry. */
+  readonly transferId: "" | Ids.VegaId
+}
 /**
  * The JSON form of {@link AggregatedLedgerEntry}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AggregatedLedgerEntryEncoded extends Schema.Schema.Encoded<typeof AggregatedLedgerEntry_> {}
+export interface AggregatedLedgerEntryEncoded {
+  readonly timestamp: string
+  readonly quantity: string
+  readonly transferType: string | number
+  readonly assetId?: string
+  readonly fromAccountType: string | number
+  readonly toAccountType: string | number
+  readonly fromAccountPartyId?: string
+  readonly toAccountPartyId?: string
+  readonly fromAccountMarketId?: string
+  readonly toAccountMarketId?: string
+  readonly fromAccountBalance: string
+  readonly toAccountBalance: string
+  readonly transferId: string
+}
 /**
  * Represents an aggregated view of ledger entry data, sender and receiver accounts, details and balances for both sides after the transfer has been made (`datanode.api.v2.AggregatedLedgerEntry`)
  *
@@ -2604,27 +3095,39 @@ export interface AggregatedLedgerEntryEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const AggregatedLedgerEntry: Schema.Schema<AggregatedLedgerEntry, AggregatedLedgerEntryEncoded> =
-  AggregatedLedgerEntry_
+  /* @__PURE__ */ Schema.Struct({
+    timestamp: Timestamp.VegaTimestamp,
+    quantity: Amount.Amount,
+    transferType: Vega.TransferType,
+    assetId: /* @__PURE__ */ optional(Ids.AssetId),
+    fromAccountType: Commands.AccountType,
+    toAccountType: Commands.AccountType,
+    fromAccountPartyId: /* @__PURE__ */ optional(Ids.PartyId),
+    toAccountPartyId: /* @__PURE__ */ optional(Ids.PartyId),
+    fromAccountMarketId: /* @__PURE__ */ optional(Ids.MarketId),
+    toAccountMarketId: /* @__PURE__ */ optional(Ids.MarketId),
+    fromAccountBalance: Amount.Amount,
+    toAccountBalance: Amount.Amount,
+    transferId: /* @__PURE__ */ orEmpty(Ids.VegaId)
+  }).annotations({ identifier: "datanode.api.v2.AggregatedLedgerEntry" })
 
-const AggregatedLedgerEntriesConnection_ = /* @__PURE__ */ Pagination.Connection(AggregatedLedgerEntry)
 /**
  * Page of aggregated ledger entries data and corresponding page information. (`datanode.api.v2.AggregatedLedgerEntriesConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AggregatedLedgerEntriesConnection extends Schema.Schema.Type<
-  typeof AggregatedLedgerEntriesConnection_
-> {}
+export interface AggregatedLedgerEntriesConnection extends Pagination.Connection<AggregatedLedgerEntry> {}
 /**
  * The JSON form of {@link AggregatedLedgerEntriesConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AggregatedLedgerEntriesConnectionEncoded extends Schema.Schema.Encoded<
-  typeof AggregatedLedgerEntriesConnection_
-> {}
+export interface AggregatedLedgerEntriesConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: AggregatedLedgerEntryEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of aggregated ledger entries data and corresponding page information. (`datanode.api.v2.AggregatedLedgerEntriesConnection`)
  *
@@ -2634,26 +3137,27 @@ export interface AggregatedLedgerEntriesConnectionEncoded extends Schema.Schema.
 export const AggregatedLedgerEntriesConnection: Schema.Schema<
   AggregatedLedgerEntriesConnection,
   AggregatedLedgerEntriesConnectionEncoded
-> = AggregatedLedgerEntriesConnection_
+> = /* @__PURE__ */ Pagination.Connection(AggregatedLedgerEntry)
 
-const ListLedgerEntriesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of aggregated ledger entries data and corresponding page information. */
-  ledgerEntries: AggregatedLedgerEntriesConnection
-}).annotations({ identifier: "datanode.api.v2.ListLedgerEntriesResponse" })
 /**
  * Response that is received when listing ledger entries (`datanode.api.v2.ListLedgerEntriesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListLedgerEntriesResponse extends Schema.Schema.Type<typeof ListLedgerEntriesResponse_> {}
+export interface ListLedgerEntriesResponse {
+  /** Page of aggregated ledger entries data and corresponding page information. */
+  readonly ledgerEntries: AggregatedLedgerEntriesConnection
+}
 /**
  * The JSON form of {@link ListLedgerEntriesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListLedgerEntriesResponseEncoded extends Schema.Schema.Encoded<typeof ListLedgerEntriesResponse_> {}
+export interface ListLedgerEntriesResponseEncoded {
+  readonly ledgerEntries: AggregatedLedgerEntriesConnectionEncoded
+}
 /**
  * Response that is received when listing ledger entries (`datanode.api.v2.ListLedgerEntriesResponse`)
  *
@@ -2661,36 +3165,41 @@ export interface ListLedgerEntriesResponseEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const ListLedgerEntriesResponse: Schema.Schema<ListLedgerEntriesResponse, ListLedgerEntriesResponseEncoded> =
-  ListLedgerEntriesResponse_
+  /* @__PURE__ */ Schema.Struct({
+    ledgerEntries: AggregatedLedgerEntriesConnection
+  }).annotations({ identifier: "datanode.api.v2.ListLedgerEntriesResponse" })
 
-const ListPaidLiquidityFeesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict fee data to those fees generated in the given market. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Restrict fee statistics to those paid in the given asset. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId),
-  /** Epoch to get paid liquidity fee statistics for. If omitted, the last complete epoch is used. */
-  epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Restrict fee data to those fees paid to the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListPaidLiquidityFeesRequest" })
 /**
  * Paid liquidity fees request. (`datanode.api.v2.ListPaidLiquidityFeesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListPaidLiquidityFeesRequest extends Schema.Schema.Type<typeof ListPaidLiquidityFeesRequest_> {}
+export interface ListPaidLiquidityFeesRequest {
+  /** Restrict fee data to those fees generated in the given market. */
+  readonly marketId?: Ids.MarketId
+  /** Restrict fee statistics to those paid in the given asset. */
+  readonly assetId?: Ids.AssetId
+  /** Epoch to get paid liquidity fee statistics for. If omitted, the last complete epoch is used. */
+  readonly epochSeq?: bigint
+  /** Restrict fee data to those fees paid to the given parties. */
+  readonly partyIds?: ReadonlyArray<Ids.PartyId>
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListPaidLiquidityFeesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListPaidLiquidityFeesRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListPaidLiquidityFeesRequest_
-> {}
+export interface ListPaidLiquidityFeesRequestEncoded {
+  readonly marketId?: string
+  readonly assetId?: string
+  readonly epochSeq?: string
+  readonly partyIds?: ReadonlyArray<string>
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Paid liquidity fees request. (`datanode.api.v2.ListPaidLiquidityFeesRequest`)
  *
@@ -2700,25 +3209,31 @@ export interface ListPaidLiquidityFeesRequestEncoded extends Schema.Schema.Encod
 export const ListPaidLiquidityFeesRequest: Schema.Schema<
   ListPaidLiquidityFeesRequest,
   ListPaidLiquidityFeesRequestEncoded
-> = ListPaidLiquidityFeesRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
+  epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListPaidLiquidityFeesRequest" })
 
-const PaidLiquidityFeesConnection_ = /* @__PURE__ */ Pagination.Connection(VegaEvents.PaidLiquidityFeesStats)
 /**
  * Paid liquidity fees data and corresponding page information. (`datanode.api.v2.PaidLiquidityFeesConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PaidLiquidityFeesConnection extends Schema.Schema.Type<typeof PaidLiquidityFeesConnection_> {}
+export interface PaidLiquidityFeesConnection extends Pagination.Connection<VegaEvents.PaidLiquidityFeesStats> {}
 /**
  * The JSON form of {@link PaidLiquidityFeesConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PaidLiquidityFeesConnectionEncoded extends Schema.Schema.Encoded<
-  typeof PaidLiquidityFeesConnection_
-> {}
+export interface PaidLiquidityFeesConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VegaEvents.PaidLiquidityFeesStatsEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Paid liquidity fees data and corresponding page information. (`datanode.api.v2.PaidLiquidityFeesConnection`)
  *
@@ -2728,28 +3243,27 @@ export interface PaidLiquidityFeesConnectionEncoded extends Schema.Schema.Encode
 export const PaidLiquidityFeesConnection: Schema.Schema<
   PaidLiquidityFeesConnection,
   PaidLiquidityFeesConnectionEncoded
-> = PaidLiquidityFeesConnection_
+> = /* @__PURE__ */ Pagination.Connection(VegaEvents.PaidLiquidityFeesStats)
 
-const ListPaidLiquidityFeesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of paid liquidity fees and corresponding page information. */
-  paidLiquidityFees: PaidLiquidityFeesConnection
-}).annotations({ identifier: "datanode.api.v2.ListPaidLiquidityFeesResponse" })
 /**
  * Paid liquidity fees response. (`datanode.api.v2.ListPaidLiquidityFeesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListPaidLiquidityFeesResponse extends Schema.Schema.Type<typeof ListPaidLiquidityFeesResponse_> {}
+export interface ListPaidLiquidityFeesResponse {
+  /** Page of paid liquidity fees and corresponding page information. */
+  readonly paidLiquidityFees: PaidLiquidityFeesConnection
+}
 /**
  * The JSON form of {@link ListPaidLiquidityFeesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListPaidLiquidityFeesResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListPaidLiquidityFeesResponse_
-> {}
+export interface ListPaidLiquidityFeesResponseEncoded {
+  readonly paidLiquidityFees: PaidLiquidityFeesConnectionEncoded
+}
 /**
  * Paid liquidity fees response. (`datanode.api.v2.ListPaidLiquidityFeesResponse`)
  *
@@ -2759,32 +3273,35 @@ export interface ListPaidLiquidityFeesResponseEncoded extends Schema.Schema.Enco
 export const ListPaidLiquidityFeesResponse: Schema.Schema<
   ListPaidLiquidityFeesResponse,
   ListPaidLiquidityFeesResponseEncoded
-> = ListPaidLiquidityFeesResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  paidLiquidityFees: PaidLiquidityFeesConnection
+}).annotations({ identifier: "datanode.api.v2.ListPaidLiquidityFeesResponse" })
 
-const ListLiquidityProvidersRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to retrieve liquidity providers for. If omitted, you must provide a party ID. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Party ID to retrieve data for. If omitted, you must provide a market ID. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListLiquidityProvidersRequest" })
 /**
  * Request for listing active liquidity providers for a given market. Either market ID or party ID or both, must be provided. (`datanode.api.v2.ListLiquidityProvidersRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListLiquidityProvidersRequest extends Schema.Schema.Type<typeof ListLiquidityProvidersRequest_> {}
+export interface ListLiquidityProvidersRequest {
+  /** Market ID to retrieve liquidity providers for. If omitted, you must provide a party ID. */
+  readonly marketId?: Ids.MarketId
+  /** Party ID to retrieve data for. If omitted, you must provide a market ID. */
+  readonly partyId?: Ids.PartyId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListLiquidityProvidersRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListLiquidityProvidersRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListLiquidityProvidersRequest_
-> {}
+export interface ListLiquidityProvidersRequestEncoded {
+  readonly marketId?: string
+  readonly partyId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request for listing active liquidity providers for a given market. Either market ID or party ID or both, must be provided. (`datanode.api.v2.ListLiquidityProvidersRequest`)
  *
@@ -2794,57 +3311,71 @@ export interface ListLiquidityProvidersRequestEncoded extends Schema.Schema.Enco
 export const ListLiquidityProvidersRequest: Schema.Schema<
   ListLiquidityProvidersRequest,
   ListLiquidityProvidersRequestEncoded
-> = ListLiquidityProvidersRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListLiquidityProvidersRequest" })
 
-const LiquidityProvider_ = /* @__PURE__ */ Schema.Struct({
-  /** Party ID of the liquidity provider. */
-  partyId: Ids.PartyId,
-  /** ID of the market the liquidity provider is active in. */
-  marketId: Ids.MarketId,
-  /** Information used for calculating an LP's fee share, such as the equity like share, average entry valuation and liquidity score for the liquidity provider for the specified market. */
-  feeShare: /* @__PURE__ */ nullable(Vega.LiquidityProviderFeeShare),
-  /** Information about LP's SLA performance. */
-  sla: /* @__PURE__ */ nullable(Vega.LiquidityProviderSLA)
-}).annotations({ identifier: "datanode.api.v2.LiquidityProvider" })
 /**
  * Liquidity provider information. (`datanode.api.v2.LiquidityProvider`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidityProvider extends Schema.Schema.Type<typeof LiquidityProvider_> {}
+export interface LiquidityProvider {
+  /** Party ID of the liquidity provider. */
+  readonly partyId: Ids.PartyId
+  /** ID of the market the liquidity provider is active in. */
+  readonly marketId: Ids.MarketId
+  /** Information used for calculating an LP's fee share, such as the equity like share, average entry valuation and liquidity score for the liquidity provider for the specified market. */
+  readonly feeShare?: Vega.LiquidityProviderFeeShare
+  /** Information about LP's SLA performance. */
+  readonly sla?: Vega.LiquidityProviderSLA
+}
 /**
  * The JSON form of {@link LiquidityProvider}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidityProviderEncoded extends Schema.Schema.Encoded<typeof LiquidityProvider_> {}
+export interface LiquidityProviderEncoded {
+  readonly partyId: string
+  readonly marketId: string
+  readonly feeShare: Vega.LiquidityProviderFeeShareEncoded | null
+  readonly sla: Vega.LiquidityProviderSLAEncoded | null
+}
 /**
  * Liquidity provider information. (`datanode.api.v2.LiquidityProvider`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const LiquidityProvider: Schema.Schema<LiquidityProvider, LiquidityProviderEncoded> = LiquidityProvider_
+export const LiquidityProvider: Schema.Schema<LiquidityProvider, LiquidityProviderEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    partyId: Ids.PartyId,
+    marketId: Ids.MarketId,
+    feeShare: /* @__PURE__ */ nullable(Vega.LiquidityProviderFeeShare),
+    sla: /* @__PURE__ */ nullable(Vega.LiquidityProviderSLA)
+  }).annotations({ identifier: "datanode.api.v2.LiquidityProvider" })
 
-const LiquidityProviderConnection_ = /* @__PURE__ */ Pagination.Connection(LiquidityProvider)
 /**
  * Page of liquidity provider data and corresponding page information. (`datanode.api.v2.LiquidityProviderConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidityProviderConnection extends Schema.Schema.Type<typeof LiquidityProviderConnection_> {}
+export interface LiquidityProviderConnection extends Pagination.Connection<LiquidityProvider> {}
 /**
  * The JSON form of {@link LiquidityProviderConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidityProviderConnectionEncoded extends Schema.Schema.Encoded<
-  typeof LiquidityProviderConnection_
-> {}
+export interface LiquidityProviderConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: LiquidityProviderEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of liquidity provider data and corresponding page information. (`datanode.api.v2.LiquidityProviderConnection`)
  *
@@ -2854,28 +3385,27 @@ export interface LiquidityProviderConnectionEncoded extends Schema.Schema.Encode
 export const LiquidityProviderConnection: Schema.Schema<
   LiquidityProviderConnection,
   LiquidityProviderConnectionEncoded
-> = LiquidityProviderConnection_
+> = /* @__PURE__ */ Pagination.Connection(LiquidityProvider)
 
-const ListLiquidityProvidersResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of liquidity providers and corresponding page information. */
-  liquidityProviders: LiquidityProviderConnection
-}).annotations({ identifier: "datanode.api.v2.ListLiquidityProvidersResponse" })
 /**
  * Response for listing liquidity providers. (`datanode.api.v2.ListLiquidityProvidersResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListLiquidityProvidersResponse extends Schema.Schema.Type<typeof ListLiquidityProvidersResponse_> {}
+export interface ListLiquidityProvidersResponse {
+  /** Page of liquidity providers and corresponding page information. */
+  readonly liquidityProviders: LiquidityProviderConnection
+}
 /**
  * The JSON form of {@link ListLiquidityProvidersResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListLiquidityProvidersResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListLiquidityProvidersResponse_
-> {}
+export interface ListLiquidityProvidersResponseEncoded {
+  readonly liquidityProviders: LiquidityProviderConnectionEncoded
+}
 /**
  * Response for listing liquidity providers. (`datanode.api.v2.ListLiquidityProvidersResponse`)
  *
@@ -2885,36 +3415,41 @@ export interface ListLiquidityProvidersResponseEncoded extends Schema.Schema.Enc
 export const ListLiquidityProvidersResponse: Schema.Schema<
   ListLiquidityProvidersResponse,
   ListLiquidityProvidersResponseEncoded
-> = ListLiquidityProvidersResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  liquidityProviders: LiquidityProviderConnection
+}).annotations({ identifier: "datanode.api.v2.ListLiquidityProvidersResponse" })
 
-const ListLiquidityProvisionsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict liquidity provisions to those placed on the given market. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Restrict liquidity provisions to those placed by the given party. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Restrict liquidity provisions to those with the given order reference. */
-  reference: /* @__PURE__ */ optional(Schema.String),
-  /** Whether to include live liquidity provisions. If not set, live orders will not be included. */
-  live: /* @__PURE__ */ optional(Schema.Boolean),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListLiquidityProvisionsRequest" })
 /**
  * Request for listing liquidity provisions (`datanode.api.v2.ListLiquidityProvisionsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListLiquidityProvisionsRequest extends Schema.Schema.Type<typeof ListLiquidityProvisionsRequest_> {}
+export interface ListLiquidityProvisionsRequest {
+  /** Restrict liquidity provisions to those placed on the given market. */
+  readonly marketId?: Ids.MarketId
+  /** Restrict liquidity provisions to those placed by the given party. */
+  readonly partyId?: Ids.PartyId
+  /** Restrict liquidity provisions to those with the given order reference. */
+  readonly reference?: string
+  /** Whether to include live liquidity provisions. If not set, live orders will not be included. */
+  readonly live?: boolean
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListLiquidityProvisionsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListLiquidityProvisionsRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListLiquidityProvisionsRequest_
-> {}
+export interface ListLiquidityProvisionsRequestEncoded {
+  readonly marketId?: string
+  readonly partyId?: string
+  readonly reference?: string
+  readonly live?: boolean
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request for listing liquidity provisions (`datanode.api.v2.ListLiquidityProvisionsRequest`)
  *
@@ -2924,25 +3459,36 @@ export interface ListLiquidityProvisionsRequestEncoded extends Schema.Schema.Enc
 export const ListLiquidityProvisionsRequest: Schema.Schema<
   ListLiquidityProvisionsRequest,
   ListLiquidityProvisionsRequestEncoded
-> = ListLiquidityProvisionsRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
+  reference: /* @__PURE__ */ optional(Schema.String),
+  live: /* @__PURE__ */ optional(Schema.Boolean),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListLiquidityProvisionsRequest" })
 
-const LiquidityProvisionsConnection_ = /* @__PURE__ */ Pagination.Connection(LiquidityProvision.LiquidityProvision)
 /**
  * Page of liquidity provisions data and corresponding page information (`datanode.api.v2.LiquidityProvisionsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidityProvisionsConnection extends Schema.Schema.Type<typeof LiquidityProvisionsConnection_> {}
+export interface LiquidityProvisionsConnection extends Pagination.Connection<
+  Schema.Schema.Type<typeof LiquidityProvision.LiquidityProvision>
+> {}
 /**
  * The JSON form of {@link LiquidityProvisionsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidityProvisionsConnectionEncoded extends Schema.Schema.Encoded<
-  typeof LiquidityProvisionsConnection_
-> {}
+export interface LiquidityProvisionsConnectionEncoded {
+  readonly edges: ReadonlyArray<{
+    readonly node: Schema.Schema.Encoded<typeof LiquidityProvision.LiquidityProvision>
+    readonly cursor: string
+  }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of liquidity provisions data and corresponding page information (`datanode.api.v2.LiquidityProvisionsConnection`)
  *
@@ -2952,28 +3498,27 @@ export interface LiquidityProvisionsConnectionEncoded extends Schema.Schema.Enco
 export const LiquidityProvisionsConnection: Schema.Schema<
   LiquidityProvisionsConnection,
   LiquidityProvisionsConnectionEncoded
-> = LiquidityProvisionsConnection_
+> = /* @__PURE__ */ Pagination.Connection(LiquidityProvision.LiquidityProvision)
 
-const ListLiquidityProvisionsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of liquidity provisions data and corresponding page information. */
-  liquidityProvisions: LiquidityProvisionsConnection
-}).annotations({ identifier: "datanode.api.v2.ListLiquidityProvisionsResponse" })
 /**
  * Response from listing liquidity provisions (`datanode.api.v2.ListLiquidityProvisionsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListLiquidityProvisionsResponse extends Schema.Schema.Type<typeof ListLiquidityProvisionsResponse_> {}
+export interface ListLiquidityProvisionsResponse {
+  /** Page of liquidity provisions data and corresponding page information. */
+  readonly liquidityProvisions: LiquidityProvisionsConnection
+}
 /**
  * The JSON form of {@link ListLiquidityProvisionsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListLiquidityProvisionsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListLiquidityProvisionsResponse_
-> {}
+export interface ListLiquidityProvisionsResponseEncoded {
+  readonly liquidityProvisions: LiquidityProvisionsConnectionEncoded
+}
 /**
  * Response from listing liquidity provisions (`datanode.api.v2.ListLiquidityProvisionsResponse`)
  *
@@ -2983,32 +3528,35 @@ export interface ListLiquidityProvisionsResponseEncoded extends Schema.Schema.En
 export const ListLiquidityProvisionsResponse: Schema.Schema<
   ListLiquidityProvisionsResponse,
   ListLiquidityProvisionsResponseEncoded
-> = ListLiquidityProvisionsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  liquidityProvisions: LiquidityProvisionsConnection
+}).annotations({ identifier: "datanode.api.v2.ListLiquidityProvisionsResponse" })
 
-const ListPartyMarginModesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to filter for. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Party ID to filter for. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListPartyMarginModesRequest" })
 /**
  * Request to retrieve party margin modes. (`datanode.api.v2.ListPartyMarginModesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListPartyMarginModesRequest extends Schema.Schema.Type<typeof ListPartyMarginModesRequest_> {}
+export interface ListPartyMarginModesRequest {
+  /** Market ID to filter for. */
+  readonly marketId?: Ids.MarketId
+  /** Party ID to filter for. */
+  readonly partyId?: Ids.PartyId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListPartyMarginModesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListPartyMarginModesRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListPartyMarginModesRequest_
-> {}
+export interface ListPartyMarginModesRequestEncoded {
+  readonly marketId?: string
+  readonly partyId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to retrieve party margin modes. (`datanode.api.v2.ListPartyMarginModesRequest`)
  *
@@ -3018,61 +3566,82 @@ export interface ListPartyMarginModesRequestEncoded extends Schema.Schema.Encode
 export const ListPartyMarginModesRequest: Schema.Schema<
   ListPartyMarginModesRequest,
   ListPartyMarginModesRequestEncoded
-> = ListPartyMarginModesRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: /* @__PURE__ */ optional(Ids.MarketId),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListPartyMarginModesRequest" })
 
-const PartyMarginMode_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID of the market. */
-  marketId: Ids.MarketId,
-  /** Unique ID of the party. */
-  partyId: Ids.PartyId,
-  /** Selected margin mode. */
-  marginMode: Vega.MarginMode,
-  /** Margin factor for the market. Isolated mode only. */
-  marginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Minimum theoretical margin factor for the market. Isolated mode only. */
-  minTheoreticalMarginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Maximum theoretical leverage for the market. Isolated mode only. */
-  maxTheoreticalLeverage: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Epoch at which the update happened. */
-  atEpoch: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.PartyMarginMode" })
 /**
  * Margin mode selected for the given party and market. (`datanode.api.v2.PartyMarginMode`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PartyMarginMode extends Schema.Schema.Type<typeof PartyMarginMode_> {}
+export interface PartyMarginMode {
+  /** Unique ID of the market. */
+  readonly marketId: Ids.MarketId
+  /** Unique ID of the party. */
+  readonly partyId: Ids.PartyId
+  /** Selected margin mode. */
+  readonly marginMode: Enum.Type<typeof Vega.MarginMode>
+  /** Margin factor for the market. Isolated mode only. */
+  readonly marginFactor?: BigDecimal.BigDecimal
+  /** Minimum theoretical margin factor for the market. Isolated mode only. */
+  readonly minTheoreticalMarginFactor?: BigDecimal.BigDecimal
+  /** Maximum theoretical leverage for the market. Isolated mode only. */
+  readonly maxTheoreticalLeverage?: BigDecimal.BigDecimal
+  /** Epoch at which the update happened. */
+  readonly atEpoch: bigint
+}
 /**
  * The JSON form of {@link PartyMarginMode}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PartyMarginModeEncoded extends Schema.Schema.Encoded<typeof PartyMarginMode_> {}
+export interface PartyMarginModeEncoded {
+  readonly marketId: string
+  readonly partyId: string
+  readonly marginMode: string | number
+  readonly marginFactor?: string
+  readonly minTheoreticalMarginFactor?: string
+  readonly maxTheoreticalLeverage?: string
+  readonly atEpoch: string
+}
 /**
  * Margin mode selected for the given party and market. (`datanode.api.v2.PartyMarginMode`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const PartyMarginMode: Schema.Schema<PartyMarginMode, PartyMarginModeEncoded> = PartyMarginMode_
+export const PartyMarginMode: Schema.Schema<PartyMarginMode, PartyMarginModeEncoded> = /* @__PURE__ */ Schema.Struct({
+  marketId: Ids.MarketId,
+  partyId: Ids.PartyId,
+  marginMode: Vega.MarginMode,
+  marginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
+  minTheoreticalMarginFactor: /* @__PURE__ */ optional(Decimal.Decimal),
+  maxTheoreticalLeverage: /* @__PURE__ */ optional(Decimal.Decimal),
+  atEpoch: Integer.Uint64
+}).annotations({ identifier: "datanode.api.v2.PartyMarginMode" })
 
-const PartyMarginModesConnection_ = /* @__PURE__ */ Pagination.Connection(PartyMarginMode)
 /**
  * Page of party margin modes data and corresponding page information. (`datanode.api.v2.PartyMarginModesConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PartyMarginModesConnection extends Schema.Schema.Type<typeof PartyMarginModesConnection_> {}
+export interface PartyMarginModesConnection extends Pagination.Connection<PartyMarginMode> {}
 /**
  * The JSON form of {@link PartyMarginModesConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PartyMarginModesConnectionEncoded extends Schema.Schema.Encoded<typeof PartyMarginModesConnection_> {}
+export interface PartyMarginModesConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: PartyMarginModeEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of party margin modes data and corresponding page information. (`datanode.api.v2.PartyMarginModesConnection`)
  *
@@ -3080,28 +3649,27 @@ export interface PartyMarginModesConnectionEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const PartyMarginModesConnection: Schema.Schema<PartyMarginModesConnection, PartyMarginModesConnectionEncoded> =
-  PartyMarginModesConnection_
+  /* @__PURE__ */ Pagination.Connection(PartyMarginMode)
 
-const ListPartyMarginModesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of party margin modes data and corresponding page information. */
-  partyMarginModes: PartyMarginModesConnection
-}).annotations({ identifier: "datanode.api.v2.ListPartyMarginModesResponse" })
 /**
  * Response containing party margin modes. (`datanode.api.v2.ListPartyMarginModesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListPartyMarginModesResponse extends Schema.Schema.Type<typeof ListPartyMarginModesResponse_> {}
+export interface ListPartyMarginModesResponse {
+  /** Page of party margin modes data and corresponding page information. */
+  readonly partyMarginModes: PartyMarginModesConnection
+}
 /**
  * The JSON form of {@link ListPartyMarginModesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListPartyMarginModesResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListPartyMarginModesResponse_
-> {}
+export interface ListPartyMarginModesResponseEncoded {
+  readonly partyMarginModes: PartyMarginModesConnectionEncoded
+}
 /**
  * Response containing party margin modes. (`datanode.api.v2.ListPartyMarginModesResponse`)
  *
@@ -3111,30 +3679,35 @@ export interface ListPartyMarginModesResponseEncoded extends Schema.Schema.Encod
 export const ListPartyMarginModesResponse: Schema.Schema<
   ListPartyMarginModesResponse,
   ListPartyMarginModesResponseEncoded
-> = ListPartyMarginModesResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  partyMarginModes: PartyMarginModesConnection
+}).annotations({ identifier: "datanode.api.v2.ListPartyMarginModesResponse" })
 
-const ListMarginLevelsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Party ID for which to list the margin levels */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Market ID for which to list the margin levels */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Pagination control */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListMarginLevelsRequest" })
 /**
  * Request for listing margin levels (`datanode.api.v2.ListMarginLevelsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListMarginLevelsRequest extends Schema.Schema.Type<typeof ListMarginLevelsRequest_> {}
+export interface ListMarginLevelsRequest {
+  /** Party ID for which to list the margin levels */
+  readonly partyId?: Ids.PartyId
+  /** Market ID for which to list the margin levels */
+  readonly marketId?: Ids.MarketId
+  /** Pagination control */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListMarginLevelsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListMarginLevelsRequestEncoded extends Schema.Schema.Encoded<typeof ListMarginLevelsRequest_> {}
+export interface ListMarginLevelsRequestEncoded {
+  readonly partyId?: string
+  readonly marketId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request for listing margin levels (`datanode.api.v2.ListMarginLevelsRequest`)
  *
@@ -3142,49 +3715,57 @@ export interface ListMarginLevelsRequestEncoded extends Schema.Schema.Encoded<ty
  * @category Requests
  */
 export const ListMarginLevelsRequest: Schema.Schema<ListMarginLevelsRequest, ListMarginLevelsRequestEncoded> =
-  ListMarginLevelsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    marketId: /* @__PURE__ */ optional(Ids.MarketId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListMarginLevelsRequest" })
 
-const MarginConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.MarginLevels)
 /**
  * Page of margins data and corresponding page information. (`datanode.api.v2.MarginConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface MarginConnection extends Schema.Schema.Type<typeof MarginConnection_> {}
+export interface MarginConnection extends Pagination.Connection<Vega.MarginLevels> {}
 /**
  * The JSON form of {@link MarginConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface MarginConnectionEncoded extends Schema.Schema.Encoded<typeof MarginConnection_> {}
+export interface MarginConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.MarginLevelsEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of margins data and corresponding page information. (`datanode.api.v2.MarginConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const MarginConnection: Schema.Schema<MarginConnection, MarginConnectionEncoded> = MarginConnection_
+export const MarginConnection: Schema.Schema<MarginConnection, MarginConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(Vega.MarginLevels)
 
-const ListMarginLevelsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of margin levels data and corresponding page information. */
-  marginLevels: MarginConnection
-}).annotations({ identifier: "datanode.api.v2.ListMarginLevelsResponse" })
 /**
  * Response from listing margin levels (`datanode.api.v2.ListMarginLevelsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListMarginLevelsResponse extends Schema.Schema.Type<typeof ListMarginLevelsResponse_> {}
+export interface ListMarginLevelsResponse {
+  /** Page of margin levels data and corresponding page information. */
+  readonly marginLevels: MarginConnection
+}
 /**
  * The JSON form of {@link ListMarginLevelsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListMarginLevelsResponseEncoded extends Schema.Schema.Encoded<typeof ListMarginLevelsResponse_> {}
+export interface ListMarginLevelsResponseEncoded {
+  readonly marginLevels: MarginConnectionEncoded
+}
 /**
  * Response from listing margin levels (`datanode.api.v2.ListMarginLevelsResponse`)
  *
@@ -3192,34 +3773,38 @@ export interface ListMarginLevelsResponseEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const ListMarginLevelsResponse: Schema.Schema<ListMarginLevelsResponse, ListMarginLevelsResponseEncoded> =
-  ListMarginLevelsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    marginLevels: MarginConnection
+  }).annotations({ identifier: "datanode.api.v2.ListMarginLevelsResponse" })
 
-const GetMarketDataHistoryByIDRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to request data history for. */
-  marketId: Ids.MarketId,
-  /** Timestamp in Unix nanoseconds indicating the start of the date range. */
-  startTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
-  /** Timestamp in Unix nanoseconds indicating the end of the date range. */
-  endTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
-  /** Pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.GetMarketDataHistoryByIDRequest" })
 /**
  * Request that is sent for getting Market Data History (`datanode.api.v2.GetMarketDataHistoryByIDRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetMarketDataHistoryByIDRequest extends Schema.Schema.Type<typeof GetMarketDataHistoryByIDRequest_> {}
+export interface GetMarketDataHistoryByIDRequest {
+  /** Market ID to request data history for. */
+  readonly marketId: Ids.MarketId
+  /** Timestamp in Unix nanoseconds indicating the start of the date range. */
+  readonly startTimestamp?: Timestamp.VegaTimestamp
+  /** Timestamp in Unix nanoseconds indicating the end of the date range. */
+  readonly endTimestamp?: Timestamp.VegaTimestamp
+  /** Pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link GetMarketDataHistoryByIDRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetMarketDataHistoryByIDRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetMarketDataHistoryByIDRequest_
-> {}
+export interface GetMarketDataHistoryByIDRequestEncoded {
+  readonly marketId: string
+  readonly startTimestamp?: string
+  readonly endTimestamp?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request that is sent for getting Market Data History (`datanode.api.v2.GetMarketDataHistoryByIDRequest`)
  *
@@ -3229,23 +3814,30 @@ export interface GetMarketDataHistoryByIDRequestEncoded extends Schema.Schema.En
 export const GetMarketDataHistoryByIDRequest: Schema.Schema<
   GetMarketDataHistoryByIDRequest,
   GetMarketDataHistoryByIDRequestEncoded
-> = GetMarketDataHistoryByIDRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: Ids.MarketId,
+  startTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
+  endTimestamp: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.GetMarketDataHistoryByIDRequest" })
 
-const MarketDataConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.MarketData)
 /**
  * Page of market data items and corresponding page information (`datanode.api.v2.MarketDataConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface MarketDataConnection extends Schema.Schema.Type<typeof MarketDataConnection_> {}
+export interface MarketDataConnection extends Pagination.Connection<Vega.MarketData> {}
 /**
  * The JSON form of {@link MarketDataConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface MarketDataConnectionEncoded extends Schema.Schema.Encoded<typeof MarketDataConnection_> {}
+export interface MarketDataConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.MarketDataEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of market data items and corresponding page information (`datanode.api.v2.MarketDataConnection`)
  *
@@ -3253,30 +3845,27 @@ export interface MarketDataConnectionEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const MarketDataConnection: Schema.Schema<MarketDataConnection, MarketDataConnectionEncoded> =
-  MarketDataConnection_
+  /* @__PURE__ */ Pagination.Connection(Vega.MarketData)
 
-const GetMarketDataHistoryByIDResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of market data history with the corresponding page information. */
-  marketData: MarketDataConnection
-}).annotations({ identifier: "datanode.api.v2.GetMarketDataHistoryByIDResponse" })
 /**
  * Response that is received when querying Market Data History (`datanode.api.v2.GetMarketDataHistoryByIDResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetMarketDataHistoryByIDResponse extends Schema.Schema.Type<
-  typeof GetMarketDataHistoryByIDResponse_
-> {}
+export interface GetMarketDataHistoryByIDResponse {
+  /** Page of market data history with the corresponding page information. */
+  readonly marketData: MarketDataConnection
+}
 /**
  * The JSON form of {@link GetMarketDataHistoryByIDResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetMarketDataHistoryByIDResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetMarketDataHistoryByIDResponse_
-> {}
+export interface GetMarketDataHistoryByIDResponseEncoded {
+  readonly marketData: MarketDataConnectionEncoded
+}
 /**
  * Response that is received when querying Market Data History (`datanode.api.v2.GetMarketDataHistoryByIDResponse`)
  *
@@ -3286,26 +3875,29 @@ export interface GetMarketDataHistoryByIDResponseEncoded extends Schema.Schema.E
 export const GetMarketDataHistoryByIDResponse: Schema.Schema<
   GetMarketDataHistoryByIDResponse,
   GetMarketDataHistoryByIDResponseEncoded
-> = GetMarketDataHistoryByIDResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  marketData: MarketDataConnection
+}).annotations({ identifier: "datanode.api.v2.GetMarketDataHistoryByIDResponse" })
 
-const GetLatestMarketDataRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to retrieve market data for. */
-  marketId: Ids.MarketId
-}).annotations({ identifier: "datanode.api.v2.GetLatestMarketDataRequest" })
 /**
  * Request that is sent when listing the latest market data for a given market (`datanode.api.v2.GetLatestMarketDataRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetLatestMarketDataRequest extends Schema.Schema.Type<typeof GetLatestMarketDataRequest_> {}
+export interface GetLatestMarketDataRequest {
+  /** Market ID to retrieve market data for. */
+  readonly marketId: Ids.MarketId
+}
 /**
  * The request form of {@link GetLatestMarketDataRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetLatestMarketDataRequestEncoded extends Schema.Schema.Encoded<typeof GetLatestMarketDataRequest_> {}
+export interface GetLatestMarketDataRequestEncoded {
+  readonly marketId: string
+}
 /**
  * Request that is sent when listing the latest market data for a given market (`datanode.api.v2.GetLatestMarketDataRequest`)
  *
@@ -3313,28 +3905,29 @@ export interface GetLatestMarketDataRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const GetLatestMarketDataRequest: Schema.Schema<GetLatestMarketDataRequest, GetLatestMarketDataRequestEncoded> =
-  GetLatestMarketDataRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketId: Ids.MarketId
+  }).annotations({ identifier: "datanode.api.v2.GetLatestMarketDataRequest" })
 
-const GetLatestMarketDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Market data that was requested. */
-  marketData: /* @__PURE__ */ nullable(Vega.MarketData)
-}).annotations({ identifier: "datanode.api.v2.GetLatestMarketDataResponse" })
 /**
  * Response that is received when listing the latest market data for a given market (`datanode.api.v2.GetLatestMarketDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetLatestMarketDataResponse extends Schema.Schema.Type<typeof GetLatestMarketDataResponse_> {}
+export interface GetLatestMarketDataResponse {
+  /** Market data that was requested. */
+  readonly marketData?: Vega.MarketData
+}
 /**
  * The JSON form of {@link GetLatestMarketDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetLatestMarketDataResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetLatestMarketDataResponse_
-> {}
+export interface GetLatestMarketDataResponseEncoded {
+  readonly marketData: Vega.MarketDataEncoded | null
+}
 /**
  * Response that is received when listing the latest market data for a given market (`datanode.api.v2.GetLatestMarketDataResponse`)
  *
@@ -3344,30 +3937,32 @@ export interface GetLatestMarketDataResponseEncoded extends Schema.Schema.Encode
 export const GetLatestMarketDataResponse: Schema.Schema<
   GetLatestMarketDataResponse,
   GetLatestMarketDataResponseEncoded
-> = GetLatestMarketDataResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  marketData: /* @__PURE__ */ nullable(Vega.MarketData)
+}).annotations({ identifier: "datanode.api.v2.GetLatestMarketDataResponse" })
 
-const GetLatestMarketDepthRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to request market depth for, required field. */
-  marketId: Ids.MarketId,
-  /** Maximum market depth. */
-  maxDepth: /* @__PURE__ */ optional(Integer.Uint64)
-}).annotations({ identifier: "datanode.api.v2.GetLatestMarketDepthRequest" })
 /**
  * Request that is sent when requesting latest market depth data (`datanode.api.v2.GetLatestMarketDepthRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetLatestMarketDepthRequest extends Schema.Schema.Type<typeof GetLatestMarketDepthRequest_> {}
+export interface GetLatestMarketDepthRequest {
+  /** Market ID to request market depth for, required field. */
+  readonly marketId: Ids.MarketId
+  /** Maximum market depth. */
+  readonly maxDepth?: bigint
+}
 /**
  * The request form of {@link GetLatestMarketDepthRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetLatestMarketDepthRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetLatestMarketDepthRequest_
-> {}
+export interface GetLatestMarketDepthRequestEncoded {
+  readonly marketId: string
+  readonly maxDepth?: string
+}
 /**
  * Request that is sent when requesting latest market depth data (`datanode.api.v2.GetLatestMarketDepthRequest`)
  *
@@ -3377,36 +3972,42 @@ export interface GetLatestMarketDepthRequestEncoded extends Schema.Schema.Encode
 export const GetLatestMarketDepthRequest: Schema.Schema<
   GetLatestMarketDepthRequest,
   GetLatestMarketDepthRequestEncoded
-> = GetLatestMarketDepthRequest_
-
-const GetLatestMarketDepthResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID of the depth levels returned. */
+> = /* @__PURE__ */ Schema.Struct({
   marketId: Ids.MarketId,
-  /** Zero or more price levels for the buy side of the market depth data. */
-  buy: /* @__PURE__ */ Schema.Array(Vega.PriceLevel),
-  /** Zero or more price levels for the sell side of the market depth data. */
-  sell: /* @__PURE__ */ Schema.Array(Vega.PriceLevel),
-  /** Last trade recorded on Vega. */
-  lastTrade: /* @__PURE__ */ nullable(Vega.Trade),
-  /** Sequence number incremented after each update. */
-  sequenceNumber: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.GetLatestMarketDepthResponse" })
+  maxDepth: /* @__PURE__ */ optional(Integer.Uint64)
+}).annotations({ identifier: "datanode.api.v2.GetLatestMarketDepthRequest" })
+
 /**
  * Response that is received when latest market depth data is queried (`datanode.api.v2.GetLatestMarketDepthResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetLatestMarketDepthResponse extends Schema.Schema.Type<typeof GetLatestMarketDepthResponse_> {}
+export interface GetLatestMarketDepthResponse {
+  /** Market ID of the depth levels returned. */
+  readonly marketId: Ids.MarketId
+  /** Zero or more price levels for the buy side of the market depth data. */
+  readonly buy: ReadonlyArray<Vega.PriceLevel>
+  /** Zero or more price levels for the sell side of the market depth data. */
+  readonly sell: ReadonlyArray<Vega.PriceLevel>
+  /** Last trade recorded on Vega. */
+  readonly lastTrade?: Vega.Trade
+  /** Sequence number incremented after each update. */
+  readonly sequenceNumber: bigint
+}
 /**
  * The JSON form of {@link GetLatestMarketDepthResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetLatestMarketDepthResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetLatestMarketDepthResponse_
-> {}
+export interface GetLatestMarketDepthResponseEncoded {
+  readonly marketId: string
+  readonly buy: ReadonlyArray<Vega.PriceLevelEncoded>
+  readonly sell: ReadonlyArray<Vega.PriceLevelEncoded>
+  readonly lastTrade: Vega.TradeEncoded | null
+  readonly sequenceNumber: string
+}
 /**
  * Response that is received when latest market depth data is queried (`datanode.api.v2.GetLatestMarketDepthResponse`)
  *
@@ -3416,26 +4017,33 @@ export interface GetLatestMarketDepthResponseEncoded extends Schema.Schema.Encod
 export const GetLatestMarketDepthResponse: Schema.Schema<
   GetLatestMarketDepthResponse,
   GetLatestMarketDepthResponseEncoded
-> = GetLatestMarketDepthResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: Ids.MarketId,
+  buy: /* @__PURE__ */ Schema.Array(Vega.PriceLevel),
+  sell: /* @__PURE__ */ Schema.Array(Vega.PriceLevel),
+  lastTrade: /* @__PURE__ */ nullable(Vega.Trade),
+  sequenceNumber: Integer.Uint64
+}).annotations({ identifier: "datanode.api.v2.GetLatestMarketDepthResponse" })
 
-const GetRiskFactorsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to get the risk factor for. */
-  marketId: Ids.MarketId
-}).annotations({ identifier: "datanode.api.v2.GetRiskFactorsRequest" })
 /**
  * Request to get risk factor (`datanode.api.v2.GetRiskFactorsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetRiskFactorsRequest extends Schema.Schema.Type<typeof GetRiskFactorsRequest_> {}
+export interface GetRiskFactorsRequest {
+  /** Market ID to get the risk factor for. */
+  readonly marketId: Ids.MarketId
+}
 /**
  * The request form of {@link GetRiskFactorsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetRiskFactorsRequestEncoded extends Schema.Schema.Encoded<typeof GetRiskFactorsRequest_> {}
+export interface GetRiskFactorsRequestEncoded {
+  readonly marketId: string
+}
 /**
  * Request to get risk factor (`datanode.api.v2.GetRiskFactorsRequest`)
  *
@@ -3443,26 +4051,29 @@ export interface GetRiskFactorsRequestEncoded extends Schema.Schema.Encoded<type
  * @category Requests
  */
 export const GetRiskFactorsRequest: Schema.Schema<GetRiskFactorsRequest, GetRiskFactorsRequestEncoded> =
-  GetRiskFactorsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketId: Ids.MarketId
+  }).annotations({ identifier: "datanode.api.v2.GetRiskFactorsRequest" })
 
-const GetRiskFactorsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Risk factor emitted by the risk model for a given market. */
-  riskFactor: /* @__PURE__ */ nullable(Vega.RiskFactor)
-}).annotations({ identifier: "datanode.api.v2.GetRiskFactorsResponse" })
 /**
  * Response that is received from getting a risk factor (`datanode.api.v2.GetRiskFactorsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetRiskFactorsResponse extends Schema.Schema.Type<typeof GetRiskFactorsResponse_> {}
+export interface GetRiskFactorsResponse {
+  /** Risk factor emitted by the risk model for a given market. */
+  readonly riskFactor?: Vega.RiskFactor
+}
 /**
  * The JSON form of {@link GetRiskFactorsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetRiskFactorsResponseEncoded extends Schema.Schema.Encoded<typeof GetRiskFactorsResponse_> {}
+export interface GetRiskFactorsResponseEncoded {
+  readonly riskFactor: Vega.RiskFactorEncoded | null
+}
 /**
  * Response that is received from getting a risk factor (`datanode.api.v2.GetRiskFactorsResponse`)
  *
@@ -3470,52 +4081,59 @@ export interface GetRiskFactorsResponseEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const GetRiskFactorsResponse: Schema.Schema<GetRiskFactorsResponse, GetRiskFactorsResponseEncoded> =
-  GetRiskFactorsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    riskFactor: /* @__PURE__ */ nullable(Vega.RiskFactor)
+  }).annotations({ identifier: "datanode.api.v2.GetRiskFactorsResponse" })
 
-const GetLastTradeRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to retrieve the last trade for. */
-  marketId: Ids.MarketId
-}).annotations({ identifier: "datanode.api.v2.GetLastTradeRequest" })
 /**
  * Request for the latest trade that occurred on Vega for a given market (`datanode.api.v2.GetLastTradeRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetLastTradeRequest extends Schema.Schema.Type<typeof GetLastTradeRequest_> {}
+export interface GetLastTradeRequest {
+  /** Market ID to retrieve the last trade for. */
+  readonly marketId: Ids.MarketId
+}
 /**
  * The request form of {@link GetLastTradeRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetLastTradeRequestEncoded extends Schema.Schema.Encoded<typeof GetLastTradeRequest_> {}
+export interface GetLastTradeRequestEncoded {
+  readonly marketId: string
+}
 /**
  * Request for the latest trade that occurred on Vega for a given market (`datanode.api.v2.GetLastTradeRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const GetLastTradeRequest: Schema.Schema<GetLastTradeRequest, GetLastTradeRequestEncoded> = GetLastTradeRequest_
+export const GetLastTradeRequest: Schema.Schema<GetLastTradeRequest, GetLastTradeRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    marketId: Ids.MarketId
+  }).annotations({ identifier: "datanode.api.v2.GetLastTradeRequest" })
 
-const GetLastTradeResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Information about the trade, if one is found. */
-  trade: /* @__PURE__ */ nullable(Vega.Trade)
-}).annotations({ identifier: "datanode.api.v2.GetLastTradeResponse" })
 /**
  * Response for the latest trade that occurred on Vega for a given market (`datanode.api.v2.GetLastTradeResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetLastTradeResponse extends Schema.Schema.Type<typeof GetLastTradeResponse_> {}
+export interface GetLastTradeResponse {
+  /** Information about the trade, if one is found. */
+  readonly trade?: Vega.Trade
+}
 /**
  * The JSON form of {@link GetLastTradeResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetLastTradeResponseEncoded extends Schema.Schema.Encoded<typeof GetLastTradeResponse_> {}
+export interface GetLastTradeResponseEncoded {
+  readonly trade: Vega.TradeEncoded | null
+}
 /**
  * Response for the latest trade that occurred on Vega for a given market (`datanode.api.v2.GetLastTradeResponse`)
  *
@@ -3523,27 +4141,28 @@ export interface GetLastTradeResponseEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const GetLastTradeResponse: Schema.Schema<GetLastTradeResponse, GetLastTradeResponseEncoded> =
-  GetLastTradeResponse_
+  /* @__PURE__ */ Schema.Struct({
+    trade: /* @__PURE__ */ nullable(Vega.Trade)
+  }).annotations({ identifier: "datanode.api.v2.GetLastTradeResponse" })
 
-const ListLatestMarketDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  marketsData: /* @__PURE__ */ Schema.Array(Vega.MarketData)
-}).annotations({ identifier: "datanode.api.v2.ListLatestMarketDataResponse" })
 /**
  * Response that is received when listing the latest market data for every market (`datanode.api.v2.ListLatestMarketDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListLatestMarketDataResponse extends Schema.Schema.Type<typeof ListLatestMarketDataResponse_> {}
+export interface ListLatestMarketDataResponse {
+  readonly marketsData: ReadonlyArray<Vega.MarketData>
+}
 /**
  * The JSON form of {@link ListLatestMarketDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListLatestMarketDataResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListLatestMarketDataResponse_
-> {}
+export interface ListLatestMarketDataResponseEncoded {
+  readonly marketsData: ReadonlyArray<Vega.MarketDataEncoded>
+}
 /**
  * Response that is received when listing the latest market data for every market (`datanode.api.v2.ListLatestMarketDataResponse`)
  *
@@ -3553,26 +4172,29 @@ export interface ListLatestMarketDataResponseEncoded extends Schema.Schema.Encod
 export const ListLatestMarketDataResponse: Schema.Schema<
   ListLatestMarketDataResponse,
   ListLatestMarketDataResponseEncoded
-> = ListLatestMarketDataResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  marketsData: /* @__PURE__ */ Schema.Array(Vega.MarketData)
+}).annotations({ identifier: "datanode.api.v2.ListLatestMarketDataResponse" })
 
-const GetNetworkDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Summary of information with respect to nodes on the Vega network. */
-  nodeData: /* @__PURE__ */ nullable(Vega.NodeData)
-}).annotations({ identifier: "datanode.api.v2.GetNetworkDataResponse" })
 /**
  * Response from getting network data (`datanode.api.v2.GetNetworkDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetNetworkDataResponse extends Schema.Schema.Type<typeof GetNetworkDataResponse_> {}
+export interface GetNetworkDataResponse {
+  /** Summary of information with respect to nodes on the Vega network. */
+  readonly nodeData?: Vega.NodeData
+}
 /**
  * The JSON form of {@link GetNetworkDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetNetworkDataResponseEncoded extends Schema.Schema.Encoded<typeof GetNetworkDataResponse_> {}
+export interface GetNetworkDataResponseEncoded {
+  readonly nodeData: Vega.NodeDataEncoded | null
+}
 /**
  * Response from getting network data (`datanode.api.v2.GetNetworkDataResponse`)
  *
@@ -3580,26 +4202,29 @@ export interface GetNetworkDataResponseEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const GetNetworkDataResponse: Schema.Schema<GetNetworkDataResponse, GetNetworkDataResponseEncoded> =
-  GetNetworkDataResponse_
+  /* @__PURE__ */ Schema.Struct({
+    nodeData: /* @__PURE__ */ nullable(Vega.NodeData)
+  }).annotations({ identifier: "datanode.api.v2.GetNetworkDataResponse" })
 
-const GetNetworkLimitsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** List of received network limits. */
-  limits: /* @__PURE__ */ nullable(Vega.NetworkLimits)
-}).annotations({ identifier: "datanode.api.v2.GetNetworkLimitsResponse" })
 /**
  * Response received when querying the current network limits (`datanode.api.v2.GetNetworkLimitsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetNetworkLimitsResponse extends Schema.Schema.Type<typeof GetNetworkLimitsResponse_> {}
+export interface GetNetworkLimitsResponse {
+  /** List of received network limits. */
+  readonly limits?: Vega.NetworkLimits
+}
 /**
  * The JSON form of {@link GetNetworkLimitsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetNetworkLimitsResponseEncoded extends Schema.Schema.Encoded<typeof GetNetworkLimitsResponse_> {}
+export interface GetNetworkLimitsResponseEncoded {
+  readonly limits: Vega.NetworkLimitsEncoded | null
+}
 /**
  * Response received when querying the current network limits (`datanode.api.v2.GetNetworkLimitsResponse`)
  *
@@ -3607,28 +4232,29 @@ export interface GetNetworkLimitsResponseEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const GetNetworkLimitsResponse: Schema.Schema<GetNetworkLimitsResponse, GetNetworkLimitsResponseEncoded> =
-  GetNetworkLimitsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    limits: /* @__PURE__ */ nullable(Vega.NetworkLimits)
+  }).annotations({ identifier: "datanode.api.v2.GetNetworkLimitsResponse" })
 
-const ListNetworkParametersRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Optional pagination information to limit the data that is returned. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListNetworkParametersRequest" })
 /**
  * Message requesting for the list of all network parameters (`datanode.api.v2.ListNetworkParametersRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListNetworkParametersRequest extends Schema.Schema.Type<typeof ListNetworkParametersRequest_> {}
+export interface ListNetworkParametersRequest {
+  /** Optional pagination information to limit the data that is returned. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListNetworkParametersRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListNetworkParametersRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListNetworkParametersRequest_
-> {}
+export interface ListNetworkParametersRequestEncoded {
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Message requesting for the list of all network parameters (`datanode.api.v2.ListNetworkParametersRequest`)
  *
@@ -3638,23 +4264,27 @@ export interface ListNetworkParametersRequestEncoded extends Schema.Schema.Encod
 export const ListNetworkParametersRequest: Schema.Schema<
   ListNetworkParametersRequest,
   ListNetworkParametersRequestEncoded
-> = ListNetworkParametersRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListNetworkParametersRequest" })
 
-const NetworkParameterConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.NetworkParameter)
 /**
  * Page of network parameters and corresponding page information (`datanode.api.v2.NetworkParameterConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NetworkParameterConnection extends Schema.Schema.Type<typeof NetworkParameterConnection_> {}
+export interface NetworkParameterConnection extends Pagination.Connection<Vega.NetworkParameter> {}
 /**
  * The JSON form of {@link NetworkParameterConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NetworkParameterConnectionEncoded extends Schema.Schema.Encoded<typeof NetworkParameterConnection_> {}
+export interface NetworkParameterConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.NetworkParameterEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of network parameters and corresponding page information (`datanode.api.v2.NetworkParameterConnection`)
  *
@@ -3662,28 +4292,27 @@ export interface NetworkParameterConnectionEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const NetworkParameterConnection: Schema.Schema<NetworkParameterConnection, NetworkParameterConnectionEncoded> =
-  NetworkParameterConnection_
+  /* @__PURE__ */ Pagination.Connection(Vega.NetworkParameter)
 
-const ListNetworkParametersResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of network parameters and corresponding page information. */
-  networkParameters: NetworkParameterConnection
-}).annotations({ identifier: "datanode.api.v2.ListNetworkParametersResponse" })
 /**
  * Response containing all of the Vega network parameters (`datanode.api.v2.ListNetworkParametersResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListNetworkParametersResponse extends Schema.Schema.Type<typeof ListNetworkParametersResponse_> {}
+export interface ListNetworkParametersResponse {
+  /** Page of network parameters and corresponding page information. */
+  readonly networkParameters: NetworkParameterConnection
+}
 /**
  * The JSON form of {@link ListNetworkParametersResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListNetworkParametersResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListNetworkParametersResponse_
-> {}
+export interface ListNetworkParametersResponseEncoded {
+  readonly networkParameters: NetworkParameterConnectionEncoded
+}
 /**
  * Response containing all of the Vega network parameters (`datanode.api.v2.ListNetworkParametersResponse`)
  *
@@ -3693,26 +4322,29 @@ export interface ListNetworkParametersResponseEncoded extends Schema.Schema.Enco
 export const ListNetworkParametersResponse: Schema.Schema<
   ListNetworkParametersResponse,
   ListNetworkParametersResponseEncoded
-> = ListNetworkParametersResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  networkParameters: NetworkParameterConnection
+}).annotations({ identifier: "datanode.api.v2.ListNetworkParametersResponse" })
 
-const GetNetworkParameterRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Key identifying the network parameter. */
-  key: Schema.String
-}).annotations({ identifier: "datanode.api.v2.GetNetworkParameterRequest" })
 /**
  * Request for a single network parameter (`datanode.api.v2.GetNetworkParameterRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetNetworkParameterRequest extends Schema.Schema.Type<typeof GetNetworkParameterRequest_> {}
+export interface GetNetworkParameterRequest {
+  /** Key identifying the network parameter. */
+  readonly key: string
+}
 /**
  * The request form of {@link GetNetworkParameterRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetNetworkParameterRequestEncoded extends Schema.Schema.Encoded<typeof GetNetworkParameterRequest_> {}
+export interface GetNetworkParameterRequestEncoded {
+  readonly key: string
+}
 /**
  * Request for a single network parameter (`datanode.api.v2.GetNetworkParameterRequest`)
  *
@@ -3720,28 +4352,29 @@ export interface GetNetworkParameterRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const GetNetworkParameterRequest: Schema.Schema<GetNetworkParameterRequest, GetNetworkParameterRequestEncoded> =
-  GetNetworkParameterRequest_
+  /* @__PURE__ */ Schema.Struct({
+    key: Schema.String
+  }).annotations({ identifier: "datanode.api.v2.GetNetworkParameterRequest" })
 
-const GetNetworkParameterResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Network parameter key and value. */
-  networkParameter: /* @__PURE__ */ nullable(Vega.NetworkParameter)
-}).annotations({ identifier: "datanode.api.v2.GetNetworkParameterResponse" })
 /**
  * Response that is received when getting a network parameter (`datanode.api.v2.GetNetworkParameterResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetNetworkParameterResponse extends Schema.Schema.Type<typeof GetNetworkParameterResponse_> {}
+export interface GetNetworkParameterResponse {
+  /** Network parameter key and value. */
+  readonly networkParameter?: Vega.NetworkParameter
+}
 /**
  * The JSON form of {@link GetNetworkParameterResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetNetworkParameterResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetNetworkParameterResponse_
-> {}
+export interface GetNetworkParameterResponseEncoded {
+  readonly networkParameter: Vega.NetworkParameterEncoded | null
+}
 /**
  * Response that is received when getting a network parameter (`datanode.api.v2.GetNetworkParameterResponse`)
  *
@@ -3751,34 +4384,38 @@ export interface GetNetworkParameterResponseEncoded extends Schema.Schema.Encode
 export const GetNetworkParameterResponse: Schema.Schema<
   GetNetworkParameterResponse,
   GetNetworkParameterResponseEncoded
-> = GetNetworkParameterResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  networkParameter: /* @__PURE__ */ nullable(Vega.NetworkParameter)
+}).annotations({ identifier: "datanode.api.v2.GetNetworkParameterResponse" })
 
-const GetNetworkHistoryStatusResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** IPFS address of the data node currently connected to. */
-  ipfsAddress: Schema.String,
-  /** Swarm key used by the IPFS swarm. */
-  swarmKey: Schema.String,
-  /** Swarm key seed used by the IPFS swarm. */
-  swarmKeySeed: Schema.String,
-  /** List of peers connected to the IPFS swarm. */
-  connectedPeers: /* @__PURE__ */ Schema.Array(Schema.String)
-}).annotations({ identifier: "datanode.api.v2.GetNetworkHistoryStatusResponse" })
 /**
  * Response containing the status of network history (`datanode.api.v2.GetNetworkHistoryStatusResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetNetworkHistoryStatusResponse extends Schema.Schema.Type<typeof GetNetworkHistoryStatusResponse_> {}
+export interface GetNetworkHistoryStatusResponse {
+  /** IPFS address of the data node currently connected to. */
+  readonly ipfsAddress: string
+  /** Swarm key used by the IPFS swarm. */
+  readonly swarmKey: string
+  /** Swarm key seed used by the IPFS swarm. */
+  readonly swarmKeySeed: string
+  /** List of peers connected to the IPFS swarm. */
+  readonly connectedPeers: ReadonlyArray<string>
+}
 /**
  * The JSON form of {@link GetNetworkHistoryStatusResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetNetworkHistoryStatusResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetNetworkHistoryStatusResponse_
-> {}
+export interface GetNetworkHistoryStatusResponseEncoded {
+  readonly ipfsAddress: string
+  readonly swarmKey: string
+  readonly swarmKeySeed: string
+  readonly connectedPeers: ReadonlyArray<string>
+}
 /**
  * Response containing the status of network history (`datanode.api.v2.GetNetworkHistoryStatusResponse`)
  *
@@ -3788,30 +4425,32 @@ export interface GetNetworkHistoryStatusResponseEncoded extends Schema.Schema.En
 export const GetNetworkHistoryStatusResponse: Schema.Schema<
   GetNetworkHistoryStatusResponse,
   GetNetworkHistoryStatusResponseEncoded
-> = GetNetworkHistoryStatusResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  ipfsAddress: Schema.String,
+  swarmKey: Schema.String,
+  swarmKeySeed: Schema.String,
+  connectedPeers: /* @__PURE__ */ Schema.Array(Schema.String)
+}).annotations({ identifier: "datanode.api.v2.GetNetworkHistoryStatusResponse" })
 
-const GetNetworkHistoryBootstrapPeersResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** List of peers that can be used to bootstrap a Vega data node. */
-  bootstrapPeers: /* @__PURE__ */ Schema.Array(Schema.String)
-}).annotations({ identifier: "datanode.api.v2.GetNetworkHistoryBootstrapPeersResponse" })
 /**
  * Response containing the nodes network history bootstrap peers (`datanode.api.v2.GetNetworkHistoryBootstrapPeersResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetNetworkHistoryBootstrapPeersResponse extends Schema.Schema.Type<
-  typeof GetNetworkHistoryBootstrapPeersResponse_
-> {}
+export interface GetNetworkHistoryBootstrapPeersResponse {
+  /** List of peers that can be used to bootstrap a Vega data node. */
+  readonly bootstrapPeers: ReadonlyArray<string>
+}
 /**
  * The JSON form of {@link GetNetworkHistoryBootstrapPeersResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetNetworkHistoryBootstrapPeersResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetNetworkHistoryBootstrapPeersResponse_
-> {}
+export interface GetNetworkHistoryBootstrapPeersResponseEncoded {
+  readonly bootstrapPeers: ReadonlyArray<string>
+}
 /**
  * Response containing the nodes network history bootstrap peers (`datanode.api.v2.GetNetworkHistoryBootstrapPeersResponse`)
  *
@@ -3821,7 +4460,9 @@ export interface GetNetworkHistoryBootstrapPeersResponseEncoded extends Schema.S
 export const GetNetworkHistoryBootstrapPeersResponse: Schema.Schema<
   GetNetworkHistoryBootstrapPeersResponse,
   GetNetworkHistoryBootstrapPeersResponseEncoded
-> = GetNetworkHistoryBootstrapPeersResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  bootstrapPeers: /* @__PURE__ */ Schema.Array(Schema.String)
+}).annotations({ identifier: "datanode.api.v2.GetNetworkHistoryBootstrapPeersResponse" })
 
 /**
  * The enum `datanode.api.v2.Table`. (`datanode.api.v2.Table`)
@@ -3855,30 +4496,31 @@ export const Table = /* @__PURE__ */ Enum.make("datanode.api.v2.Table", {
  */
 export type Table = Enum.Type<typeof Table>
 
-const ExportNetworkHistoryRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Block to begin exporting from. Must be the first block of a history segment, which by default are 1000 blocks each; in that case - 1, 1001, 2001 etc. are valid values. This can be checked by first calling the API to list all network history segments. */
-  fromBlock: /* @__PURE__ */ optional(Integer.Int64),
-  /** Last block to export up to and including. Must be the last block of a history segment which by default are 1000 blocks each; in that case - 1000, 2000, 3000 etc. are valid values. This can be checked by first calling the API to list all network history segments. */
-  toBlock: /* @__PURE__ */ optional(Integer.Int64),
-  /** Table to export data from. */
-  table: /* @__PURE__ */ optional(Table.Known)
-}).annotations({ identifier: "datanode.api.v2.ExportNetworkHistoryRequest" })
 /**
  * Request to export network history data in CSV format (`datanode.api.v2.ExportNetworkHistoryRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ExportNetworkHistoryRequest extends Schema.Schema.Type<typeof ExportNetworkHistoryRequest_> {}
+export interface ExportNetworkHistoryRequest {
+  /** Block to begin exporting from. Must be the first block of a history segment, which by default are 1000 blocks each; in that case - 1, 1001, 2001 etc. are valid values. This can be checked by first calling the API to list all network history segments. */
+  readonly fromBlock?: bigint
+  /** Last block to export up to and including. Must be the last block of a history segment which by default are 1000 blocks each; in that case - 1000, 2000, 3000 etc. are valid values. This can be checked by first calling the API to list all network history segments. */
+  readonly toBlock?: bigint
+  /** Table to export data from. */
+  readonly table?: Enum.Known<typeof Table>
+}
 /**
  * The request form of {@link ExportNetworkHistoryRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ExportNetworkHistoryRequestEncoded extends Schema.Schema.Encoded<
-  typeof ExportNetworkHistoryRequest_
-> {}
+export interface ExportNetworkHistoryRequestEncoded {
+  readonly fromBlock?: string
+  readonly toBlock?: string
+  readonly table?: Enum.Known<typeof Table>
+}
 /**
  * Request to export network history data in CSV format (`datanode.api.v2.ExportNetworkHistoryRequest`)
  *
@@ -3888,66 +4530,80 @@ export interface ExportNetworkHistoryRequestEncoded extends Schema.Schema.Encode
 export const ExportNetworkHistoryRequest: Schema.Schema<
   ExportNetworkHistoryRequest,
   ExportNetworkHistoryRequestEncoded
-> = ExportNetworkHistoryRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  fromBlock: /* @__PURE__ */ optional(Integer.Int64),
+  toBlock: /* @__PURE__ */ optional(Integer.Int64),
+  table: /* @__PURE__ */ optional(Table.Known)
+}).annotations({ identifier: "datanode.api.v2.ExportNetworkHistoryRequest" })
 
-const HistorySegment_ = /* @__PURE__ */ Schema.Struct({
-  /** Starting height of the history segment. */
-  fromHeight: Integer.Int64,
-  /** Ending height of the history segment. */
-  toHeight: Integer.Int64,
-  /** History segment ID. */
-  historySegmentId: Schema.String,
-  /** Previous history segment ID. */
-  previousHistorySegmentId: Schema.String,
-  /** Database schema version of the history segment. */
-  databaseVersion: Integer.Int64,
-  /** Chain ID of the history segment. */
-  chainId: Schema.String
-}).annotations({ identifier: "datanode.api.v2.HistorySegment" })
 /**
  * Describes a network history segment (`datanode.api.v2.HistorySegment`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface HistorySegment extends Schema.Schema.Type<typeof HistorySegment_> {}
+export interface HistorySegment {
+  /** Starting height of the history segment. */
+  readonly fromHeight: bigint
+  /** Ending height of the history segment. */
+  readonly toHeight: bigint
+  /** History segment ID. */
+  readonly historySegmentId: string
+  /** Previous history segment ID. */
+  readonly previousHistorySegmentId: string
+  /** Database schema version of the history segment. */
+  readonly databaseVersion: bigint
+  /** Chain ID of the history segment. */
+  readonly chainId: string
+}
 /**
  * The JSON form of {@link HistorySegment}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface HistorySegmentEncoded extends Schema.Schema.Encoded<typeof HistorySegment_> {}
+export interface HistorySegmentEncoded {
+  readonly fromHeight: string
+  readonly toHeight: string
+  readonly historySegmentId: string
+  readonly previousHistorySegmentId: string
+  readonly databaseVersion: string
+  readonly chainId: string
+}
 /**
  * Describes a network history segment (`datanode.api.v2.HistorySegment`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const HistorySegment: Schema.Schema<HistorySegment, HistorySegmentEncoded> = HistorySegment_
+export const HistorySegment: Schema.Schema<HistorySegment, HistorySegmentEncoded> = /* @__PURE__ */ Schema.Struct({
+  fromHeight: Integer.Int64,
+  toHeight: Integer.Int64,
+  historySegmentId: Schema.String,
+  previousHistorySegmentId: Schema.String,
+  databaseVersion: Integer.Int64,
+  chainId: Schema.String
+}).annotations({ identifier: "datanode.api.v2.HistorySegment" })
 
-const ListAllNetworkHistorySegmentsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of history segments data and corresponding page information. */
-  segments: /* @__PURE__ */ Schema.Array(HistorySegment)
-}).annotations({ identifier: "datanode.api.v2.ListAllNetworkHistorySegmentsResponse" })
 /**
  * Response with a list of all the nodes history segments (`datanode.api.v2.ListAllNetworkHistorySegmentsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListAllNetworkHistorySegmentsResponse extends Schema.Schema.Type<
-  typeof ListAllNetworkHistorySegmentsResponse_
-> {}
+export interface ListAllNetworkHistorySegmentsResponse {
+  /** Page of history segments data and corresponding page information. */
+  readonly segments: ReadonlyArray<HistorySegment>
+}
 /**
  * The JSON form of {@link ListAllNetworkHistorySegmentsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListAllNetworkHistorySegmentsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListAllNetworkHistorySegmentsResponse_
-> {}
+export interface ListAllNetworkHistorySegmentsResponseEncoded {
+  readonly segments: ReadonlyArray<HistorySegmentEncoded>
+}
 /**
  * Response with a list of all the nodes history segments (`datanode.api.v2.ListAllNetworkHistorySegmentsResponse`)
  *
@@ -3957,28 +4613,32 @@ export interface ListAllNetworkHistorySegmentsResponseEncoded extends Schema.Sch
 export const ListAllNetworkHistorySegmentsResponse: Schema.Schema<
   ListAllNetworkHistorySegmentsResponse,
   ListAllNetworkHistorySegmentsResponseEncoded
-> = ListAllNetworkHistorySegmentsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  segments: /* @__PURE__ */ Schema.Array(HistorySegment)
+}).annotations({ identifier: "datanode.api.v2.ListAllNetworkHistorySegmentsResponse" })
 
-const ListNodeSignaturesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Resource ID to list signatures for. */
-  id: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Optional pagination information to limit the data that is returned. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListNodeSignaturesRequest" })
 /**
  * Request to specify the ID of the resource to retrieve aggregated signatures for (`datanode.api.v2.ListNodeSignaturesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListNodeSignaturesRequest extends Schema.Schema.Type<typeof ListNodeSignaturesRequest_> {}
+export interface ListNodeSignaturesRequest {
+  /** Resource ID to list signatures for. */
+  readonly id?: Ids.VegaId
+  /** Optional pagination information to limit the data that is returned. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListNodeSignaturesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListNodeSignaturesRequestEncoded extends Schema.Schema.Encoded<typeof ListNodeSignaturesRequest_> {}
+export interface ListNodeSignaturesRequestEncoded {
+  readonly id?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to specify the ID of the resource to retrieve aggregated signatures for (`datanode.api.v2.ListNodeSignaturesRequest`)
  *
@@ -3986,23 +4646,33 @@ export interface ListNodeSignaturesRequestEncoded extends Schema.Schema.Encoded<
  * @category Requests
  */
 export const ListNodeSignaturesRequest: Schema.Schema<ListNodeSignaturesRequest, ListNodeSignaturesRequestEncoded> =
-  ListNodeSignaturesRequest_
+  /* @__PURE__ */ Schema.Struct({
+    id: /* @__PURE__ */ optional(Ids.VegaId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListNodeSignaturesRequest" })
 
-const NodeSignaturesConnection_ = /* @__PURE__ */ Pagination.Connection(EventBus.NodeSignature)
 /**
  * Page of node signatures and corresponding page information. (`datanode.api.v2.NodeSignaturesConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NodeSignaturesConnection extends Schema.Schema.Type<typeof NodeSignaturesConnection_> {}
+export interface NodeSignaturesConnection extends Pagination.Connection<
+  Schema.Schema.Type<typeof EventBus.NodeSignature>
+> {}
 /**
  * The JSON form of {@link NodeSignaturesConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NodeSignaturesConnectionEncoded extends Schema.Schema.Encoded<typeof NodeSignaturesConnection_> {}
+export interface NodeSignaturesConnectionEncoded {
+  readonly edges: ReadonlyArray<{
+    readonly node: Schema.Schema.Encoded<typeof EventBus.NodeSignature>
+    readonly cursor: string
+  }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of node signatures and corresponding page information. (`datanode.api.v2.NodeSignaturesConnection`)
  *
@@ -4010,26 +4680,27 @@ export interface NodeSignaturesConnectionEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const NodeSignaturesConnection: Schema.Schema<NodeSignaturesConnection, NodeSignaturesConnectionEncoded> =
-  NodeSignaturesConnection_
+  /* @__PURE__ */ Pagination.Connection(EventBus.NodeSignature)
 
-const ListNodeSignaturesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of nodes signatures and corresponding page information. */
-  signatures: NodeSignaturesConnection
-}).annotations({ identifier: "datanode.api.v2.ListNodeSignaturesResponse" })
 /**
  * Response to specify the ID of the resource to retrieve aggregated signatures for (`datanode.api.v2.ListNodeSignaturesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListNodeSignaturesResponse extends Schema.Schema.Type<typeof ListNodeSignaturesResponse_> {}
+export interface ListNodeSignaturesResponse {
+  /** Page of nodes signatures and corresponding page information. */
+  readonly signatures: NodeSignaturesConnection
+}
 /**
  * The JSON form of {@link ListNodeSignaturesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListNodeSignaturesResponseEncoded extends Schema.Schema.Encoded<typeof ListNodeSignaturesResponse_> {}
+export interface ListNodeSignaturesResponseEncoded {
+  readonly signatures: NodeSignaturesConnectionEncoded
+}
 /**
  * Response to specify the ID of the resource to retrieve aggregated signatures for (`datanode.api.v2.ListNodeSignaturesResponse`)
  *
@@ -4037,157 +4708,184 @@ export interface ListNodeSignaturesResponseEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const ListNodeSignaturesResponse: Schema.Schema<ListNodeSignaturesResponse, ListNodeSignaturesResponseEncoded> =
-  ListNodeSignaturesResponse_
+  /* @__PURE__ */ Schema.Struct({
+    signatures: NodeSignaturesConnection
+  }).annotations({ identifier: "datanode.api.v2.ListNodeSignaturesResponse" })
 
-const GetNodeRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Node ID to get data for. */
-  id: Ids.VegaId
-}).annotations({ identifier: "datanode.api.v2.GetNodeRequest" })
 /**
  * Request to get node data (`datanode.api.v2.GetNodeRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetNodeRequest extends Schema.Schema.Type<typeof GetNodeRequest_> {}
+export interface GetNodeRequest {
+  /** Node ID to get data for. */
+  readonly id: Ids.VegaId
+}
 /**
  * The request form of {@link GetNodeRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetNodeRequestEncoded extends Schema.Schema.Encoded<typeof GetNodeRequest_> {}
+export interface GetNodeRequestEncoded {
+  readonly id: string
+}
 /**
  * Request to get node data (`datanode.api.v2.GetNodeRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const GetNodeRequest: Schema.Schema<GetNodeRequest, GetNodeRequestEncoded> = GetNodeRequest_
+export const GetNodeRequest: Schema.Schema<GetNodeRequest, GetNodeRequestEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId
+}).annotations({ identifier: "datanode.api.v2.GetNodeRequest" })
 
-const GetNodeResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Data specific to a single node on the Vega network. */
-  node: /* @__PURE__ */ nullable(Epoch.Validator)
-}).annotations({ identifier: "datanode.api.v2.GetNodeResponse" })
 /**
  * Response from getting node (`datanode.api.v2.GetNodeResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetNodeResponse extends Schema.Schema.Type<typeof GetNodeResponse_> {}
+export interface GetNodeResponse {
+  /** Data specific to a single node on the Vega network. */
+  readonly node?: Schema.Schema.Type<typeof Epoch.Validator>
+}
 /**
  * The JSON form of {@link GetNodeResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetNodeResponseEncoded extends Schema.Schema.Encoded<typeof GetNodeResponse_> {}
+export interface GetNodeResponseEncoded {
+  readonly node: Schema.Schema.Encoded<typeof Epoch.Validator> | null
+}
 /**
  * Response from getting node (`datanode.api.v2.GetNodeResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const GetNodeResponse: Schema.Schema<GetNodeResponse, GetNodeResponseEncoded> = GetNodeResponse_
+export const GetNodeResponse: Schema.Schema<GetNodeResponse, GetNodeResponseEncoded> = /* @__PURE__ */ Schema.Struct({
+  node: /* @__PURE__ */ nullable(Epoch.Validator)
+}).annotations({ identifier: "datanode.api.v2.GetNodeResponse" })
 
-const ListNodesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Return the node list for the given epoch. If not set, the node list for the current epoch will be returned. */
-  epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListNodesRequest" })
 /**
  * Request to list nodes (`datanode.api.v2.ListNodesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListNodesRequest extends Schema.Schema.Type<typeof ListNodesRequest_> {}
+export interface ListNodesRequest {
+  /** Return the node list for the given epoch. If not set, the node list for the current epoch will be returned. */
+  readonly epochSeq?: bigint
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListNodesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListNodesRequestEncoded extends Schema.Schema.Encoded<typeof ListNodesRequest_> {}
+export interface ListNodesRequestEncoded {
+  readonly epochSeq?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list nodes (`datanode.api.v2.ListNodesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListNodesRequest: Schema.Schema<ListNodesRequest, ListNodesRequestEncoded> = ListNodesRequest_
+export const ListNodesRequest: Schema.Schema<ListNodesRequest, ListNodesRequestEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    epochSeq: /* @__PURE__ */ optional(Integer.Uint64),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }
+).annotations({ identifier: "datanode.api.v2.ListNodesRequest" })
 
-const NodesConnection_ = /* @__PURE__ */ Pagination.Connection(Epoch.Validator)
 /**
  * Page of node data and corresponding page information (`datanode.api.v2.NodesConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NodesConnection extends Schema.Schema.Type<typeof NodesConnection_> {}
+export interface NodesConnection extends Pagination.Connection<Schema.Schema.Type<typeof Epoch.Validator>> {}
 /**
  * The JSON form of {@link NodesConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NodesConnectionEncoded extends Schema.Schema.Encoded<typeof NodesConnection_> {}
+export interface NodesConnectionEncoded {
+  readonly edges: ReadonlyArray<{
+    readonly node: Schema.Schema.Encoded<typeof Epoch.Validator>
+    readonly cursor: string
+  }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of node data and corresponding page information (`datanode.api.v2.NodesConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NodesConnection: Schema.Schema<NodesConnection, NodesConnectionEncoded> = NodesConnection_
+export const NodesConnection: Schema.Schema<NodesConnection, NodesConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(Epoch.Validator)
 
-const ListNodesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of node data and corresponding page information. */
-  nodes: NodesConnection
-}).annotations({ identifier: "datanode.api.v2.ListNodesResponse" })
 /**
  * Response from listing nodes (`datanode.api.v2.ListNodesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListNodesResponse extends Schema.Schema.Type<typeof ListNodesResponse_> {}
+export interface ListNodesResponse {
+  /** Page of node data and corresponding page information. */
+  readonly nodes: NodesConnection
+}
 /**
  * The JSON form of {@link ListNodesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListNodesResponseEncoded extends Schema.Schema.Encoded<typeof ListNodesResponse_> {}
+export interface ListNodesResponseEncoded {
+  readonly nodes: NodesConnectionEncoded
+}
 /**
  * Response from listing nodes (`datanode.api.v2.ListNodesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ListNodesResponse: Schema.Schema<ListNodesResponse, ListNodesResponseEncoded> = ListNodesResponse_
+export const ListNodesResponse: Schema.Schema<ListNodesResponse, ListNodesResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    nodes: NodesConnection
+  }).annotations({ identifier: "datanode.api.v2.ListNodesResponse" })
 
-const ListOracleDataRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Oracle spec ID to list data for. */
-  oracleSpecId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListOracleDataRequest" })
 /**
  * Request to get all seen oracle data (`datanode.api.v2.ListOracleDataRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListOracleDataRequest extends Schema.Schema.Type<typeof ListOracleDataRequest_> {}
+export interface ListOracleDataRequest {
+  /** Oracle spec ID to list data for. */
+  readonly oracleSpecId?: Ids.VegaId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListOracleDataRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListOracleDataRequestEncoded extends Schema.Schema.Encoded<typeof ListOracleDataRequest_> {}
+export interface ListOracleDataRequestEncoded {
+  readonly oracleSpecId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to get all seen oracle data (`datanode.api.v2.ListOracleDataRequest`)
  *
@@ -4195,23 +4893,28 @@ export interface ListOracleDataRequestEncoded extends Schema.Schema.Encoded<type
  * @category Requests
  */
 export const ListOracleDataRequest: Schema.Schema<ListOracleDataRequest, ListOracleDataRequestEncoded> =
-  ListOracleDataRequest_
+  /* @__PURE__ */ Schema.Struct({
+    oracleSpecId: /* @__PURE__ */ optional(Ids.VegaId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListOracleDataRequest" })
 
-const OracleDataConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.OracleData)
 /**
  * Page of oracle data and corresponding page information. (`datanode.api.v2.OracleDataConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface OracleDataConnection extends Schema.Schema.Type<typeof OracleDataConnection_> {}
+export interface OracleDataConnection extends Pagination.Connection<Vega.OracleData> {}
 /**
  * The JSON form of {@link OracleDataConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OracleDataConnectionEncoded extends Schema.Schema.Encoded<typeof OracleDataConnection_> {}
+export interface OracleDataConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.OracleDataEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of oracle data and corresponding page information. (`datanode.api.v2.OracleDataConnection`)
  *
@@ -4219,26 +4922,27 @@ export interface OracleDataConnectionEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const OracleDataConnection: Schema.Schema<OracleDataConnection, OracleDataConnectionEncoded> =
-  OracleDataConnection_
+  /* @__PURE__ */ Pagination.Connection(Vega.OracleData)
 
-const ListOracleDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of seen oracle data and corresponding page information. */
-  oracleData: OracleDataConnection
-}).annotations({ identifier: "datanode.api.v2.ListOracleDataResponse" })
 /**
  * Response to get all seen oracle data (`datanode.api.v2.ListOracleDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListOracleDataResponse extends Schema.Schema.Type<typeof ListOracleDataResponse_> {}
+export interface ListOracleDataResponse {
+  /** Page of seen oracle data and corresponding page information. */
+  readonly oracleData: OracleDataConnection
+}
 /**
  * The JSON form of {@link ListOracleDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListOracleDataResponseEncoded extends Schema.Schema.Encoded<typeof ListOracleDataResponse_> {}
+export interface ListOracleDataResponseEncoded {
+  readonly oracleData: OracleDataConnectionEncoded
+}
 /**
  * Response to get all seen oracle data (`datanode.api.v2.ListOracleDataResponse`)
  *
@@ -4246,26 +4950,29 @@ export interface ListOracleDataResponseEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const ListOracleDataResponse: Schema.Schema<ListOracleDataResponse, ListOracleDataResponseEncoded> =
-  ListOracleDataResponse_
+  /* @__PURE__ */ Schema.Struct({
+    oracleData: OracleDataConnection
+  }).annotations({ identifier: "datanode.api.v2.ListOracleDataResponse" })
 
-const GetOracleSpecRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Oracle spec ID to request data for. */
-  oracleSpecId: Ids.VegaId
-}).annotations({ identifier: "datanode.api.v2.GetOracleSpecRequest" })
 /**
  * Request to get a specific oracle spec by its ID (`datanode.api.v2.GetOracleSpecRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetOracleSpecRequest extends Schema.Schema.Type<typeof GetOracleSpecRequest_> {}
+export interface GetOracleSpecRequest {
+  /** Oracle spec ID to request data for. */
+  readonly oracleSpecId: Ids.VegaId
+}
 /**
  * The request form of {@link GetOracleSpecRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetOracleSpecRequestEncoded extends Schema.Schema.Encoded<typeof GetOracleSpecRequest_> {}
+export interface GetOracleSpecRequestEncoded {
+  readonly oracleSpecId: string
+}
 /**
  * Request to get a specific oracle spec by its ID (`datanode.api.v2.GetOracleSpecRequest`)
  *
@@ -4273,26 +4980,29 @@ export interface GetOracleSpecRequestEncoded extends Schema.Schema.Encoded<typeo
  * @category Requests
  */
 export const GetOracleSpecRequest: Schema.Schema<GetOracleSpecRequest, GetOracleSpecRequestEncoded> =
-  GetOracleSpecRequest_
+  /* @__PURE__ */ Schema.Struct({
+    oracleSpecId: Ids.VegaId
+  }).annotations({ identifier: "datanode.api.v2.GetOracleSpecRequest" })
 
-const GetOracleSpecResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** External data spec matching the ID. */
-  oracleSpec: /* @__PURE__ */ nullable(Vega.OracleSpec)
-}).annotations({ identifier: "datanode.api.v2.GetOracleSpecResponse" })
 /**
  * Response for a oracle spec (`datanode.api.v2.GetOracleSpecResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetOracleSpecResponse extends Schema.Schema.Type<typeof GetOracleSpecResponse_> {}
+export interface GetOracleSpecResponse {
+  /** External data spec matching the ID. */
+  readonly oracleSpec?: Vega.OracleSpec
+}
 /**
  * The JSON form of {@link GetOracleSpecResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetOracleSpecResponseEncoded extends Schema.Schema.Encoded<typeof GetOracleSpecResponse_> {}
+export interface GetOracleSpecResponseEncoded {
+  readonly oracleSpec: Vega.OracleSpecEncoded | null
+}
 /**
  * Response for a oracle spec (`datanode.api.v2.GetOracleSpecResponse`)
  *
@@ -4300,26 +5010,29 @@ export interface GetOracleSpecResponseEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const GetOracleSpecResponse: Schema.Schema<GetOracleSpecResponse, GetOracleSpecResponseEncoded> =
-  GetOracleSpecResponse_
+  /* @__PURE__ */ Schema.Struct({
+    oracleSpec: /* @__PURE__ */ nullable(Vega.OracleSpec)
+  }).annotations({ identifier: "datanode.api.v2.GetOracleSpecResponse" })
 
-const ListOracleSpecsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListOracleSpecsRequest" })
 /**
  * Request to get all active oracle specs (`datanode.api.v2.ListOracleSpecsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListOracleSpecsRequest extends Schema.Schema.Type<typeof ListOracleSpecsRequest_> {}
+export interface ListOracleSpecsRequest {
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListOracleSpecsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListOracleSpecsRequestEncoded extends Schema.Schema.Encoded<typeof ListOracleSpecsRequest_> {}
+export interface ListOracleSpecsRequestEncoded {
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to get all active oracle specs (`datanode.api.v2.ListOracleSpecsRequest`)
  *
@@ -4327,23 +5040,27 @@ export interface ListOracleSpecsRequestEncoded extends Schema.Schema.Encoded<typ
  * @category Requests
  */
 export const ListOracleSpecsRequest: Schema.Schema<ListOracleSpecsRequest, ListOracleSpecsRequestEncoded> =
-  ListOracleSpecsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListOracleSpecsRequest" })
 
-const OracleSpecsConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.OracleSpec)
 /**
  * Page of oracle specs and corresponding page information (`datanode.api.v2.OracleSpecsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface OracleSpecsConnection extends Schema.Schema.Type<typeof OracleSpecsConnection_> {}
+export interface OracleSpecsConnection extends Pagination.Connection<Vega.OracleSpec> {}
 /**
  * The JSON form of {@link OracleSpecsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OracleSpecsConnectionEncoded extends Schema.Schema.Encoded<typeof OracleSpecsConnection_> {}
+export interface OracleSpecsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.OracleSpecEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of oracle specs and corresponding page information (`datanode.api.v2.OracleSpecsConnection`)
  *
@@ -4351,26 +5068,27 @@ export interface OracleSpecsConnectionEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const OracleSpecsConnection: Schema.Schema<OracleSpecsConnection, OracleSpecsConnectionEncoded> =
-  OracleSpecsConnection_
+  /* @__PURE__ */ Pagination.Connection(Vega.OracleSpec)
 
-const ListOracleSpecsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of active oracle specs and corresponding page information. */
-  oracleSpecs: OracleSpecsConnection
-}).annotations({ identifier: "datanode.api.v2.ListOracleSpecsResponse" })
 /**
  * Response to get all active oracle specs (`datanode.api.v2.ListOracleSpecsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListOracleSpecsResponse extends Schema.Schema.Type<typeof ListOracleSpecsResponse_> {}
+export interface ListOracleSpecsResponse {
+  /** Page of active oracle specs and corresponding page information. */
+  readonly oracleSpecs: OracleSpecsConnection
+}
 /**
  * The JSON form of {@link ListOracleSpecsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListOracleSpecsResponseEncoded extends Schema.Schema.Encoded<typeof ListOracleSpecsResponse_> {}
+export interface ListOracleSpecsResponseEncoded {
+  readonly oracleSpecs: OracleSpecsConnectionEncoded
+}
 /**
  * Response to get all active oracle specs (`datanode.api.v2.ListOracleSpecsResponse`)
  *
@@ -4378,28 +5096,32 @@ export interface ListOracleSpecsResponseEncoded extends Schema.Schema.Encoded<ty
  * @category Messages
  */
 export const ListOracleSpecsResponse: Schema.Schema<ListOracleSpecsResponse, ListOracleSpecsResponseEncoded> =
-  ListOracleSpecsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    oracleSpecs: OracleSpecsConnection
+  }).annotations({ identifier: "datanode.api.v2.ListOracleSpecsResponse" })
 
-const ListOrderVersionsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Order ID to list versions for. */
-  orderId: Ids.OrderId,
-  /** Optional pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListOrderVersionsRequest" })
 /**
  * Request that is sent when listing possible order versions (`datanode.api.v2.ListOrderVersionsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListOrderVersionsRequest extends Schema.Schema.Type<typeof ListOrderVersionsRequest_> {}
+export interface ListOrderVersionsRequest {
+  /** Order ID to list versions for. */
+  readonly orderId: Ids.OrderId
+  /** Optional pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListOrderVersionsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListOrderVersionsRequestEncoded extends Schema.Schema.Encoded<typeof ListOrderVersionsRequest_> {}
+export interface ListOrderVersionsRequestEncoded {
+  readonly orderId: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request that is sent when listing possible order versions (`datanode.api.v2.ListOrderVersionsRequest`)
  *
@@ -4407,49 +5129,56 @@ export interface ListOrderVersionsRequestEncoded extends Schema.Schema.Encoded<t
  * @category Requests
  */
 export const ListOrderVersionsRequest: Schema.Schema<ListOrderVersionsRequest, ListOrderVersionsRequestEncoded> =
-  ListOrderVersionsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    orderId: Ids.OrderId,
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListOrderVersionsRequest" })
 
-const OrderConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.Order)
 /**
  * Page of orders data and corresponding page information. (`datanode.api.v2.OrderConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface OrderConnection extends Schema.Schema.Type<typeof OrderConnection_> {}
+export interface OrderConnection extends Pagination.Connection<Vega.Order> {}
 /**
  * The JSON form of {@link OrderConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OrderConnectionEncoded extends Schema.Schema.Encoded<typeof OrderConnection_> {}
+export interface OrderConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.OrderEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of orders data and corresponding page information. (`datanode.api.v2.OrderConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const OrderConnection: Schema.Schema<OrderConnection, OrderConnectionEncoded> = OrderConnection_
+export const OrderConnection: Schema.Schema<OrderConnection, OrderConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(Vega.Order)
 
-const ListOrderVersionsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of order versions and corresponding page information. */
-  orders: OrderConnection
-}).annotations({ identifier: "datanode.api.v2.ListOrderVersionsResponse" })
 /**
  * Response that is received when listing possible order versions (`datanode.api.v2.ListOrderVersionsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListOrderVersionsResponse extends Schema.Schema.Type<typeof ListOrderVersionsResponse_> {}
+export interface ListOrderVersionsResponse {
+  /** Page of order versions and corresponding page information. */
+  readonly orders: OrderConnection
+}
 /**
  * The JSON form of {@link ListOrderVersionsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListOrderVersionsResponseEncoded extends Schema.Schema.Encoded<typeof ListOrderVersionsResponse_> {}
+export interface ListOrderVersionsResponseEncoded {
+  readonly orders: OrderConnectionEncoded
+}
 /**
  * Response that is received when listing possible order versions (`datanode.api.v2.ListOrderVersionsResponse`)
  *
@@ -4457,257 +5186,314 @@ export interface ListOrderVersionsResponseEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const ListOrderVersionsResponse: Schema.Schema<ListOrderVersionsResponse, ListOrderVersionsResponseEncoded> =
-  ListOrderVersionsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    orders: OrderConnection
+  }).annotations({ identifier: "datanode.api.v2.ListOrderVersionsResponse" })
 
-const GetOrderRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Order ID to retrieve order information for. */
-  orderId: Ids.OrderId,
-  /** Historic version number of the order to return. If not set, the most current version will be returned. */
-  version: /* @__PURE__ */ optional(Integer.Int32)
-}).annotations({ identifier: "datanode.api.v2.GetOrderRequest" })
 /**
  * Request that is sent when executing the query for getting a single order (`datanode.api.v2.GetOrderRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetOrderRequest extends Schema.Schema.Type<typeof GetOrderRequest_> {}
+export interface GetOrderRequest {
+  /** Order ID to retrieve order information for. */
+  readonly orderId: Ids.OrderId
+  /** Historic version number of the order to return. If not set, the most current version will be returned. */
+  readonly version?: number
+}
 /**
  * The request form of {@link GetOrderRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetOrderRequestEncoded extends Schema.Schema.Encoded<typeof GetOrderRequest_> {}
+export interface GetOrderRequestEncoded {
+  readonly orderId: string
+  readonly version?: number
+}
 /**
  * Request that is sent when executing the query for getting a single order (`datanode.api.v2.GetOrderRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const GetOrderRequest: Schema.Schema<GetOrderRequest, GetOrderRequestEncoded> = GetOrderRequest_
+export const GetOrderRequest: Schema.Schema<GetOrderRequest, GetOrderRequestEncoded> = /* @__PURE__ */ Schema.Struct({
+  orderId: Ids.OrderId,
+  version: /* @__PURE__ */ optional(Integer.Int32)
+}).annotations({ identifier: "datanode.api.v2.GetOrderRequest" })
 
-const GetOrderResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Order details, if one was found. */
-  order: /* @__PURE__ */ nullable(Vega.Order)
-}).annotations({ identifier: "datanode.api.v2.GetOrderResponse" })
 /**
  * Response received from the query for getting a single order (`datanode.api.v2.GetOrderResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetOrderResponse extends Schema.Schema.Type<typeof GetOrderResponse_> {}
+export interface GetOrderResponse {
+  /** Order details, if one was found. */
+  readonly order?: Vega.Order
+}
 /**
  * The JSON form of {@link GetOrderResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetOrderResponseEncoded extends Schema.Schema.Encoded<typeof GetOrderResponse_> {}
+export interface GetOrderResponseEncoded {
+  readonly order: Vega.OrderEncoded | null
+}
 /**
  * Response received from the query for getting a single order (`datanode.api.v2.GetOrderResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const GetOrderResponse: Schema.Schema<GetOrderResponse, GetOrderResponseEncoded> = GetOrderResponse_
+export const GetOrderResponse: Schema.Schema<GetOrderResponse, GetOrderResponseEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    order: /* @__PURE__ */ nullable(Vega.Order)
+  }
+).annotations({ identifier: "datanode.api.v2.GetOrderResponse" })
 
-const OrderFilter_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict orders to those with the given statuses. */
-  statuses: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.OrderStatus.Known)),
-  /** Restrict orders to those with the given types. */
-  types: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.OrderType.Known)),
-  /** Restrict orders to those with the given Time In Force. */
-  timeInForces: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.TimeInForce.Known)),
-  /** Indicator if liquidity provisions should be included or not in the list. */
-  excludeLiquidity: /* @__PURE__ */ optional(Schema.Boolean),
-  /** Restrict orders to those placed by the given party IDs. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
-  /** Restrict orders to those placed on the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
-  /** Restrict orders to those with the given reference. */
-  reference: /* @__PURE__ */ optional(Schema.String),
-  /** Restrict orders to those placed during the given date range. If not set, all orders will be returned. */
-  dateRange: /* @__PURE__ */ optional(DateRange),
-  /** Restrict orders to those that are live. If not set, it is treated as being false. */
-  liveOnly: /* @__PURE__ */ optional(Schema.Boolean)
-}).annotations({ identifier: "datanode.api.v2.OrderFilter" })
 /**
  * Order filter that contains all filtering conditions and values that are applied to the orders listing (`datanode.api.v2.OrderFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface OrderFilter extends Schema.Schema.Type<typeof OrderFilter_> {}
+export interface OrderFilter {
+  /** Restrict orders to those with the given statuses. */
+  readonly statuses?: ReadonlyArray<Enum.Known<typeof Vega.OrderStatus>>
+  /** Restrict orders to those with the given types. */
+  readonly types?: ReadonlyArray<Enum.Known<typeof Commands.OrderType>>
+  /** Restrict orders to those with the given Time In Force. */
+  readonly timeInForces?: ReadonlyArray<Enum.Known<typeof Commands.TimeInForce>>
+  /** Indicator if liquidity provisions should be included or not in the list. */
+  readonly excludeLiquidity?: boolean
+  /** Restrict orders to those placed by the given party IDs. */
+  readonly partyIds?: ReadonlyArray<Ids.PartyId>
+  /** Restrict orders to those placed on the given market IDs. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+  /** Restrict orders to those with the given reference. */
+  readonly reference?: string
+  /** Restrict orders to those placed during the given date range. If not set, all orders will be returned. */
+  readonly dateRange?: DateRange
+  /** Restrict orders to those that are live. If not set, it is treated as being false. */
+  readonly liveOnly?: boolean
+}
 /**
  * The request form of {@link OrderFilter}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OrderFilterEncoded extends Schema.Schema.Encoded<typeof OrderFilter_> {}
+export interface OrderFilterEncoded {
+  readonly statuses?: ReadonlyArray<Enum.Known<typeof Vega.OrderStatus>>
+  readonly types?: ReadonlyArray<Enum.Known<typeof Commands.OrderType>>
+  readonly timeInForces?: ReadonlyArray<Enum.Known<typeof Commands.TimeInForce>>
+  readonly excludeLiquidity?: boolean
+  readonly partyIds?: ReadonlyArray<string>
+  readonly marketIds?: ReadonlyArray<string>
+  readonly reference?: string
+  readonly dateRange?: DateRangeEncoded
+  readonly liveOnly?: boolean
+}
 /**
  * Order filter that contains all filtering conditions and values that are applied to the orders listing (`datanode.api.v2.OrderFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const OrderFilter: Schema.Schema<OrderFilter, OrderFilterEncoded> = OrderFilter_
+export const OrderFilter: Schema.Schema<OrderFilter, OrderFilterEncoded> = /* @__PURE__ */ Schema.Struct({
+  statuses: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.OrderStatus.Known)),
+  types: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.OrderType.Known)),
+  timeInForces: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.TimeInForce.Known)),
+  excludeLiquidity: /* @__PURE__ */ optional(Schema.Boolean),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
+  reference: /* @__PURE__ */ optional(Schema.String),
+  dateRange: /* @__PURE__ */ optional(DateRange),
+  liveOnly: /* @__PURE__ */ optional(Schema.Boolean)
+}).annotations({ identifier: "datanode.api.v2.OrderFilter" })
 
-const ListOrdersRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Optional pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Order filter contains all filtering conditions and values that are applied to the orders listing. */
-  filter: /* @__PURE__ */ optional(OrderFilter)
-}).annotations({ identifier: "datanode.api.v2.ListOrdersRequest" })
 /**
  * Request that is sent when executing a query for a list of orders (`datanode.api.v2.ListOrdersRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListOrdersRequest extends Schema.Schema.Type<typeof ListOrdersRequest_> {}
+export interface ListOrdersRequest {
+  /** Optional pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Order filter contains all filtering conditions and values that are applied to the orders listing. */
+  readonly filter?: OrderFilter
+}
 /**
  * The request form of {@link ListOrdersRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListOrdersRequestEncoded extends Schema.Schema.Encoded<typeof ListOrdersRequest_> {}
+export interface ListOrdersRequestEncoded {
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly filter?: OrderFilterEncoded
+}
 /**
  * Request that is sent when executing a query for a list of orders (`datanode.api.v2.ListOrdersRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListOrdersRequest: Schema.Schema<ListOrdersRequest, ListOrdersRequestEncoded> = ListOrdersRequest_
+export const ListOrdersRequest: Schema.Schema<ListOrdersRequest, ListOrdersRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    filter: /* @__PURE__ */ optional(OrderFilter)
+  }).annotations({ identifier: "datanode.api.v2.ListOrdersRequest" })
 
-const ListOrdersResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of orders data and corresponding page information. */
-  orders: OrderConnection
-}).annotations({ identifier: "datanode.api.v2.ListOrdersResponse" })
 /**
  * Response that is received from the query to list orders (`datanode.api.v2.ListOrdersResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListOrdersResponse extends Schema.Schema.Type<typeof ListOrdersResponse_> {}
+export interface ListOrdersResponse {
+  /** Page of orders data and corresponding page information. */
+  readonly orders: OrderConnection
+}
 /**
  * The JSON form of {@link ListOrdersResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListOrdersResponseEncoded extends Schema.Schema.Encoded<typeof ListOrdersResponse_> {}
+export interface ListOrdersResponseEncoded {
+  readonly orders: OrderConnectionEncoded
+}
 /**
  * Response that is received from the query to list orders (`datanode.api.v2.ListOrdersResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ListOrdersResponse: Schema.Schema<ListOrdersResponse, ListOrdersResponseEncoded> = ListOrdersResponse_
+export const ListOrdersResponse: Schema.Schema<ListOrdersResponse, ListOrdersResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    orders: OrderConnection
+  }).annotations({ identifier: "datanode.api.v2.ListOrdersResponse" })
 
-const ListPartiesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict the returned party to only the given party ID. If not set, all parties will be returned. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListPartiesRequest" })
 /**
  * Request to list parties by ID (`datanode.api.v2.ListPartiesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListPartiesRequest extends Schema.Schema.Type<typeof ListPartiesRequest_> {}
+export interface ListPartiesRequest {
+  /** Restrict the returned party to only the given party ID. If not set, all parties will be returned. */
+  readonly partyId?: Ids.PartyId
+  /** Pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListPartiesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListPartiesRequestEncoded extends Schema.Schema.Encoded<typeof ListPartiesRequest_> {}
+export interface ListPartiesRequestEncoded {
+  readonly partyId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list parties by ID (`datanode.api.v2.ListPartiesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListPartiesRequest: Schema.Schema<ListPartiesRequest, ListPartiesRequestEncoded> = ListPartiesRequest_
+export const ListPartiesRequest: Schema.Schema<ListPartiesRequest, ListPartiesRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListPartiesRequest" })
 
-const PartyConnection_ = /* @__PURE__ */ Pagination.Connection(EventBus.Party)
 /**
  * Page of parties data and corresponding page information. (`datanode.api.v2.PartyConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PartyConnection extends Schema.Schema.Type<typeof PartyConnection_> {}
+export interface PartyConnection extends Pagination.Connection<Schema.Schema.Type<typeof EventBus.Party>> {}
 /**
  * The JSON form of {@link PartyConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PartyConnectionEncoded extends Schema.Schema.Encoded<typeof PartyConnection_> {}
+export interface PartyConnectionEncoded {
+  readonly edges: ReadonlyArray<{
+    readonly node: Schema.Schema.Encoded<typeof EventBus.Party>
+    readonly cursor: string
+  }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of parties data and corresponding page information. (`datanode.api.v2.PartyConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const PartyConnection: Schema.Schema<PartyConnection, PartyConnectionEncoded> = PartyConnection_
+export const PartyConnection: Schema.Schema<PartyConnection, PartyConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(EventBus.Party)
 
-const ListPartiesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of parties data and corresponding page information. */
-  parties: PartyConnection
-}).annotations({ identifier: "datanode.api.v2.ListPartiesResponse" })
 /**
  * Response from listing parties (`datanode.api.v2.ListPartiesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListPartiesResponse extends Schema.Schema.Type<typeof ListPartiesResponse_> {}
+export interface ListPartiesResponse {
+  /** Page of parties data and corresponding page information. */
+  readonly parties: PartyConnection
+}
 /**
  * The JSON form of {@link ListPartiesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListPartiesResponseEncoded extends Schema.Schema.Encoded<typeof ListPartiesResponse_> {}
+export interface ListPartiesResponseEncoded {
+  readonly parties: PartyConnectionEncoded
+}
 /**
  * Response from listing parties (`datanode.api.v2.ListPartiesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ListPartiesResponse: Schema.Schema<ListPartiesResponse, ListPartiesResponseEncoded> = ListPartiesResponse_
+export const ListPartiesResponse: Schema.Schema<ListPartiesResponse, ListPartiesResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    parties: PartyConnection
+  }).annotations({ identifier: "datanode.api.v2.ListPartiesResponse" })
 
-const GetPartyActivityStreakRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Party ID to get the activity streak for. */
-  partyId: Ids.PartyId,
-  /** Epoch to get the activity streak for. If not set, the last complete epoch is used. */
-  epoch: /* @__PURE__ */ optional(Integer.Uint64)
-}).annotations({ identifier: "datanode.api.v2.GetPartyActivityStreakRequest" })
 /**
  * Request to get a party's activity streaks across epochs (`datanode.api.v2.GetPartyActivityStreakRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetPartyActivityStreakRequest extends Schema.Schema.Type<typeof GetPartyActivityStreakRequest_> {}
+export interface GetPartyActivityStreakRequest {
+  /** Party ID to get the activity streak for. */
+  readonly partyId: Ids.PartyId
+  /** Epoch to get the activity streak for. If not set, the last complete epoch is used. */
+  readonly epoch?: bigint
+}
 /**
  * The request form of {@link GetPartyActivityStreakRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetPartyActivityStreakRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetPartyActivityStreakRequest_
-> {}
+export interface GetPartyActivityStreakRequestEncoded {
+  readonly partyId: string
+  readonly epoch?: string
+}
 /**
  * Request to get a party's activity streaks across epochs (`datanode.api.v2.GetPartyActivityStreakRequest`)
  *
@@ -4717,28 +5503,30 @@ export interface GetPartyActivityStreakRequestEncoded extends Schema.Schema.Enco
 export const GetPartyActivityStreakRequest: Schema.Schema<
   GetPartyActivityStreakRequest,
   GetPartyActivityStreakRequestEncoded
-> = GetPartyActivityStreakRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  partyId: Ids.PartyId,
+  epoch: /* @__PURE__ */ optional(Integer.Uint64)
+}).annotations({ identifier: "datanode.api.v2.GetPartyActivityStreakRequest" })
 
-const GetPartyActivityStreakResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Party's activity streak in a given epoch. */
-  activityStreak: /* @__PURE__ */ nullable(VegaEvents.PartyActivityStreak)
-}).annotations({ identifier: "datanode.api.v2.GetPartyActivityStreakResponse" })
 /**
  * Response when getting a party's activity streaks across epochs (`datanode.api.v2.GetPartyActivityStreakResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetPartyActivityStreakResponse extends Schema.Schema.Type<typeof GetPartyActivityStreakResponse_> {}
+export interface GetPartyActivityStreakResponse {
+  /** Party's activity streak in a given epoch. */
+  readonly activityStreak?: VegaEvents.PartyActivityStreak
+}
 /**
  * The JSON form of {@link GetPartyActivityStreakResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetPartyActivityStreakResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetPartyActivityStreakResponse_
-> {}
+export interface GetPartyActivityStreakResponseEncoded {
+  readonly activityStreak: VegaEvents.PartyActivityStreakEncoded | null
+}
 /**
  * Response when getting a party's activity streaks across epochs (`datanode.api.v2.GetPartyActivityStreakResponse`)
  *
@@ -4748,120 +5536,142 @@ export interface GetPartyActivityStreakResponseEncoded extends Schema.Schema.Enc
 export const GetPartyActivityStreakResponse: Schema.Schema<
   GetPartyActivityStreakResponse,
   GetPartyActivityStreakResponseEncoded
-> = GetPartyActivityStreakResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  activityStreak: /* @__PURE__ */ nullable(VegaEvents.PartyActivityStreak)
+}).annotations({ identifier: "datanode.api.v2.GetPartyActivityStreakResponse" })
 
-const GetPartyRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Party ID to retrieve party information for. */
-  partyId: Ids.PartyId
-}).annotations({ identifier: "datanode.api.v2.GetPartyRequest" })
 /**
  * Request to get party by ID (`datanode.api.v2.GetPartyRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetPartyRequest extends Schema.Schema.Type<typeof GetPartyRequest_> {}
+export interface GetPartyRequest {
+  /** Party ID to retrieve party information for. */
+  readonly partyId: Ids.PartyId
+}
 /**
  * The request form of {@link GetPartyRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetPartyRequestEncoded extends Schema.Schema.Encoded<typeof GetPartyRequest_> {}
+export interface GetPartyRequestEncoded {
+  readonly partyId: string
+}
 /**
  * Request to get party by ID (`datanode.api.v2.GetPartyRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const GetPartyRequest: Schema.Schema<GetPartyRequest, GetPartyRequestEncoded> = GetPartyRequest_
+export const GetPartyRequest: Schema.Schema<GetPartyRequest, GetPartyRequestEncoded> = /* @__PURE__ */ Schema.Struct({
+  partyId: Ids.PartyId
+}).annotations({ identifier: "datanode.api.v2.GetPartyRequest" })
 
-const GetPartyResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Data for the party requested. */
-  party: /* @__PURE__ */ nullable(EventBus.Party)
-}).annotations({ identifier: "datanode.api.v2.GetPartyResponse" })
 /**
  * Response from getting party by ID (`datanode.api.v2.GetPartyResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetPartyResponse extends Schema.Schema.Type<typeof GetPartyResponse_> {}
+export interface GetPartyResponse {
+  /** Data for the party requested. */
+  readonly party?: Schema.Schema.Type<typeof EventBus.Party>
+}
 /**
  * The JSON form of {@link GetPartyResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetPartyResponseEncoded extends Schema.Schema.Encoded<typeof GetPartyResponse_> {}
+export interface GetPartyResponseEncoded {
+  readonly party: Schema.Schema.Encoded<typeof EventBus.Party> | null
+}
 /**
  * Response from getting party by ID (`datanode.api.v2.GetPartyResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const GetPartyResponse: Schema.Schema<GetPartyResponse, GetPartyResponseEncoded> = GetPartyResponse_
+export const GetPartyResponse: Schema.Schema<GetPartyResponse, GetPartyResponseEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    party: /* @__PURE__ */ nullable(EventBus.Party)
+  }
+).annotations({ identifier: "datanode.api.v2.GetPartyResponse" })
 
-const ReferralProgram_ = /* @__PURE__ */ Schema.Struct({
-  /** Incremental version of the program. It is incremented after each program update. */
-  version: Integer.Uint64,
-  /** Unique ID generated from the proposal that created this program. */
-  id: Ids.VegaId,
-  /** Defined tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. */
-  benefitTiers: /* @__PURE__ */ Schema.Array(Vega.BenefitTier),
-  /** Timestamp in Unix nanoseconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
-  endOfProgramTimestamp: Timestamp.VegaTimestamp,
-  /** Number of epochs over which the referral set's running volume is evaluated. */
-  windowLength: Integer.Uint64,
-  /** Defined benefit tiers ordered by increasing reward multiplier. Determines the level of benefit a party can expect based on their staking. */
-  stakingTiers: /* @__PURE__ */ Schema.Array(Vega.StakingTier),
-  /** Timestamp, in Unix nanoseconds, when the program ended. */
-  endedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
-}).annotations({ identifier: "datanode.api.v2.ReferralProgram" })
 /**
  * Referral program details. (`datanode.api.v2.ReferralProgram`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ReferralProgram extends Schema.Schema.Type<typeof ReferralProgram_> {}
+export interface ReferralProgram {
+  /** Incremental version of the program. It is incremented after each program update. */
+  readonly version: bigint
+  /** Unique ID generated from the proposal that created this program. */
+  readonly id: Ids.VegaId
+  /** Defined tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. */
+  readonly benefitTiers: ReadonlyArray<Vega.BenefitTier>
+  /** Timestamp in Unix nanoseconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
+  readonly endOfProgramTimestamp: Timestamp.VegaTimestamp
+  /** Number of epochs over which the referral set's running volume is evaluated. */
+  readonly windowLength: bigint
+  /** Defined benefit tiers ordered by increasing reward multiplier. Determines the level of benefit a party can expect based on their staking. */
+  readonly stakingTiers: ReadonlyArray<Vega.StakingTier>
+  /** Timestamp, in Unix nanoseconds, when the program ended. */
+  readonly endedAt?: Timestamp.VegaTimestamp
+}
 /**
  * The JSON form of {@link ReferralProgram}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ReferralProgramEncoded extends Schema.Schema.Encoded<typeof ReferralProgram_> {}
+export interface ReferralProgramEncoded {
+  readonly version: string
+  readonly id: string
+  readonly benefitTiers: ReadonlyArray<Vega.BenefitTierEncoded>
+  readonly endOfProgramTimestamp: string
+  readonly windowLength: string
+  readonly stakingTiers: ReadonlyArray<Vega.StakingTierEncoded>
+  readonly endedAt?: string
+}
 /**
  * Referral program details. (`datanode.api.v2.ReferralProgram`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ReferralProgram: Schema.Schema<ReferralProgram, ReferralProgramEncoded> = ReferralProgram_
+export const ReferralProgram: Schema.Schema<ReferralProgram, ReferralProgramEncoded> = /* @__PURE__ */ Schema.Struct({
+  version: Integer.Uint64,
+  id: Ids.VegaId,
+  benefitTiers: /* @__PURE__ */ Schema.Array(Vega.BenefitTier),
+  endOfProgramTimestamp: Timestamp.VegaTimestamp,
+  windowLength: Integer.Uint64,
+  stakingTiers: /* @__PURE__ */ Schema.Array(Vega.StakingTier),
+  endedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
+}).annotations({ identifier: "datanode.api.v2.ReferralProgram" })
 
-const GetCurrentReferralProgramResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Referral program currently activated on the network. */
-  currentReferralProgram: /* @__PURE__ */ nullable(ReferralProgram)
-}).annotations({ identifier: "datanode.api.v2.GetCurrentReferralProgramResponse" })
 /**
  * Response containing the current referral program (`datanode.api.v2.GetCurrentReferralProgramResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetCurrentReferralProgramResponse extends Schema.Schema.Type<
-  typeof GetCurrentReferralProgramResponse_
-> {}
+export interface GetCurrentReferralProgramResponse {
+  /** Referral program currently activated on the network. */
+  readonly currentReferralProgram?: ReferralProgram
+}
 /**
  * The JSON form of {@link GetCurrentReferralProgramResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetCurrentReferralProgramResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetCurrentReferralProgramResponse_
-> {}
+export interface GetCurrentReferralProgramResponseEncoded {
+  readonly currentReferralProgram: ReferralProgramEncoded | null
+}
 /**
  * Response containing the current referral program (`datanode.api.v2.GetCurrentReferralProgramResponse`)
  *
@@ -4871,32 +5681,38 @@ export interface GetCurrentReferralProgramResponseEncoded extends Schema.Schema.
 export const GetCurrentReferralProgramResponse: Schema.Schema<
   GetCurrentReferralProgramResponse,
   GetCurrentReferralProgramResponseEncoded
-> = GetCurrentReferralProgramResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  currentReferralProgram: /* @__PURE__ */ nullable(ReferralProgram)
+}).annotations({ identifier: "datanode.api.v2.GetCurrentReferralProgramResponse" })
 
-const ListReferralSetsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Referral set ID to retrieve information for */
-  referralSetId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Referrer to filter by. If referrer set ID is provided, this field is ignored. */
-  referrer: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Referee to filter by. If referrer set ID or referrer is provided, this field is ignored. */
-  referee: /* @__PURE__ */ optional(Ids.PartyId)
-}).annotations({ identifier: "datanode.api.v2.ListReferralSetsRequest" })
 /**
  * Request to retrieve information about a referral set or sets (`datanode.api.v2.ListReferralSetsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListReferralSetsRequest extends Schema.Schema.Type<typeof ListReferralSetsRequest_> {}
+export interface ListReferralSetsRequest {
+  /** Referral set ID to retrieve information for */
+  readonly referralSetId?: Ids.VegaId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Referrer to filter by. If referrer set ID is provided, this field is ignored. */
+  readonly referrer?: Ids.PartyId
+  /** Referee to filter by. If referrer set ID or referrer is provided, this field is ignored. */
+  readonly referee?: Ids.PartyId
+}
 /**
  * The request form of {@link ListReferralSetsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListReferralSetsRequestEncoded extends Schema.Schema.Encoded<typeof ListReferralSetsRequest_> {}
+export interface ListReferralSetsRequestEncoded {
+  readonly referralSetId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly referrer?: string
+  readonly referee?: string
+}
 /**
  * Request to retrieve information about a referral set or sets (`datanode.api.v2.ListReferralSetsRequest`)
  *
@@ -4904,57 +5720,75 @@ export interface ListReferralSetsRequestEncoded extends Schema.Schema.Encoded<ty
  * @category Requests
  */
 export const ListReferralSetsRequest: Schema.Schema<ListReferralSetsRequest, ListReferralSetsRequestEncoded> =
-  ListReferralSetsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    referralSetId: /* @__PURE__ */ optional(Ids.VegaId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    referrer: /* @__PURE__ */ optional(Ids.PartyId),
+    referee: /* @__PURE__ */ optional(Ids.PartyId)
+  }).annotations({ identifier: "datanode.api.v2.ListReferralSetsRequest" })
 
-const ReferralSet_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID of the created set. */
-  id: Ids.VegaId,
-  /** Party that created the set. */
-  referrer: Ids.PartyId,
-  /** Timestamp, in Unix nanoseconds, when the set was created. */
-  createdAt: Timestamp.VegaTimestamp,
-  /** Timestamp, in Unix nanoseconds, when the set was updated. */
-  updatedAt: Timestamp.VegaTimestamp,
-  /** Current number of members in the referral set. */
-  totalMembers: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.ReferralSet" })
 /**
  * Data relating to a referral set. (`datanode.api.v2.ReferralSet`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ReferralSet extends Schema.Schema.Type<typeof ReferralSet_> {}
+export interface ReferralSet {
+  /** Unique ID of the created set. */
+  readonly id: Ids.VegaId
+  /** Party that created the set. */
+  readonly referrer: Ids.PartyId
+  /** Timestamp, in Unix nanoseconds, when the set was created. */
+  readonly createdAt: Timestamp.VegaTimestamp
+  /** Timestamp, in Unix nanoseconds, when the set was updated. */
+  readonly updatedAt: Timestamp.VegaTimestamp
+  /** Current number of members in the referral set. */
+  readonly totalMembers: bigint
+}
 /**
  * The JSON form of {@link ReferralSet}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ReferralSetEncoded extends Schema.Schema.Encoded<typeof ReferralSet_> {}
+export interface ReferralSetEncoded {
+  readonly id: string
+  readonly referrer: string
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly totalMembers: string
+}
 /**
  * Data relating to a referral set. (`datanode.api.v2.ReferralSet`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ReferralSet: Schema.Schema<ReferralSet, ReferralSetEncoded> = ReferralSet_
+export const ReferralSet: Schema.Schema<ReferralSet, ReferralSetEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  referrer: Ids.PartyId,
+  createdAt: Timestamp.VegaTimestamp,
+  updatedAt: Timestamp.VegaTimestamp,
+  totalMembers: Integer.Uint64
+}).annotations({ identifier: "datanode.api.v2.ReferralSet" })
 
-const ReferralSetConnection_ = /* @__PURE__ */ Pagination.Connection(ReferralSet)
 /**
  * Page of referral set data and corresponding page information. (`datanode.api.v2.ReferralSetConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ReferralSetConnection extends Schema.Schema.Type<typeof ReferralSetConnection_> {}
+export interface ReferralSetConnection extends Pagination.Connection<ReferralSet> {}
 /**
  * The JSON form of {@link ReferralSetConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ReferralSetConnectionEncoded extends Schema.Schema.Encoded<typeof ReferralSetConnection_> {}
+export interface ReferralSetConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: ReferralSetEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of referral set data and corresponding page information. (`datanode.api.v2.ReferralSetConnection`)
  *
@@ -4962,26 +5796,27 @@ export interface ReferralSetConnectionEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const ReferralSetConnection: Schema.Schema<ReferralSetConnection, ReferralSetConnectionEncoded> =
-  ReferralSetConnection_
+  /* @__PURE__ */ Pagination.Connection(ReferralSet)
 
-const ListReferralSetsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of referral set data and corresponding page information. */
-  referralSets: ReferralSetConnection
-}).annotations({ identifier: "datanode.api.v2.ListReferralSetsResponse" })
 /**
  * Response containing information about a referral set or sets (`datanode.api.v2.ListReferralSetsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListReferralSetsResponse extends Schema.Schema.Type<typeof ListReferralSetsResponse_> {}
+export interface ListReferralSetsResponse {
+  /** Page of referral set data and corresponding page information. */
+  readonly referralSets: ReferralSetConnection
+}
 /**
  * The JSON form of {@link ListReferralSetsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListReferralSetsResponseEncoded extends Schema.Schema.Encoded<typeof ListReferralSetsResponse_> {}
+export interface ListReferralSetsResponseEncoded {
+  readonly referralSets: ReferralSetConnectionEncoded
+}
 /**
  * Response containing information about a referral set or sets (`datanode.api.v2.ListReferralSetsResponse`)
  *
@@ -4989,36 +5824,41 @@ export interface ListReferralSetsResponseEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const ListReferralSetsResponse: Schema.Schema<ListReferralSetsResponse, ListReferralSetsResponseEncoded> =
-  ListReferralSetsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    referralSets: ReferralSetConnection
+  }).annotations({ identifier: "datanode.api.v2.ListReferralSetsResponse" })
 
-const ListReferralSetRefereesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Referral set ID to retrieve information for */
-  referralSetId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Referrer to filter by. If referrer set ID is provided, this field is ignored. */
-  referrer: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Referee to filter by. If referrer set ID or referrer is provided, this field is ignored. */
-  referee: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Epochs to aggregate party volume and rewards over. If omitted, 30 epochs will be used. */
-  aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint32)
-}).annotations({ identifier: "datanode.api.v2.ListReferralSetRefereesRequest" })
 /**
  * Request to retrieve information about a referral set's referees (`datanode.api.v2.ListReferralSetRefereesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListReferralSetRefereesRequest extends Schema.Schema.Type<typeof ListReferralSetRefereesRequest_> {}
+export interface ListReferralSetRefereesRequest {
+  /** Referral set ID to retrieve information for */
+  readonly referralSetId?: Ids.VegaId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Referrer to filter by. If referrer set ID is provided, this field is ignored. */
+  readonly referrer?: Ids.PartyId
+  /** Referee to filter by. If referrer set ID or referrer is provided, this field is ignored. */
+  readonly referee?: Ids.PartyId
+  /** Epochs to aggregate party volume and rewards over. If omitted, 30 epochs will be used. */
+  readonly aggregationEpochs?: number
+}
 /**
  * The request form of {@link ListReferralSetRefereesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListReferralSetRefereesRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListReferralSetRefereesRequest_
-> {}
+export interface ListReferralSetRefereesRequestEncoded {
+  readonly referralSetId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly referrer?: string
+  readonly referee?: string
+  readonly aggregationEpochs?: number
+}
 /**
  * Request to retrieve information about a referral set's referees (`datanode.api.v2.ListReferralSetRefereesRequest`)
  *
@@ -5028,61 +5868,81 @@ export interface ListReferralSetRefereesRequestEncoded extends Schema.Schema.Enc
 export const ListReferralSetRefereesRequest: Schema.Schema<
   ListReferralSetRefereesRequest,
   ListReferralSetRefereesRequestEncoded
-> = ListReferralSetRefereesRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  referralSetId: /* @__PURE__ */ optional(Ids.VegaId),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+  referrer: /* @__PURE__ */ optional(Ids.PartyId),
+  referee: /* @__PURE__ */ optional(Ids.PartyId),
+  aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint32)
+}).annotations({ identifier: "datanode.api.v2.ListReferralSetRefereesRequest" })
 
-const ReferralSetReferee_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID of the referral set the referee joined. */
-  referralSetId: Ids.VegaId,
-  /** Party that joined the set. */
-  referee: Ids.PartyId,
-  /** Timestamp, in Unix nanoseconds, when the party joined the set. */
-  joinedAt: Timestamp.VegaTimestamp,
-  /** Epoch at which the party joined the set. */
-  atEpoch: Integer.Uint64,
-  /** Total notional volume of the referee's aggressive trades over the aggregation period. */
-  totalRefereeNotionalTakerVolume: Amount.Amount,
-  /** Total rewards generated by the referee over the aggregation period. */
-  totalRefereeGeneratedRewards: Decimal.Decimal
-}).annotations({ identifier: "datanode.api.v2.ReferralSetReferee" })
 /**
  * Data relating to referees that have joined a referral set (`datanode.api.v2.ReferralSetReferee`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ReferralSetReferee extends Schema.Schema.Type<typeof ReferralSetReferee_> {}
+export interface ReferralSetReferee {
+  /** Unique ID of the referral set the referee joined. */
+  readonly referralSetId: Ids.VegaId
+  /** Party that joined the set. */
+  readonly referee: Ids.PartyId
+  /** Timestamp, in Unix nanoseconds, when the party joined the set. */
+  readonly joinedAt: Timestamp.VegaTimestamp
+  /** Epoch at which the party joined the set. */
+  readonly atEpoch: bigint
+  /** Total notional volume of the referee's aggressive trades over the aggregation period. */
+  readonly totalRefereeNotionalTakerVolume: bigint
+  /** Total rewards generated by the referee over the aggregation period. */
+  readonly totalRefereeGeneratedRewards: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link ReferralSetReferee}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ReferralSetRefereeEncoded extends Schema.Schema.Encoded<typeof ReferralSetReferee_> {}
+export interface ReferralSetRefereeEncoded {
+  readonly referralSetId: string
+  readonly referee: string
+  readonly joinedAt: string
+  readonly atEpoch: string
+  readonly totalRefereeNotionalTakerVolume: string
+  readonly totalRefereeGeneratedRewards: string
+}
 /**
  * Data relating to referees that have joined a referral set (`datanode.api.v2.ReferralSetReferee`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ReferralSetReferee: Schema.Schema<ReferralSetReferee, ReferralSetRefereeEncoded> = ReferralSetReferee_
+export const ReferralSetReferee: Schema.Schema<ReferralSetReferee, ReferralSetRefereeEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    referralSetId: Ids.VegaId,
+    referee: Ids.PartyId,
+    joinedAt: Timestamp.VegaTimestamp,
+    atEpoch: Integer.Uint64,
+    totalRefereeNotionalTakerVolume: Amount.Amount,
+    totalRefereeGeneratedRewards: Decimal.Decimal
+  }).annotations({ identifier: "datanode.api.v2.ReferralSetReferee" })
 
-const ReferralSetRefereeConnection_ = /* @__PURE__ */ Pagination.Connection(ReferralSetReferee)
 /**
  * Page of data about the referral set's referees and corresponding page information. (`datanode.api.v2.ReferralSetRefereeConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ReferralSetRefereeConnection extends Schema.Schema.Type<typeof ReferralSetRefereeConnection_> {}
+export interface ReferralSetRefereeConnection extends Pagination.Connection<ReferralSetReferee> {}
 /**
  * The JSON form of {@link ReferralSetRefereeConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ReferralSetRefereeConnectionEncoded extends Schema.Schema.Encoded<
-  typeof ReferralSetRefereeConnection_
-> {}
+export interface ReferralSetRefereeConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: ReferralSetRefereeEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of data about the referral set's referees and corresponding page information. (`datanode.api.v2.ReferralSetRefereeConnection`)
  *
@@ -5092,28 +5952,27 @@ export interface ReferralSetRefereeConnectionEncoded extends Schema.Schema.Encod
 export const ReferralSetRefereeConnection: Schema.Schema<
   ReferralSetRefereeConnection,
   ReferralSetRefereeConnectionEncoded
-> = ReferralSetRefereeConnection_
+> = /* @__PURE__ */ Pagination.Connection(ReferralSetReferee)
 
-const ListReferralSetRefereesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of referral set referee data and corresponding page information. */
-  referralSetReferees: ReferralSetRefereeConnection
-}).annotations({ identifier: "datanode.api.v2.ListReferralSetRefereesResponse" })
 /**
  * Response containing information about a referral set's referees (`datanode.api.v2.ListReferralSetRefereesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListReferralSetRefereesResponse extends Schema.Schema.Type<typeof ListReferralSetRefereesResponse_> {}
+export interface ListReferralSetRefereesResponse {
+  /** Page of referral set referee data and corresponding page information. */
+  readonly referralSetReferees: ReferralSetRefereeConnection
+}
 /**
  * The JSON form of {@link ListReferralSetRefereesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListReferralSetRefereesResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListReferralSetRefereesResponse_
-> {}
+export interface ListReferralSetRefereesResponseEncoded {
+  readonly referralSetReferees: ReferralSetRefereeConnectionEncoded
+}
 /**
  * Response containing information about a referral set's referees (`datanode.api.v2.ListReferralSetRefereesResponse`)
  *
@@ -5123,62 +5982,74 @@ export interface ListReferralSetRefereesResponseEncoded extends Schema.Schema.En
 export const ListReferralSetRefereesResponse: Schema.Schema<
   ListReferralSetRefereesResponse,
   ListReferralSetRefereesResponseEncoded
-> = ListReferralSetRefereesResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  referralSetReferees: ReferralSetRefereeConnection
+}).annotations({ identifier: "datanode.api.v2.ListReferralSetRefereesResponse" })
 
-const RewardSummaryFilter_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict reward summaries to those connected to the assets in the given list. */
-  assetIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.AssetId)),
-  /** Restrict reward summaries to those connected to the markets in the given list. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(/* @__PURE__ */ orEmpty(Ids.MarketId))),
-  /** Restrict rewards summaries to those that were paid after and including the given epoch ID. */
-  fromEpoch: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Restrict rewards summaries to those that were paid up to and including the given epoch ID. */
-  toEpoch: /* @__PURE__ */ optional(Integer.Uint64)
-}).annotations({ identifier: "datanode.api.v2.RewardSummaryFilter" })
 /**
  * Filter to restrict the results returned by the ListEpochRewardSummaries (`datanode.api.v2.RewardSummaryFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface RewardSummaryFilter extends Schema.Schema.Type<typeof RewardSummaryFilter_> {}
+export interface RewardSummaryFilter {
+  /** Restrict reward summaries to those connected to the assets in the given list. */
+  readonly assetIds?: ReadonlyArray<Ids.AssetId>
+  /** Restrict reward summaries to those connected to the markets in the given list. */
+  readonly marketIds?: ReadonlyArray<"" | Ids.MarketId>
+  /** Restrict rewards summaries to those that were paid after and including the given epoch ID. */
+  readonly fromEpoch?: bigint
+  /** Restrict rewards summaries to those that were paid up to and including the given epoch ID. */
+  readonly toEpoch?: bigint
+}
 /**
  * The request form of {@link RewardSummaryFilter}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface RewardSummaryFilterEncoded extends Schema.Schema.Encoded<typeof RewardSummaryFilter_> {}
+export interface RewardSummaryFilterEncoded {
+  readonly assetIds?: ReadonlyArray<string>
+  readonly marketIds?: ReadonlyArray<string>
+  readonly fromEpoch?: string
+  readonly toEpoch?: string
+}
 /**
  * Filter to restrict the results returned by the ListEpochRewardSummaries (`datanode.api.v2.RewardSummaryFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const RewardSummaryFilter: Schema.Schema<RewardSummaryFilter, RewardSummaryFilterEncoded> = RewardSummaryFilter_
+export const RewardSummaryFilter: Schema.Schema<RewardSummaryFilter, RewardSummaryFilterEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    assetIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.AssetId)),
+    marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(/* @__PURE__ */ orEmpty(Ids.MarketId))),
+    fromEpoch: /* @__PURE__ */ optional(Integer.Uint64),
+    toEpoch: /* @__PURE__ */ optional(Integer.Uint64)
+  }).annotations({ identifier: "datanode.api.v2.RewardSummaryFilter" })
 
-const ListEpochRewardSummariesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Limit the results considered according to the filter supplied. */
-  filter: /* @__PURE__ */ optional(RewardSummaryFilter),
-  /** Optional pagination information to limit the data that is returned. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListEpochRewardSummariesRequest" })
 /**
  * Request to get summary of reward per epoch for a given range of epochs (`datanode.api.v2.ListEpochRewardSummariesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListEpochRewardSummariesRequest extends Schema.Schema.Type<typeof ListEpochRewardSummariesRequest_> {}
+export interface ListEpochRewardSummariesRequest {
+  /** Limit the results considered according to the filter supplied. */
+  readonly filter?: RewardSummaryFilter
+  /** Optional pagination information to limit the data that is returned. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListEpochRewardSummariesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListEpochRewardSummariesRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListEpochRewardSummariesRequest_
-> {}
+export interface ListEpochRewardSummariesRequestEncoded {
+  readonly filter?: RewardSummaryFilterEncoded
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to get summary of reward per epoch for a given range of epochs (`datanode.api.v2.ListEpochRewardSummariesRequest`)
  *
@@ -5188,25 +6059,28 @@ export interface ListEpochRewardSummariesRequestEncoded extends Schema.Schema.En
 export const ListEpochRewardSummariesRequest: Schema.Schema<
   ListEpochRewardSummariesRequest,
   ListEpochRewardSummariesRequestEncoded
-> = ListEpochRewardSummariesRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  filter: /* @__PURE__ */ optional(RewardSummaryFilter),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListEpochRewardSummariesRequest" })
 
-const EpochRewardSummaryConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.EpochRewardSummary)
 /**
  * Page of rewards summary data for epoch and corresponding page information (`datanode.api.v2.EpochRewardSummaryConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EpochRewardSummaryConnection extends Schema.Schema.Type<typeof EpochRewardSummaryConnection_> {}
+export interface EpochRewardSummaryConnection extends Pagination.Connection<Vega.EpochRewardSummary> {}
 /**
  * The JSON form of {@link EpochRewardSummaryConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EpochRewardSummaryConnectionEncoded extends Schema.Schema.Encoded<
-  typeof EpochRewardSummaryConnection_
-> {}
+export interface EpochRewardSummaryConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.EpochRewardSummaryEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of rewards summary data for epoch and corresponding page information (`datanode.api.v2.EpochRewardSummaryConnection`)
  *
@@ -5216,30 +6090,27 @@ export interface EpochRewardSummaryConnectionEncoded extends Schema.Schema.Encod
 export const EpochRewardSummaryConnection: Schema.Schema<
   EpochRewardSummaryConnection,
   EpochRewardSummaryConnectionEncoded
-> = EpochRewardSummaryConnection_
+> = /* @__PURE__ */ Pagination.Connection(Vega.EpochRewardSummary)
 
-const ListEpochRewardSummariesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of rewards details for a single party and corresponding page information. */
-  summaries: EpochRewardSummaryConnection
-}).annotations({ identifier: "datanode.api.v2.ListEpochRewardSummariesResponse" })
 /**
  * Return message with reward details in for a single party (`datanode.api.v2.ListEpochRewardSummariesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListEpochRewardSummariesResponse extends Schema.Schema.Type<
-  typeof ListEpochRewardSummariesResponse_
-> {}
+export interface ListEpochRewardSummariesResponse {
+  /** Page of rewards details for a single party and corresponding page information. */
+  readonly summaries: EpochRewardSummaryConnection
+}
 /**
  * The JSON form of {@link ListEpochRewardSummariesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListEpochRewardSummariesResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListEpochRewardSummariesResponse_
-> {}
+export interface ListEpochRewardSummariesResponseEncoded {
+  readonly summaries: EpochRewardSummaryConnectionEncoded
+}
 /**
  * Return message with reward details in for a single party (`datanode.api.v2.ListEpochRewardSummariesResponse`)
  *
@@ -5249,26 +6120,29 @@ export interface ListEpochRewardSummariesResponseEncoded extends Schema.Schema.E
 export const ListEpochRewardSummariesResponse: Schema.Schema<
   ListEpochRewardSummariesResponse,
   ListEpochRewardSummariesResponseEncoded
-> = ListEpochRewardSummariesResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  summaries: EpochRewardSummaryConnection
+}).annotations({ identifier: "datanode.api.v2.ListEpochRewardSummariesResponse" })
 
-const ListCoreSnapshotsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Optional pagination information to limit the data that is returned. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListCoreSnapshotsRequest" })
 /**
  * Request type for ListCoreSnapshots; fetches a paginated list of the core snapshots. (`datanode.api.v2.ListCoreSnapshotsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListCoreSnapshotsRequest extends Schema.Schema.Type<typeof ListCoreSnapshotsRequest_> {}
+export interface ListCoreSnapshotsRequest {
+  /** Optional pagination information to limit the data that is returned. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListCoreSnapshotsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListCoreSnapshotsRequestEncoded extends Schema.Schema.Encoded<typeof ListCoreSnapshotsRequest_> {}
+export interface ListCoreSnapshotsRequestEncoded {
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request type for ListCoreSnapshots; fetches a paginated list of the core snapshots. (`datanode.api.v2.ListCoreSnapshotsRequest`)
  *
@@ -5276,23 +6150,27 @@ export interface ListCoreSnapshotsRequestEncoded extends Schema.Schema.Encoded<t
  * @category Requests
  */
 export const ListCoreSnapshotsRequest: Schema.Schema<ListCoreSnapshotsRequest, ListCoreSnapshotsRequestEncoded> =
-  ListCoreSnapshotsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListCoreSnapshotsRequest" })
 
-const CoreSnapshotConnection_ = /* @__PURE__ */ Pagination.Connection(VegaEvents.CoreSnapshotData)
 /**
  * Page of core snapshot data and corresponding page information. (`datanode.api.v2.CoreSnapshotConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CoreSnapshotConnection extends Schema.Schema.Type<typeof CoreSnapshotConnection_> {}
+export interface CoreSnapshotConnection extends Pagination.Connection<VegaEvents.CoreSnapshotData> {}
 /**
  * The JSON form of {@link CoreSnapshotConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CoreSnapshotConnectionEncoded extends Schema.Schema.Encoded<typeof CoreSnapshotConnection_> {}
+export interface CoreSnapshotConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VegaEvents.CoreSnapshotDataEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of core snapshot data and corresponding page information. (`datanode.api.v2.CoreSnapshotConnection`)
  *
@@ -5300,26 +6178,27 @@ export interface CoreSnapshotConnectionEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const CoreSnapshotConnection: Schema.Schema<CoreSnapshotConnection, CoreSnapshotConnectionEncoded> =
-  CoreSnapshotConnection_
+  /* @__PURE__ */ Pagination.Connection(VegaEvents.CoreSnapshotData)
 
-const ListCoreSnapshotsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of core snapshot data and corresponding page information. */
-  coreSnapshots: CoreSnapshotConnection
-}).annotations({ identifier: "datanode.api.v2.ListCoreSnapshotsResponse" })
 /**
  * Response from a ListCoreSnapshots RPC call; a paginated list of the core snapshots. (`datanode.api.v2.ListCoreSnapshotsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListCoreSnapshotsResponse extends Schema.Schema.Type<typeof ListCoreSnapshotsResponse_> {}
+export interface ListCoreSnapshotsResponse {
+  /** Page of core snapshot data and corresponding page information. */
+  readonly coreSnapshots: CoreSnapshotConnection
+}
 /**
  * The JSON form of {@link ListCoreSnapshotsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListCoreSnapshotsResponseEncoded extends Schema.Schema.Encoded<typeof ListCoreSnapshotsResponse_> {}
+export interface ListCoreSnapshotsResponseEncoded {
+  readonly coreSnapshots: CoreSnapshotConnectionEncoded
+}
 /**
  * Response from a ListCoreSnapshots RPC call; a paginated list of the core snapshots. (`datanode.api.v2.ListCoreSnapshotsResponse`)
  *
@@ -5327,52 +6206,59 @@ export interface ListCoreSnapshotsResponseEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const ListCoreSnapshotsResponse: Schema.Schema<ListCoreSnapshotsResponse, ListCoreSnapshotsResponseEncoded> =
-  ListCoreSnapshotsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    coreSnapshots: CoreSnapshotConnection
+  }).annotations({ identifier: "datanode.api.v2.ListCoreSnapshotsResponse" })
 
-const GetStopOrderRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Order ID to retrieve order information for. */
-  orderId: Ids.OrderId
-}).annotations({ identifier: "datanode.api.v2.GetStopOrderRequest" })
 /**
  * Request that is sent when executing the query for getting a single stop order. (`datanode.api.v2.GetStopOrderRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetStopOrderRequest extends Schema.Schema.Type<typeof GetStopOrderRequest_> {}
+export interface GetStopOrderRequest {
+  /** Order ID to retrieve order information for. */
+  readonly orderId: Ids.OrderId
+}
 /**
  * The request form of {@link GetStopOrderRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetStopOrderRequestEncoded extends Schema.Schema.Encoded<typeof GetStopOrderRequest_> {}
+export interface GetStopOrderRequestEncoded {
+  readonly orderId: string
+}
 /**
  * Request that is sent when executing the query for getting a single stop order. (`datanode.api.v2.GetStopOrderRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const GetStopOrderRequest: Schema.Schema<GetStopOrderRequest, GetStopOrderRequestEncoded> = GetStopOrderRequest_
+export const GetStopOrderRequest: Schema.Schema<GetStopOrderRequest, GetStopOrderRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    orderId: Ids.OrderId
+  }).annotations({ identifier: "datanode.api.v2.GetStopOrderRequest" })
 
-const GetStopOrderResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Order details, if one was found. */
-  order: /* @__PURE__ */ nullable(VegaEvents.StopOrderEvent)
-}).annotations({ identifier: "datanode.api.v2.GetStopOrderResponse" })
 /**
  * Response received from the query for getting a single stop order. (`datanode.api.v2.GetStopOrderResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetStopOrderResponse extends Schema.Schema.Type<typeof GetStopOrderResponse_> {}
+export interface GetStopOrderResponse {
+  /** Order details, if one was found. */
+  readonly order?: VegaEvents.StopOrderEvent
+}
 /**
  * The JSON form of {@link GetStopOrderResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetStopOrderResponseEncoded extends Schema.Schema.Encoded<typeof GetStopOrderResponse_> {}
+export interface GetStopOrderResponseEncoded {
+  readonly order: VegaEvents.StopOrderEventEncoded | null
+}
 /**
  * Response received from the query for getting a single stop order. (`datanode.api.v2.GetStopOrderResponse`)
  *
@@ -5380,64 +6266,81 @@ export interface GetStopOrderResponseEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const GetStopOrderResponse: Schema.Schema<GetStopOrderResponse, GetStopOrderResponseEncoded> =
-  GetStopOrderResponse_
+  /* @__PURE__ */ Schema.Struct({
+    order: /* @__PURE__ */ nullable(VegaEvents.StopOrderEvent)
+  }).annotations({ identifier: "datanode.api.v2.GetStopOrderResponse" })
 
-const StopOrderFilter_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict orders to those with the given statuses. */
-  statuses: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.StopOrderStatus.Known)),
-  /** Restrict orders to those with the given expiry strategies. */
-  expiryStrategies: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.StopOrderExpiryStrategy.Known)),
-  /** Restrict orders to those placed during the given date range. If not set, all orders will be returned. */
-  dateRange: /* @__PURE__ */ optional(DateRange),
-  /** Restrict orders to those placed by the given party IDs. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
-  /** Restrict orders to those placed on the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
-  /** Live stop orders only */
-  liveOnly: /* @__PURE__ */ optional(Schema.Boolean)
-}).annotations({ identifier: "datanode.api.v2.StopOrderFilter" })
 /**
  * Stop order filter (`datanode.api.v2.StopOrderFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface StopOrderFilter extends Schema.Schema.Type<typeof StopOrderFilter_> {}
+export interface StopOrderFilter {
+  /** Restrict orders to those with the given statuses. */
+  readonly statuses?: ReadonlyArray<Enum.Known<typeof Vega.StopOrderStatus>>
+  /** Restrict orders to those with the given expiry strategies. */
+  readonly expiryStrategies?: ReadonlyArray<Enum.Known<typeof Commands.StopOrderExpiryStrategy>>
+  /** Restrict orders to those placed during the given date range. If not set, all orders will be returned. */
+  readonly dateRange?: DateRange
+  /** Restrict orders to those placed by the given party IDs. */
+  readonly partyIds?: ReadonlyArray<Ids.PartyId>
+  /** Restrict orders to those placed on the given market IDs. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+  /** Live stop orders only */
+  readonly liveOnly?: boolean
+}
 /**
  * The request form of {@link StopOrderFilter}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface StopOrderFilterEncoded extends Schema.Schema.Encoded<typeof StopOrderFilter_> {}
+export interface StopOrderFilterEncoded {
+  readonly statuses?: ReadonlyArray<Enum.Known<typeof Vega.StopOrderStatus>>
+  readonly expiryStrategies?: ReadonlyArray<Enum.Known<typeof Commands.StopOrderExpiryStrategy>>
+  readonly dateRange?: DateRangeEncoded
+  readonly partyIds?: ReadonlyArray<string>
+  readonly marketIds?: ReadonlyArray<string>
+  readonly liveOnly?: boolean
+}
 /**
  * Stop order filter (`datanode.api.v2.StopOrderFilter`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const StopOrderFilter: Schema.Schema<StopOrderFilter, StopOrderFilterEncoded> = StopOrderFilter_
+export const StopOrderFilter: Schema.Schema<StopOrderFilter, StopOrderFilterEncoded> = /* @__PURE__ */ Schema.Struct({
+  statuses: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Vega.StopOrderStatus.Known)),
+  expiryStrategies: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Commands.StopOrderExpiryStrategy.Known)),
+  dateRange: /* @__PURE__ */ optional(DateRange),
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
+  liveOnly: /* @__PURE__ */ optional(Schema.Boolean)
+}).annotations({ identifier: "datanode.api.v2.StopOrderFilter" })
 
-const ListStopOrdersRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Optional pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Order filter contains all filtering conditions and values that are applied to the orders listing. */
-  filter: /* @__PURE__ */ optional(StopOrderFilter)
-}).annotations({ identifier: "datanode.api.v2.ListStopOrdersRequest" })
 /**
  * Request that is sent when executing a query for a list of stop orders. (`datanode.api.v2.ListStopOrdersRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListStopOrdersRequest extends Schema.Schema.Type<typeof ListStopOrdersRequest_> {}
+export interface ListStopOrdersRequest {
+  /** Optional pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Order filter contains all filtering conditions and values that are applied to the orders listing. */
+  readonly filter?: StopOrderFilter
+}
 /**
  * The request form of {@link ListStopOrdersRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListStopOrdersRequestEncoded extends Schema.Schema.Encoded<typeof ListStopOrdersRequest_> {}
+export interface ListStopOrdersRequestEncoded {
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly filter?: StopOrderFilterEncoded
+}
 /**
  * Request that is sent when executing a query for a list of stop orders. (`datanode.api.v2.ListStopOrdersRequest`)
  *
@@ -5445,49 +6348,56 @@ export interface ListStopOrdersRequestEncoded extends Schema.Schema.Encoded<type
  * @category Requests
  */
 export const ListStopOrdersRequest: Schema.Schema<ListStopOrdersRequest, ListStopOrdersRequestEncoded> =
-  ListStopOrdersRequest_
+  /* @__PURE__ */ Schema.Struct({
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    filter: /* @__PURE__ */ optional(StopOrderFilter)
+  }).annotations({ identifier: "datanode.api.v2.ListStopOrdersRequest" })
 
-const StopOrderConnection_ = /* @__PURE__ */ Pagination.Connection(VegaEvents.StopOrderEvent)
 /**
  * Page of stop orders data and corresponding page information. (`datanode.api.v2.StopOrderConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface StopOrderConnection extends Schema.Schema.Type<typeof StopOrderConnection_> {}
+export interface StopOrderConnection extends Pagination.Connection<VegaEvents.StopOrderEvent> {}
 /**
  * The JSON form of {@link StopOrderConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface StopOrderConnectionEncoded extends Schema.Schema.Encoded<typeof StopOrderConnection_> {}
+export interface StopOrderConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VegaEvents.StopOrderEventEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of stop orders data and corresponding page information. (`datanode.api.v2.StopOrderConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const StopOrderConnection: Schema.Schema<StopOrderConnection, StopOrderConnectionEncoded> = StopOrderConnection_
+export const StopOrderConnection: Schema.Schema<StopOrderConnection, StopOrderConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(VegaEvents.StopOrderEvent)
 
-const ListStopOrdersResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of stop orders data and corresponding page information. */
-  orders: StopOrderConnection
-}).annotations({ identifier: "datanode.api.v2.ListStopOrdersResponse" })
 /**
  * Response that is received from the query to list stop orders. (`datanode.api.v2.ListStopOrdersResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListStopOrdersResponse extends Schema.Schema.Type<typeof ListStopOrdersResponse_> {}
+export interface ListStopOrdersResponse {
+  /** Page of stop orders data and corresponding page information. */
+  readonly orders: StopOrderConnection
+}
 /**
  * The JSON form of {@link ListStopOrdersResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListStopOrdersResponseEncoded extends Schema.Schema.Encoded<typeof ListStopOrdersResponse_> {}
+export interface ListStopOrdersResponseEncoded {
+  readonly orders: StopOrderConnectionEncoded
+}
 /**
  * Response that is received from the query to list stop orders. (`datanode.api.v2.ListStopOrdersResponse`)
  *
@@ -5495,32 +6405,38 @@ export interface ListStopOrdersResponseEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const ListStopOrdersResponse: Schema.Schema<ListStopOrdersResponse, ListStopOrdersResponseEncoded> =
-  ListStopOrdersResponse_
+  /* @__PURE__ */ Schema.Struct({
+    orders: StopOrderConnection
+  }).annotations({ identifier: "datanode.api.v2.ListStopOrdersResponse" })
 
-const ObserveAccountsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID to filter accounts by. If empty, no markets will be filtered. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId),
-  /** Party ID to filter accounts by. If empty, no parties will be filtered. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Asset ID to filter accounts by. If empty, no assets will be filtered. */
-  asset: /* @__PURE__ */ optional(Ids.AssetId),
-  /** Account type to subscribe to, required field. */
-  type: /* @__PURE__ */ optional(Commands.AccountType.Known)
-}).annotations({ identifier: "datanode.api.v2.ObserveAccountsRequest" })
 /**
  * Request that is sent when getting a subscription to a stream of accounts. (`datanode.api.v2.ObserveAccountsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveAccountsRequest extends Schema.Schema.Type<typeof ObserveAccountsRequest_> {}
+export interface ObserveAccountsRequest {
+  /** Market ID to filter accounts by. If empty, no markets will be filtered. */
+  readonly marketId?: Ids.MarketId
+  /** Party ID to filter accounts by. If empty, no parties will be filtered. */
+  readonly partyId?: Ids.PartyId
+  /** Asset ID to filter accounts by. If empty, no assets will be filtered. */
+  readonly asset?: Ids.AssetId
+  /** Account type to subscribe to, required field. */
+  readonly type?: Enum.Known<typeof Commands.AccountType>
+}
 /**
  * The request form of {@link ObserveAccountsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveAccountsRequestEncoded extends Schema.Schema.Encoded<typeof ObserveAccountsRequest_> {}
+export interface ObserveAccountsRequestEncoded {
+  readonly marketId?: string
+  readonly partyId?: string
+  readonly asset?: string
+  readonly type?: Enum.Known<typeof Commands.AccountType>
+}
 /**
  * Request that is sent when getting a subscription to a stream of accounts. (`datanode.api.v2.ObserveAccountsRequest`)
  *
@@ -5528,84 +6444,98 @@ export interface ObserveAccountsRequestEncoded extends Schema.Schema.Encoded<typ
  * @category Requests
  */
 export const ObserveAccountsRequest: Schema.Schema<ObserveAccountsRequest, ObserveAccountsRequestEncoded> =
-  ObserveAccountsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketId: /* @__PURE__ */ optional(Ids.MarketId),
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    asset: /* @__PURE__ */ optional(Ids.AssetId),
+    type: /* @__PURE__ */ optional(Commands.AccountType.Known)
+  }).annotations({ identifier: "datanode.api.v2.ObserveAccountsRequest" })
 
-const AccountSnapshotPage_ = /* @__PURE__ */ Schema.Struct({
-  /** List of account balances. */
-  accounts: /* @__PURE__ */ Schema.Array(AccountBalance),
-  /** Indicator if the current page is the last one or not. */
-  lastPage: Schema.Boolean
-}).annotations({ identifier: "datanode.api.v2.AccountSnapshotPage" })
 /**
  * 'Initial image' snapshot containing current account balances - may be sent over several response messages (`datanode.api.v2.AccountSnapshotPage`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AccountSnapshotPage extends Schema.Schema.Type<typeof AccountSnapshotPage_> {}
+export interface AccountSnapshotPage {
+  /** List of account balances. */
+  readonly accounts: ReadonlyArray<AccountBalance>
+  /** Indicator if the current page is the last one or not. */
+  readonly lastPage: boolean
+}
 /**
  * The JSON form of {@link AccountSnapshotPage}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AccountSnapshotPageEncoded extends Schema.Schema.Encoded<typeof AccountSnapshotPage_> {}
+export interface AccountSnapshotPageEncoded {
+  readonly accounts: ReadonlyArray<AccountBalanceEncoded>
+  readonly lastPage: boolean
+}
 /**
  * 'Initial image' snapshot containing current account balances - may be sent over several response messages (`datanode.api.v2.AccountSnapshotPage`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const AccountSnapshotPage: Schema.Schema<AccountSnapshotPage, AccountSnapshotPageEncoded> = AccountSnapshotPage_
+export const AccountSnapshotPage: Schema.Schema<AccountSnapshotPage, AccountSnapshotPageEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    accounts: /* @__PURE__ */ Schema.Array(AccountBalance),
+    lastPage: Schema.Boolean
+  }).annotations({ identifier: "datanode.api.v2.AccountSnapshotPage" })
 
-const AccountUpdates_ = /* @__PURE__ */ Schema.Struct({
-  /** List of account balances. */
-  accounts: /* @__PURE__ */ Schema.Array(AccountBalance)
-}).annotations({ identifier: "datanode.api.v2.AccountUpdates" })
 /**
  * List of account updates in the last block (`datanode.api.v2.AccountUpdates`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AccountUpdates extends Schema.Schema.Type<typeof AccountUpdates_> {}
+export interface AccountUpdates {
+  /** List of account balances. */
+  readonly accounts: ReadonlyArray<AccountBalance>
+}
 /**
  * The JSON form of {@link AccountUpdates}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AccountUpdatesEncoded extends Schema.Schema.Encoded<typeof AccountUpdates_> {}
+export interface AccountUpdatesEncoded {
+  readonly accounts: ReadonlyArray<AccountBalanceEncoded>
+}
 /**
  * List of account updates in the last block (`datanode.api.v2.AccountUpdates`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const AccountUpdates: Schema.Schema<AccountUpdates, AccountUpdatesEncoded> = AccountUpdates_
+export const AccountUpdates: Schema.Schema<AccountUpdates, AccountUpdatesEncoded> = /* @__PURE__ */ Schema.Struct({
+  accounts: /* @__PURE__ */ Schema.Array(AccountBalance)
+}).annotations({ identifier: "datanode.api.v2.AccountUpdates" })
 
-const ObserveAccountsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** 'Initial image' snapshot containing current account balances. */
-  snapshot: /* @__PURE__ */ optional(AccountSnapshotPage),
-  /** List of account updates in the last block. */
-  updates: /* @__PURE__ */ optional(AccountUpdates)
-})
-  .pipe(/* @__PURE__ */ oneof("response", ["snapshot", "updates"]))
-  .annotations({ identifier: "datanode.api.v2.ObserveAccountsResponse" })
 /**
  * Response that is received when subscribing to a stream of accounts. (`datanode.api.v2.ObserveAccountsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveAccountsResponse extends Schema.Schema.Type<typeof ObserveAccountsResponse_> {}
+export interface ObserveAccountsResponse {
+  /** 'Initial image' snapshot containing current account balances. */
+  readonly snapshot?: AccountSnapshotPage
+  /** List of account updates in the last block. */
+  readonly updates?: AccountUpdates
+}
 /**
  * The JSON form of {@link ObserveAccountsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveAccountsResponseEncoded extends Schema.Schema.Encoded<typeof ObserveAccountsResponse_> {}
+export interface ObserveAccountsResponseEncoded {
+  readonly snapshot?: AccountSnapshotPageEncoded
+  readonly updates?: AccountUpdatesEncoded
+}
 /**
  * Response that is received when subscribing to a stream of accounts. (`datanode.api.v2.ObserveAccountsResponse`)
  *
@@ -5613,26 +6543,32 @@ export interface ObserveAccountsResponseEncoded extends Schema.Schema.Encoded<ty
  * @category Messages
  */
 export const ObserveAccountsResponse: Schema.Schema<ObserveAccountsResponse, ObserveAccountsResponseEncoded> =
-  ObserveAccountsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    snapshot: /* @__PURE__ */ optional(AccountSnapshotPage),
+    updates: /* @__PURE__ */ optional(AccountUpdates)
+  })
+    .pipe(/* @__PURE__ */ oneof("response", ["snapshot", "updates"]))
+    .annotations({ identifier: "datanode.api.v2.ObserveAccountsResponse" })
 
-const ObserveCandleDataRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID for the candle. */
-  candleId: /* @__PURE__ */ optional(Schema.String)
-}).annotations({ identifier: "datanode.api.v2.ObserveCandleDataRequest" })
 /**
  * Request that is used to subscribe to a stream of candles (`datanode.api.v2.ObserveCandleDataRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveCandleDataRequest extends Schema.Schema.Type<typeof ObserveCandleDataRequest_> {}
+export interface ObserveCandleDataRequest {
+  /** Unique ID for the candle. */
+  readonly candleId?: string
+}
 /**
  * The request form of {@link ObserveCandleDataRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveCandleDataRequestEncoded extends Schema.Schema.Encoded<typeof ObserveCandleDataRequest_> {}
+export interface ObserveCandleDataRequestEncoded {
+  readonly candleId?: string
+}
 /**
  * Request that is used to subscribe to a stream of candles (`datanode.api.v2.ObserveCandleDataRequest`)
  *
@@ -5640,26 +6576,29 @@ export interface ObserveCandleDataRequestEncoded extends Schema.Schema.Encoded<t
  * @category Requests
  */
 export const ObserveCandleDataRequest: Schema.Schema<ObserveCandleDataRequest, ObserveCandleDataRequestEncoded> =
-  ObserveCandleDataRequest_
+  /* @__PURE__ */ Schema.Struct({
+    candleId: /* @__PURE__ */ optional(Schema.String)
+  }).annotations({ identifier: "datanode.api.v2.ObserveCandleDataRequest" })
 
-const ObserveCandleDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Candle data. */
-  candle: /* @__PURE__ */ nullable(Candle)
-}).annotations({ identifier: "datanode.api.v2.ObserveCandleDataResponse" })
 /**
  * Response that is received when subscribing to a stream of candles (`datanode.api.v2.ObserveCandleDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveCandleDataResponse extends Schema.Schema.Type<typeof ObserveCandleDataResponse_> {}
+export interface ObserveCandleDataResponse {
+  /** Candle data. */
+  readonly candle?: Candle
+}
 /**
  * The JSON form of {@link ObserveCandleDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveCandleDataResponseEncoded extends Schema.Schema.Encoded<typeof ObserveCandleDataResponse_> {}
+export interface ObserveCandleDataResponseEncoded {
+  readonly candle: CandleEncoded | null
+}
 /**
  * Response that is received when subscribing to a stream of candles (`datanode.api.v2.ObserveCandleDataResponse`)
  *
@@ -5667,26 +6606,29 @@ export interface ObserveCandleDataResponseEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const ObserveCandleDataResponse: Schema.Schema<ObserveCandleDataResponse, ObserveCandleDataResponseEncoded> =
-  ObserveCandleDataResponse_
+  /* @__PURE__ */ Schema.Struct({
+    candle: /* @__PURE__ */ nullable(Candle)
+  }).annotations({ identifier: "datanode.api.v2.ObserveCandleDataResponse" })
 
-const ObserveGovernanceRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict proposal updates to those proposed by the given party ID. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId)
-}).annotations({ identifier: "datanode.api.v2.ObserveGovernanceRequest" })
 /**
  * Request for governance subscription (`datanode.api.v2.ObserveGovernanceRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveGovernanceRequest extends Schema.Schema.Type<typeof ObserveGovernanceRequest_> {}
+export interface ObserveGovernanceRequest {
+  /** Restrict proposal updates to those proposed by the given party ID. */
+  readonly partyId?: Ids.PartyId
+}
 /**
  * The request form of {@link ObserveGovernanceRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveGovernanceRequestEncoded extends Schema.Schema.Encoded<typeof ObserveGovernanceRequest_> {}
+export interface ObserveGovernanceRequestEncoded {
+  readonly partyId?: string
+}
 /**
  * Request for governance subscription (`datanode.api.v2.ObserveGovernanceRequest`)
  *
@@ -5694,26 +6636,29 @@ export interface ObserveGovernanceRequestEncoded extends Schema.Schema.Encoded<t
  * @category Requests
  */
 export const ObserveGovernanceRequest: Schema.Schema<ObserveGovernanceRequest, ObserveGovernanceRequestEncoded> =
-  ObserveGovernanceRequest_
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId)
+  }).annotations({ identifier: "datanode.api.v2.ObserveGovernanceRequest" })
 
-const ObserveGovernanceResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Governance data, i.e. proposal and votes for and against. */
-  data: /* @__PURE__ */ nullable(Vega.GovernanceData)
-}).annotations({ identifier: "datanode.api.v2.ObserveGovernanceResponse" })
 /**
  * Response from governance subscription (`datanode.api.v2.ObserveGovernanceResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveGovernanceResponse extends Schema.Schema.Type<typeof ObserveGovernanceResponse_> {}
+export interface ObserveGovernanceResponse {
+  /** Governance data, i.e. proposal and votes for and against. */
+  readonly data?: Vega.GovernanceData
+}
 /**
  * The JSON form of {@link ObserveGovernanceResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveGovernanceResponseEncoded extends Schema.Schema.Encoded<typeof ObserveGovernanceResponse_> {}
+export interface ObserveGovernanceResponseEncoded {
+  readonly data: Vega.GovernanceDataEncoded | null
+}
 /**
  * Response from governance subscription (`datanode.api.v2.ObserveGovernanceResponse`)
  *
@@ -5721,28 +6666,29 @@ export interface ObserveGovernanceResponseEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const ObserveGovernanceResponse: Schema.Schema<ObserveGovernanceResponse, ObserveGovernanceResponseEncoded> =
-  ObserveGovernanceResponse_
+  /* @__PURE__ */ Schema.Struct({
+    data: /* @__PURE__ */ nullable(Vega.GovernanceData)
+  }).annotations({ identifier: "datanode.api.v2.ObserveGovernanceResponse" })
 
-const ObserveLedgerMovementsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Ledger movements data with list of ledger entries and and post-transfer balances. */
-  ledgerMovement: /* @__PURE__ */ nullable(Vega.LedgerMovement)
-}).annotations({ identifier: "datanode.api.v2.ObserveLedgerMovementsResponse" })
 /**
  * Response from ledger movements subscription (`datanode.api.v2.ObserveLedgerMovementsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveLedgerMovementsResponse extends Schema.Schema.Type<typeof ObserveLedgerMovementsResponse_> {}
+export interface ObserveLedgerMovementsResponse {
+  /** Ledger movements data with list of ledger entries and and post-transfer balances. */
+  readonly ledgerMovement?: Vega.LedgerMovement
+}
 /**
  * The JSON form of {@link ObserveLedgerMovementsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveLedgerMovementsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ObserveLedgerMovementsResponse_
-> {}
+export interface ObserveLedgerMovementsResponseEncoded {
+  readonly ledgerMovement: Vega.LedgerMovementEncoded | null
+}
 /**
  * Response from ledger movements subscription (`datanode.api.v2.ObserveLedgerMovementsResponse`)
  *
@@ -5752,28 +6698,32 @@ export interface ObserveLedgerMovementsResponseEncoded extends Schema.Schema.Enc
 export const ObserveLedgerMovementsResponse: Schema.Schema<
   ObserveLedgerMovementsResponse,
   ObserveLedgerMovementsResponseEncoded
-> = ObserveLedgerMovementsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  ledgerMovement: /* @__PURE__ */ nullable(Vega.LedgerMovement)
+}).annotations({ identifier: "datanode.api.v2.ObserveLedgerMovementsResponse" })
 
-const ObserveMarginLevelsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict margin level updates to those relating to the given party. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Restrict margin level updates to those relating to the given market. */
-  marketId: /* @__PURE__ */ optional(Ids.MarketId)
-}).annotations({ identifier: "datanode.api.v2.ObserveMarginLevelsRequest" })
 /**
  * Request to subscribe to a stream of MarginLevels data. If a party ID is provided, the stream will contain margin levels for that party only. Optionally, the list can be additionally filtered by market (`datanode.api.v2.ObserveMarginLevelsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveMarginLevelsRequest extends Schema.Schema.Type<typeof ObserveMarginLevelsRequest_> {}
+export interface ObserveMarginLevelsRequest {
+  /** Restrict margin level updates to those relating to the given party. */
+  readonly partyId?: Ids.PartyId
+  /** Restrict margin level updates to those relating to the given market. */
+  readonly marketId?: Ids.MarketId
+}
 /**
  * The request form of {@link ObserveMarginLevelsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveMarginLevelsRequestEncoded extends Schema.Schema.Encoded<typeof ObserveMarginLevelsRequest_> {}
+export interface ObserveMarginLevelsRequestEncoded {
+  readonly partyId?: string
+  readonly marketId?: string
+}
 /**
  * Request to subscribe to a stream of MarginLevels data. If a party ID is provided, the stream will contain margin levels for that party only. Optionally, the list can be additionally filtered by market (`datanode.api.v2.ObserveMarginLevelsRequest`)
  *
@@ -5781,28 +6731,30 @@ export interface ObserveMarginLevelsRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const ObserveMarginLevelsRequest: Schema.Schema<ObserveMarginLevelsRequest, ObserveMarginLevelsRequestEncoded> =
-  ObserveMarginLevelsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    marketId: /* @__PURE__ */ optional(Ids.MarketId)
+  }).annotations({ identifier: "datanode.api.v2.ObserveMarginLevelsRequest" })
 
-const ObserveMarginLevelsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Margin levels data that match the subscription request filters. */
-  marginLevels: /* @__PURE__ */ nullable(Vega.MarginLevels)
-}).annotations({ identifier: "datanode.api.v2.ObserveMarginLevelsResponse" })
 /**
  * Response from subscribing to margin levels data (`datanode.api.v2.ObserveMarginLevelsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveMarginLevelsResponse extends Schema.Schema.Type<typeof ObserveMarginLevelsResponse_> {}
+export interface ObserveMarginLevelsResponse {
+  /** Margin levels data that match the subscription request filters. */
+  readonly marginLevels?: Vega.MarginLevels
+}
 /**
  * The JSON form of {@link ObserveMarginLevelsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveMarginLevelsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ObserveMarginLevelsResponse_
-> {}
+export interface ObserveMarginLevelsResponseEncoded {
+  readonly marginLevels: Vega.MarginLevelsEncoded | null
+}
 /**
  * Response from subscribing to margin levels data (`datanode.api.v2.ObserveMarginLevelsResponse`)
  *
@@ -5812,26 +6764,29 @@ export interface ObserveMarginLevelsResponseEncoded extends Schema.Schema.Encode
 export const ObserveMarginLevelsResponse: Schema.Schema<
   ObserveMarginLevelsResponse,
   ObserveMarginLevelsResponseEncoded
-> = ObserveMarginLevelsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  marginLevels: /* @__PURE__ */ nullable(Vega.MarginLevels)
+}).annotations({ identifier: "datanode.api.v2.ObserveMarginLevelsResponse" })
 
-const ObserveMarketsDataRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict updates to market data by the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
-}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDataRequest" })
 /**
  * Request that is sent for market data subscription (`datanode.api.v2.ObserveMarketsDataRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveMarketsDataRequest extends Schema.Schema.Type<typeof ObserveMarketsDataRequest_> {}
+export interface ObserveMarketsDataRequest {
+  /** Restrict updates to market data by the given market IDs. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+}
 /**
  * The request form of {@link ObserveMarketsDataRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveMarketsDataRequestEncoded extends Schema.Schema.Encoded<typeof ObserveMarketsDataRequest_> {}
+export interface ObserveMarketsDataRequestEncoded {
+  readonly marketIds?: ReadonlyArray<string>
+}
 /**
  * Request that is sent for market data subscription (`datanode.api.v2.ObserveMarketsDataRequest`)
  *
@@ -5839,26 +6794,29 @@ export interface ObserveMarketsDataRequestEncoded extends Schema.Schema.Encoded<
  * @category Requests
  */
 export const ObserveMarketsDataRequest: Schema.Schema<ObserveMarketsDataRequest, ObserveMarketsDataRequestEncoded> =
-  ObserveMarketsDataRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
+  }).annotations({ identifier: "datanode.api.v2.ObserveMarketsDataRequest" })
 
-const ObserveMarketsDataResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** List of market data. */
-  marketData: /* @__PURE__ */ Schema.Array(Vega.MarketData)
-}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDataResponse" })
 /**
  * Response that is received for market data subscription (`datanode.api.v2.ObserveMarketsDataResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveMarketsDataResponse extends Schema.Schema.Type<typeof ObserveMarketsDataResponse_> {}
+export interface ObserveMarketsDataResponse {
+  /** List of market data. */
+  readonly marketData: ReadonlyArray<Vega.MarketData>
+}
 /**
  * The JSON form of {@link ObserveMarketsDataResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveMarketsDataResponseEncoded extends Schema.Schema.Encoded<typeof ObserveMarketsDataResponse_> {}
+export interface ObserveMarketsDataResponseEncoded {
+  readonly marketData: ReadonlyArray<Vega.MarketDataEncoded>
+}
 /**
  * Response that is received for market data subscription (`datanode.api.v2.ObserveMarketsDataResponse`)
  *
@@ -5866,26 +6824,29 @@ export interface ObserveMarketsDataResponseEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const ObserveMarketsDataResponse: Schema.Schema<ObserveMarketsDataResponse, ObserveMarketsDataResponseEncoded> =
-  ObserveMarketsDataResponse_
+  /* @__PURE__ */ Schema.Struct({
+    marketData: /* @__PURE__ */ Schema.Array(Vega.MarketData)
+  }).annotations({ identifier: "datanode.api.v2.ObserveMarketsDataResponse" })
 
-const ObserveMarketsDepthRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict market depth data by the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
-}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthRequest" })
 /**
  * Request that is sent to get market depth subscription (`datanode.api.v2.ObserveMarketsDepthRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveMarketsDepthRequest extends Schema.Schema.Type<typeof ObserveMarketsDepthRequest_> {}
+export interface ObserveMarketsDepthRequest {
+  /** Restrict market depth data by the given market IDs. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+}
 /**
  * The request form of {@link ObserveMarketsDepthRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveMarketsDepthRequestEncoded extends Schema.Schema.Encoded<typeof ObserveMarketsDepthRequest_> {}
+export interface ObserveMarketsDepthRequestEncoded {
+  readonly marketIds?: ReadonlyArray<string>
+}
 /**
  * Request that is sent to get market depth subscription (`datanode.api.v2.ObserveMarketsDepthRequest`)
  *
@@ -5893,28 +6854,29 @@ export interface ObserveMarketsDepthRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const ObserveMarketsDepthRequest: Schema.Schema<ObserveMarketsDepthRequest, ObserveMarketsDepthRequestEncoded> =
-  ObserveMarketsDepthRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
+  }).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthRequest" })
 
-const ObserveMarketsDepthResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** List of market depth data. */
-  marketDepth: /* @__PURE__ */ Schema.Array(Vega.MarketDepth)
-}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthResponse" })
 /**
  * Response that is received for MarketDepth subscription. (`datanode.api.v2.ObserveMarketsDepthResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveMarketsDepthResponse extends Schema.Schema.Type<typeof ObserveMarketsDepthResponse_> {}
+export interface ObserveMarketsDepthResponse {
+  /** List of market depth data. */
+  readonly marketDepth: ReadonlyArray<Vega.MarketDepth>
+}
 /**
  * The JSON form of {@link ObserveMarketsDepthResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveMarketsDepthResponseEncoded extends Schema.Schema.Encoded<
-  typeof ObserveMarketsDepthResponse_
-> {}
+export interface ObserveMarketsDepthResponseEncoded {
+  readonly marketDepth: ReadonlyArray<Vega.MarketDepthEncoded>
+}
 /**
  * Response that is received for MarketDepth subscription. (`datanode.api.v2.ObserveMarketsDepthResponse`)
  *
@@ -5924,30 +6886,29 @@ export interface ObserveMarketsDepthResponseEncoded extends Schema.Schema.Encode
 export const ObserveMarketsDepthResponse: Schema.Schema<
   ObserveMarketsDepthResponse,
   ObserveMarketsDepthResponseEncoded
-> = ObserveMarketsDepthResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  marketDepth: /* @__PURE__ */ Schema.Array(Vega.MarketDepth)
+}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthResponse" })
 
-const ObserveMarketsDepthUpdatesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict updates to market depth by the given market IDs. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
-}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthUpdatesRequest" })
 /**
  * Request that is sent for market depth update subscription (`datanode.api.v2.ObserveMarketsDepthUpdatesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveMarketsDepthUpdatesRequest extends Schema.Schema.Type<
-  typeof ObserveMarketsDepthUpdatesRequest_
-> {}
+export interface ObserveMarketsDepthUpdatesRequest {
+  /** Restrict updates to market depth by the given market IDs. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+}
 /**
  * The request form of {@link ObserveMarketsDepthUpdatesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveMarketsDepthUpdatesRequestEncoded extends Schema.Schema.Encoded<
-  typeof ObserveMarketsDepthUpdatesRequest_
-> {}
+export interface ObserveMarketsDepthUpdatesRequestEncoded {
+  readonly marketIds?: ReadonlyArray<string>
+}
 /**
  * Request that is sent for market depth update subscription (`datanode.api.v2.ObserveMarketsDepthUpdatesRequest`)
  *
@@ -5957,30 +6918,29 @@ export interface ObserveMarketsDepthUpdatesRequestEncoded extends Schema.Schema.
 export const ObserveMarketsDepthUpdatesRequest: Schema.Schema<
   ObserveMarketsDepthUpdatesRequest,
   ObserveMarketsDepthUpdatesRequestEncoded
-> = ObserveMarketsDepthUpdatesRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId))
+}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthUpdatesRequest" })
 
-const ObserveMarketsDepthUpdatesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** List of market depth update data. */
-  update: /* @__PURE__ */ Schema.Array(Vega.MarketDepthUpdate)
-}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthUpdatesResponse" })
 /**
  * Response that is received for market depth update subscription (`datanode.api.v2.ObserveMarketsDepthUpdatesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveMarketsDepthUpdatesResponse extends Schema.Schema.Type<
-  typeof ObserveMarketsDepthUpdatesResponse_
-> {}
+export interface ObserveMarketsDepthUpdatesResponse {
+  /** List of market depth update data. */
+  readonly update: ReadonlyArray<Vega.MarketDepthUpdate>
+}
 /**
  * The JSON form of {@link ObserveMarketsDepthUpdatesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveMarketsDepthUpdatesResponseEncoded extends Schema.Schema.Encoded<
-  typeof ObserveMarketsDepthUpdatesResponse_
-> {}
+export interface ObserveMarketsDepthUpdatesResponseEncoded {
+  readonly update: ReadonlyArray<Vega.MarketDepthUpdateEncoded>
+}
 /**
  * Response that is received for market depth update subscription (`datanode.api.v2.ObserveMarketsDepthUpdatesResponse`)
  *
@@ -5990,30 +6950,35 @@ export interface ObserveMarketsDepthUpdatesResponseEncoded extends Schema.Schema
 export const ObserveMarketsDepthUpdatesResponse: Schema.Schema<
   ObserveMarketsDepthUpdatesResponse,
   ObserveMarketsDepthUpdatesResponseEncoded
-> = ObserveMarketsDepthUpdatesResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  update: /* @__PURE__ */ Schema.Array(Vega.MarketDepthUpdate)
+}).annotations({ identifier: "datanode.api.v2.ObserveMarketsDepthUpdatesResponse" })
 
-const ObserveOrdersRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict orders to those placed on the given markets. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
-  /** Restrict orders to those placed on the by the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
-  /** Whether liquidity orders should be excluded from the stream. If not set, liquidity orders will be included. */
-  excludeLiquidity: /* @__PURE__ */ optional(Schema.Boolean)
-}).annotations({ identifier: "datanode.api.v2.ObserveOrdersRequest" })
 /**
  * Request to subscribe to a stream of orders. (`datanode.api.v2.ObserveOrdersRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveOrdersRequest extends Schema.Schema.Type<typeof ObserveOrdersRequest_> {}
+export interface ObserveOrdersRequest {
+  /** Restrict orders to those placed on the given markets. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+  /** Restrict orders to those placed on the by the given parties. */
+  readonly partyIds?: ReadonlyArray<Ids.PartyId>
+  /** Whether liquidity orders should be excluded from the stream. If not set, liquidity orders will be included. */
+  readonly excludeLiquidity?: boolean
+}
 /**
  * The request form of {@link ObserveOrdersRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveOrdersRequestEncoded extends Schema.Schema.Encoded<typeof ObserveOrdersRequest_> {}
+export interface ObserveOrdersRequestEncoded {
+  readonly marketIds?: ReadonlyArray<string>
+  readonly partyIds?: ReadonlyArray<string>
+  readonly excludeLiquidity?: boolean
+}
 /**
  * Request to subscribe to a stream of orders. (`datanode.api.v2.ObserveOrdersRequest`)
  *
@@ -6021,84 +6986,97 @@ export interface ObserveOrdersRequestEncoded extends Schema.Schema.Encoded<typeo
  * @category Requests
  */
 export const ObserveOrdersRequest: Schema.Schema<ObserveOrdersRequest, ObserveOrdersRequestEncoded> =
-  ObserveOrdersRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
+    partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
+    excludeLiquidity: /* @__PURE__ */ optional(Schema.Boolean)
+  }).annotations({ identifier: "datanode.api.v2.ObserveOrdersRequest" })
 
-const OrderSnapshotPage_ = /* @__PURE__ */ Schema.Struct({
-  /** List of order data parts. */
-  orders: /* @__PURE__ */ Schema.Array(Vega.Order),
-  /** Indicator if the last page is reached or not. */
-  lastPage: Schema.Boolean
-}).annotations({ identifier: "datanode.api.v2.OrderSnapshotPage" })
 /**
  * 'Initial image' of live orders, may be sent over multiple response messages. (`datanode.api.v2.OrderSnapshotPage`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface OrderSnapshotPage extends Schema.Schema.Type<typeof OrderSnapshotPage_> {}
+export interface OrderSnapshotPage {
+  /** List of order data parts. */
+  readonly orders: ReadonlyArray<Vega.Order>
+  /** Indicator if the last page is reached or not. */
+  readonly lastPage: boolean
+}
 /**
  * The JSON form of {@link OrderSnapshotPage}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OrderSnapshotPageEncoded extends Schema.Schema.Encoded<typeof OrderSnapshotPage_> {}
+export interface OrderSnapshotPageEncoded {
+  readonly orders: ReadonlyArray<Vega.OrderEncoded>
+  readonly lastPage: boolean
+}
 /**
  * 'Initial image' of live orders, may be sent over multiple response messages. (`datanode.api.v2.OrderSnapshotPage`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const OrderSnapshotPage: Schema.Schema<OrderSnapshotPage, OrderSnapshotPageEncoded> = OrderSnapshotPage_
+export const OrderSnapshotPage: Schema.Schema<OrderSnapshotPage, OrderSnapshotPageEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    orders: /* @__PURE__ */ Schema.Array(Vega.Order),
+    lastPage: Schema.Boolean
+  }).annotations({ identifier: "datanode.api.v2.OrderSnapshotPage" })
 
-const OrderUpdates_ = /* @__PURE__ */ Schema.Struct({
-  /** List of orders data. */
-  orders: /* @__PURE__ */ Schema.Array(Vega.Order)
-}).annotations({ identifier: "datanode.api.v2.OrderUpdates" })
 /**
  * List of order updates in the last block. (`datanode.api.v2.OrderUpdates`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface OrderUpdates extends Schema.Schema.Type<typeof OrderUpdates_> {}
+export interface OrderUpdates {
+  /** List of orders data. */
+  readonly orders: ReadonlyArray<Vega.Order>
+}
 /**
  * The JSON form of {@link OrderUpdates}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OrderUpdatesEncoded extends Schema.Schema.Encoded<typeof OrderUpdates_> {}
+export interface OrderUpdatesEncoded {
+  readonly orders: ReadonlyArray<Vega.OrderEncoded>
+}
 /**
  * List of order updates in the last block. (`datanode.api.v2.OrderUpdates`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const OrderUpdates: Schema.Schema<OrderUpdates, OrderUpdatesEncoded> = OrderUpdates_
+export const OrderUpdates: Schema.Schema<OrderUpdates, OrderUpdatesEncoded> = /* @__PURE__ */ Schema.Struct({
+  orders: /* @__PURE__ */ Schema.Array(Vega.Order)
+}).annotations({ identifier: "datanode.api.v2.OrderUpdates" })
 
-const ObserveOrdersResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** An 'initial image' snapshot containing current live orders. */
-  snapshot: /* @__PURE__ */ optional(OrderSnapshotPage),
-  /** List of order updates in the last block. */
-  updates: /* @__PURE__ */ optional(OrderUpdates)
-})
-  .pipe(/* @__PURE__ */ oneof("response", ["snapshot", "updates"]))
-  .annotations({ identifier: "datanode.api.v2.ObserveOrdersResponse" })
 /**
  * Response that is received from an orders subscription. (`datanode.api.v2.ObserveOrdersResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveOrdersResponse extends Schema.Schema.Type<typeof ObserveOrdersResponse_> {}
+export interface ObserveOrdersResponse {
+  /** An 'initial image' snapshot containing current live orders. */
+  readonly snapshot?: OrderSnapshotPage
+  /** List of order updates in the last block. */
+  readonly updates?: OrderUpdates
+}
 /**
  * The JSON form of {@link ObserveOrdersResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveOrdersResponseEncoded extends Schema.Schema.Encoded<typeof ObserveOrdersResponse_> {}
+export interface ObserveOrdersResponseEncoded {
+  readonly snapshot?: OrderSnapshotPageEncoded
+  readonly updates?: OrderUpdatesEncoded
+}
 /**
  * Response that is received from an orders subscription. (`datanode.api.v2.ObserveOrdersResponse`)
  *
@@ -6106,28 +7084,35 @@ export interface ObserveOrdersResponseEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const ObserveOrdersResponse: Schema.Schema<ObserveOrdersResponse, ObserveOrdersResponseEncoded> =
-  ObserveOrdersResponse_
+  /* @__PURE__ */ Schema.Struct({
+    snapshot: /* @__PURE__ */ optional(OrderSnapshotPage),
+    updates: /* @__PURE__ */ optional(OrderUpdates)
+  })
+    .pipe(/* @__PURE__ */ oneof("response", ["snapshot", "updates"]))
+    .annotations({ identifier: "datanode.api.v2.ObserveOrdersResponse" })
 
-const ObserveTradesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict the trades streamed to those made on the given markets. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
-  /** Restrict the trades streamed to those made by the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId))
-}).annotations({ identifier: "datanode.api.v2.ObserveTradesRequest" })
 /**
  * Request to subscribe to a stream of trades (`datanode.api.v2.ObserveTradesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveTradesRequest extends Schema.Schema.Type<typeof ObserveTradesRequest_> {}
+export interface ObserveTradesRequest {
+  /** Restrict the trades streamed to those made on the given markets. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+  /** Restrict the trades streamed to those made by the given parties. */
+  readonly partyIds?: ReadonlyArray<Ids.PartyId>
+}
 /**
  * The request form of {@link ObserveTradesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveTradesRequestEncoded extends Schema.Schema.Encoded<typeof ObserveTradesRequest_> {}
+export interface ObserveTradesRequestEncoded {
+  readonly marketIds?: ReadonlyArray<string>
+  readonly partyIds?: ReadonlyArray<string>
+}
 /**
  * Request to subscribe to a stream of trades (`datanode.api.v2.ObserveTradesRequest`)
  *
@@ -6135,26 +7120,30 @@ export interface ObserveTradesRequestEncoded extends Schema.Schema.Encoded<typeo
  * @category Requests
  */
 export const ObserveTradesRequest: Schema.Schema<ObserveTradesRequest, ObserveTradesRequestEncoded> =
-  ObserveTradesRequest_
+  /* @__PURE__ */ Schema.Struct({
+    marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
+    partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId))
+  }).annotations({ identifier: "datanode.api.v2.ObserveTradesRequest" })
 
-const ObserveTradesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** List of 0 or more trades. */
-  trades: /* @__PURE__ */ Schema.Array(Vega.Trade)
-}).annotations({ identifier: "datanode.api.v2.ObserveTradesResponse" })
 /**
  * Stream of trades (`datanode.api.v2.ObserveTradesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveTradesResponse extends Schema.Schema.Type<typeof ObserveTradesResponse_> {}
+export interface ObserveTradesResponse {
+  /** List of 0 or more trades. */
+  readonly trades: ReadonlyArray<Vega.Trade>
+}
 /**
  * The JSON form of {@link ObserveTradesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveTradesResponseEncoded extends Schema.Schema.Encoded<typeof ObserveTradesResponse_> {}
+export interface ObserveTradesResponseEncoded {
+  readonly trades: ReadonlyArray<Vega.TradeEncoded>
+}
 /**
  * Stream of trades (`datanode.api.v2.ObserveTradesResponse`)
  *
@@ -6162,34 +7151,35 @@ export interface ObserveTradesResponseEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const ObserveTradesResponse: Schema.Schema<ObserveTradesResponse, ObserveTradesResponseEncoded> =
-  ObserveTradesResponse_
+  /* @__PURE__ */ Schema.Struct({
+    trades: /* @__PURE__ */ Schema.Array(Vega.Trade)
+  }).annotations({ identifier: "datanode.api.v2.ObserveTradesResponse" })
 
-const ObserveTransactionResultsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict the transaction results streamed to those made by the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
-  /** Restrict the transaction results streamed to those with given hashes. */
-  hashes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
-  /** Restrict the transaction results streamed to those with given status true/false (success/failure). */
-  status: /* @__PURE__ */ optional(Schema.Boolean)
-}).annotations({ identifier: "datanode.api.v2.ObserveTransactionResultsRequest" })
 /**
  * Request to subscribe to a stream of users' transaction results (`datanode.api.v2.ObserveTransactionResultsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveTransactionResultsRequest extends Schema.Schema.Type<
-  typeof ObserveTransactionResultsRequest_
-> {}
+export interface ObserveTransactionResultsRequest {
+  /** Restrict the transaction results streamed to those made by the given parties. */
+  readonly partyIds?: ReadonlyArray<string>
+  /** Restrict the transaction results streamed to those with given hashes. */
+  readonly hashes?: ReadonlyArray<string>
+  /** Restrict the transaction results streamed to those with given status true/false (success/failure). */
+  readonly status?: boolean
+}
 /**
  * The request form of {@link ObserveTransactionResultsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveTransactionResultsRequestEncoded extends Schema.Schema.Encoded<
-  typeof ObserveTransactionResultsRequest_
-> {}
+export interface ObserveTransactionResultsRequestEncoded {
+  readonly partyIds?: ReadonlyArray<string>
+  readonly hashes?: ReadonlyArray<string>
+  readonly status?: boolean
+}
 /**
  * Request to subscribe to a stream of users' transaction results (`datanode.api.v2.ObserveTransactionResultsRequest`)
  *
@@ -6199,54 +7189,65 @@ export interface ObserveTransactionResultsRequestEncoded extends Schema.Schema.E
 export const ObserveTransactionResultsRequest: Schema.Schema<
   ObserveTransactionResultsRequest,
   ObserveTransactionResultsRequestEncoded
-> = ObserveTransactionResultsRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  hashes: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Schema.String)),
+  status: /* @__PURE__ */ optional(Schema.Boolean)
+}).annotations({ identifier: "datanode.api.v2.ObserveTransactionResultsRequest" })
 
-const ObserveVotesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict vote updates to those made by the given party. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Restrict vote updates to those made on the given proposal. */
-  proposalId: /* @__PURE__ */ optional(Ids.VegaId)
-}).annotations({ identifier: "datanode.api.v2.ObserveVotesRequest" })
 /**
  * Request that is sent to subscribe to votes (`datanode.api.v2.ObserveVotesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ObserveVotesRequest extends Schema.Schema.Type<typeof ObserveVotesRequest_> {}
+export interface ObserveVotesRequest {
+  /** Restrict vote updates to those made by the given party. */
+  readonly partyId?: Ids.PartyId
+  /** Restrict vote updates to those made on the given proposal. */
+  readonly proposalId?: Ids.VegaId
+}
 /**
  * The request form of {@link ObserveVotesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveVotesRequestEncoded extends Schema.Schema.Encoded<typeof ObserveVotesRequest_> {}
+export interface ObserveVotesRequestEncoded {
+  readonly partyId?: string
+  readonly proposalId?: string
+}
 /**
  * Request that is sent to subscribe to votes (`datanode.api.v2.ObserveVotesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ObserveVotesRequest: Schema.Schema<ObserveVotesRequest, ObserveVotesRequestEncoded> = ObserveVotesRequest_
+export const ObserveVotesRequest: Schema.Schema<ObserveVotesRequest, ObserveVotesRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    proposalId: /* @__PURE__ */ optional(Ids.VegaId)
+  }).annotations({ identifier: "datanode.api.v2.ObserveVotesRequest" })
 
-const ObserveVotesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Data associated with governance votes that are published to the stream. */
-  vote: /* @__PURE__ */ nullable(Vega.Vote)
-}).annotations({ identifier: "datanode.api.v2.ObserveVotesResponse" })
 /**
  * Response that is received from votes subscription (`datanode.api.v2.ObserveVotesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ObserveVotesResponse extends Schema.Schema.Type<typeof ObserveVotesResponse_> {}
+export interface ObserveVotesResponse {
+  /** Data associated with governance votes that are published to the stream. */
+  readonly vote?: Vega.Vote
+}
 /**
  * The JSON form of {@link ObserveVotesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ObserveVotesResponseEncoded extends Schema.Schema.Encoded<typeof ObserveVotesResponse_> {}
+export interface ObserveVotesResponseEncoded {
+  readonly vote: Vega.VoteEncoded | null
+}
 /**
  * Response that is received from votes subscription (`datanode.api.v2.ObserveVotesResponse`)
  *
@@ -6254,32 +7255,35 @@ export interface ObserveVotesResponseEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const ObserveVotesResponse: Schema.Schema<ObserveVotesResponse, ObserveVotesResponseEncoded> =
-  ObserveVotesResponse_
+  /* @__PURE__ */ Schema.Struct({
+    vote: /* @__PURE__ */ nullable(Vega.Vote)
+  }).annotations({ identifier: "datanode.api.v2.ObserveVotesResponse" })
 
-const ListSuccessorMarketsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID that is a member of the succession line. This can be the original market or any subsequent child market that succeeded it. */
-  marketId: Ids.MarketId,
-  /** Flag to indicate whether or not to include the full succession line, or only list the children of the given market ID. If true, the full succession line is included. */
-  includeFullHistory: /* @__PURE__ */ optional(Schema.Boolean),
-  /** Pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListSuccessorMarketsRequest" })
 /**
  * Request for listing successor markets. (`datanode.api.v2.ListSuccessorMarketsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListSuccessorMarketsRequest extends Schema.Schema.Type<typeof ListSuccessorMarketsRequest_> {}
+export interface ListSuccessorMarketsRequest {
+  /** Market ID that is a member of the succession line. This can be the original market or any subsequent child market that succeeded it. */
+  readonly marketId: Ids.MarketId
+  /** Flag to indicate whether or not to include the full succession line, or only list the children of the given market ID. If true, the full succession line is included. */
+  readonly includeFullHistory?: boolean
+  /** Pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListSuccessorMarketsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListSuccessorMarketsRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListSuccessorMarketsRequest_
-> {}
+export interface ListSuccessorMarketsRequestEncoded {
+  readonly marketId: string
+  readonly includeFullHistory?: boolean
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request for listing successor markets. (`datanode.api.v2.ListSuccessorMarketsRequest`)
  *
@@ -6289,51 +7293,62 @@ export interface ListSuccessorMarketsRequestEncoded extends Schema.Schema.Encode
 export const ListSuccessorMarketsRequest: Schema.Schema<
   ListSuccessorMarketsRequest,
   ListSuccessorMarketsRequestEncoded
-> = ListSuccessorMarketsRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: Ids.MarketId,
+  includeFullHistory: /* @__PURE__ */ optional(Schema.Boolean),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListSuccessorMarketsRequest" })
 
-const SuccessorMarket_ = /* @__PURE__ */ Schema.Struct({
-  /** The market that is a member of the succession line. */
-  market: /* @__PURE__ */ nullable(Market.Market),
-  /** All proposals for child markets that have the market as a parent. */
-  proposals: /* @__PURE__ */ Schema.Array(Vega.GovernanceData)
-}).annotations({ identifier: "datanode.api.v2.SuccessorMarket" })
 /**
  * Successor market information includes the market that is a member of the succession line and any governance data that is associated with proposals for child markets whether enacted or not. (`datanode.api.v2.SuccessorMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface SuccessorMarket extends Schema.Schema.Type<typeof SuccessorMarket_> {}
+export interface SuccessorMarket {
+  /** The market that is a member of the succession line. */
+  readonly market?: Schema.Schema.Type<typeof Market.Market>
+  /** All proposals for child markets that have the market as a parent. */
+  readonly proposals: ReadonlyArray<Vega.GovernanceData>
+}
 /**
  * The JSON form of {@link SuccessorMarket}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface SuccessorMarketEncoded extends Schema.Schema.Encoded<typeof SuccessorMarket_> {}
+export interface SuccessorMarketEncoded {
+  readonly market: Schema.Schema.Encoded<typeof Market.Market> | null
+  readonly proposals: ReadonlyArray<Vega.GovernanceDataEncoded>
+}
 /**
  * Successor market information includes the market that is a member of the succession line and any governance data that is associated with proposals for child markets whether enacted or not. (`datanode.api.v2.SuccessorMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const SuccessorMarket: Schema.Schema<SuccessorMarket, SuccessorMarketEncoded> = SuccessorMarket_
+export const SuccessorMarket: Schema.Schema<SuccessorMarket, SuccessorMarketEncoded> = /* @__PURE__ */ Schema.Struct({
+  market: /* @__PURE__ */ nullable(Market.Market),
+  proposals: /* @__PURE__ */ Schema.Array(Vega.GovernanceData)
+}).annotations({ identifier: "datanode.api.v2.SuccessorMarket" })
 
-const SuccessorMarketConnection_ = /* @__PURE__ */ Pagination.Connection(SuccessorMarket)
 /**
  * Page of successor market records and corresponding page information. (`datanode.api.v2.SuccessorMarketConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface SuccessorMarketConnection extends Schema.Schema.Type<typeof SuccessorMarketConnection_> {}
+export interface SuccessorMarketConnection extends Pagination.Connection<SuccessorMarket> {}
 /**
  * The JSON form of {@link SuccessorMarketConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface SuccessorMarketConnectionEncoded extends Schema.Schema.Encoded<typeof SuccessorMarketConnection_> {}
+export interface SuccessorMarketConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: SuccessorMarketEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of successor market records and corresponding page information. (`datanode.api.v2.SuccessorMarketConnection`)
  *
@@ -6341,28 +7356,27 @@ export interface SuccessorMarketConnectionEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const SuccessorMarketConnection: Schema.Schema<SuccessorMarketConnection, SuccessorMarketConnectionEncoded> =
-  SuccessorMarketConnection_
+  /* @__PURE__ */ Pagination.Connection(SuccessorMarket)
 
-const ListSuccessorMarketsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** List of markets in the succession line. */
-  successorMarkets: SuccessorMarketConnection
-}).annotations({ identifier: "datanode.api.v2.ListSuccessorMarketsResponse" })
 /**
  * Response from a list successor markets request. (`datanode.api.v2.ListSuccessorMarketsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListSuccessorMarketsResponse extends Schema.Schema.Type<typeof ListSuccessorMarketsResponse_> {}
+export interface ListSuccessorMarketsResponse {
+  /** List of markets in the succession line. */
+  readonly successorMarkets: SuccessorMarketConnection
+}
 /**
  * The JSON form of {@link ListSuccessorMarketsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListSuccessorMarketsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListSuccessorMarketsResponse_
-> {}
+export interface ListSuccessorMarketsResponseEncoded {
+  readonly successorMarkets: SuccessorMarketConnectionEncoded
+}
 /**
  * Response from a list successor markets request. (`datanode.api.v2.ListSuccessorMarketsResponse`)
  *
@@ -6372,153 +7386,192 @@ export interface ListSuccessorMarketsResponseEncoded extends Schema.Schema.Encod
 export const ListSuccessorMarketsResponse: Schema.Schema<
   ListSuccessorMarketsResponse,
   ListSuccessorMarketsResponseEncoded
-> = ListSuccessorMarketsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  successorMarkets: SuccessorMarketConnection
+}).annotations({ identifier: "datanode.api.v2.ListSuccessorMarketsResponse" })
 
-const ListTeamsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict teams to those with the given team ID. */
-  teamId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Restrict teams to those where the given party is a referrer or a referee. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListTeamsRequest" })
 /**
  * Request to list all teams (`datanode.api.v2.ListTeamsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListTeamsRequest extends Schema.Schema.Type<typeof ListTeamsRequest_> {}
+export interface ListTeamsRequest {
+  /** Restrict teams to those with the given team ID. */
+  readonly teamId?: Ids.VegaId
+  /** Restrict teams to those where the given party is a referrer or a referee. */
+  readonly partyId?: Ids.PartyId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListTeamsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamsRequestEncoded extends Schema.Schema.Encoded<typeof ListTeamsRequest_> {}
+export interface ListTeamsRequestEncoded {
+  readonly teamId?: string
+  readonly partyId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list all teams (`datanode.api.v2.ListTeamsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListTeamsRequest: Schema.Schema<ListTeamsRequest, ListTeamsRequestEncoded> = ListTeamsRequest_
+export const ListTeamsRequest: Schema.Schema<ListTeamsRequest, ListTeamsRequestEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    teamId: /* @__PURE__ */ optional(Ids.VegaId),
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }
+).annotations({ identifier: "datanode.api.v2.ListTeamsRequest" })
 
-const Team_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of the created team. */
-  teamId: Ids.VegaId,
-  /** Party ID that created the team. */
-  referrer: Ids.PartyId,
-  /** Name of the team. */
-  name: Schema.String,
-  /** Link to the team's homepage. */
-  teamUrl: /* @__PURE__ */ optional(Schema.String),
-  /** Link to an image of the team's avatar. */
-  avatarUrl: /* @__PURE__ */ optional(Schema.String),
-  /** Timestamp in Unix nanoseconds when the team was created. */
-  createdAt: Timestamp.VegaTimestamp,
-  /** Whether or not the team is closed to new party members. When closed, only parties specified in the allow list can join the team. */
-  closed: Schema.Boolean,
-  /** Epoch at which the team was created. */
-  createdAtEpoch: Integer.Uint64,
-  /** List of public keys that are allowed to join the team. Only applicable to closed teams. */
-  allowList: /* @__PURE__ */ Schema.Array(Schema.String),
-  /** Current number of members in the team. */
-  totalMembers: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.Team" })
 /**
  * Team record containing the team information. (`datanode.api.v2.Team`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Team extends Schema.Schema.Type<typeof Team_> {}
+export interface Team {
+  /** ID of the created team. */
+  readonly teamId: Ids.VegaId
+  /** Party ID that created the team. */
+  readonly referrer: Ids.PartyId
+  /** Name of the team. */
+  readonly name: string
+  /** Link to the team's homepage. */
+  readonly teamUrl?: string
+  /** Link to an image of the team's avatar. */
+  readonly avatarUrl?: string
+  /** Timestamp in Unix nanoseconds when the team was created. */
+  readonly createdAt: Timestamp.VegaTimestamp
+  /** Whether or not the team is closed to new party members. When closed, only parties specified in the allow list can join the team. */
+  readonly closed: boolean
+  /** Epoch at which the team was created. */
+  readonly createdAtEpoch: bigint
+  /** List of public keys that are allowed to join the team. Only applicable to closed teams. */
+  readonly allowList: ReadonlyArray<string>
+  /** Current number of members in the team. */
+  readonly totalMembers: bigint
+}
 /**
  * The JSON form of {@link Team}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamEncoded extends Schema.Schema.Encoded<typeof Team_> {}
+export interface TeamEncoded {
+  readonly teamId: string
+  readonly referrer: string
+  readonly name: string
+  readonly teamUrl?: string
+  readonly avatarUrl?: string
+  readonly createdAt: string
+  readonly closed: boolean
+  readonly createdAtEpoch: string
+  readonly allowList: ReadonlyArray<string>
+  readonly totalMembers: string
+}
 /**
  * Team record containing the team information. (`datanode.api.v2.Team`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Team: Schema.Schema<Team, TeamEncoded> = Team_
+export const Team: Schema.Schema<Team, TeamEncoded> = /* @__PURE__ */ Schema.Struct({
+  teamId: Ids.VegaId,
+  referrer: Ids.PartyId,
+  name: Schema.String,
+  teamUrl: /* @__PURE__ */ optional(Schema.String),
+  avatarUrl: /* @__PURE__ */ optional(Schema.String),
+  createdAt: Timestamp.VegaTimestamp,
+  closed: Schema.Boolean,
+  createdAtEpoch: Integer.Uint64,
+  allowList: /* @__PURE__ */ Schema.Array(Schema.String),
+  totalMembers: Integer.Uint64
+}).annotations({ identifier: "datanode.api.v2.Team" })
 
-const TeamConnection_ = /* @__PURE__ */ Pagination.Connection(Team)
 /**
  * Page of team data and corresponding page information. (`datanode.api.v2.TeamConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamConnection extends Schema.Schema.Type<typeof TeamConnection_> {}
+export interface TeamConnection extends Pagination.Connection<Team> {}
 /**
  * The JSON form of {@link TeamConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamConnectionEncoded extends Schema.Schema.Encoded<typeof TeamConnection_> {}
+export interface TeamConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: TeamEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of team data and corresponding page information. (`datanode.api.v2.TeamConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TeamConnection: Schema.Schema<TeamConnection, TeamConnectionEncoded> = TeamConnection_
+export const TeamConnection: Schema.Schema<TeamConnection, TeamConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(Team)
 
-const ListTeamsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of team data and corresponding page information. */
-  teams: TeamConnection
-}).annotations({ identifier: "datanode.api.v2.ListTeamsResponse" })
 /**
  * Response for the list teams request containing the team information. (`datanode.api.v2.ListTeamsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListTeamsResponse extends Schema.Schema.Type<typeof ListTeamsResponse_> {}
+export interface ListTeamsResponse {
+  /** Page of team data and corresponding page information. */
+  readonly teams: TeamConnection
+}
 /**
  * The JSON form of {@link ListTeamsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamsResponseEncoded extends Schema.Schema.Encoded<typeof ListTeamsResponse_> {}
+export interface ListTeamsResponseEncoded {
+  readonly teams: TeamConnectionEncoded
+}
 /**
  * Response for the list teams request containing the team information. (`datanode.api.v2.ListTeamsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ListTeamsResponse: Schema.Schema<ListTeamsResponse, ListTeamsResponseEncoded> = ListTeamsResponse_
+export const ListTeamsResponse: Schema.Schema<ListTeamsResponse, ListTeamsResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    teams: TeamConnection
+  }).annotations({ identifier: "datanode.api.v2.ListTeamsResponse" })
 
-const ListTeamRefereeHistoryRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Party ID to list referee history for. */
-  referee: Ids.PartyId,
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListTeamRefereeHistoryRequest" })
 /**
  * Request that is sent when listing the referee history for a given team. (`datanode.api.v2.ListTeamRefereeHistoryRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListTeamRefereeHistoryRequest extends Schema.Schema.Type<typeof ListTeamRefereeHistoryRequest_> {}
+export interface ListTeamRefereeHistoryRequest {
+  /** Party ID to list referee history for. */
+  readonly referee: Ids.PartyId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListTeamRefereeHistoryRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamRefereeHistoryRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListTeamRefereeHistoryRequest_
-> {}
+export interface ListTeamRefereeHistoryRequestEncoded {
+  readonly referee: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request that is sent when listing the referee history for a given team. (`datanode.api.v2.ListTeamRefereeHistoryRequest`)
  *
@@ -6528,55 +7581,66 @@ export interface ListTeamRefereeHistoryRequestEncoded extends Schema.Schema.Enco
 export const ListTeamRefereeHistoryRequest: Schema.Schema<
   ListTeamRefereeHistoryRequest,
   ListTeamRefereeHistoryRequestEncoded
-> = ListTeamRefereeHistoryRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  referee: Ids.PartyId,
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListTeamRefereeHistoryRequest" })
 
-const TeamRefereeHistory_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of the team the referee joined. */
-  teamId: Ids.VegaId,
-  /** Timestamp in Unix nanoseconds when the party joined the team. */
-  joinedAt: Timestamp.VegaTimestamp,
-  /** Epoch at which the party joined the team. */
-  joinedAtEpoch: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.TeamRefereeHistory" })
 /**
  * A referee's team change information (`datanode.api.v2.TeamRefereeHistory`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamRefereeHistory extends Schema.Schema.Type<typeof TeamRefereeHistory_> {}
+export interface TeamRefereeHistory {
+  /** ID of the team the referee joined. */
+  readonly teamId: Ids.VegaId
+  /** Timestamp in Unix nanoseconds when the party joined the team. */
+  readonly joinedAt: Timestamp.VegaTimestamp
+  /** Epoch at which the party joined the team. */
+  readonly joinedAtEpoch: bigint
+}
 /**
  * The JSON form of {@link TeamRefereeHistory}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamRefereeHistoryEncoded extends Schema.Schema.Encoded<typeof TeamRefereeHistory_> {}
+export interface TeamRefereeHistoryEncoded {
+  readonly teamId: string
+  readonly joinedAt: string
+  readonly joinedAtEpoch: string
+}
 /**
  * A referee's team change information (`datanode.api.v2.TeamRefereeHistory`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TeamRefereeHistory: Schema.Schema<TeamRefereeHistory, TeamRefereeHistoryEncoded> = TeamRefereeHistory_
+export const TeamRefereeHistory: Schema.Schema<TeamRefereeHistory, TeamRefereeHistoryEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    teamId: Ids.VegaId,
+    joinedAt: Timestamp.VegaTimestamp,
+    joinedAtEpoch: Integer.Uint64
+  }).annotations({ identifier: "datanode.api.v2.TeamRefereeHistory" })
 
-const TeamRefereeHistoryConnection_ = /* @__PURE__ */ Pagination.Connection(TeamRefereeHistory)
 /**
  * Page of history data about a referee's team membership and corresponding page information. (`datanode.api.v2.TeamRefereeHistoryConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamRefereeHistoryConnection extends Schema.Schema.Type<typeof TeamRefereeHistoryConnection_> {}
+export interface TeamRefereeHistoryConnection extends Pagination.Connection<TeamRefereeHistory> {}
 /**
  * The JSON form of {@link TeamRefereeHistoryConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamRefereeHistoryConnectionEncoded extends Schema.Schema.Encoded<
-  typeof TeamRefereeHistoryConnection_
-> {}
+export interface TeamRefereeHistoryConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: TeamRefereeHistoryEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of history data about a referee's team membership and corresponding page information. (`datanode.api.v2.TeamRefereeHistoryConnection`)
  *
@@ -6586,28 +7650,27 @@ export interface TeamRefereeHistoryConnectionEncoded extends Schema.Schema.Encod
 export const TeamRefereeHistoryConnection: Schema.Schema<
   TeamRefereeHistoryConnection,
   TeamRefereeHistoryConnectionEncoded
-> = TeamRefereeHistoryConnection_
+> = /* @__PURE__ */ Pagination.Connection(TeamRefereeHistory)
 
-const ListTeamRefereeHistoryResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of team referee history data and corresponding page information. */
-  teamRefereeHistory: TeamRefereeHistoryConnection
-}).annotations({ identifier: "datanode.api.v2.ListTeamRefereeHistoryResponse" })
 /**
  * Response that is sent when listing the referee history for a given team. (`datanode.api.v2.ListTeamRefereeHistoryResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListTeamRefereeHistoryResponse extends Schema.Schema.Type<typeof ListTeamRefereeHistoryResponse_> {}
+export interface ListTeamRefereeHistoryResponse {
+  /** Page of team referee history data and corresponding page information. */
+  readonly teamRefereeHistory: TeamRefereeHistoryConnection
+}
 /**
  * The JSON form of {@link ListTeamRefereeHistoryResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamRefereeHistoryResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListTeamRefereeHistoryResponse_
-> {}
+export interface ListTeamRefereeHistoryResponseEncoded {
+  readonly teamRefereeHistory: TeamRefereeHistoryConnectionEncoded
+}
 /**
  * Response that is sent when listing the referee history for a given team. (`datanode.api.v2.ListTeamRefereeHistoryResponse`)
  *
@@ -6617,28 +7680,32 @@ export interface ListTeamRefereeHistoryResponseEncoded extends Schema.Schema.Enc
 export const ListTeamRefereeHistoryResponse: Schema.Schema<
   ListTeamRefereeHistoryResponse,
   ListTeamRefereeHistoryResponseEncoded
-> = ListTeamRefereeHistoryResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  teamRefereeHistory: TeamRefereeHistoryConnection
+}).annotations({ identifier: "datanode.api.v2.ListTeamRefereeHistoryResponse" })
 
-const ListTeamRefereesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Team ID to list referees for. */
-  teamId: Ids.VegaId,
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListTeamRefereesRequest" })
 /**
  * Request that is sent when listing the referees for a given team. (`datanode.api.v2.ListTeamRefereesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListTeamRefereesRequest extends Schema.Schema.Type<typeof ListTeamRefereesRequest_> {}
+export interface ListTeamRefereesRequest {
+  /** Team ID to list referees for. */
+  readonly teamId: Ids.VegaId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListTeamRefereesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamRefereesRequestEncoded extends Schema.Schema.Encoded<typeof ListTeamRefereesRequest_> {}
+export interface ListTeamRefereesRequestEncoded {
+  readonly teamId: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request that is sent when listing the referees for a given team. (`datanode.api.v2.ListTeamRefereesRequest`)
  *
@@ -6646,55 +7713,69 @@ export interface ListTeamRefereesRequestEncoded extends Schema.Schema.Encoded<ty
  * @category Requests
  */
 export const ListTeamRefereesRequest: Schema.Schema<ListTeamRefereesRequest, ListTeamRefereesRequestEncoded> =
-  ListTeamRefereesRequest_
+  /* @__PURE__ */ Schema.Struct({
+    teamId: Ids.VegaId,
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListTeamRefereesRequest" })
 
-const TeamReferee_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of the team the referee joined. */
-  teamId: Ids.VegaId,
-  /** Party that joined the team. */
-  referee: Ids.PartyId,
-  /** Timestamp in Unix nanoseconds when the party joined the team. */
-  joinedAt: Timestamp.VegaTimestamp,
-  /** Epoch at which the party joined the team. */
-  joinedAtEpoch: Integer.Uint64
-}).annotations({ identifier: "datanode.api.v2.TeamReferee" })
 /**
  * A team's referee info (`datanode.api.v2.TeamReferee`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamReferee extends Schema.Schema.Type<typeof TeamReferee_> {}
+export interface TeamReferee {
+  /** ID of the team the referee joined. */
+  readonly teamId: Ids.VegaId
+  /** Party that joined the team. */
+  readonly referee: Ids.PartyId
+  /** Timestamp in Unix nanoseconds when the party joined the team. */
+  readonly joinedAt: Timestamp.VegaTimestamp
+  /** Epoch at which the party joined the team. */
+  readonly joinedAtEpoch: bigint
+}
 /**
  * The JSON form of {@link TeamReferee}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamRefereeEncoded extends Schema.Schema.Encoded<typeof TeamReferee_> {}
+export interface TeamRefereeEncoded {
+  readonly teamId: string
+  readonly referee: string
+  readonly joinedAt: string
+  readonly joinedAtEpoch: string
+}
 /**
  * A team's referee info (`datanode.api.v2.TeamReferee`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TeamReferee: Schema.Schema<TeamReferee, TeamRefereeEncoded> = TeamReferee_
+export const TeamReferee: Schema.Schema<TeamReferee, TeamRefereeEncoded> = /* @__PURE__ */ Schema.Struct({
+  teamId: Ids.VegaId,
+  referee: Ids.PartyId,
+  joinedAt: Timestamp.VegaTimestamp,
+  joinedAtEpoch: Integer.Uint64
+}).annotations({ identifier: "datanode.api.v2.TeamReferee" })
 
-const TeamRefereeConnection_ = /* @__PURE__ */ Pagination.Connection(TeamReferee)
 /**
  * Page of team referee data and corresponding page information. (`datanode.api.v2.TeamRefereeConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamRefereeConnection extends Schema.Schema.Type<typeof TeamRefereeConnection_> {}
+export interface TeamRefereeConnection extends Pagination.Connection<TeamReferee> {}
 /**
  * The JSON form of {@link TeamRefereeConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamRefereeConnectionEncoded extends Schema.Schema.Encoded<typeof TeamRefereeConnection_> {}
+export interface TeamRefereeConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: TeamRefereeEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of team referee data and corresponding page information. (`datanode.api.v2.TeamRefereeConnection`)
  *
@@ -6702,26 +7783,27 @@ export interface TeamRefereeConnectionEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const TeamRefereeConnection: Schema.Schema<TeamRefereeConnection, TeamRefereeConnectionEncoded> =
-  TeamRefereeConnection_
+  /* @__PURE__ */ Pagination.Connection(TeamReferee)
 
-const ListTeamRefereesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of team referee data and corresponding page information. */
-  teamReferees: TeamRefereeConnection
-}).annotations({ identifier: "datanode.api.v2.ListTeamRefereesResponse" })
 /**
  * Response that is sent when listing the referees for a given team. (`datanode.api.v2.ListTeamRefereesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListTeamRefereesResponse extends Schema.Schema.Type<typeof ListTeamRefereesResponse_> {}
+export interface ListTeamRefereesResponse {
+  /** Page of team referee data and corresponding page information. */
+  readonly teamReferees: TeamRefereeConnection
+}
 /**
  * The JSON form of {@link ListTeamRefereesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamRefereesResponseEncoded extends Schema.Schema.Encoded<typeof ListTeamRefereesResponse_> {}
+export interface ListTeamRefereesResponseEncoded {
+  readonly teamReferees: TeamRefereeConnectionEncoded
+}
 /**
  * Response that is sent when listing the referees for a given team. (`datanode.api.v2.ListTeamRefereesResponse`)
  *
@@ -6729,30 +7811,35 @@ export interface ListTeamRefereesResponseEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const ListTeamRefereesResponse: Schema.Schema<ListTeamRefereesResponse, ListTeamRefereesResponseEncoded> =
-  ListTeamRefereesResponse_
+  /* @__PURE__ */ Schema.Struct({
+    teamReferees: TeamRefereeConnection
+  }).annotations({ identifier: "datanode.api.v2.ListTeamRefereesResponse" })
 
-const ListTeamsStatisticsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict team statistics to those with the given team ID. */
-  teamId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Defines the number of past epochs to aggregate data from. By default, it takes the last 10 epochs. */
-  aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListTeamsStatisticsRequest" })
 /**
  * Request to list all teams' statistics. (`datanode.api.v2.ListTeamsStatisticsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListTeamsStatisticsRequest extends Schema.Schema.Type<typeof ListTeamsStatisticsRequest_> {}
+export interface ListTeamsStatisticsRequest {
+  /** Restrict team statistics to those with the given team ID. */
+  readonly teamId?: Ids.VegaId
+  /** Defines the number of past epochs to aggregate data from. By default, it takes the last 10 epochs. */
+  readonly aggregationEpochs?: bigint
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListTeamsStatisticsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamsStatisticsRequestEncoded extends Schema.Schema.Encoded<typeof ListTeamsStatisticsRequest_> {}
+export interface ListTeamsStatisticsRequestEncoded {
+  readonly teamId?: string
+  readonly aggregationEpochs?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list all teams' statistics. (`datanode.api.v2.ListTeamsStatisticsRequest`)
  *
@@ -6760,28 +7847,34 @@ export interface ListTeamsStatisticsRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const ListTeamsStatisticsRequest: Schema.Schema<ListTeamsStatisticsRequest, ListTeamsStatisticsRequestEncoded> =
-  ListTeamsStatisticsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    teamId: /* @__PURE__ */ optional(Ids.VegaId),
+    aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint64),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListTeamsStatisticsRequest" })
 
-const QuantumRewardsPerEpoch_ = /* @__PURE__ */ Schema.Struct({
-  /** Epoch for which this information is valid. */
-  epoch: Integer.Uint64,
-  /** Total rewards accumulated over the epoch period, expressed in quantum value. */
-  totalQuantumRewards: Decimal.Decimal
-}).annotations({ identifier: "datanode.api.v2.QuantumRewardsPerEpoch" })
 /**
  * The message `datanode.api.v2.QuantumRewardsPerEpoch`. (`datanode.api.v2.QuantumRewardsPerEpoch`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface QuantumRewardsPerEpoch extends Schema.Schema.Type<typeof QuantumRewardsPerEpoch_> {}
+export interface QuantumRewardsPerEpoch {
+  /** Epoch for which this information is valid. */
+  readonly epoch: bigint
+  /** Total rewards accumulated over the epoch period, expressed in quantum value. */
+  readonly totalQuantumRewards: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link QuantumRewardsPerEpoch}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface QuantumRewardsPerEpochEncoded extends Schema.Schema.Encoded<typeof QuantumRewardsPerEpoch_> {}
+export interface QuantumRewardsPerEpochEncoded {
+  readonly epoch: string
+  readonly totalQuantumRewards: string
+}
 /**
  * The message `datanode.api.v2.QuantumRewardsPerEpoch`. (`datanode.api.v2.QuantumRewardsPerEpoch`)
  *
@@ -6789,28 +7882,33 @@ export interface QuantumRewardsPerEpochEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const QuantumRewardsPerEpoch: Schema.Schema<QuantumRewardsPerEpoch, QuantumRewardsPerEpochEncoded> =
-  QuantumRewardsPerEpoch_
+  /* @__PURE__ */ Schema.Struct({
+    epoch: Integer.Uint64,
+    totalQuantumRewards: Decimal.Decimal
+  }).annotations({ identifier: "datanode.api.v2.QuantumRewardsPerEpoch" })
 
-const QuantumVolumesPerEpoch_ = /* @__PURE__ */ Schema.Struct({
-  /** Epoch for which this information is valid. */
-  epoch: Integer.Uint64,
-  /** Total volumes accumulated over the epoch period, expressed in quantum value. */
-  totalQuantumVolumes: Amount.Amount
-}).annotations({ identifier: "datanode.api.v2.QuantumVolumesPerEpoch" })
 /**
  * The message `datanode.api.v2.QuantumVolumesPerEpoch`. (`datanode.api.v2.QuantumVolumesPerEpoch`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface QuantumVolumesPerEpoch extends Schema.Schema.Type<typeof QuantumVolumesPerEpoch_> {}
+export interface QuantumVolumesPerEpoch {
+  /** Epoch for which this information is valid. */
+  readonly epoch: bigint
+  /** Total volumes accumulated over the epoch period, expressed in quantum value. */
+  readonly totalQuantumVolumes: bigint
+}
 /**
  * The JSON form of {@link QuantumVolumesPerEpoch}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface QuantumVolumesPerEpochEncoded extends Schema.Schema.Encoded<typeof QuantumVolumesPerEpoch_> {}
+export interface QuantumVolumesPerEpochEncoded {
+  readonly epoch: string
+  readonly totalQuantumVolumes: string
+}
 /**
  * The message `datanode.api.v2.QuantumVolumesPerEpoch`. (`datanode.api.v2.QuantumVolumesPerEpoch`)
  *
@@ -6818,61 +7916,81 @@ export interface QuantumVolumesPerEpochEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const QuantumVolumesPerEpoch: Schema.Schema<QuantumVolumesPerEpoch, QuantumVolumesPerEpochEncoded> =
-  QuantumVolumesPerEpoch_
+  /* @__PURE__ */ Schema.Struct({
+    epoch: Integer.Uint64,
+    totalQuantumVolumes: Amount.Amount
+  }).annotations({ identifier: "datanode.api.v2.QuantumVolumesPerEpoch" })
 
-const TeamStatistics_ = /* @__PURE__ */ Schema.Struct({
-  /** Team ID the statistics are related to. */
-  teamId: Ids.VegaId,
-  /** Total of volume accumulated over the requested epoch period, expressed in quantum value. */
-  totalQuantumVolume: Amount.Amount,
-  /** Total of rewards accumulated over the requested epoch period, expressed in quantum value. */
-  totalQuantumRewards: Decimal.Decimal,
-  /** List of rewards over the requested epoch period, expressed in quantum value for each epoch. */
-  quantumRewards: /* @__PURE__ */ Schema.Array(QuantumRewardsPerEpoch),
-  /** Total of games played. */
-  totalGamesPlayed: Integer.Uint64,
-  /** List of games played over the requested epoch period. */
-  gamesPlayed: /* @__PURE__ */ Schema.Array(Ids.VegaId),
-  /** List of volumes over the requested epoch period, expressed in quantum value for each epoch. */
-  quantumVolumes: /* @__PURE__ */ Schema.Array(QuantumVolumesPerEpoch)
-}).annotations({ identifier: "datanode.api.v2.TeamStatistics" })
 /**
  * Team's statistics record containing the team information. (`datanode.api.v2.TeamStatistics`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamStatistics extends Schema.Schema.Type<typeof TeamStatistics_> {}
+export interface TeamStatistics {
+  /** Team ID the statistics are related to. */
+  readonly teamId: Ids.VegaId
+  /** Total of volume accumulated over the requested epoch period, expressed in quantum value. */
+  readonly totalQuantumVolume: bigint
+  /** Total of rewards accumulated over the requested epoch period, expressed in quantum value. */
+  readonly totalQuantumRewards: BigDecimal.BigDecimal
+  /** List of rewards over the requested epoch period, expressed in quantum value for each epoch. */
+  readonly quantumRewards: ReadonlyArray<QuantumRewardsPerEpoch>
+  /** Total of games played. */
+  readonly totalGamesPlayed: bigint
+  /** List of games played over the requested epoch period. */
+  readonly gamesPlayed: ReadonlyArray<Ids.VegaId>
+  /** List of volumes over the requested epoch period, expressed in quantum value for each epoch. */
+  readonly quantumVolumes: ReadonlyArray<QuantumVolumesPerEpoch>
+}
 /**
  * The JSON form of {@link TeamStatistics}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamStatisticsEncoded extends Schema.Schema.Encoded<typeof TeamStatistics_> {}
+export interface TeamStatisticsEncoded {
+  readonly teamId: string
+  readonly totalQuantumVolume: string
+  readonly totalQuantumRewards: string
+  readonly quantumRewards: ReadonlyArray<QuantumRewardsPerEpochEncoded>
+  readonly totalGamesPlayed: string
+  readonly gamesPlayed: ReadonlyArray<string>
+  readonly quantumVolumes: ReadonlyArray<QuantumVolumesPerEpochEncoded>
+}
 /**
  * Team's statistics record containing the team information. (`datanode.api.v2.TeamStatistics`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TeamStatistics: Schema.Schema<TeamStatistics, TeamStatisticsEncoded> = TeamStatistics_
+export const TeamStatistics: Schema.Schema<TeamStatistics, TeamStatisticsEncoded> = /* @__PURE__ */ Schema.Struct({
+  teamId: Ids.VegaId,
+  totalQuantumVolume: Amount.Amount,
+  totalQuantumRewards: Decimal.Decimal,
+  quantumRewards: /* @__PURE__ */ Schema.Array(QuantumRewardsPerEpoch),
+  totalGamesPlayed: Integer.Uint64,
+  gamesPlayed: /* @__PURE__ */ Schema.Array(Ids.VegaId),
+  quantumVolumes: /* @__PURE__ */ Schema.Array(QuantumVolumesPerEpoch)
+}).annotations({ identifier: "datanode.api.v2.TeamStatistics" })
 
-const TeamsStatisticsConnection_ = /* @__PURE__ */ Pagination.Connection(TeamStatistics)
 /**
  * Page of teams' statistics and corresponding page information. (`datanode.api.v2.TeamsStatisticsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamsStatisticsConnection extends Schema.Schema.Type<typeof TeamsStatisticsConnection_> {}
+export interface TeamsStatisticsConnection extends Pagination.Connection<TeamStatistics> {}
 /**
  * The JSON form of {@link TeamsStatisticsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamsStatisticsConnectionEncoded extends Schema.Schema.Encoded<typeof TeamsStatisticsConnection_> {}
+export interface TeamsStatisticsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: TeamStatisticsEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of teams' statistics and corresponding page information. (`datanode.api.v2.TeamsStatisticsConnection`)
  *
@@ -6880,28 +7998,27 @@ export interface TeamsStatisticsConnectionEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const TeamsStatisticsConnection: Schema.Schema<TeamsStatisticsConnection, TeamsStatisticsConnectionEncoded> =
-  TeamsStatisticsConnection_
+  /* @__PURE__ */ Pagination.Connection(TeamStatistics)
 
-const ListTeamsStatisticsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of teams' statistics data and corresponding page information. */
-  statistics: TeamsStatisticsConnection
-}).annotations({ identifier: "datanode.api.v2.ListTeamsStatisticsResponse" })
 /**
  * Response for the list teams' statistics request containing the statistics. (`datanode.api.v2.ListTeamsStatisticsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListTeamsStatisticsResponse extends Schema.Schema.Type<typeof ListTeamsStatisticsResponse_> {}
+export interface ListTeamsStatisticsResponse {
+  /** Page of teams' statistics data and corresponding page information. */
+  readonly statistics: TeamsStatisticsConnection
+}
 /**
  * The JSON form of {@link ListTeamsStatisticsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamsStatisticsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListTeamsStatisticsResponse_
-> {}
+export interface ListTeamsStatisticsResponseEncoded {
+  readonly statistics: TeamsStatisticsConnectionEncoded
+}
 /**
  * Response for the list teams' statistics request containing the statistics. (`datanode.api.v2.ListTeamsStatisticsResponse`)
  *
@@ -6911,36 +8028,38 @@ export interface ListTeamsStatisticsResponseEncoded extends Schema.Schema.Encode
 export const ListTeamsStatisticsResponse: Schema.Schema<
   ListTeamsStatisticsResponse,
   ListTeamsStatisticsResponseEncoded
-> = ListTeamsStatisticsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  statistics: TeamsStatisticsConnection
+}).annotations({ identifier: "datanode.api.v2.ListTeamsStatisticsResponse" })
 
-const ListTeamMembersStatisticsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict team statistics to those with the given team ID. */
-  teamId: Ids.VegaId,
-  /** Restrict team members' statistics to those with the given party ID. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Defines the number of past epochs to aggregate data from. By default, it takes the last 10 epochs. */
-  aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListTeamMembersStatisticsRequest" })
 /**
  * Request to list all team members' statistics. (`datanode.api.v2.ListTeamMembersStatisticsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListTeamMembersStatisticsRequest extends Schema.Schema.Type<
-  typeof ListTeamMembersStatisticsRequest_
-> {}
+export interface ListTeamMembersStatisticsRequest {
+  /** Restrict team statistics to those with the given team ID. */
+  readonly teamId: Ids.VegaId
+  /** Restrict team members' statistics to those with the given party ID. */
+  readonly partyId?: Ids.PartyId
+  /** Defines the number of past epochs to aggregate data from. By default, it takes the last 10 epochs. */
+  readonly aggregationEpochs?: bigint
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListTeamMembersStatisticsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamMembersStatisticsRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListTeamMembersStatisticsRequest_
-> {}
+export interface ListTeamMembersStatisticsRequestEncoded {
+  readonly teamId: string
+  readonly partyId?: string
+  readonly aggregationEpochs?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list all team members' statistics. (`datanode.api.v2.ListTeamMembersStatisticsRequest`)
  *
@@ -6950,38 +8069,50 @@ export interface ListTeamMembersStatisticsRequestEncoded extends Schema.Schema.E
 export const ListTeamMembersStatisticsRequest: Schema.Schema<
   ListTeamMembersStatisticsRequest,
   ListTeamMembersStatisticsRequestEncoded
-> = ListTeamMembersStatisticsRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  teamId: Ids.VegaId,
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
+  aggregationEpochs: /* @__PURE__ */ optional(Integer.Uint64),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListTeamMembersStatisticsRequest" })
 
-const TeamMemberStatistics_ = /* @__PURE__ */ Schema.Struct({
-  /** Party ID the statistics are related to. */
-  partyId: Ids.PartyId,
-  /** Total of volume accumulated over the requested epoch period, expressed in quantum value. */
-  totalQuantumVolume: Amount.Amount,
-  /** Total of rewards accumulated over the requested epoch period, expressed in quantum value. */
-  totalQuantumRewards: Decimal.Decimal,
-  /** List of rewards over the requested epoch period, expressed in quantum value for each epoch. */
-  quantumRewards: /* @__PURE__ */ Schema.Array(QuantumRewardsPerEpoch),
-  /** Total number of games played. */
-  totalGamesPlayed: Integer.Uint64,
-  /** List of games played over the requested epoch period. */
-  gamesPlayed: /* @__PURE__ */ Schema.Array(Ids.VegaId),
-  /** List of volumes over the requested epoch period, expressed in quantum value for each epoch. */
-  quantumVolumes: /* @__PURE__ */ Schema.Array(QuantumVolumesPerEpoch)
-}).annotations({ identifier: "datanode.api.v2.TeamMemberStatistics" })
 /**
  * Team member's statistics record containing the team member's information. (`datanode.api.v2.TeamMemberStatistics`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamMemberStatistics extends Schema.Schema.Type<typeof TeamMemberStatistics_> {}
+export interface TeamMemberStatistics {
+  /** Party ID the statistics are related to. */
+  readonly partyId: Ids.PartyId
+  /** Total of volume accumulated over the requested epoch period, expressed in quantum value. */
+  readonly totalQuantumVolume: bigint
+  /** Total of rewards accumulated over the requested epoch period, expressed in quantum value. */
+  readonly totalQuantumRewards: BigDecimal.BigDecimal
+  /** List of rewards over the requested epoch period, expressed in quantum value for each epoch. */
+  readonly quantumRewards: ReadonlyArray<QuantumRewardsPerEpoch>
+  /** Total number of games played. */
+  readonly totalGamesPlayed: bigint
+  /** List of games played over the requested epoch period. */
+  readonly gamesPlayed: ReadonlyArray<Ids.VegaId>
+  /** List of volumes over the requested epoch period, expressed in quantum value for each epoch. */
+  readonly quantumVolumes: ReadonlyArray<QuantumVolumesPerEpoch>
+}
 /**
  * The JSON form of {@link TeamMemberStatistics}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamMemberStatisticsEncoded extends Schema.Schema.Encoded<typeof TeamMemberStatistics_> {}
+export interface TeamMemberStatisticsEncoded {
+  readonly partyId: string
+  readonly totalQuantumVolume: string
+  readonly totalQuantumRewards: string
+  readonly quantumRewards: ReadonlyArray<QuantumRewardsPerEpochEncoded>
+  readonly totalGamesPlayed: string
+  readonly gamesPlayed: ReadonlyArray<string>
+  readonly quantumVolumes: ReadonlyArray<QuantumVolumesPerEpochEncoded>
+}
 /**
  * Team member's statistics record containing the team member's information. (`datanode.api.v2.TeamMemberStatistics`)
  *
@@ -6989,25 +8120,33 @@ export interface TeamMemberStatisticsEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const TeamMemberStatistics: Schema.Schema<TeamMemberStatistics, TeamMemberStatisticsEncoded> =
-  TeamMemberStatistics_
+  /* @__PURE__ */ Schema.Struct({
+    partyId: Ids.PartyId,
+    totalQuantumVolume: Amount.Amount,
+    totalQuantumRewards: Decimal.Decimal,
+    quantumRewards: /* @__PURE__ */ Schema.Array(QuantumRewardsPerEpoch),
+    totalGamesPlayed: Integer.Uint64,
+    gamesPlayed: /* @__PURE__ */ Schema.Array(Ids.VegaId),
+    quantumVolumes: /* @__PURE__ */ Schema.Array(QuantumVolumesPerEpoch)
+  }).annotations({ identifier: "datanode.api.v2.TeamMemberStatistics" })
 
-const TeamMembersStatisticsConnection_ = /* @__PURE__ */ Pagination.Connection(TeamMemberStatistics)
 /**
  * Page of team members' statistics and corresponding page information. (`datanode.api.v2.TeamMembersStatisticsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TeamMembersStatisticsConnection extends Schema.Schema.Type<typeof TeamMembersStatisticsConnection_> {}
+export interface TeamMembersStatisticsConnection extends Pagination.Connection<TeamMemberStatistics> {}
 /**
  * The JSON form of {@link TeamMembersStatisticsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TeamMembersStatisticsConnectionEncoded extends Schema.Schema.Encoded<
-  typeof TeamMembersStatisticsConnection_
-> {}
+export interface TeamMembersStatisticsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: TeamMemberStatisticsEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of team members' statistics and corresponding page information. (`datanode.api.v2.TeamMembersStatisticsConnection`)
  *
@@ -7017,30 +8156,27 @@ export interface TeamMembersStatisticsConnectionEncoded extends Schema.Schema.En
 export const TeamMembersStatisticsConnection: Schema.Schema<
   TeamMembersStatisticsConnection,
   TeamMembersStatisticsConnectionEncoded
-> = TeamMembersStatisticsConnection_
+> = /* @__PURE__ */ Pagination.Connection(TeamMemberStatistics)
 
-const ListTeamMembersStatisticsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of team members' statistics data and corresponding page information. */
-  statistics: TeamMembersStatisticsConnection
-}).annotations({ identifier: "datanode.api.v2.ListTeamMembersStatisticsResponse" })
 /**
  * Response for the list team members' statistics request containing the statistics. (`datanode.api.v2.ListTeamMembersStatisticsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListTeamMembersStatisticsResponse extends Schema.Schema.Type<
-  typeof ListTeamMembersStatisticsResponse_
-> {}
+export interface ListTeamMembersStatisticsResponse {
+  /** Page of team members' statistics data and corresponding page information. */
+  readonly statistics: TeamMembersStatisticsConnection
+}
 /**
  * The JSON form of {@link ListTeamMembersStatisticsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTeamMembersStatisticsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListTeamMembersStatisticsResponse_
-> {}
+export interface ListTeamMembersStatisticsResponseEncoded {
+  readonly statistics: TeamMembersStatisticsConnectionEncoded
+}
 /**
  * Response for the list team members' statistics request containing the statistics. (`datanode.api.v2.ListTeamMembersStatisticsResponse`)
  *
@@ -7050,36 +8186,38 @@ export interface ListTeamMembersStatisticsResponseEncoded extends Schema.Schema.
 export const ListTeamMembersStatisticsResponse: Schema.Schema<
   ListTeamMembersStatisticsResponse,
   ListTeamMembersStatisticsResponseEncoded
-> = ListTeamMembersStatisticsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  statistics: TeamMembersStatisticsConnection
+}).annotations({ identifier: "datanode.api.v2.ListTeamMembersStatisticsResponse" })
 
-const GetTimeWeightedNotionalPositionRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Asset ID to filter for. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId),
-  /** Party ID to filter for. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Game ID to filter for. */
-  gameId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Epoch to filter for. */
-  atEpoch: /* @__PURE__ */ optional(Integer.Uint64)
-}).annotations({ identifier: "datanode.api.v2.GetTimeWeightedNotionalPositionRequest" })
 /**
  * Request to retrieve the time weighted notional position for a party and asset. If no epoch is given, the time weighted notional position at the end of the most recently completed epoch will be returned. If an epoch is given, the time weighted notional position achieved by the end of the given epoch will be returned. (`datanode.api.v2.GetTimeWeightedNotionalPositionRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetTimeWeightedNotionalPositionRequest extends Schema.Schema.Type<
-  typeof GetTimeWeightedNotionalPositionRequest_
-> {}
+export interface GetTimeWeightedNotionalPositionRequest {
+  /** Asset ID to filter for. */
+  readonly assetId?: Ids.AssetId
+  /** Party ID to filter for. */
+  readonly partyId?: Ids.PartyId
+  /** Game ID to filter for. */
+  readonly gameId?: Ids.VegaId
+  /** Epoch to filter for. */
+  readonly atEpoch?: bigint
+}
 /**
  * The request form of {@link GetTimeWeightedNotionalPositionRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetTimeWeightedNotionalPositionRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetTimeWeightedNotionalPositionRequest_
-> {}
+export interface GetTimeWeightedNotionalPositionRequestEncoded {
+  readonly assetId?: string
+  readonly partyId?: string
+  readonly gameId?: string
+  readonly atEpoch?: string
+}
 /**
  * Request to retrieve the time weighted notional position for a party and asset. If no epoch is given, the time weighted notional position at the end of the most recently completed epoch will be returned. If an epoch is given, the time weighted notional position achieved by the end of the given epoch will be returned. (`datanode.api.v2.GetTimeWeightedNotionalPositionRequest`)
  *
@@ -7089,38 +8227,47 @@ export interface GetTimeWeightedNotionalPositionRequestEncoded extends Schema.Sc
 export const GetTimeWeightedNotionalPositionRequest: Schema.Schema<
   GetTimeWeightedNotionalPositionRequest,
   GetTimeWeightedNotionalPositionRequestEncoded
-> = GetTimeWeightedNotionalPositionRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  assetId: /* @__PURE__ */ optional(Ids.AssetId),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
+  gameId: /* @__PURE__ */ optional(Ids.VegaId),
+  atEpoch: /* @__PURE__ */ optional(Integer.Uint64)
+}).annotations({ identifier: "datanode.api.v2.GetTimeWeightedNotionalPositionRequest" })
 
-const TimeWeightedNotionalPosition_ = /* @__PURE__ */ Schema.Struct({
-  /** Asset ID for the settlement asset associated with the position. */
-  assetId: Ids.AssetId,
-  /** Party ID for the party associated with the position. */
-  partyId: Ids.PartyId,
-  /** Game ID for the game associated with the position. */
-  gameId: Ids.VegaId,
-  /** Epoch at which the time weighted notional position is calculated. */
-  atEpoch: Integer.Uint64,
-  /** Time weighted notional position for the party and asset. */
-  timeWeightedNotionalPosition: Amount.Amount,
-  /** Vega time of the block in which the last position update occurred. */
-  lastUpdated: Timestamp.VegaTimestamp
-}).annotations({ identifier: "datanode.api.v2.TimeWeightedNotionalPosition" })
 /**
  * Time weighted notional position for a party and asset at a given epoch. It is used as a metric to calculate whether the party is eligible for receiving a reward. (`datanode.api.v2.TimeWeightedNotionalPosition`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TimeWeightedNotionalPosition extends Schema.Schema.Type<typeof TimeWeightedNotionalPosition_> {}
+export interface TimeWeightedNotionalPosition {
+  /** Asset ID for the settlement asset associated with the position. */
+  readonly assetId: Ids.AssetId
+  /** Party ID for the party associated with the position. */
+  readonly partyId: Ids.PartyId
+  /** Game ID for the game associated with the position. */
+  readonly gameId: Ids.VegaId
+  /** Epoch at which the time weighted notional position is calculated. */
+  readonly atEpoch: bigint
+  /** Time weighted notional position for the party and asset. */
+  readonly timeWeightedNotionalPosition: bigint
+  /** Vega time of the block in which the last position update occurred. */
+  readonly lastUpdated: Timestamp.VegaTimestamp
+}
 /**
  * The JSON form of {@link TimeWeightedNotionalPosition}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TimeWeightedNotionalPositionEncoded extends Schema.Schema.Encoded<
-  typeof TimeWeightedNotionalPosition_
-> {}
+export interface TimeWeightedNotionalPositionEncoded {
+  readonly assetId: string
+  readonly partyId: string
+  readonly gameId: string
+  readonly atEpoch: string
+  readonly timeWeightedNotionalPosition: string
+  readonly lastUpdated: string
+}
 /**
  * Time weighted notional position for a party and asset at a given epoch. It is used as a metric to calculate whether the party is eligible for receiving a reward. (`datanode.api.v2.TimeWeightedNotionalPosition`)
  *
@@ -7130,30 +8277,34 @@ export interface TimeWeightedNotionalPositionEncoded extends Schema.Schema.Encod
 export const TimeWeightedNotionalPosition: Schema.Schema<
   TimeWeightedNotionalPosition,
   TimeWeightedNotionalPositionEncoded
-> = TimeWeightedNotionalPosition_
+> = /* @__PURE__ */ Schema.Struct({
+  assetId: Ids.AssetId,
+  partyId: Ids.PartyId,
+  gameId: Ids.VegaId,
+  atEpoch: Integer.Uint64,
+  timeWeightedNotionalPosition: Amount.Amount,
+  lastUpdated: Timestamp.VegaTimestamp
+}).annotations({ identifier: "datanode.api.v2.TimeWeightedNotionalPosition" })
 
-const GetTimeWeightedNotionalPositionResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Time weighted notional position for the party and asset. */
-  timeWeightedNotionalPosition: /* @__PURE__ */ nullable(TimeWeightedNotionalPosition)
-}).annotations({ identifier: "datanode.api.v2.GetTimeWeightedNotionalPositionResponse" })
 /**
  * Response containing the time weighted notional position for a party and asset. (`datanode.api.v2.GetTimeWeightedNotionalPositionResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetTimeWeightedNotionalPositionResponse extends Schema.Schema.Type<
-  typeof GetTimeWeightedNotionalPositionResponse_
-> {}
+export interface GetTimeWeightedNotionalPositionResponse {
+  /** Time weighted notional position for the party and asset. */
+  readonly timeWeightedNotionalPosition?: TimeWeightedNotionalPosition
+}
 /**
  * The JSON form of {@link GetTimeWeightedNotionalPositionResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetTimeWeightedNotionalPositionResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetTimeWeightedNotionalPositionResponse_
-> {}
+export interface GetTimeWeightedNotionalPositionResponseEncoded {
+  readonly timeWeightedNotionalPosition: TimeWeightedNotionalPositionEncoded | null
+}
 /**
  * Response containing the time weighted notional position for a party and asset. (`datanode.api.v2.GetTimeWeightedNotionalPositionResponse`)
  *
@@ -7163,170 +8314,204 @@ export interface GetTimeWeightedNotionalPositionResponseEncoded extends Schema.S
 export const GetTimeWeightedNotionalPositionResponse: Schema.Schema<
   GetTimeWeightedNotionalPositionResponse,
   GetTimeWeightedNotionalPositionResponseEncoded
-> = GetTimeWeightedNotionalPositionResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  timeWeightedNotionalPosition: /* @__PURE__ */ nullable(TimeWeightedNotionalPosition)
+}).annotations({ identifier: "datanode.api.v2.GetTimeWeightedNotionalPositionResponse" })
 
-const ListTradesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict trades to those that occurred on the given markets. */
-  marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
-  /** Restrict trades to those that were caused by the given orders. */
-  orderIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.OrderId)),
-  /** Restrict trades to those that were caused by orders placed by the given parties. */
-  partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
-  /** Pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Restrict trades to those made during the given date range. If not set, all trades will be returned. */
-  dateRange: /* @__PURE__ */ optional(DateRange)
-}).annotations({ identifier: "datanode.api.v2.ListTradesRequest" })
 /**
  * Request to list trades (`datanode.api.v2.ListTradesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListTradesRequest extends Schema.Schema.Type<typeof ListTradesRequest_> {}
+export interface ListTradesRequest {
+  /** Restrict trades to those that occurred on the given markets. */
+  readonly marketIds?: ReadonlyArray<Ids.MarketId>
+  /** Restrict trades to those that were caused by the given orders. */
+  readonly orderIds?: ReadonlyArray<Ids.OrderId>
+  /** Restrict trades to those that were caused by orders placed by the given parties. */
+  readonly partyIds?: ReadonlyArray<Ids.PartyId>
+  /** Pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Restrict trades to those made during the given date range. If not set, all trades will be returned. */
+  readonly dateRange?: DateRange
+}
 /**
  * The request form of {@link ListTradesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTradesRequestEncoded extends Schema.Schema.Encoded<typeof ListTradesRequest_> {}
+export interface ListTradesRequestEncoded {
+  readonly marketIds?: ReadonlyArray<string>
+  readonly orderIds?: ReadonlyArray<string>
+  readonly partyIds?: ReadonlyArray<string>
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly dateRange?: DateRangeEncoded
+}
 /**
  * Request to list trades (`datanode.api.v2.ListTradesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListTradesRequest: Schema.Schema<ListTradesRequest, ListTradesRequestEncoded> = ListTradesRequest_
+export const ListTradesRequest: Schema.Schema<ListTradesRequest, ListTradesRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    marketIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.MarketId)),
+    orderIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.OrderId)),
+    partyIds: /* @__PURE__ */ optional(/* @__PURE__ */ Schema.Array(Ids.PartyId)),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    dateRange: /* @__PURE__ */ optional(DateRange)
+  }).annotations({ identifier: "datanode.api.v2.ListTradesRequest" })
 
-const TradeConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.Trade)
 /**
  * Page of trades and corresponding page information (`datanode.api.v2.TradeConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TradeConnection extends Schema.Schema.Type<typeof TradeConnection_> {}
+export interface TradeConnection extends Pagination.Connection<Vega.Trade> {}
 /**
  * The JSON form of {@link TradeConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TradeConnectionEncoded extends Schema.Schema.Encoded<typeof TradeConnection_> {}
+export interface TradeConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.TradeEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of trades and corresponding page information (`datanode.api.v2.TradeConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TradeConnection: Schema.Schema<TradeConnection, TradeConnectionEncoded> = TradeConnection_
+export const TradeConnection: Schema.Schema<TradeConnection, TradeConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(Vega.Trade)
 
-const ListTradesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of trades data and corresponding page information. */
-  trades: TradeConnection
-}).annotations({ identifier: "datanode.api.v2.ListTradesResponse" })
 /**
  * Response from listing trades (`datanode.api.v2.ListTradesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListTradesResponse extends Schema.Schema.Type<typeof ListTradesResponse_> {}
+export interface ListTradesResponse {
+  /** Page of trades data and corresponding page information. */
+  readonly trades: TradeConnection
+}
 /**
  * The JSON form of {@link ListTradesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTradesResponseEncoded extends Schema.Schema.Encoded<typeof ListTradesResponse_> {}
+export interface ListTradesResponseEncoded {
+  readonly trades: TradeConnectionEncoded
+}
 /**
  * Response from listing trades (`datanode.api.v2.ListTradesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ListTradesResponse: Schema.Schema<ListTradesResponse, ListTradesResponseEncoded> = ListTradesResponse_
+export const ListTradesResponse: Schema.Schema<ListTradesResponse, ListTradesResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    trades: TradeConnection
+  }).annotations({ identifier: "datanode.api.v2.ListTradesResponse" })
 
-const GetTransferRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Transfer ID to request data for. */
-  transferId: Ids.VegaId
-}).annotations({ identifier: "datanode.api.v2.GetTransferRequest" })
 /**
  * Request that is sent for getting a transfer by ID (`datanode.api.v2.GetTransferRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetTransferRequest extends Schema.Schema.Type<typeof GetTransferRequest_> {}
+export interface GetTransferRequest {
+  /** Transfer ID to request data for. */
+  readonly transferId: Ids.VegaId
+}
 /**
  * The request form of {@link GetTransferRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetTransferRequestEncoded extends Schema.Schema.Encoded<typeof GetTransferRequest_> {}
+export interface GetTransferRequestEncoded {
+  readonly transferId: string
+}
 /**
  * Request that is sent for getting a transfer by ID (`datanode.api.v2.GetTransferRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const GetTransferRequest: Schema.Schema<GetTransferRequest, GetTransferRequestEncoded> = GetTransferRequest_
+export const GetTransferRequest: Schema.Schema<GetTransferRequest, GetTransferRequestEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    transferId: Ids.VegaId
+  }).annotations({ identifier: "datanode.api.v2.GetTransferRequest" })
 
-const TransferNode_ = /* @__PURE__ */ Schema.Struct({
-  /** Data relating to a transfer that has been made. */
-  transfer: /* @__PURE__ */ nullable(VegaEvents.Transfer),
-  /** Fees paid for this transfer. */
-  fees: /* @__PURE__ */ Schema.Array(VegaEvents.TransferFees)
-}).annotations({ identifier: "datanode.api.v2.TransferNode" })
 /**
  * The message `datanode.api.v2.TransferNode`. (`datanode.api.v2.TransferNode`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TransferNode extends Schema.Schema.Type<typeof TransferNode_> {}
+export interface TransferNode {
+  /** Data relating to a transfer that has been made. */
+  readonly transfer?: VegaEvents.Transfer
+  /** Fees paid for this transfer. */
+  readonly fees: ReadonlyArray<VegaEvents.TransferFees>
+}
 /**
  * The JSON form of {@link TransferNode}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TransferNodeEncoded extends Schema.Schema.Encoded<typeof TransferNode_> {}
+export interface TransferNodeEncoded {
+  readonly transfer: VegaEvents.TransferEncoded | null
+  readonly fees: ReadonlyArray<VegaEvents.TransferFeesEncoded>
+}
 /**
  * The message `datanode.api.v2.TransferNode`. (`datanode.api.v2.TransferNode`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TransferNode: Schema.Schema<TransferNode, TransferNodeEncoded> = TransferNode_
+export const TransferNode: Schema.Schema<TransferNode, TransferNodeEncoded> = /* @__PURE__ */ Schema.Struct({
+  transfer: /* @__PURE__ */ nullable(VegaEvents.Transfer),
+  fees: /* @__PURE__ */ Schema.Array(VegaEvents.TransferFees)
+}).annotations({ identifier: "datanode.api.v2.TransferNode" })
 
-const GetTransferResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Transfer and its fees requested by ID. */
-  transferNode: /* @__PURE__ */ nullable(TransferNode)
-}).annotations({ identifier: "datanode.api.v2.GetTransferResponse" })
 /**
  * Response that is received when querying transfers by ID (`datanode.api.v2.GetTransferResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetTransferResponse extends Schema.Schema.Type<typeof GetTransferResponse_> {}
+export interface GetTransferResponse {
+  /** Transfer and its fees requested by ID. */
+  readonly transferNode?: TransferNode
+}
 /**
  * The JSON form of {@link GetTransferResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetTransferResponseEncoded extends Schema.Schema.Encoded<typeof GetTransferResponse_> {}
+export interface GetTransferResponseEncoded {
+  readonly transferNode: TransferNodeEncoded | null
+}
 /**
  * Response that is received when querying transfers by ID (`datanode.api.v2.GetTransferResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const GetTransferResponse: Schema.Schema<GetTransferResponse, GetTransferResponseEncoded> = GetTransferResponse_
+export const GetTransferResponse: Schema.Schema<GetTransferResponse, GetTransferResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    transferNode: /* @__PURE__ */ nullable(TransferNode)
+  }).annotations({ identifier: "datanode.api.v2.GetTransferResponse" })
 
 /**
  * Direction of a transfer (`datanode.api.v2.TransferDirection`)
@@ -7367,44 +8552,55 @@ export const ListTransfersRequestScope = /* @__PURE__ */ Enum.make("datanode.api
  */
 export type ListTransfersRequestScope = Enum.Type<typeof ListTransfersRequestScope>
 
-const ListTransfersRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict transfer to those where the given public key is a sender or receiver. */
-  pubkey: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Restrict transfers to those in the given direction from the supplied public key. When is_reward is true, and pubkey is set, then direction MUST be TRANSFER_DIRECTION_DIRECTION_FROM. */
-  direction: /* @__PURE__ */ optional(TransferDirection.Known),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Restrict transfers to those related to reward transfers. */
-  isReward: /* @__PURE__ */ optional(Schema.Boolean),
-  /** Epoch to filter from (included). If omitted, the range goes from the oldest epoch to the `to epoch`. */
-  fromEpoch: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Epoch to filter to (included). If omitted, the range goes from `from epoch` to the most recent epoch. */
-  toEpoch: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Status to filter on. */
-  status: /* @__PURE__ */ optional(VegaEvents.TransferStatus.Known),
-  /** Dispatch strategy's scope to filter for. */
-  scope: /* @__PURE__ */ optional(ListTransfersRequestScope.Known),
-  /** Game ID to filter on */
-  gameId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Account type to filter on for transfers from account */
-  fromAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known),
-  /** Account type to filter on for transfers to account */
-  toAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known)
-}).annotations({ identifier: "datanode.api.v2.ListTransfersRequest" })
 /**
  * Request that is sent to list transfers (`datanode.api.v2.ListTransfersRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListTransfersRequest extends Schema.Schema.Type<typeof ListTransfersRequest_> {}
+export interface ListTransfersRequest {
+  /** Restrict transfer to those where the given public key is a sender or receiver. */
+  readonly pubkey?: Ids.PartyId
+  /** Restrict transfers to those in the given direction from the supplied public key. When is_reward is true, and pubkey is set, then direction MUST be TRANSFER_DIRECTION_DIRECTION_FROM. */
+  readonly direction?: Enum.Known<typeof TransferDirection>
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Restrict transfers to those related to reward transfers. */
+  readonly isReward?: boolean
+  /** Epoch to filter from (included). If omitted, the range goes from the oldest epoch to the `to epoch`. */
+  readonly fromEpoch?: bigint
+  /** Epoch to filter to (included). If omitted, the range goes from `from epoch` to the most recent epoch. */
+  readonly toEpoch?: bigint
+  /** Status to filter on. */
+  readonly status?: Enum.Known<typeof VegaEvents.TransferStatus>
+  /** Dispatch strategy's scope to filter for. */
+  readonly scope?: Enum.Known<typeof ListTransfersRequestScope>
+  /** Game ID to filter on */
+  readonly gameId?: Ids.VegaId
+  /** Account type to filter on for transfers from account */
+  readonly fromAccountType?: Enum.Known<typeof Commands.AccountType>
+  /** Account type to filter on for transfers to account */
+  readonly toAccountType?: Enum.Known<typeof Commands.AccountType>
+}
 /**
  * The request form of {@link ListTransfersRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTransfersRequestEncoded extends Schema.Schema.Encoded<typeof ListTransfersRequest_> {}
+export interface ListTransfersRequestEncoded {
+  readonly pubkey?: string
+  readonly direction?: Enum.Known<typeof TransferDirection>
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly isReward?: boolean
+  readonly fromEpoch?: string
+  readonly toEpoch?: string
+  readonly status?: Enum.Known<typeof VegaEvents.TransferStatus>
+  readonly scope?: Enum.Known<typeof ListTransfersRequestScope>
+  readonly gameId?: string
+  readonly fromAccountType?: Enum.Known<typeof Commands.AccountType>
+  readonly toAccountType?: Enum.Known<typeof Commands.AccountType>
+}
 /**
  * Request that is sent to list transfers (`datanode.api.v2.ListTransfersRequest`)
  *
@@ -7412,49 +8608,65 @@ export interface ListTransfersRequestEncoded extends Schema.Schema.Encoded<typeo
  * @category Requests
  */
 export const ListTransfersRequest: Schema.Schema<ListTransfersRequest, ListTransfersRequestEncoded> =
-  ListTransfersRequest_
+  /* @__PURE__ */ Schema.Struct({
+    pubkey: /* @__PURE__ */ optional(Ids.PartyId),
+    direction: /* @__PURE__ */ optional(TransferDirection.Known),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    isReward: /* @__PURE__ */ optional(Schema.Boolean),
+    fromEpoch: /* @__PURE__ */ optional(Integer.Uint64),
+    toEpoch: /* @__PURE__ */ optional(Integer.Uint64),
+    status: /* @__PURE__ */ optional(VegaEvents.TransferStatus.Known),
+    scope: /* @__PURE__ */ optional(ListTransfersRequestScope.Known),
+    gameId: /* @__PURE__ */ optional(Ids.VegaId),
+    fromAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known),
+    toAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known)
+  }).annotations({ identifier: "datanode.api.v2.ListTransfersRequest" })
 
-const TransferConnection_ = /* @__PURE__ */ Pagination.Connection(TransferNode)
 /**
  * Page of transfers data items and corresponding page information (`datanode.api.v2.TransferConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TransferConnection extends Schema.Schema.Type<typeof TransferConnection_> {}
+export interface TransferConnection extends Pagination.Connection<TransferNode> {}
 /**
  * The JSON form of {@link TransferConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TransferConnectionEncoded extends Schema.Schema.Encoded<typeof TransferConnection_> {}
+export interface TransferConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: TransferNodeEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of transfers data items and corresponding page information (`datanode.api.v2.TransferConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const TransferConnection: Schema.Schema<TransferConnection, TransferConnectionEncoded> = TransferConnection_
+export const TransferConnection: Schema.Schema<TransferConnection, TransferConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(TransferNode)
 
-const ListTransfersResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of transfers data and corresponding page information. */
-  transfers: TransferConnection
-}).annotations({ identifier: "datanode.api.v2.ListTransfersResponse" })
 /**
  * Response that is received when listing  transfers (`datanode.api.v2.ListTransfersResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListTransfersResponse extends Schema.Schema.Type<typeof ListTransfersResponse_> {}
+export interface ListTransfersResponse {
+  /** Page of transfers data and corresponding page information. */
+  readonly transfers: TransferConnection
+}
 /**
  * The JSON form of {@link ListTransfersResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListTransfersResponseEncoded extends Schema.Schema.Encoded<typeof ListTransfersResponse_> {}
+export interface ListTransfersResponseEncoded {
+  readonly transfers: TransferConnectionEncoded
+}
 /**
  * Response that is received when listing  transfers (`datanode.api.v2.ListTransfersResponse`)
  *
@@ -7462,34 +8674,41 @@ export interface ListTransfersResponseEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const ListTransfersResponse: Schema.Schema<ListTransfersResponse, ListTransfersResponseEncoded> =
-  ListTransfersResponse_
+  /* @__PURE__ */ Schema.Struct({
+    transfers: TransferConnection
+  }).annotations({ identifier: "datanode.api.v2.ListTransfersResponse" })
 
-const EstimateTransferFeeRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Sender's ID. */
-  fromAccount: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Type of account sent from. */
-  fromAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known),
-  /** Receiver's ID. */
-  toAccount: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Amount to be transferred. */
-  amount: /* @__PURE__ */ optional(Amount.Amount),
-  /** Asset ID for the asset associated with the transaction. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId)
-}).annotations({ identifier: "datanode.api.v2.EstimateTransferFeeRequest" })
 /**
  * Request an estimation of transfer fee and discount (`datanode.api.v2.EstimateTransferFeeRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface EstimateTransferFeeRequest extends Schema.Schema.Type<typeof EstimateTransferFeeRequest_> {}
+export interface EstimateTransferFeeRequest {
+  /** Sender's ID. */
+  readonly fromAccount?: Ids.PartyId
+  /** Type of account sent from. */
+  readonly fromAccountType?: Enum.Known<typeof Commands.AccountType>
+  /** Receiver's ID. */
+  readonly toAccount?: Ids.PartyId
+  /** Amount to be transferred. */
+  readonly amount?: bigint
+  /** Asset ID for the asset associated with the transaction. */
+  readonly assetId?: Ids.AssetId
+}
 /**
  * The request form of {@link EstimateTransferFeeRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EstimateTransferFeeRequestEncoded extends Schema.Schema.Encoded<typeof EstimateTransferFeeRequest_> {}
+export interface EstimateTransferFeeRequestEncoded {
+  readonly fromAccount?: string
+  readonly fromAccountType?: Enum.Known<typeof Commands.AccountType>
+  readonly toAccount?: string
+  readonly amount?: string
+  readonly assetId?: string
+}
 /**
  * Request an estimation of transfer fee and discount (`datanode.api.v2.EstimateTransferFeeRequest`)
  *
@@ -7497,30 +8716,36 @@ export interface EstimateTransferFeeRequestEncoded extends Schema.Schema.Encoded
  * @category Requests
  */
 export const EstimateTransferFeeRequest: Schema.Schema<EstimateTransferFeeRequest, EstimateTransferFeeRequestEncoded> =
-  EstimateTransferFeeRequest_
+  /* @__PURE__ */ Schema.Struct({
+    fromAccount: /* @__PURE__ */ optional(Ids.PartyId),
+    fromAccountType: /* @__PURE__ */ optional(Commands.AccountType.Known),
+    toAccount: /* @__PURE__ */ optional(Ids.PartyId),
+    amount: /* @__PURE__ */ optional(Amount.Amount),
+    assetId: /* @__PURE__ */ optional(Ids.AssetId)
+  }).annotations({ identifier: "datanode.api.v2.EstimateTransferFeeRequest" })
 
-const EstimateTransferFeeResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Estimated fee for the transfer. */
-  fee: Amount.Amount,
-  /** Discount applied to the fee. */
-  discount: Amount.Amount
-}).annotations({ identifier: "datanode.api.v2.EstimateTransferFeeResponse" })
 /**
  * Results of estimation of transfer fee and the fee discount (`datanode.api.v2.EstimateTransferFeeResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EstimateTransferFeeResponse extends Schema.Schema.Type<typeof EstimateTransferFeeResponse_> {}
+export interface EstimateTransferFeeResponse {
+  /** Estimated fee for the transfer. */
+  readonly fee: bigint
+  /** Discount applied to the fee. */
+  readonly discount: bigint
+}
 /**
  * The JSON form of {@link EstimateTransferFeeResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EstimateTransferFeeResponseEncoded extends Schema.Schema.Encoded<
-  typeof EstimateTransferFeeResponse_
-> {}
+export interface EstimateTransferFeeResponseEncoded {
+  readonly fee: string
+  readonly discount: string
+}
 /**
  * Results of estimation of transfer fee and the fee discount (`datanode.api.v2.EstimateTransferFeeResponse`)
  *
@@ -7530,32 +8755,33 @@ export interface EstimateTransferFeeResponseEncoded extends Schema.Schema.Encode
 export const EstimateTransferFeeResponse: Schema.Schema<
   EstimateTransferFeeResponse,
   EstimateTransferFeeResponseEncoded
-> = EstimateTransferFeeResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  fee: Amount.Amount,
+  discount: Amount.Amount
+}).annotations({ identifier: "datanode.api.v2.EstimateTransferFeeResponse" })
 
-const GetTotalTransferFeeDiscountRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of party eligible for the discount. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** ID of asset to associated with the discount. */
-  assetId: /* @__PURE__ */ optional(Ids.AssetId)
-}).annotations({ identifier: "datanode.api.v2.GetTotalTransferFeeDiscountRequest" })
 /**
  * Get total transfer fee discount available (`datanode.api.v2.GetTotalTransferFeeDiscountRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetTotalTransferFeeDiscountRequest extends Schema.Schema.Type<
-  typeof GetTotalTransferFeeDiscountRequest_
-> {}
+export interface GetTotalTransferFeeDiscountRequest {
+  /** ID of party eligible for the discount. */
+  readonly partyId?: Ids.PartyId
+  /** ID of asset to associated with the discount. */
+  readonly assetId?: Ids.AssetId
+}
 /**
  * The request form of {@link GetTotalTransferFeeDiscountRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetTotalTransferFeeDiscountRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetTotalTransferFeeDiscountRequest_
-> {}
+export interface GetTotalTransferFeeDiscountRequestEncoded {
+  readonly partyId?: string
+  readonly assetId?: string
+}
 /**
  * Get total transfer fee discount available (`datanode.api.v2.GetTotalTransferFeeDiscountRequest`)
  *
@@ -7565,30 +8791,30 @@ export interface GetTotalTransferFeeDiscountRequestEncoded extends Schema.Schema
 export const GetTotalTransferFeeDiscountRequest: Schema.Schema<
   GetTotalTransferFeeDiscountRequest,
   GetTotalTransferFeeDiscountRequestEncoded
-> = GetTotalTransferFeeDiscountRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
+  assetId: /* @__PURE__ */ optional(Ids.AssetId)
+}).annotations({ identifier: "datanode.api.v2.GetTotalTransferFeeDiscountRequest" })
 
-const GetTotalTransferFeeDiscountResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Total per party per asset discount available. */
-  totalDiscount: Amount.Amount
-}).annotations({ identifier: "datanode.api.v2.GetTotalTransferFeeDiscountResponse" })
 /**
  * Returns total transfer fee discount available (`datanode.api.v2.GetTotalTransferFeeDiscountResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetTotalTransferFeeDiscountResponse extends Schema.Schema.Type<
-  typeof GetTotalTransferFeeDiscountResponse_
-> {}
+export interface GetTotalTransferFeeDiscountResponse {
+  /** Total per party per asset discount available. */
+  readonly totalDiscount: bigint
+}
 /**
  * The JSON form of {@link GetTotalTransferFeeDiscountResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetTotalTransferFeeDiscountResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetTotalTransferFeeDiscountResponse_
-> {}
+export interface GetTotalTransferFeeDiscountResponseEncoded {
+  readonly totalDiscount: string
+}
 /**
  * Returns total transfer fee discount available (`datanode.api.v2.GetTotalTransferFeeDiscountResponse`)
  *
@@ -7598,34 +8824,35 @@ export interface GetTotalTransferFeeDiscountResponseEncoded extends Schema.Schem
 export const GetTotalTransferFeeDiscountResponse: Schema.Schema<
   GetTotalTransferFeeDiscountResponse,
   GetTotalTransferFeeDiscountResponseEncoded
-> = GetTotalTransferFeeDiscountResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  totalDiscount: Amount.Amount
+}).annotations({ identifier: "datanode.api.v2.GetTotalTransferFeeDiscountResponse" })
 
-const ListProtocolUpgradeProposalsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict protocol upgrade proposals to those with the given status. */
-  status: /* @__PURE__ */ optional(VegaEvents.ProtocolUpgradeProposalStatus.Known),
-  /** Restrict protocol upgrade proposals to those approved by the given node ID. */
-  approvedBy: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListProtocolUpgradeProposalsRequest" })
 /**
  * Request type for ListProtocolUpgradeProposals; fetches a paginated list of protocol upgrade proposals (`datanode.api.v2.ListProtocolUpgradeProposalsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListProtocolUpgradeProposalsRequest extends Schema.Schema.Type<
-  typeof ListProtocolUpgradeProposalsRequest_
-> {}
+export interface ListProtocolUpgradeProposalsRequest {
+  /** Restrict protocol upgrade proposals to those with the given status. */
+  readonly status?: Enum.Known<typeof VegaEvents.ProtocolUpgradeProposalStatus>
+  /** Restrict protocol upgrade proposals to those approved by the given node ID. */
+  readonly approvedBy?: Ids.VegaId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListProtocolUpgradeProposalsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListProtocolUpgradeProposalsRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListProtocolUpgradeProposalsRequest_
-> {}
+export interface ListProtocolUpgradeProposalsRequestEncoded {
+  readonly status?: Enum.Known<typeof VegaEvents.ProtocolUpgradeProposalStatus>
+  readonly approvedBy?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request type for ListProtocolUpgradeProposals; fetches a paginated list of protocol upgrade proposals (`datanode.api.v2.ListProtocolUpgradeProposalsRequest`)
  *
@@ -7635,27 +8862,29 @@ export interface ListProtocolUpgradeProposalsRequestEncoded extends Schema.Schem
 export const ListProtocolUpgradeProposalsRequest: Schema.Schema<
   ListProtocolUpgradeProposalsRequest,
   ListProtocolUpgradeProposalsRequestEncoded
-> = ListProtocolUpgradeProposalsRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  status: /* @__PURE__ */ optional(VegaEvents.ProtocolUpgradeProposalStatus.Known),
+  approvedBy: /* @__PURE__ */ optional(Ids.VegaId),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListProtocolUpgradeProposalsRequest" })
 
-const ProtocolUpgradeProposalConnection_ = /* @__PURE__ */ Pagination.Connection(VegaEvents.ProtocolUpgradeEvent)
 /**
  * Page of protocol upgrade proposals and corresponding page information (`datanode.api.v2.ProtocolUpgradeProposalConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ProtocolUpgradeProposalConnection extends Schema.Schema.Type<
-  typeof ProtocolUpgradeProposalConnection_
-> {}
+export interface ProtocolUpgradeProposalConnection extends Pagination.Connection<VegaEvents.ProtocolUpgradeEvent> {}
 /**
  * The JSON form of {@link ProtocolUpgradeProposalConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ProtocolUpgradeProposalConnectionEncoded extends Schema.Schema.Encoded<
-  typeof ProtocolUpgradeProposalConnection_
-> {}
+export interface ProtocolUpgradeProposalConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VegaEvents.ProtocolUpgradeEventEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of protocol upgrade proposals and corresponding page information (`datanode.api.v2.ProtocolUpgradeProposalConnection`)
  *
@@ -7665,30 +8894,27 @@ export interface ProtocolUpgradeProposalConnectionEncoded extends Schema.Schema.
 export const ProtocolUpgradeProposalConnection: Schema.Schema<
   ProtocolUpgradeProposalConnection,
   ProtocolUpgradeProposalConnectionEncoded
-> = ProtocolUpgradeProposalConnection_
+> = /* @__PURE__ */ Pagination.Connection(VegaEvents.ProtocolUpgradeEvent)
 
-const ListProtocolUpgradeProposalsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of protocol upgrade proposals and corresponding page information. */
-  protocolUpgradeProposals: ProtocolUpgradeProposalConnection
-}).annotations({ identifier: "datanode.api.v2.ListProtocolUpgradeProposalsResponse" })
 /**
  * Response type from a ListProtocolUpgradeProposals RPC call; a paginated list of protocol upgrade proposals (`datanode.api.v2.ListProtocolUpgradeProposalsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListProtocolUpgradeProposalsResponse extends Schema.Schema.Type<
-  typeof ListProtocolUpgradeProposalsResponse_
-> {}
+export interface ListProtocolUpgradeProposalsResponse {
+  /** Page of protocol upgrade proposals and corresponding page information. */
+  readonly protocolUpgradeProposals: ProtocolUpgradeProposalConnection
+}
 /**
  * The JSON form of {@link ListProtocolUpgradeProposalsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListProtocolUpgradeProposalsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListProtocolUpgradeProposalsResponse_
-> {}
+export interface ListProtocolUpgradeProposalsResponseEncoded {
+  readonly protocolUpgradeProposals: ProtocolUpgradeProposalConnectionEncoded
+}
 /**
  * Response type from a ListProtocolUpgradeProposals RPC call; a paginated list of protocol upgrade proposals (`datanode.api.v2.ListProtocolUpgradeProposalsResponse`)
  *
@@ -7698,30 +8924,29 @@ export interface ListProtocolUpgradeProposalsResponseEncoded extends Schema.Sche
 export const ListProtocolUpgradeProposalsResponse: Schema.Schema<
   ListProtocolUpgradeProposalsResponse,
   ListProtocolUpgradeProposalsResponseEncoded
-> = ListProtocolUpgradeProposalsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  protocolUpgradeProposals: ProtocolUpgradeProposalConnection
+}).annotations({ identifier: "datanode.api.v2.ListProtocolUpgradeProposalsResponse" })
 
-const GetProtocolUpgradeStatusResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Indicator if the upgrade is ready or not. */
-  ready: Schema.Boolean
-}).annotations({ identifier: "datanode.api.v2.GetProtocolUpgradeStatusResponse" })
 /**
  * Response from getting protocol upgrade status (`datanode.api.v2.GetProtocolUpgradeStatusResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetProtocolUpgradeStatusResponse extends Schema.Schema.Type<
-  typeof GetProtocolUpgradeStatusResponse_
-> {}
+export interface GetProtocolUpgradeStatusResponse {
+  /** Indicator if the upgrade is ready or not. */
+  readonly ready: boolean
+}
 /**
  * The JSON form of {@link GetProtocolUpgradeStatusResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetProtocolUpgradeStatusResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetProtocolUpgradeStatusResponse_
-> {}
+export interface GetProtocolUpgradeStatusResponseEncoded {
+  readonly ready: boolean
+}
 /**
  * Response from getting protocol upgrade status (`datanode.api.v2.GetProtocolUpgradeStatusResponse`)
  *
@@ -7731,30 +8956,32 @@ export interface GetProtocolUpgradeStatusResponseEncoded extends Schema.Schema.E
 export const GetProtocolUpgradeStatusResponse: Schema.Schema<
   GetProtocolUpgradeStatusResponse,
   GetProtocolUpgradeStatusResponseEncoded
-> = GetProtocolUpgradeStatusResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  ready: Schema.Boolean
+}).annotations({ identifier: "datanode.api.v2.GetProtocolUpgradeStatusResponse" })
 
-const ListEthereumKeyRotationsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Node ID to get the rotation for, if provided. */
-  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
-  /** Optional pagination information to limit the data that is returned. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListEthereumKeyRotationsRequest" })
 /**
  * Request to list ethereum key rotations for nodes, optionally filtered by node (`datanode.api.v2.ListEthereumKeyRotationsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListEthereumKeyRotationsRequest extends Schema.Schema.Type<typeof ListEthereumKeyRotationsRequest_> {}
+export interface ListEthereumKeyRotationsRequest {
+  /** Node ID to get the rotation for, if provided. */
+  readonly nodeId?: Ids.NodeId
+  /** Optional pagination information to limit the data that is returned. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListEthereumKeyRotationsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListEthereumKeyRotationsRequestEncoded extends Schema.Schema.Encoded<
-  typeof ListEthereumKeyRotationsRequest_
-> {}
+export interface ListEthereumKeyRotationsRequestEncoded {
+  readonly nodeId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list ethereum key rotations for nodes, optionally filtered by node (`datanode.api.v2.ListEthereumKeyRotationsRequest`)
  *
@@ -7764,25 +8991,28 @@ export interface ListEthereumKeyRotationsRequestEncoded extends Schema.Schema.En
 export const ListEthereumKeyRotationsRequest: Schema.Schema<
   ListEthereumKeyRotationsRequest,
   ListEthereumKeyRotationsRequestEncoded
-> = ListEthereumKeyRotationsRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.ListEthereumKeyRotationsRequest" })
 
-const EthereumKeyRotationsConnection_ = /* @__PURE__ */ Pagination.Connection(VegaEvents.EthereumKeyRotation)
 /**
  * Page of Ethereum key rotations data and corresponding page information (`datanode.api.v2.EthereumKeyRotationsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EthereumKeyRotationsConnection extends Schema.Schema.Type<typeof EthereumKeyRotationsConnection_> {}
+export interface EthereumKeyRotationsConnection extends Pagination.Connection<VegaEvents.EthereumKeyRotation> {}
 /**
  * The JSON form of {@link EthereumKeyRotationsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EthereumKeyRotationsConnectionEncoded extends Schema.Schema.Encoded<
-  typeof EthereumKeyRotationsConnection_
-> {}
+export interface EthereumKeyRotationsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VegaEvents.EthereumKeyRotationEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of Ethereum key rotations data and corresponding page information (`datanode.api.v2.EthereumKeyRotationsConnection`)
  *
@@ -7792,30 +9022,27 @@ export interface EthereumKeyRotationsConnectionEncoded extends Schema.Schema.Enc
 export const EthereumKeyRotationsConnection: Schema.Schema<
   EthereumKeyRotationsConnection,
   EthereumKeyRotationsConnectionEncoded
-> = EthereumKeyRotationsConnection_
+> = /* @__PURE__ */ Pagination.Connection(VegaEvents.EthereumKeyRotation)
 
-const ListEthereumKeyRotationsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of Ethereum key rotations data and corresponding page information. */
-  keyRotations: EthereumKeyRotationsConnection
-}).annotations({ identifier: "datanode.api.v2.ListEthereumKeyRotationsResponse" })
 /**
  * Response message containing Ethereum key rotations (`datanode.api.v2.ListEthereumKeyRotationsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListEthereumKeyRotationsResponse extends Schema.Schema.Type<
-  typeof ListEthereumKeyRotationsResponse_
-> {}
+export interface ListEthereumKeyRotationsResponse {
+  /** Page of Ethereum key rotations data and corresponding page information. */
+  readonly keyRotations: EthereumKeyRotationsConnection
+}
 /**
  * The JSON form of {@link ListEthereumKeyRotationsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListEthereumKeyRotationsResponseEncoded extends Schema.Schema.Encoded<
-  typeof ListEthereumKeyRotationsResponse_
-> {}
+export interface ListEthereumKeyRotationsResponseEncoded {
+  readonly keyRotations: EthereumKeyRotationsConnectionEncoded
+}
 /**
  * Response message containing Ethereum key rotations (`datanode.api.v2.ListEthereumKeyRotationsResponse`)
  *
@@ -7825,28 +9052,32 @@ export interface ListEthereumKeyRotationsResponseEncoded extends Schema.Schema.E
 export const ListEthereumKeyRotationsResponse: Schema.Schema<
   ListEthereumKeyRotationsResponse,
   ListEthereumKeyRotationsResponseEncoded
-> = ListEthereumKeyRotationsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  keyRotations: EthereumKeyRotationsConnection
+}).annotations({ identifier: "datanode.api.v2.ListEthereumKeyRotationsResponse" })
 
-const ListKeyRotationsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Node ID to get key rotations for, if provided. */
-  nodeId: /* @__PURE__ */ optional(Ids.NodeId),
-  /** Optional pagination information to limit the data that is returned. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListKeyRotationsRequest" })
 /**
  * Request to list all key rotations (`datanode.api.v2.ListKeyRotationsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListKeyRotationsRequest extends Schema.Schema.Type<typeof ListKeyRotationsRequest_> {}
+export interface ListKeyRotationsRequest {
+  /** Node ID to get key rotations for, if provided. */
+  readonly nodeId?: Ids.NodeId
+  /** Optional pagination information to limit the data that is returned. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListKeyRotationsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListKeyRotationsRequestEncoded extends Schema.Schema.Encoded<typeof ListKeyRotationsRequest_> {}
+export interface ListKeyRotationsRequestEncoded {
+  readonly nodeId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to list all key rotations (`datanode.api.v2.ListKeyRotationsRequest`)
  *
@@ -7854,23 +9085,28 @@ export interface ListKeyRotationsRequestEncoded extends Schema.Schema.Encoded<ty
  * @category Requests
  */
 export const ListKeyRotationsRequest: Schema.Schema<ListKeyRotationsRequest, ListKeyRotationsRequestEncoded> =
-  ListKeyRotationsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    nodeId: /* @__PURE__ */ optional(Ids.NodeId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }).annotations({ identifier: "datanode.api.v2.ListKeyRotationsRequest" })
 
-const KeyRotationConnection_ = /* @__PURE__ */ Pagination.Connection(VegaEvents.KeyRotation)
 /**
  * Page of key rotations data and corresponding page information (`datanode.api.v2.KeyRotationConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface KeyRotationConnection extends Schema.Schema.Type<typeof KeyRotationConnection_> {}
+export interface KeyRotationConnection extends Pagination.Connection<VegaEvents.KeyRotation> {}
 /**
  * The JSON form of {@link KeyRotationConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface KeyRotationConnectionEncoded extends Schema.Schema.Encoded<typeof KeyRotationConnection_> {}
+export interface KeyRotationConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VegaEvents.KeyRotationEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of key rotations data and corresponding page information (`datanode.api.v2.KeyRotationConnection`)
  *
@@ -7878,26 +9114,27 @@ export interface KeyRotationConnectionEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const KeyRotationConnection: Schema.Schema<KeyRotationConnection, KeyRotationConnectionEncoded> =
-  KeyRotationConnection_
+  /* @__PURE__ */ Pagination.Connection(VegaEvents.KeyRotation)
 
-const ListKeyRotationsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of key rotations data and corresponding page information. */
-  rotations: KeyRotationConnection
-}).annotations({ identifier: "datanode.api.v2.ListKeyRotationsResponse" })
 /**
  * Response message containing Vega key rotations (`datanode.api.v2.ListKeyRotationsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListKeyRotationsResponse extends Schema.Schema.Type<typeof ListKeyRotationsResponse_> {}
+export interface ListKeyRotationsResponse {
+  /** Page of key rotations data and corresponding page information. */
+  readonly rotations: KeyRotationConnection
+}
 /**
  * The JSON form of {@link ListKeyRotationsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListKeyRotationsResponseEncoded extends Schema.Schema.Encoded<typeof ListKeyRotationsResponse_> {}
+export interface ListKeyRotationsResponseEncoded {
+  readonly rotations: KeyRotationConnectionEncoded
+}
 /**
  * Response message containing Vega key rotations (`datanode.api.v2.ListKeyRotationsResponse`)
  *
@@ -7905,36 +9142,44 @@ export interface ListKeyRotationsResponseEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const ListKeyRotationsResponse: Schema.Schema<ListKeyRotationsResponse, ListKeyRotationsResponseEncoded> =
-  ListKeyRotationsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    rotations: KeyRotationConnection
+  }).annotations({ identifier: "datanode.api.v2.ListKeyRotationsResponse" })
 
-const VolumeDiscountProgram_ = /* @__PURE__ */ Schema.Struct({
-  /** Incremental version of the program. It is incremented after each program update. */
-  version: Integer.Uint64,
-  /** Unique ID generated from the proposal that created this program. */
-  id: Ids.VegaId,
-  /** Defined benefit tiers ordered by increasing discounts. Determines the level of benefit a party can expect based on performance criteria. */
-  benefitTiers: /* @__PURE__ */ Schema.Array(Vega.VolumeBenefitTier),
-  /** Timestamp in Unix nanoseconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
-  endOfProgramTimestamp: Timestamp.VegaTimestamp,
-  /** Number of epochs over which a volume discount statistics' running volume is evaluated. */
-  windowLength: Integer.Uint64,
-  /** Timestamp in Unix nanoseconds, at which the program ended. */
-  endedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
-}).annotations({ identifier: "datanode.api.v2.VolumeDiscountProgram" })
 /**
  * Volume discount program details. (`datanode.api.v2.VolumeDiscountProgram`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface VolumeDiscountProgram extends Schema.Schema.Type<typeof VolumeDiscountProgram_> {}
+export interface VolumeDiscountProgram {
+  /** Incremental version of the program. It is incremented after each program update. */
+  readonly version: bigint
+  /** Unique ID generated from the proposal that created this program. */
+  readonly id: Ids.VegaId
+  /** Defined benefit tiers ordered by increasing discounts. Determines the level of benefit a party can expect based on performance criteria. */
+  readonly benefitTiers: ReadonlyArray<Vega.VolumeBenefitTier>
+  /** Timestamp in Unix nanoseconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
+  readonly endOfProgramTimestamp: Timestamp.VegaTimestamp
+  /** Number of epochs over which a volume discount statistics' running volume is evaluated. */
+  readonly windowLength: bigint
+  /** Timestamp in Unix nanoseconds, at which the program ended. */
+  readonly endedAt?: Timestamp.VegaTimestamp
+}
 /**
  * The JSON form of {@link VolumeDiscountProgram}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface VolumeDiscountProgramEncoded extends Schema.Schema.Encoded<typeof VolumeDiscountProgram_> {}
+export interface VolumeDiscountProgramEncoded {
+  readonly version: string
+  readonly id: string
+  readonly benefitTiers: ReadonlyArray<Vega.VolumeBenefitTierEncoded>
+  readonly endOfProgramTimestamp: string
+  readonly windowLength: string
+  readonly endedAt?: string
+}
 /**
  * Volume discount program details. (`datanode.api.v2.VolumeDiscountProgram`)
  *
@@ -7942,30 +9187,34 @@ export interface VolumeDiscountProgramEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const VolumeDiscountProgram: Schema.Schema<VolumeDiscountProgram, VolumeDiscountProgramEncoded> =
-  VolumeDiscountProgram_
+  /* @__PURE__ */ Schema.Struct({
+    version: Integer.Uint64,
+    id: Ids.VegaId,
+    benefitTiers: /* @__PURE__ */ Schema.Array(Vega.VolumeBenefitTier),
+    endOfProgramTimestamp: Timestamp.VegaTimestamp,
+    windowLength: Integer.Uint64,
+    endedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp)
+  }).annotations({ identifier: "datanode.api.v2.VolumeDiscountProgram" })
 
-const GetCurrentVolumeDiscountProgramResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Volume discount program currently activated on the network. */
-  currentVolumeDiscountProgram: /* @__PURE__ */ nullable(VolumeDiscountProgram)
-}).annotations({ identifier: "datanode.api.v2.GetCurrentVolumeDiscountProgramResponse" })
 /**
  * Response containing the current referral program (`datanode.api.v2.GetCurrentVolumeDiscountProgramResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetCurrentVolumeDiscountProgramResponse extends Schema.Schema.Type<
-  typeof GetCurrentVolumeDiscountProgramResponse_
-> {}
+export interface GetCurrentVolumeDiscountProgramResponse {
+  /** Volume discount program currently activated on the network. */
+  readonly currentVolumeDiscountProgram?: VolumeDiscountProgram
+}
 /**
  * The JSON form of {@link GetCurrentVolumeDiscountProgramResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetCurrentVolumeDiscountProgramResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetCurrentVolumeDiscountProgramResponse_
-> {}
+export interface GetCurrentVolumeDiscountProgramResponseEncoded {
+  readonly currentVolumeDiscountProgram: VolumeDiscountProgramEncoded | null
+}
 /**
  * Response containing the current referral program (`datanode.api.v2.GetCurrentVolumeDiscountProgramResponse`)
  *
@@ -7975,32 +9224,35 @@ export interface GetCurrentVolumeDiscountProgramResponseEncoded extends Schema.S
 export const GetCurrentVolumeDiscountProgramResponse: Schema.Schema<
   GetCurrentVolumeDiscountProgramResponse,
   GetCurrentVolumeDiscountProgramResponseEncoded
-> = GetCurrentVolumeDiscountProgramResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  currentVolumeDiscountProgram: /* @__PURE__ */ nullable(VolumeDiscountProgram)
+}).annotations({ identifier: "datanode.api.v2.GetCurrentVolumeDiscountProgramResponse" })
 
-const GetVolumeDiscountStatsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Epoch to get volume discount statistics for. If not set, last epoch is used. */
-  atEpoch: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Restrict volume discount statistics to those for the given party. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.GetVolumeDiscountStatsRequest" })
 /**
  * Request to get the volume discount statistics for a given epoch. (`datanode.api.v2.GetVolumeDiscountStatsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetVolumeDiscountStatsRequest extends Schema.Schema.Type<typeof GetVolumeDiscountStatsRequest_> {}
+export interface GetVolumeDiscountStatsRequest {
+  /** Epoch to get volume discount statistics for. If not set, last epoch is used. */
+  readonly atEpoch?: bigint
+  /** Restrict volume discount statistics to those for the given party. */
+  readonly partyId?: Ids.PartyId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link GetVolumeDiscountStatsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetVolumeDiscountStatsRequestEncoded extends Schema.Schema.Encoded<
-  typeof GetVolumeDiscountStatsRequest_
-> {}
+export interface GetVolumeDiscountStatsRequestEncoded {
+  readonly atEpoch?: string
+  readonly partyId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request to get the volume discount statistics for a given epoch. (`datanode.api.v2.GetVolumeDiscountStatsRequest`)
  *
@@ -8010,57 +9262,71 @@ export interface GetVolumeDiscountStatsRequestEncoded extends Schema.Schema.Enco
 export const GetVolumeDiscountStatsRequest: Schema.Schema<
   GetVolumeDiscountStatsRequest,
   GetVolumeDiscountStatsRequestEncoded
-> = GetVolumeDiscountStatsRequest_
+> = /* @__PURE__ */ Schema.Struct({
+  atEpoch: /* @__PURE__ */ optional(Integer.Uint64),
+  partyId: /* @__PURE__ */ optional(Ids.PartyId),
+  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+}).annotations({ identifier: "datanode.api.v2.GetVolumeDiscountStatsRequest" })
 
-const VolumeDiscountStats_ = /* @__PURE__ */ Schema.Struct({
-  /** Epoch at which the statistics apply. */
-  atEpoch: Integer.Uint64,
-  /** Party ID for which the statistics apply. */
-  partyId: Ids.PartyId,
-  /** Discount factor applied given the party's running volume. */
-  discountFactor: Decimal.Decimal,
-  /** The party's running volume. */
-  runningVolume: Amount.Amount
-}).annotations({ identifier: "datanode.api.v2.VolumeDiscountStats" })
 /**
  * Volume discount statistics for a given epoch for all parties. (`datanode.api.v2.VolumeDiscountStats`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface VolumeDiscountStats extends Schema.Schema.Type<typeof VolumeDiscountStats_> {}
+export interface VolumeDiscountStats {
+  /** Epoch at which the statistics apply. */
+  readonly atEpoch: bigint
+  /** Party ID for which the statistics apply. */
+  readonly partyId: Ids.PartyId
+  /** Discount factor applied given the party's running volume. */
+  readonly discountFactor: BigDecimal.BigDecimal
+  /** The party's running volume. */
+  readonly runningVolume: bigint
+}
 /**
  * The JSON form of {@link VolumeDiscountStats}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface VolumeDiscountStatsEncoded extends Schema.Schema.Encoded<typeof VolumeDiscountStats_> {}
+export interface VolumeDiscountStatsEncoded {
+  readonly atEpoch: string
+  readonly partyId: string
+  readonly discountFactor: string
+  readonly runningVolume: string
+}
 /**
  * Volume discount statistics for a given epoch for all parties. (`datanode.api.v2.VolumeDiscountStats`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const VolumeDiscountStats: Schema.Schema<VolumeDiscountStats, VolumeDiscountStatsEncoded> = VolumeDiscountStats_
+export const VolumeDiscountStats: Schema.Schema<VolumeDiscountStats, VolumeDiscountStatsEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    atEpoch: Integer.Uint64,
+    partyId: Ids.PartyId,
+    discountFactor: Decimal.Decimal,
+    runningVolume: Amount.Amount
+  }).annotations({ identifier: "datanode.api.v2.VolumeDiscountStats" })
 
-const VolumeDiscountStatsConnection_ = /* @__PURE__ */ Pagination.Connection(VolumeDiscountStats)
 /**
  * Page of volume discount stats data and corresponding page information. (`datanode.api.v2.VolumeDiscountStatsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface VolumeDiscountStatsConnection extends Schema.Schema.Type<typeof VolumeDiscountStatsConnection_> {}
+export interface VolumeDiscountStatsConnection extends Pagination.Connection<VolumeDiscountStats> {}
 /**
  * The JSON form of {@link VolumeDiscountStatsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface VolumeDiscountStatsConnectionEncoded extends Schema.Schema.Encoded<
-  typeof VolumeDiscountStatsConnection_
-> {}
+export interface VolumeDiscountStatsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: VolumeDiscountStatsEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of volume discount stats data and corresponding page information. (`datanode.api.v2.VolumeDiscountStatsConnection`)
  *
@@ -8070,28 +9336,27 @@ export interface VolumeDiscountStatsConnectionEncoded extends Schema.Schema.Enco
 export const VolumeDiscountStatsConnection: Schema.Schema<
   VolumeDiscountStatsConnection,
   VolumeDiscountStatsConnectionEncoded
-> = VolumeDiscountStatsConnection_
+> = /* @__PURE__ */ Pagination.Connection(VolumeDiscountStats)
 
-const GetVolumeDiscountStatsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Volume discount statistics for an epoch. */
-  stats: VolumeDiscountStatsConnection
-}).annotations({ identifier: "datanode.api.v2.GetVolumeDiscountStatsResponse" })
 /**
  * Response containing the volume discount statistics for the given epoch. (`datanode.api.v2.GetVolumeDiscountStatsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetVolumeDiscountStatsResponse extends Schema.Schema.Type<typeof GetVolumeDiscountStatsResponse_> {}
+export interface GetVolumeDiscountStatsResponse {
+  /** Volume discount statistics for an epoch. */
+  readonly stats: VolumeDiscountStatsConnection
+}
 /**
  * The JSON form of {@link GetVolumeDiscountStatsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetVolumeDiscountStatsResponseEncoded extends Schema.Schema.Encoded<
-  typeof GetVolumeDiscountStatsResponse_
-> {}
+export interface GetVolumeDiscountStatsResponseEncoded {
+  readonly stats: VolumeDiscountStatsConnectionEncoded
+}
 /**
  * Response containing the volume discount statistics for the given epoch. (`datanode.api.v2.GetVolumeDiscountStatsResponse`)
  *
@@ -8101,105 +9366,124 @@ export interface GetVolumeDiscountStatsResponseEncoded extends Schema.Schema.Enc
 export const GetVolumeDiscountStatsResponse: Schema.Schema<
   GetVolumeDiscountStatsResponse,
   GetVolumeDiscountStatsResponseEncoded
-> = GetVolumeDiscountStatsResponse_
+> = /* @__PURE__ */ Schema.Struct({
+  stats: VolumeDiscountStatsConnection
+}).annotations({ identifier: "datanode.api.v2.GetVolumeDiscountStatsResponse" })
 
-const ListVotesRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Party for which the votes are requested. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Proposal ID to list votes for. */
-  proposalId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Optional pagination control. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
-}).annotations({ identifier: "datanode.api.v2.ListVotesRequest" })
 /**
  * Request that is used to list governance votes (`datanode.api.v2.ListVotesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListVotesRequest extends Schema.Schema.Type<typeof ListVotesRequest_> {}
+export interface ListVotesRequest {
+  /** Party for which the votes are requested. */
+  readonly partyId?: Ids.PartyId
+  /** Proposal ID to list votes for. */
+  readonly proposalId?: Ids.VegaId
+  /** Optional pagination control. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+}
 /**
  * The request form of {@link ListVotesRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListVotesRequestEncoded extends Schema.Schema.Encoded<typeof ListVotesRequest_> {}
+export interface ListVotesRequestEncoded {
+  readonly partyId?: string
+  readonly proposalId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+}
 /**
  * Request that is used to list governance votes (`datanode.api.v2.ListVotesRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export const ListVotesRequest: Schema.Schema<ListVotesRequest, ListVotesRequestEncoded> = ListVotesRequest_
+export const ListVotesRequest: Schema.Schema<ListVotesRequest, ListVotesRequestEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    proposalId: /* @__PURE__ */ optional(Ids.VegaId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams)
+  }
+).annotations({ identifier: "datanode.api.v2.ListVotesRequest" })
 
-const VoteConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.Vote)
 /**
  * Page of vote data items and corresponding page information (`datanode.api.v2.VoteConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface VoteConnection extends Schema.Schema.Type<typeof VoteConnection_> {}
+export interface VoteConnection extends Pagination.Connection<Vega.Vote> {}
 /**
  * The JSON form of {@link VoteConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface VoteConnectionEncoded extends Schema.Schema.Encoded<typeof VoteConnection_> {}
+export interface VoteConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.VoteEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of vote data items and corresponding page information (`datanode.api.v2.VoteConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const VoteConnection: Schema.Schema<VoteConnection, VoteConnectionEncoded> = VoteConnection_
+export const VoteConnection: Schema.Schema<VoteConnection, VoteConnectionEncoded> =
+  /* @__PURE__ */ Pagination.Connection(Vega.Vote)
 
-const ListVotesResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of votes data received and corresponding page information. */
-  votes: VoteConnection
-}).annotations({ identifier: "datanode.api.v2.ListVotesResponse" })
 /**
  * Response that is received when listing Votes (`datanode.api.v2.ListVotesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListVotesResponse extends Schema.Schema.Type<typeof ListVotesResponse_> {}
+export interface ListVotesResponse {
+  /** Page of votes data received and corresponding page information. */
+  readonly votes: VoteConnection
+}
 /**
  * The JSON form of {@link ListVotesResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListVotesResponseEncoded extends Schema.Schema.Encoded<typeof ListVotesResponse_> {}
+export interface ListVotesResponseEncoded {
+  readonly votes: VoteConnectionEncoded
+}
 /**
  * Response that is received when listing Votes (`datanode.api.v2.ListVotesResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ListVotesResponse: Schema.Schema<ListVotesResponse, ListVotesResponseEncoded> = ListVotesResponse_
+export const ListVotesResponse: Schema.Schema<ListVotesResponse, ListVotesResponseEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    votes: VoteConnection
+  }).annotations({ identifier: "datanode.api.v2.ListVotesResponse" })
 
-const GetWithdrawalRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Withdrawal ID to retrieve data for. */
-  id: Ids.VegaId
-}).annotations({ identifier: "datanode.api.v2.GetWithdrawalRequest" })
 /**
  * Request to get a specific withdrawal by ID (`datanode.api.v2.GetWithdrawalRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface GetWithdrawalRequest extends Schema.Schema.Type<typeof GetWithdrawalRequest_> {}
+export interface GetWithdrawalRequest {
+  /** Withdrawal ID to retrieve data for. */
+  readonly id: Ids.VegaId
+}
 /**
  * The request form of {@link GetWithdrawalRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetWithdrawalRequestEncoded extends Schema.Schema.Encoded<typeof GetWithdrawalRequest_> {}
+export interface GetWithdrawalRequestEncoded {
+  readonly id: string
+}
 /**
  * Request to get a specific withdrawal by ID (`datanode.api.v2.GetWithdrawalRequest`)
  *
@@ -8207,26 +9491,29 @@ export interface GetWithdrawalRequestEncoded extends Schema.Schema.Encoded<typeo
  * @category Requests
  */
 export const GetWithdrawalRequest: Schema.Schema<GetWithdrawalRequest, GetWithdrawalRequestEncoded> =
-  GetWithdrawalRequest_
+  /* @__PURE__ */ Schema.Struct({
+    id: Ids.VegaId
+  }).annotations({ identifier: "datanode.api.v2.GetWithdrawalRequest" })
 
-const GetWithdrawalResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Withdrawal matching the ID from the request. */
-  withdrawal: /* @__PURE__ */ nullable(Vega.Withdrawal)
-}).annotations({ identifier: "datanode.api.v2.GetWithdrawalResponse" })
 /**
  * Response for a withdrawal request (`datanode.api.v2.GetWithdrawalResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GetWithdrawalResponse extends Schema.Schema.Type<typeof GetWithdrawalResponse_> {}
+export interface GetWithdrawalResponse {
+  /** Withdrawal matching the ID from the request. */
+  readonly withdrawal?: Vega.Withdrawal
+}
 /**
  * The JSON form of {@link GetWithdrawalResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GetWithdrawalResponseEncoded extends Schema.Schema.Encoded<typeof GetWithdrawalResponse_> {}
+export interface GetWithdrawalResponseEncoded {
+  readonly withdrawal: Vega.WithdrawalEncoded | null
+}
 /**
  * Response for a withdrawal request (`datanode.api.v2.GetWithdrawalResponse`)
  *
@@ -8234,30 +9521,35 @@ export interface GetWithdrawalResponseEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const GetWithdrawalResponse: Schema.Schema<GetWithdrawalResponse, GetWithdrawalResponseEncoded> =
-  GetWithdrawalResponse_
+  /* @__PURE__ */ Schema.Struct({
+    withdrawal: /* @__PURE__ */ nullable(Vega.Withdrawal)
+  }).annotations({ identifier: "datanode.api.v2.GetWithdrawalResponse" })
 
-const ListWithdrawalsRequest_ = /* @__PURE__ */ Schema.Struct({
-  /** Restrict withdrawals to those made by this party ID. */
-  partyId: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Pagination controls. */
-  pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
-  /** Date range of the requested data, if provided. */
-  dateRange: /* @__PURE__ */ optional(DateRange)
-}).annotations({ identifier: "datanode.api.v2.ListWithdrawalsRequest" })
 /**
  * List all withdrawals for a given party (`datanode.api.v2.ListWithdrawalsRequest`)
  *
  * @since 0.2.0
  * @category Requests
  */
-export interface ListWithdrawalsRequest extends Schema.Schema.Type<typeof ListWithdrawalsRequest_> {}
+export interface ListWithdrawalsRequest {
+  /** Restrict withdrawals to those made by this party ID. */
+  readonly partyId?: Ids.PartyId
+  /** Pagination controls. */
+  readonly pagination?: Schema.Schema.Type<typeof Pagination.PaginationParams>
+  /** Date range of the requested data, if provided. */
+  readonly dateRange?: DateRange
+}
 /**
  * The request form of {@link ListWithdrawalsRequest}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListWithdrawalsRequestEncoded extends Schema.Schema.Encoded<typeof ListWithdrawalsRequest_> {}
+export interface ListWithdrawalsRequestEncoded {
+  readonly partyId?: string
+  readonly pagination?: Schema.Schema.Encoded<typeof Pagination.PaginationParams>
+  readonly dateRange?: DateRangeEncoded
+}
 /**
  * List all withdrawals for a given party (`datanode.api.v2.ListWithdrawalsRequest`)
  *
@@ -8265,23 +9557,29 @@ export interface ListWithdrawalsRequestEncoded extends Schema.Schema.Encoded<typ
  * @category Requests
  */
 export const ListWithdrawalsRequest: Schema.Schema<ListWithdrawalsRequest, ListWithdrawalsRequestEncoded> =
-  ListWithdrawalsRequest_
+  /* @__PURE__ */ Schema.Struct({
+    partyId: /* @__PURE__ */ optional(Ids.PartyId),
+    pagination: /* @__PURE__ */ optional(Pagination.PaginationParams),
+    dateRange: /* @__PURE__ */ optional(DateRange)
+  }).annotations({ identifier: "datanode.api.v2.ListWithdrawalsRequest" })
 
-const WithdrawalsConnection_ = /* @__PURE__ */ Pagination.Connection(Vega.Withdrawal)
 /**
  * Page of withdrawals data and corresponding page information (`datanode.api.v2.WithdrawalsConnection`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface WithdrawalsConnection extends Schema.Schema.Type<typeof WithdrawalsConnection_> {}
+export interface WithdrawalsConnection extends Pagination.Connection<Vega.Withdrawal> {}
 /**
  * The JSON form of {@link WithdrawalsConnection}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface WithdrawalsConnectionEncoded extends Schema.Schema.Encoded<typeof WithdrawalsConnection_> {}
+export interface WithdrawalsConnectionEncoded {
+  readonly edges: ReadonlyArray<{ readonly node: Vega.WithdrawalEncoded; readonly cursor: string }>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+}
 /**
  * Page of withdrawals data and corresponding page information (`datanode.api.v2.WithdrawalsConnection`)
  *
@@ -8289,26 +9587,27 @@ export interface WithdrawalsConnectionEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const WithdrawalsConnection: Schema.Schema<WithdrawalsConnection, WithdrawalsConnectionEncoded> =
-  WithdrawalsConnection_
+  /* @__PURE__ */ Pagination.Connection(Vega.Withdrawal)
 
-const ListWithdrawalsResponse_ = /* @__PURE__ */ Schema.Struct({
-  /** Page of withdrawals data and corresponding page information. */
-  withdrawals: WithdrawalsConnection
-}).annotations({ identifier: "datanode.api.v2.ListWithdrawalsResponse" })
 /**
  * Response from listing withdrawals data (`datanode.api.v2.ListWithdrawalsResponse`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ListWithdrawalsResponse extends Schema.Schema.Type<typeof ListWithdrawalsResponse_> {}
+export interface ListWithdrawalsResponse {
+  /** Page of withdrawals data and corresponding page information. */
+  readonly withdrawals: WithdrawalsConnection
+}
 /**
  * The JSON form of {@link ListWithdrawalsResponse}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ListWithdrawalsResponseEncoded extends Schema.Schema.Encoded<typeof ListWithdrawalsResponse_> {}
+export interface ListWithdrawalsResponseEncoded {
+  readonly withdrawals: WithdrawalsConnectionEncoded
+}
 /**
  * Response from listing withdrawals data (`datanode.api.v2.ListWithdrawalsResponse`)
  *
@@ -8316,4 +9615,6 @@ export interface ListWithdrawalsResponseEncoded extends Schema.Schema.Encoded<ty
  * @category Messages
  */
 export const ListWithdrawalsResponse: Schema.Schema<ListWithdrawalsResponse, ListWithdrawalsResponseEncoded> =
-  ListWithdrawalsResponse_
+  /* @__PURE__ */ Schema.Struct({
+    withdrawals: WithdrawalsConnection
+  }).annotations({ identifier: "datanode.api.v2.ListWithdrawalsResponse" })

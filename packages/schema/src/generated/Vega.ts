@@ -6,6 +6,8 @@
  *
  * @since 0.2.0
  */
+import type * as BigDecimal from "effect/BigDecimal"
+import type * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Amount from "../Amount.js"
 import * as Asset from "../Asset.js"
@@ -41,87 +43,123 @@ export const DepositStatus = /* @__PURE__ */ Enum.make("vega.Deposit.Status", {
  */
 export type DepositStatus = Enum.Type<typeof DepositStatus>
 
-const Deposit_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID for the deposit. */
-  id: Ids.VegaId,
-  /** Status of the deposit. */
-  status: DepositStatus,
-  /** Party ID of the user initiating the deposit. */
-  partyId: Ids.PartyId,
-  /** Vega asset targeted by this deposit. */
-  asset: Ids.AssetId,
-  /** Amount to be deposited. This field is an unsigned integer scaled to the asset's decimal places. */
-  amount: Amount.Amount,
-  /** Hash of the transaction from the foreign chain. */
-  txHash: Schema.String,
-  /** Timestamp for when the Vega account was updated with the deposit. */
-  creditedTimestamp: Timestamp.VegaTimestamp,
-  /** Timestamp for when the deposit was created on the Vega network. */
-  createdTimestamp: Timestamp.VegaTimestamp
-}).annotations({ identifier: "vega.Deposit" })
 /**
  * Deposit on to the Vega network (`vega.Deposit`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Deposit extends Schema.Schema.Type<typeof Deposit_> {}
+export interface Deposit {
+  /** Unique ID for the deposit. */
+  readonly id: Ids.VegaId
+  /** Status of the deposit. */
+  readonly status: Enum.Type<typeof DepositStatus>
+  /** Party ID of the user initiating the deposit. */
+  readonly partyId: Ids.PartyId
+  /** Vega asset targeted by this deposit. */
+  readonly asset: Ids.AssetId
+  /** Amount to be deposited. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly amount: bigint
+  /** Hash of the transaction from the foreign chain. */
+  readonly txHash: string
+  /** Timestamp for when the Vega account was updated with the deposit. */
+  readonly creditedTimestamp: Timestamp.VegaTimestamp
+  /** Timestamp for when the deposit was created on the Vega network. */
+  readonly createdTimestamp: Timestamp.VegaTimestamp
+}
 /**
  * The JSON form of {@link Deposit}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DepositEncoded extends Schema.Schema.Encoded<typeof Deposit_> {}
+export interface DepositEncoded {
+  readonly id: string
+  readonly status: string | number
+  readonly partyId: string
+  readonly asset: string
+  readonly amount: string
+  readonly txHash: string
+  readonly creditedTimestamp: string
+  readonly createdTimestamp: string
+}
 /**
  * Deposit on to the Vega network (`vega.Deposit`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Deposit: Schema.Schema<Deposit, DepositEncoded> = Deposit_
+export const Deposit: Schema.Schema<Deposit, DepositEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  status: DepositStatus,
+  partyId: Ids.PartyId,
+  asset: Ids.AssetId,
+  amount: Amount.Amount,
+  txHash: Schema.String,
+  creditedTimestamp: Timestamp.VegaTimestamp,
+  createdTimestamp: Timestamp.VegaTimestamp
+}).annotations({ identifier: "vega.Deposit" })
 
-const Fee_ = /* @__PURE__ */ Schema.Struct({
-  /** Fee amount paid to the non-aggressive party of the trade. This field is an unsigned integer scaled to the asset's decimal places. */
-  makerFee: Amount.Amount,
-  /** Fee amount paid for maintaining the Vega infrastructure. This field is an unsigned integer scaled using the asset's decimal places. */
-  infrastructureFee: Amount.Amount,
-  /** Fee amount paid to market makers. This field is an unsigned integer scaled to the asset's decimal places. */
-  liquidityFee: Amount.Amount,
-  /** Volume discounts. Discount on maker fee based on the taker volume. */
-  makerFeeVolumeDiscount: Amount.AmountOrEmpty,
-  /** Discount on infrastructure fee based on the taker volume. */
-  infrastructureFeeVolumeDiscount: Amount.AmountOrEmpty,
-  /** Discount on liquidity fee basedo on taker volume. */
-  liquidityFeeVolumeDiscount: Amount.AmountOrEmpty,
-  /** Referrer discounts. Discount on maker fee for eligible referrer. */
-  makerFeeReferrerDiscount: Amount.AmountOrEmpty,
-  /** Discount on infrastructure fee for eligible referrer. */
-  infrastructureFeeReferrerDiscount: Amount.AmountOrEmpty,
-  /** Discount on liquidity fee for eligible referrer. */
-  liquidityFeeReferrerDiscount: Amount.AmountOrEmpty
-}).annotations({ identifier: "vega.Fee" })
 /**
  * Represents any fees paid by a party, resulting from a trade (`vega.Fee`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Fee extends Schema.Schema.Type<typeof Fee_> {}
+export interface Fee {
+  /** Fee amount paid to the non-aggressive party of the trade. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly makerFee: bigint
+  /** Fee amount paid for maintaining the Vega infrastructure. This field is an unsigned integer scaled using the asset's decimal places. */
+  readonly infrastructureFee: bigint
+  /** Fee amount paid to market makers. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly liquidityFee: bigint
+  /** Volume discounts. Discount on maker fee based on the taker volume. */
+  readonly makerFeeVolumeDiscount: Option.Option<bigint>
+  /** Discount on infrastructure fee based on the taker volume. */
+  readonly infrastructureFeeVolumeDiscount: Option.Option<bigint>
+  /** Discount on liquidity fee basedo on taker volume. */
+  readonly liquidityFeeVolumeDiscount: Option.Option<bigint>
+  /** Referrer discounts. Discount on maker fee for eligible referrer. */
+  readonly makerFeeReferrerDiscount: Option.Option<bigint>
+  /** Discount on infrastructure fee for eligible referrer. */
+  readonly infrastructureFeeReferrerDiscount: Option.Option<bigint>
+  /** Discount on liquidity fee for eligible referrer. */
+  readonly liquidityFeeReferrerDiscount: Option.Option<bigint>
+}
 /**
  * The JSON form of {@link Fee}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface FeeEncoded extends Schema.Schema.Encoded<typeof Fee_> {}
+export interface FeeEncoded {
+  readonly makerFee: string
+  readonly infrastructureFee: string
+  readonly liquidityFee: string
+  readonly makerFeeVolumeDiscount: string
+  readonly infrastructureFeeVolumeDiscount: string
+  readonly liquidityFeeVolumeDiscount: string
+  readonly makerFeeReferrerDiscount: string
+  readonly infrastructureFeeReferrerDiscount: string
+  readonly liquidityFeeReferrerDiscount: string
+}
 /**
  * Represents any fees paid by a party, resulting from a trade (`vega.Fee`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Fee: Schema.Schema<Fee, FeeEncoded> = Fee_
+export const Fee: Schema.Schema<Fee, FeeEncoded> = /* @__PURE__ */ Schema.Struct({
+  makerFee: Amount.Amount,
+  infrastructureFee: Amount.Amount,
+  liquidityFee: Amount.Amount,
+  makerFeeVolumeDiscount: Amount.AmountOrEmpty,
+  infrastructureFeeVolumeDiscount: Amount.AmountOrEmpty,
+  liquidityFeeVolumeDiscount: Amount.AmountOrEmpty,
+  makerFeeReferrerDiscount: Amount.AmountOrEmpty,
+  infrastructureFeeReferrerDiscount: Amount.AmountOrEmpty,
+  liquidityFeeReferrerDiscount: Amount.AmountOrEmpty
+}).annotations({ identifier: "vega.Fee" })
 
 /**
  * The enum `vega.MarginMode`. (`vega.MarginMode`)
@@ -142,51 +180,74 @@ export const MarginMode = /* @__PURE__ */ Enum.make("vega.MarginMode", {
  */
 export type MarginMode = Enum.Type<typeof MarginMode>
 
-const MarginLevels_ = /* @__PURE__ */ Schema.Struct({
-  /** Maintenance margin value. This field is an unsigned integer scaled to the asset's decimal places. */
-  maintenanceMargin: Amount.Amount,
-  /** Margin search level value. This field is an unsigned integer scaled to the asset's decimal places. */
-  searchLevel: Amount.Amount,
-  /** Initial margin value. This field is an unsigned integer scaled to the asset's decimal places. */
-  initialMargin: Amount.Amount,
-  /** Collateral release level value. This field is an unsigned integer scaled to the asset's decimal places. */
-  collateralReleaseLevel: Amount.Amount,
-  /** Party ID for whom the margin levels apply. */
-  partyId: /* @__PURE__ */ orEmpty(Ids.PartyId),
-  /** Market ID for which the margin levels apply. */
-  marketId: Ids.MarketId,
-  /** Asset ID for which the margin levels apply. */
-  asset: Ids.AssetId,
-  /** Timestamp in Unix nanoseconds for when the ledger entry was created. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Margin required to cover orders in isolated margin mode. */
-  orderMargin: Amount.AmountOrEmpty,
-  /** Margin mode for the party, cross margin or isolated margin. */
-  marginMode: MarginMode,
-  /** Margin factor, relevant only for isolated margin, 0 otherwise. */
-  marginFactor: Decimal.DecimalOrEmpty
-}).annotations({ identifier: "vega.MarginLevels" })
 /**
  * Represents the margin levels for a party on a market at a given time (`vega.MarginLevels`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface MarginLevels extends Schema.Schema.Type<typeof MarginLevels_> {}
+export interface MarginLevels {
+  /** Maintenance margin value. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly maintenanceMargin: bigint
+  /** Margin search level value. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly searchLevel: bigint
+  /** Initial margin value. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly initialMargin: bigint
+  /** Collateral release level value. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly collateralReleaseLevel: bigint
+  /** Party ID for whom the margin levels apply. */
+  readonly partyId: "" | Ids.PartyId
+  /** Market ID for which the margin levels apply. */
+  readonly marketId: Ids.MarketId
+  /** Asset ID for which the margin levels apply. */
+  readonly asset: Ids.AssetId
+  /** Timestamp in Unix nanoseconds for when the ledger entry was created. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Margin required to cover orders in isolated margin mode. */
+  readonly orderMargin: Option.Option<bigint>
+  /** Margin mode for the party, cross margin or isolated margin. */
+  readonly marginMode: Enum.Type<typeof MarginMode>
+  /** Margin factor, relevant only for isolated margin, 0 otherwise. */
+  readonly marginFactor: Option.Option<BigDecimal.BigDecimal>
+}
 /**
  * The JSON form of {@link MarginLevels}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface MarginLevelsEncoded extends Schema.Schema.Encoded<typeof MarginLevels_> {}
+export interface MarginLevelsEncoded {
+  readonly maintenanceMargin: string
+  readonly searchLevel: string
+  readonly initialMargin: string
+  readonly collateralReleaseLevel: string
+  readonly partyId: string
+  readonly marketId: string
+  readonly asset: string
+  readonly timestamp: string
+  readonly orderMargin: string
+  readonly marginMode: string | number
+  readonly marginFactor: string
+}
 /**
  * Represents the margin levels for a party on a market at a given time (`vega.MarginLevels`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const MarginLevels: Schema.Schema<MarginLevels, MarginLevelsEncoded> = MarginLevels_
+export const MarginLevels: Schema.Schema<MarginLevels, MarginLevelsEncoded> = /* @__PURE__ */ Schema.Struct({
+  maintenanceMargin: Amount.Amount,
+  searchLevel: Amount.Amount,
+  initialMargin: Amount.Amount,
+  collateralReleaseLevel: Amount.Amount,
+  partyId: /* @__PURE__ */ orEmpty(Ids.PartyId),
+  marketId: Ids.MarketId,
+  asset: Ids.AssetId,
+  timestamp: Timestamp.VegaTimestamp,
+  orderMargin: Amount.AmountOrEmpty,
+  marginMode: MarginMode,
+  marginFactor: Decimal.DecimalOrEmpty
+}).annotations({ identifier: "vega.MarginLevels" })
 
 /**
  * Proposal state transition: Open ->   - Passed -> Enacted.   - Passed -> Failed.   - Declined Rejected Proposal can enter Failed state from any other state (`vega.Proposal.State`)
@@ -212,26 +273,25 @@ export const ProposalState = /* @__PURE__ */ Enum.make("vega.Proposal.State", {
  */
 export type ProposalState = Enum.Type<typeof ProposalState>
 
-const DataSourceSpecConfigurationTime_ = /* @__PURE__ */ Schema.Struct({
-  /** Conditions that the timestamps should meet in order to be considered. */
-  conditions: /* @__PURE__ */ Schema.Array(VegaData.Condition)
-}).annotations({ identifier: "vega.DataSourceSpecConfigurationTime" })
 /**
  * Internal data source used for emitting timestamps. (`vega.DataSourceSpecConfigurationTime`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceSpecConfigurationTime extends Schema.Schema.Type<typeof DataSourceSpecConfigurationTime_> {}
+export interface DataSourceSpecConfigurationTime {
+  /** Conditions that the timestamps should meet in order to be considered. */
+  readonly conditions: ReadonlyArray<VegaData.Condition>
+}
 /**
  * The JSON form of {@link DataSourceSpecConfigurationTime}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceSpecConfigurationTimeEncoded extends Schema.Schema.Encoded<
-  typeof DataSourceSpecConfigurationTime_
-> {}
+export interface DataSourceSpecConfigurationTimeEncoded {
+  readonly conditions: ReadonlyArray<VegaData.ConditionEncoded>
+}
 /**
  * Internal data source used for emitting timestamps. (`vega.DataSourceSpecConfigurationTime`)
  *
@@ -241,32 +301,32 @@ export interface DataSourceSpecConfigurationTimeEncoded extends Schema.Schema.En
 export const DataSourceSpecConfigurationTime: Schema.Schema<
   DataSourceSpecConfigurationTime,
   DataSourceSpecConfigurationTimeEncoded
-> = DataSourceSpecConfigurationTime_
+> = /* @__PURE__ */ Schema.Struct({
+  conditions: /* @__PURE__ */ Schema.Array(VegaData.Condition)
+}).annotations({ identifier: "vega.DataSourceSpecConfigurationTime" })
 
-const DataSourceSpecConfigurationTimeTrigger_ = /* @__PURE__ */ Schema.Struct({
-  /** Conditions that the timestamps need to meet in order to be considered. */
-  conditions: /* @__PURE__ */ Schema.Array(VegaData.Condition),
-  /** An internal time trigger */
-  triggers: /* @__PURE__ */ Schema.Array(VegaData.InternalTimeTrigger)
-}).annotations({ identifier: "vega.DataSourceSpecConfigurationTimeTrigger" })
 /**
  * Internal data source used for emitting timestamps automatically using predefined intervals and conditions. (`vega.DataSourceSpecConfigurationTimeTrigger`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceSpecConfigurationTimeTrigger extends Schema.Schema.Type<
-  typeof DataSourceSpecConfigurationTimeTrigger_
-> {}
+export interface DataSourceSpecConfigurationTimeTrigger {
+  /** Conditions that the timestamps need to meet in order to be considered. */
+  readonly conditions: ReadonlyArray<VegaData.Condition>
+  /** An internal time trigger */
+  readonly triggers: ReadonlyArray<VegaData.InternalTimeTrigger>
+}
 /**
  * The JSON form of {@link DataSourceSpecConfigurationTimeTrigger}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceSpecConfigurationTimeTriggerEncoded extends Schema.Schema.Encoded<
-  typeof DataSourceSpecConfigurationTimeTrigger_
-> {}
+export interface DataSourceSpecConfigurationTimeTriggerEncoded {
+  readonly conditions: ReadonlyArray<VegaData.ConditionEncoded>
+  readonly triggers: ReadonlyArray<VegaData.InternalTimeTriggerEncoded>
+}
 /**
  * Internal data source used for emitting timestamps automatically using predefined intervals and conditions. (`vega.DataSourceSpecConfigurationTimeTrigger`)
  *
@@ -276,30 +336,31 @@ export interface DataSourceSpecConfigurationTimeTriggerEncoded extends Schema.Sc
 export const DataSourceSpecConfigurationTimeTrigger: Schema.Schema<
   DataSourceSpecConfigurationTimeTrigger,
   DataSourceSpecConfigurationTimeTriggerEncoded
-> = DataSourceSpecConfigurationTimeTrigger_
+> = /* @__PURE__ */ Schema.Struct({
+  conditions: /* @__PURE__ */ Schema.Array(VegaData.Condition),
+  triggers: /* @__PURE__ */ Schema.Array(VegaData.InternalTimeTrigger)
+}).annotations({ identifier: "vega.DataSourceSpecConfigurationTimeTrigger" })
 
-const DataSourceDefinitionInternal_ = /* @__PURE__ */ Schema.Struct({
-  time: /* @__PURE__ */ optional(DataSourceSpecConfigurationTime),
-  timeTrigger: /* @__PURE__ */ optional(DataSourceSpecConfigurationTimeTrigger)
-})
-  .pipe(/* @__PURE__ */ oneof("source_type", ["time", "timeTrigger"]))
-  .annotations({ identifier: "vega.DataSourceDefinitionInternal" })
 /**
  * Top level object used for all internal data sources. It contains one of any of the defined source type variants. (`vega.DataSourceDefinitionInternal`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceDefinitionInternal extends Schema.Schema.Type<typeof DataSourceDefinitionInternal_> {}
+export interface DataSourceDefinitionInternal {
+  readonly time?: DataSourceSpecConfigurationTime
+  readonly timeTrigger?: DataSourceSpecConfigurationTimeTrigger
+}
 /**
  * The JSON form of {@link DataSourceDefinitionInternal}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceDefinitionInternalEncoded extends Schema.Schema.Encoded<
-  typeof DataSourceDefinitionInternal_
-> {}
+export interface DataSourceDefinitionInternalEncoded {
+  readonly time?: DataSourceSpecConfigurationTimeEncoded
+  readonly timeTrigger?: DataSourceSpecConfigurationTimeTriggerEncoded
+}
 /**
  * Top level object used for all internal data sources. It contains one of any of the defined source type variants. (`vega.DataSourceDefinitionInternal`)
  *
@@ -309,30 +370,35 @@ export interface DataSourceDefinitionInternalEncoded extends Schema.Schema.Encod
 export const DataSourceDefinitionInternal: Schema.Schema<
   DataSourceDefinitionInternal,
   DataSourceDefinitionInternalEncoded
-> = DataSourceDefinitionInternal_
+> = /* @__PURE__ */ Schema.Struct({
+  time: /* @__PURE__ */ optional(DataSourceSpecConfigurationTime),
+  timeTrigger: /* @__PURE__ */ optional(DataSourceSpecConfigurationTimeTrigger)
+})
+  .pipe(/* @__PURE__ */ oneof("source_type", ["time", "timeTrigger"]))
+  .annotations({ identifier: "vega.DataSourceDefinitionInternal" })
 
-const DataSourceSpecConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** Signers is the list of authorized signatures that signed the data for this source. All the signatures in the data source data should be contained in this external source. All the signatures in the data should be contained in this list. */
-  signers: /* @__PURE__ */ Schema.Array(VegaData.Signer),
-  /** Filters describes which source data are considered of interest or not for the product (or the risk model). */
-  filters: /* @__PURE__ */ Schema.Array(VegaData.Filter)
-}).annotations({ identifier: "vega.DataSourceSpecConfiguration" })
 /**
  * All types of external data sources use the same configuration set for meeting requirements in order for the data to be useful for Vega - valid signatures and matching filters. (`vega.DataSourceSpecConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceSpecConfiguration extends Schema.Schema.Type<typeof DataSourceSpecConfiguration_> {}
+export interface DataSourceSpecConfiguration {
+  /** Signers is the list of authorized signatures that signed the data for this source. All the signatures in the data source data should be contained in this external source. All the signatures in the data should be contained in this list. */
+  readonly signers: ReadonlyArray<VegaData.Signer>
+  /** Filters describes which source data are considered of interest or not for the product (or the risk model). */
+  readonly filters: ReadonlyArray<VegaData.Filter>
+}
 /**
  * The JSON form of {@link DataSourceSpecConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceSpecConfigurationEncoded extends Schema.Schema.Encoded<
-  typeof DataSourceSpecConfiguration_
-> {}
+export interface DataSourceSpecConfigurationEncoded {
+  readonly signers: ReadonlyArray<VegaData.SignerEncoded>
+  readonly filters: ReadonlyArray<VegaData.FilterEncoded>
+}
 /**
  * All types of external data sources use the same configuration set for meeting requirements in order for the data to be useful for Vega - valid signatures and matching filters. (`vega.DataSourceSpecConfiguration`)
  *
@@ -342,156 +408,191 @@ export interface DataSourceSpecConfigurationEncoded extends Schema.Schema.Encode
 export const DataSourceSpecConfiguration: Schema.Schema<
   DataSourceSpecConfiguration,
   DataSourceSpecConfigurationEncoded
-> = DataSourceSpecConfiguration_
+> = /* @__PURE__ */ Schema.Struct({
+  signers: /* @__PURE__ */ Schema.Array(VegaData.Signer),
+  filters: /* @__PURE__ */ Schema.Array(VegaData.Filter)
+}).annotations({ identifier: "vega.DataSourceSpecConfiguration" })
 
-const EthTimeTrigger_ = /* @__PURE__ */ Schema.Struct({
-  /** Trigger when the Ethereum time is greater or equal to this time, in Unix seconds. */
-  initial: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp),
-  /** Repeat the call every n seconds after the initial call. If no time for initial call was specified, begin repeating immediately. */
-  every: /* @__PURE__ */ optional(Integer.Uint64),
-  /** If repeating, stop once Ethereum time is greater than this time, in Unix seconds. If not set, then repeat indefinitely. */
-  until: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp)
-}).annotations({ identifier: "vega.EthTimeTrigger" })
 /**
  * Trigger for an Ethereum call based on the Ethereum block timestamp. Can be one-off or repeating. (`vega.EthTimeTrigger`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EthTimeTrigger extends Schema.Schema.Type<typeof EthTimeTrigger_> {}
+export interface EthTimeTrigger {
+  /** Trigger when the Ethereum time is greater or equal to this time, in Unix seconds. */
+  readonly initial?: Timestamp.EthereumTimestamp
+  /** Repeat the call every n seconds after the initial call. If no time for initial call was specified, begin repeating immediately. */
+  readonly every?: bigint
+  /** If repeating, stop once Ethereum time is greater than this time, in Unix seconds. If not set, then repeat indefinitely. */
+  readonly until?: Timestamp.EthereumTimestamp
+}
 /**
  * The JSON form of {@link EthTimeTrigger}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EthTimeTriggerEncoded extends Schema.Schema.Encoded<typeof EthTimeTrigger_> {}
+export interface EthTimeTriggerEncoded {
+  readonly initial?: string
+  readonly every?: string
+  readonly until?: string
+}
 /**
  * Trigger for an Ethereum call based on the Ethereum block timestamp. Can be one-off or repeating. (`vega.EthTimeTrigger`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const EthTimeTrigger: Schema.Schema<EthTimeTrigger, EthTimeTriggerEncoded> = EthTimeTrigger_
+export const EthTimeTrigger: Schema.Schema<EthTimeTrigger, EthTimeTriggerEncoded> = /* @__PURE__ */ Schema.Struct({
+  initial: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp),
+  every: /* @__PURE__ */ optional(Integer.Uint64),
+  until: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp)
+}).annotations({ identifier: "vega.EthTimeTrigger" })
 
-const EthCallTrigger_ = /* @__PURE__ */ Schema.Struct({
-  timeTrigger: /* @__PURE__ */ optional(EthTimeTrigger)
-})
-  .pipe(/* @__PURE__ */ oneof("trigger", ["timeTrigger"]))
-  .annotations({ identifier: "vega.EthCallTrigger" })
 /**
  * Determines when the contract method should be called. (`vega.EthCallTrigger`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EthCallTrigger extends Schema.Schema.Type<typeof EthCallTrigger_> {}
+export interface EthCallTrigger {
+  readonly timeTrigger?: EthTimeTrigger
+}
 /**
  * The JSON form of {@link EthCallTrigger}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EthCallTriggerEncoded extends Schema.Schema.Encoded<typeof EthCallTrigger_> {}
+export interface EthCallTriggerEncoded {
+  readonly timeTrigger?: EthTimeTriggerEncoded
+}
 /**
  * Determines when the contract method should be called. (`vega.EthCallTrigger`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const EthCallTrigger: Schema.Schema<EthCallTrigger, EthCallTriggerEncoded> = EthCallTrigger_
+export const EthCallTrigger: Schema.Schema<EthCallTrigger, EthCallTriggerEncoded> = /* @__PURE__ */ Schema.Struct({
+  timeTrigger: /* @__PURE__ */ optional(EthTimeTrigger)
+})
+  .pipe(/* @__PURE__ */ oneof("trigger", ["timeTrigger"]))
+  .annotations({ identifier: "vega.EthCallTrigger" })
 
-const Normaliser_ = /* @__PURE__ */ Schema.Struct({
-  name: Schema.String,
-  expression: Schema.String
-}).annotations({ identifier: "vega.Normaliser" })
 /**
  * The message `vega.Normaliser`. (`vega.Normaliser`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Normaliser extends Schema.Schema.Type<typeof Normaliser_> {}
+export interface Normaliser {
+  readonly name: string
+  readonly expression: string
+}
 /**
  * The JSON form of {@link Normaliser}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NormaliserEncoded extends Schema.Schema.Encoded<typeof Normaliser_> {}
+export interface NormaliserEncoded {
+  readonly name: string
+  readonly expression: string
+}
 /**
  * The message `vega.Normaliser`. (`vega.Normaliser`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Normaliser: Schema.Schema<Normaliser, NormaliserEncoded> = Normaliser_
+export const Normaliser: Schema.Schema<Normaliser, NormaliserEncoded> = /* @__PURE__ */ Schema.Struct({
+  name: Schema.String,
+  expression: Schema.String
+}).annotations({ identifier: "vega.Normaliser" })
 
-const EthCallSpec_ = /* @__PURE__ */ Schema.Struct({
-  /** Ethereum address of the contract to call. */
-  address: Ethereum.EthereumAddress,
-  /** The ABI of that contract. */
-  abi: Schema.String,
-  /** Name of the method on the contract to call. */
-  method: Schema.String,
-  /** List of arguments to pass to method call. Protobuf 'Value' wraps an arbitrary JSON type that is mapped to an Ethereum type according to the ABI. */
-  args: /* @__PURE__ */ Schema.Array(Opaque),
-  /** Conditions for determining when to call the contract method. */
-  trigger: /* @__PURE__ */ nullable(EthCallTrigger),
-  /** Number of confirmations required before the query is considered verified */
-  requiredConfirmations: Integer.Uint64,
-  /** Filters the data returned from the contract method */
-  filters: /* @__PURE__ */ Schema.Array(VegaData.Filter),
-  /** Normalisers are used to convert the data returned from the contract method into a standard format. The key of the map is the name of the property, which identifies the specific piece of data to other parts of the data sourcing framework, for example filters. The value is a JSONPath expression for expressing where in the contract call result the required data is located, for example $[0] indicates the first result. $[1].price would look in the second result returned from the contract for a structure with a key called 'price' and use that if it exists. */
-  normalisers: /* @__PURE__ */ Schema.Array(Normaliser),
-  /** The ID of the EVM based chain which is to be used to source the oracle data. */
-  sourceChainId: Integer.Uint64
-}).annotations({ identifier: "vega.EthCallSpec" })
 /**
  * Specifies a data source that derives its content from calling a read method on an Ethereum contract. (`vega.EthCallSpec`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EthCallSpec extends Schema.Schema.Type<typeof EthCallSpec_> {}
+export interface EthCallSpec {
+  /** Ethereum address of the contract to call. */
+  readonly address: Ethereum.EthereumAddress
+  /** The ABI of that contract. */
+  readonly abi: string
+  /** Name of the method on the contract to call. */
+  readonly method: string
+  /** List of arguments to pass to method call. Protobuf 'Value' wraps an arbitrary JSON type that is mapped to an Ethereum type according to the ABI. */
+  readonly args: ReadonlyArray<unknown>
+  /** Conditions for determining when to call the contract method. */
+  readonly trigger?: EthCallTrigger
+  /** Number of confirmations required before the query is considered verified */
+  readonly requiredConfirmations: bigint
+  /** Filters the data returned from the contract method */
+  readonly filters: ReadonlyArray<VegaData.Filter>
+  /** Normalisers are used to convert the data returned from the contract method into a standard format. The key of the map is the name of the property, which identifies the specific piece of data to other parts of the data sourcing framework, for example filters. The value is a JSONPath expression for expressing where in the contract call result the required data is located, for example $[0] indicates the first result. $[1].price would look in the second result returned from the contract for a structure with a key called 'price' and use that if it exists. */
+  readonly normalisers: ReadonlyArray<Normaliser>
+  /** The ID of the EVM based chain which is to be used to source the oracle data. */
+  readonly sourceChainId: bigint
+}
 /**
  * The JSON form of {@link EthCallSpec}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EthCallSpecEncoded extends Schema.Schema.Encoded<typeof EthCallSpec_> {}
+export interface EthCallSpecEncoded {
+  readonly address: string
+  readonly abi: string
+  readonly method: string
+  readonly args: ReadonlyArray<unknown>
+  readonly trigger: EthCallTriggerEncoded | null
+  readonly requiredConfirmations: string
+  readonly filters: ReadonlyArray<VegaData.FilterEncoded>
+  readonly normalisers: ReadonlyArray<NormaliserEncoded>
+  readonly sourceChainId: string
+}
 /**
  * Specifies a data source that derives its content from calling a read method on an Ethereum contract. (`vega.EthCallSpec`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const EthCallSpec: Schema.Schema<EthCallSpec, EthCallSpecEncoded> = EthCallSpec_
+export const EthCallSpec: Schema.Schema<EthCallSpec, EthCallSpecEncoded> = /* @__PURE__ */ Schema.Struct({
+  address: Ethereum.EthereumAddress,
+  abi: Schema.String,
+  method: Schema.String,
+  args: /* @__PURE__ */ Schema.Array(Opaque),
+  trigger: /* @__PURE__ */ nullable(EthCallTrigger),
+  requiredConfirmations: Integer.Uint64,
+  filters: /* @__PURE__ */ Schema.Array(VegaData.Filter),
+  normalisers: /* @__PURE__ */ Schema.Array(Normaliser),
+  sourceChainId: Integer.Uint64
+}).annotations({ identifier: "vega.EthCallSpec" })
 
-const DataSourceDefinitionExternal_ = /* @__PURE__ */ Schema.Struct({
-  oracle: /* @__PURE__ */ optional(DataSourceSpecConfiguration),
-  /** Contains the data specification that is received from Ethereum sources. */
-  ethOracle: /* @__PURE__ */ optional(EthCallSpec)
-})
-  .pipe(/* @__PURE__ */ oneof("source_type", ["oracle", "ethOracle"]))
-  .annotations({ identifier: "vega.DataSourceDefinitionExternal" })
 /**
  * DataSourceDefinitionExternal is the top level object used for all external data sources. It contains one of any of the defined `SourceType` variants. (`vega.DataSourceDefinitionExternal`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceDefinitionExternal extends Schema.Schema.Type<typeof DataSourceDefinitionExternal_> {}
+export interface DataSourceDefinitionExternal {
+  readonly oracle?: DataSourceSpecConfiguration
+  /** Contains the data specification that is received from Ethereum sources. */
+  readonly ethOracle?: EthCallSpec
+}
 /**
  * The JSON form of {@link DataSourceDefinitionExternal}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceDefinitionExternalEncoded extends Schema.Schema.Encoded<
-  typeof DataSourceDefinitionExternal_
-> {}
+export interface DataSourceDefinitionExternalEncoded {
+  readonly oracle?: DataSourceSpecConfigurationEncoded
+  readonly ethOracle?: EthCallSpecEncoded
+}
 /**
  * DataSourceDefinitionExternal is the top level object used for all external data sources. It contains one of any of the defined `SourceType` variants. (`vega.DataSourceDefinitionExternal`)
  *
@@ -501,28 +602,33 @@ export interface DataSourceDefinitionExternalEncoded extends Schema.Schema.Encod
 export const DataSourceDefinitionExternal: Schema.Schema<
   DataSourceDefinitionExternal,
   DataSourceDefinitionExternalEncoded
-> = DataSourceDefinitionExternal_
-
-const DataSourceDefinition_ = /* @__PURE__ */ Schema.Struct({
-  internal: /* @__PURE__ */ optional(DataSourceDefinitionInternal),
-  external: /* @__PURE__ */ optional(DataSourceDefinitionExternal)
+> = /* @__PURE__ */ Schema.Struct({
+  oracle: /* @__PURE__ */ optional(DataSourceSpecConfiguration),
+  ethOracle: /* @__PURE__ */ optional(EthCallSpec)
 })
-  .pipe(/* @__PURE__ */ oneof("source_type", ["internal", "external"]))
-  .annotations({ identifier: "vega.DataSourceDefinition" })
+  .pipe(/* @__PURE__ */ oneof("source_type", ["oracle", "ethOracle"]))
+  .annotations({ identifier: "vega.DataSourceDefinitionExternal" })
+
 /**
  * Represents the top level object that handles data sources. Data source definition can be external or internal, with whatever number of data sources are defined for each type in the child objects below. (`vega.DataSourceDefinition`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceDefinition extends Schema.Schema.Type<typeof DataSourceDefinition_> {}
+export interface DataSourceDefinition {
+  readonly internal?: DataSourceDefinitionInternal
+  readonly external?: DataSourceDefinitionExternal
+}
 /**
  * The JSON form of {@link DataSourceDefinition}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceDefinitionEncoded extends Schema.Schema.Encoded<typeof DataSourceDefinition_> {}
+export interface DataSourceDefinitionEncoded {
+  readonly internal?: DataSourceDefinitionInternalEncoded
+  readonly external?: DataSourceDefinitionExternalEncoded
+}
 /**
  * Represents the top level object that handles data sources. Data source definition can be external or internal, with whatever number of data sources are defined for each type in the child objects below. (`vega.DataSourceDefinition`)
  *
@@ -530,30 +636,35 @@ export interface DataSourceDefinitionEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const DataSourceDefinition: Schema.Schema<DataSourceDefinition, DataSourceDefinitionEncoded> =
-  DataSourceDefinition_
+  /* @__PURE__ */ Schema.Struct({
+    internal: /* @__PURE__ */ optional(DataSourceDefinitionInternal),
+    external: /* @__PURE__ */ optional(DataSourceDefinitionExternal)
+  })
+    .pipe(/* @__PURE__ */ oneof("source_type", ["internal", "external"]))
+    .annotations({ identifier: "vega.DataSourceDefinition" })
 
-const DataSourceSpecToFutureBinding_ = /* @__PURE__ */ Schema.Struct({
-  /** Name of the property in the source data that should be used as settlement data. If it is set to "prices.BTC.value", then the Future will use the value of this property as settlement data. */
-  settlementDataProperty: Schema.String,
-  /** Name of the property in the data source data that signals termination of trading. */
-  tradingTerminationProperty: Schema.String
-}).annotations({ identifier: "vega.DataSourceSpecToFutureBinding" })
 /**
  * DataSourceSpecToFutureBinding describes which property of the data source data is to be used as settlement data and which to use as the trading terminated trigger (`vega.DataSourceSpecToFutureBinding`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceSpecToFutureBinding extends Schema.Schema.Type<typeof DataSourceSpecToFutureBinding_> {}
+export interface DataSourceSpecToFutureBinding {
+  /** Name of the property in the source data that should be used as settlement data. If it is set to "prices.BTC.value", then the Future will use the value of this property as settlement data. */
+  readonly settlementDataProperty: string
+  /** Name of the property in the data source data that signals termination of trading. */
+  readonly tradingTerminationProperty: string
+}
 /**
  * The JSON form of {@link DataSourceSpecToFutureBinding}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceSpecToFutureBindingEncoded extends Schema.Schema.Encoded<
-  typeof DataSourceSpecToFutureBinding_
-> {}
+export interface DataSourceSpecToFutureBindingEncoded {
+  readonly settlementDataProperty: string
+  readonly tradingTerminationProperty: string
+}
 /**
  * DataSourceSpecToFutureBinding describes which property of the data source data is to be used as settlement data and which to use as the trading terminated trigger (`vega.DataSourceSpecToFutureBinding`)
  *
@@ -563,64 +674,75 @@ export interface DataSourceSpecToFutureBindingEncoded extends Schema.Schema.Enco
 export const DataSourceSpecToFutureBinding: Schema.Schema<
   DataSourceSpecToFutureBinding,
   DataSourceSpecToFutureBindingEncoded
-> = DataSourceSpecToFutureBinding_
+> = /* @__PURE__ */ Schema.Struct({
+  settlementDataProperty: Schema.String,
+  tradingTerminationProperty: Schema.String
+}).annotations({ identifier: "vega.DataSourceSpecToFutureBinding" })
 
-const UpdateFutureProduct_ = /* @__PURE__ */ Schema.Struct({
-  /** Human-readable name/abbreviation of the quote name. */
-  quoteName: Schema.String,
-  /** The data source spec describing the data of settlement data. */
-  dataSourceSpecForSettlementData: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** The data source spec describing the data source for trading termination. */
-  dataSourceSpecForTradingTermination: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** The binding between the data source spec and the settlement data. */
-  dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToFutureBinding)
-}).annotations({ identifier: "vega.UpdateFutureProduct" })
 /**
  * Future product configuration (`vega.UpdateFutureProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateFutureProduct extends Schema.Schema.Type<typeof UpdateFutureProduct_> {}
+export interface UpdateFutureProduct {
+  /** Human-readable name/abbreviation of the quote name. */
+  readonly quoteName: string
+  /** The data source spec describing the data of settlement data. */
+  readonly dataSourceSpecForSettlementData?: DataSourceDefinition
+  /** The data source spec describing the data source for trading termination. */
+  readonly dataSourceSpecForTradingTermination?: DataSourceDefinition
+  /** The binding between the data source spec and the settlement data. */
+  readonly dataSourceSpecBinding?: DataSourceSpecToFutureBinding
+}
 /**
  * The JSON form of {@link UpdateFutureProduct}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateFutureProductEncoded extends Schema.Schema.Encoded<typeof UpdateFutureProduct_> {}
+export interface UpdateFutureProductEncoded {
+  readonly quoteName: string
+  readonly dataSourceSpecForSettlementData: DataSourceDefinitionEncoded | null
+  readonly dataSourceSpecForTradingTermination: DataSourceDefinitionEncoded | null
+  readonly dataSourceSpecBinding: DataSourceSpecToFutureBindingEncoded | null
+}
 /**
  * Future product configuration (`vega.UpdateFutureProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const UpdateFutureProduct: Schema.Schema<UpdateFutureProduct, UpdateFutureProductEncoded> = UpdateFutureProduct_
+export const UpdateFutureProduct: Schema.Schema<UpdateFutureProduct, UpdateFutureProductEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    quoteName: Schema.String,
+    dataSourceSpecForSettlementData: /* @__PURE__ */ nullable(DataSourceDefinition),
+    dataSourceSpecForTradingTermination: /* @__PURE__ */ nullable(DataSourceDefinition),
+    dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToFutureBinding)
+  }).annotations({ identifier: "vega.UpdateFutureProduct" })
 
-const DataSourceSpecToPerpetualBinding_ = /* @__PURE__ */ Schema.Struct({
-  /** Name of the property in the source data that should be used for settlement data. If it is set to "prices.BTC.value" for example, then the perpetual market will use the value of this property to get settlement data. */
-  settlementDataProperty: Schema.String,
-  /** Name of the property in the source data that should be used to determine the perpetual's settlement schedule. */
-  settlementScheduleProperty: Schema.String
-}).annotations({ identifier: "vega.DataSourceSpecToPerpetualBinding" })
 /**
  * Describes which properties of the data source data is to be used for settlement. (`vega.DataSourceSpecToPerpetualBinding`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceSpecToPerpetualBinding extends Schema.Schema.Type<
-  typeof DataSourceSpecToPerpetualBinding_
-> {}
+export interface DataSourceSpecToPerpetualBinding {
+  /** Name of the property in the source data that should be used for settlement data. If it is set to "prices.BTC.value" for example, then the perpetual market will use the value of this property to get settlement data. */
+  readonly settlementDataProperty: string
+  /** Name of the property in the source data that should be used to determine the perpetual's settlement schedule. */
+  readonly settlementScheduleProperty: string
+}
 /**
  * The JSON form of {@link DataSourceSpecToPerpetualBinding}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceSpecToPerpetualBindingEncoded extends Schema.Schema.Encoded<
-  typeof DataSourceSpecToPerpetualBinding_
-> {}
+export interface DataSourceSpecToPerpetualBindingEncoded {
+  readonly settlementDataProperty: string
+  readonly settlementScheduleProperty: string
+}
 /**
  * Describes which properties of the data source data is to be used for settlement. (`vega.DataSourceSpecToPerpetualBinding`)
  *
@@ -630,7 +752,10 @@ export interface DataSourceSpecToPerpetualBindingEncoded extends Schema.Schema.E
 export const DataSourceSpecToPerpetualBinding: Schema.Schema<
   DataSourceSpecToPerpetualBinding,
   DataSourceSpecToPerpetualBindingEncoded
-> = DataSourceSpecToPerpetualBinding_
+> = /* @__PURE__ */ Schema.Struct({
+  settlementDataProperty: Schema.String,
+  settlementScheduleProperty: Schema.String
+}).annotations({ identifier: "vega.DataSourceSpecToPerpetualBinding" })
 
 /**
  * The enum `vega.CompositePriceType`. (`vega.CompositePriceType`)
@@ -652,26 +777,25 @@ export const CompositePriceType = /* @__PURE__ */ Enum.make("vega.CompositePrice
  */
 export type CompositePriceType = Enum.Type<typeof CompositePriceType>
 
-const SpecBindingForCompositePrice_ = /* @__PURE__ */ Schema.Struct({
-  /** The property name of price. */
-  priceSourceProperty: Schema.String
-}).annotations({ identifier: "vega.SpecBindingForCompositePrice" })
 /**
  * Describes which property of the data source data is to be used for price source. (`vega.SpecBindingForCompositePrice`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface SpecBindingForCompositePrice extends Schema.Schema.Type<typeof SpecBindingForCompositePrice_> {}
+export interface SpecBindingForCompositePrice {
+  /** The property name of price. */
+  readonly priceSourceProperty: string
+}
 /**
  * The JSON form of {@link SpecBindingForCompositePrice}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface SpecBindingForCompositePriceEncoded extends Schema.Schema.Encoded<
-  typeof SpecBindingForCompositePrice_
-> {}
+export interface SpecBindingForCompositePriceEncoded {
+  readonly priceSourceProperty: string
+}
 /**
  * Describes which property of the data source data is to be used for price source. (`vega.SpecBindingForCompositePrice`)
  *
@@ -681,42 +805,50 @@ export interface SpecBindingForCompositePriceEncoded extends Schema.Schema.Encod
 export const SpecBindingForCompositePrice: Schema.Schema<
   SpecBindingForCompositePrice,
   SpecBindingForCompositePriceEncoded
-> = SpecBindingForCompositePrice_
+> = /* @__PURE__ */ Schema.Struct({
+  priceSourceProperty: Schema.String
+}).annotations({ identifier: "vega.SpecBindingForCompositePrice" })
 
-const CompositePriceConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** Decay weight used for calculation of mark price. */
-  decayWeight: Decimal.DecimalOrEmpty,
-  /** Decay power used for the calculation of mark price. */
-  decayPower: Integer.Uint64,
-  /** Cash amount, in asset decimals, used for the calculation of the mark price from the order book. */
-  cashAmount: Amount.AmountOrEmpty,
-  /** Weights for each composite price data source. */
-  sourceWeights: /* @__PURE__ */ Schema.Array(Decimal.Decimal),
-  /** For how long a price source is considered valid. One entry for each data source such that the first is for the trade based mark price, the second is for the book based price the third is for the first oracle, followed by more oracle data source staleness tolerance. */
-  sourceStalenessTolerance: /* @__PURE__ */ Schema.Array(Schema.String),
-  /** Which method is used for the calculation of the composite price for the market. */
-  compositePriceType: CompositePriceType,
-  /** Additional price sources to be used for internal composite price calculation. */
-  dataSourcesSpec: /* @__PURE__ */ Schema.Array(DataSourceDefinition),
-  /** List of each price source and its corresponding binding */
-  dataSourcesSpecBinding: /* @__PURE__ */ Schema.Array(SpecBindingForCompositePrice)
-}).annotations({ identifier: "vega.CompositePriceConfiguration" })
 /**
  * Mark price configuration parameters. (`vega.CompositePriceConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CompositePriceConfiguration extends Schema.Schema.Type<typeof CompositePriceConfiguration_> {}
+export interface CompositePriceConfiguration {
+  /** Decay weight used for calculation of mark price. */
+  readonly decayWeight: Option.Option<BigDecimal.BigDecimal>
+  /** Decay power used for the calculation of mark price. */
+  readonly decayPower: bigint
+  /** Cash amount, in asset decimals, used for the calculation of the mark price from the order book. */
+  readonly cashAmount: Option.Option<bigint>
+  /** Weights for each composite price data source. */
+  readonly sourceWeights: ReadonlyArray<BigDecimal.BigDecimal>
+  /** For how long a price source is considered valid. One entry for each data source such that the first is for the trade based mark price, the second is for the book based price the third is for the first oracle, followed by more oracle data source staleness tolerance. */
+  readonly sourceStalenessTolerance: ReadonlyArray<string>
+  /** Which method is used for the calculation of the composite price for the market. */
+  readonly compositePriceType: Enum.Type<typeof CompositePriceType>
+  /** Additional price sources to be used for internal composite price calculation. */
+  readonly dataSourcesSpec: ReadonlyArray<DataSourceDefinition>
+  /** List of each price source and its corresponding binding */
+  readonly dataSourcesSpecBinding: ReadonlyArray<SpecBindingForCompositePrice>
+}
 /**
  * The JSON form of {@link CompositePriceConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CompositePriceConfigurationEncoded extends Schema.Schema.Encoded<
-  typeof CompositePriceConfiguration_
-> {}
+export interface CompositePriceConfigurationEncoded {
+  readonly decayWeight: string
+  readonly decayPower: string
+  readonly cashAmount: string
+  readonly sourceWeights: ReadonlyArray<string>
+  readonly sourceStalenessTolerance: ReadonlyArray<string>
+  readonly compositePriceType: string | number
+  readonly dataSourcesSpec: ReadonlyArray<DataSourceDefinitionEncoded>
+  readonly dataSourcesSpecBinding: ReadonlyArray<SpecBindingForCompositePriceEncoded>
+}
 /**
  * Mark price configuration parameters. (`vega.CompositePriceConfiguration`)
  *
@@ -726,48 +858,69 @@ export interface CompositePriceConfigurationEncoded extends Schema.Schema.Encode
 export const CompositePriceConfiguration: Schema.Schema<
   CompositePriceConfiguration,
   CompositePriceConfigurationEncoded
-> = CompositePriceConfiguration_
+> = /* @__PURE__ */ Schema.Struct({
+  decayWeight: Decimal.DecimalOrEmpty,
+  decayPower: Integer.Uint64,
+  cashAmount: Amount.AmountOrEmpty,
+  sourceWeights: /* @__PURE__ */ Schema.Array(Decimal.Decimal),
+  sourceStalenessTolerance: /* @__PURE__ */ Schema.Array(Schema.String),
+  compositePriceType: CompositePriceType,
+  dataSourcesSpec: /* @__PURE__ */ Schema.Array(DataSourceDefinition),
+  dataSourcesSpecBinding: /* @__PURE__ */ Schema.Array(SpecBindingForCompositePrice)
+}).annotations({ identifier: "vega.CompositePriceConfiguration" })
 
-const UpdatePerpetualProduct_ = /* @__PURE__ */ Schema.Struct({
-  /** Human-readable name/abbreviation of the quote name. */
-  quoteName: Schema.String,
-  /** Controls how much the upcoming funding payment liability contributes to party's margin, in the range [0, 1]. */
-  marginFundingFactor: Decimal.Decimal,
-  /** Continuously compounded interest rate used in funding rate calculation, in the range [-1, 1]. */
-  interestRate: Decimal.Decimal,
-  /** Lower bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
-  clampLowerBound: Decimal.Decimal,
-  /** Upper bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
-  clampUpperBound: Decimal.Decimal,
-  /** Data source spec describing the data source for settlement schedule. */
-  dataSourceSpecForSettlementSchedule: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** Data source spec describing the data source for settlement. */
-  dataSourceSpecForSettlementData: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** Binding between the data source spec and the settlement data. */
-  dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToPerpetualBinding),
-  /** Factor applied to funding-rates. This scales the impact that spot price deviations have on funding payments. */
-  fundingRateScalingFactor: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Lower bound for the funding-rate such that the funding-rate will never be lower than this value. */
-  fundingRateLowerBound: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Upper bound for the funding-rate such that the funding-rate will never be higher than this value. */
-  fundingRateUpperBound: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Configuration for the internal composite price used in funding payment calculation. */
-  internalCompositePriceConfiguration: /* @__PURE__ */ optional(CompositePriceConfiguration)
-}).annotations({ identifier: "vega.UpdatePerpetualProduct" })
 /**
  * Perpetual product configuration (`vega.UpdatePerpetualProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdatePerpetualProduct extends Schema.Schema.Type<typeof UpdatePerpetualProduct_> {}
+export interface UpdatePerpetualProduct {
+  /** Human-readable name/abbreviation of the quote name. */
+  readonly quoteName: string
+  /** Controls how much the upcoming funding payment liability contributes to party's margin, in the range [0, 1]. */
+  readonly marginFundingFactor: BigDecimal.BigDecimal
+  /** Continuously compounded interest rate used in funding rate calculation, in the range [-1, 1]. */
+  readonly interestRate: BigDecimal.BigDecimal
+  /** Lower bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
+  readonly clampLowerBound: BigDecimal.BigDecimal
+  /** Upper bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
+  readonly clampUpperBound: BigDecimal.BigDecimal
+  /** Data source spec describing the data source for settlement schedule. */
+  readonly dataSourceSpecForSettlementSchedule?: DataSourceDefinition
+  /** Data source spec describing the data source for settlement. */
+  readonly dataSourceSpecForSettlementData?: DataSourceDefinition
+  /** Binding between the data source spec and the settlement data. */
+  readonly dataSourceSpecBinding?: DataSourceSpecToPerpetualBinding
+  /** Factor applied to funding-rates. This scales the impact that spot price deviations have on funding payments. */
+  readonly fundingRateScalingFactor?: BigDecimal.BigDecimal
+  /** Lower bound for the funding-rate such that the funding-rate will never be lower than this value. */
+  readonly fundingRateLowerBound?: BigDecimal.BigDecimal
+  /** Upper bound for the funding-rate such that the funding-rate will never be higher than this value. */
+  readonly fundingRateUpperBound?: BigDecimal.BigDecimal
+  /** Configuration for the internal composite price used in funding payment calculation. */
+  readonly internalCompositePriceConfiguration?: CompositePriceConfiguration
+}
 /**
  * The JSON form of {@link UpdatePerpetualProduct}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdatePerpetualProductEncoded extends Schema.Schema.Encoded<typeof UpdatePerpetualProduct_> {}
+export interface UpdatePerpetualProductEncoded {
+  readonly quoteName: string
+  readonly marginFundingFactor: string
+  readonly interestRate: string
+  readonly clampLowerBound: string
+  readonly clampUpperBound: string
+  readonly dataSourceSpecForSettlementSchedule: DataSourceDefinitionEncoded | null
+  readonly dataSourceSpecForSettlementData: DataSourceDefinitionEncoded | null
+  readonly dataSourceSpecBinding: DataSourceSpecToPerpetualBindingEncoded | null
+  readonly fundingRateScalingFactor?: string
+  readonly fundingRateLowerBound?: string
+  readonly fundingRateUpperBound?: string
+  readonly internalCompositePriceConfiguration?: CompositePriceConfigurationEncoded
+}
 /**
  * Perpetual product configuration (`vega.UpdatePerpetualProduct`)
  *
@@ -775,36 +928,49 @@ export interface UpdatePerpetualProductEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const UpdatePerpetualProduct: Schema.Schema<UpdatePerpetualProduct, UpdatePerpetualProductEncoded> =
-  UpdatePerpetualProduct_
+  /* @__PURE__ */ Schema.Struct({
+    quoteName: Schema.String,
+    marginFundingFactor: Decimal.Decimal,
+    interestRate: Decimal.Decimal,
+    clampLowerBound: Decimal.Decimal,
+    clampUpperBound: Decimal.Decimal,
+    dataSourceSpecForSettlementSchedule: /* @__PURE__ */ nullable(DataSourceDefinition),
+    dataSourceSpecForSettlementData: /* @__PURE__ */ nullable(DataSourceDefinition),
+    dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToPerpetualBinding),
+    fundingRateScalingFactor: /* @__PURE__ */ optional(Decimal.Decimal),
+    fundingRateLowerBound: /* @__PURE__ */ optional(Decimal.Decimal),
+    fundingRateUpperBound: /* @__PURE__ */ optional(Decimal.Decimal),
+    internalCompositePriceConfiguration: /* @__PURE__ */ optional(CompositePriceConfiguration)
+  }).annotations({ identifier: "vega.UpdatePerpetualProduct" })
 
-const UpdateInstrumentConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** Instrument code, human-readable shortcode used to describe the instrument. */
-  code: Schema.String,
-  /** Instrument name */
-  name: Schema.String,
-  /** Future. */
-  future: /* @__PURE__ */ optional(UpdateFutureProduct),
-  /** Perpetual. */
-  perpetual: /* @__PURE__ */ optional(UpdatePerpetualProduct)
-})
-  .pipe(/* @__PURE__ */ oneof("product", ["future", "perpetual"]))
-  .annotations({ identifier: "vega.UpdateInstrumentConfiguration" })
 /**
  * Instrument configuration (`vega.UpdateInstrumentConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateInstrumentConfiguration extends Schema.Schema.Type<typeof UpdateInstrumentConfiguration_> {}
+export interface UpdateInstrumentConfiguration {
+  /** Instrument code, human-readable shortcode used to describe the instrument. */
+  readonly code: string
+  /** Instrument name */
+  readonly name: string
+  /** Future. */
+  readonly future?: UpdateFutureProduct
+  /** Perpetual. */
+  readonly perpetual?: UpdatePerpetualProduct
+}
 /**
  * The JSON form of {@link UpdateInstrumentConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateInstrumentConfigurationEncoded extends Schema.Schema.Encoded<
-  typeof UpdateInstrumentConfiguration_
-> {}
+export interface UpdateInstrumentConfigurationEncoded {
+  readonly code: string
+  readonly name: string
+  readonly future?: UpdateFutureProductEncoded
+  readonly perpetual?: UpdatePerpetualProductEncoded
+}
 /**
  * Instrument configuration (`vega.UpdateInstrumentConfiguration`)
  *
@@ -814,30 +980,40 @@ export interface UpdateInstrumentConfigurationEncoded extends Schema.Schema.Enco
 export const UpdateInstrumentConfiguration: Schema.Schema<
   UpdateInstrumentConfiguration,
   UpdateInstrumentConfigurationEncoded
-> = UpdateInstrumentConfiguration_
+> = /* @__PURE__ */ Schema.Struct({
+  code: Schema.String,
+  name: Schema.String,
+  future: /* @__PURE__ */ optional(UpdateFutureProduct),
+  perpetual: /* @__PURE__ */ optional(UpdatePerpetualProduct)
+})
+  .pipe(/* @__PURE__ */ oneof("product", ["future", "perpetual"]))
+  .annotations({ identifier: "vega.UpdateInstrumentConfiguration" })
 
-const PriceMonitoringTrigger_ = /* @__PURE__ */ Schema.Struct({
-  /** Price monitoring projection horizon τ in seconds. */
-  horizon: Integer.Int64,
-  /** Price monitoring probability level p. */
-  probability: Decimal.Decimal,
-  /** Price monitoring auction extension duration in seconds should the price breach its theoretical level over the specified horizon at the specified probability level. */
-  auctionExtension: Integer.Int64
-}).annotations({ identifier: "vega.PriceMonitoringTrigger" })
 /**
  * PriceMonitoringTrigger holds together price projection horizon τ, probability level p, and auction extension duration (`vega.PriceMonitoringTrigger`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PriceMonitoringTrigger extends Schema.Schema.Type<typeof PriceMonitoringTrigger_> {}
+export interface PriceMonitoringTrigger {
+  /** Price monitoring projection horizon τ in seconds. */
+  readonly horizon: bigint
+  /** Price monitoring probability level p. */
+  readonly probability: BigDecimal.BigDecimal
+  /** Price monitoring auction extension duration in seconds should the price breach its theoretical level over the specified horizon at the specified probability level. */
+  readonly auctionExtension: bigint
+}
 /**
  * The JSON form of {@link PriceMonitoringTrigger}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PriceMonitoringTriggerEncoded extends Schema.Schema.Encoded<typeof PriceMonitoringTrigger_> {}
+export interface PriceMonitoringTriggerEncoded {
+  readonly horizon: string
+  readonly probability: string
+  readonly auctionExtension: string
+}
 /**
  * PriceMonitoringTrigger holds together price projection horizon τ, probability level p, and auction extension duration (`vega.PriceMonitoringTrigger`)
  *
@@ -845,25 +1021,30 @@ export interface PriceMonitoringTriggerEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const PriceMonitoringTrigger: Schema.Schema<PriceMonitoringTrigger, PriceMonitoringTriggerEncoded> =
-  PriceMonitoringTrigger_
+  /* @__PURE__ */ Schema.Struct({
+    horizon: Integer.Int64,
+    probability: Decimal.Decimal,
+    auctionExtension: Integer.Int64
+  }).annotations({ identifier: "vega.PriceMonitoringTrigger" })
 
-const PriceMonitoringParameters_ = /* @__PURE__ */ Schema.Struct({
-  triggers: /* @__PURE__ */ Schema.Array(PriceMonitoringTrigger)
-}).annotations({ identifier: "vega.PriceMonitoringParameters" })
 /**
  * PriceMonitoringParameters contains a collection of triggers to be used for a given market (`vega.PriceMonitoringParameters`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PriceMonitoringParameters extends Schema.Schema.Type<typeof PriceMonitoringParameters_> {}
+export interface PriceMonitoringParameters {
+  readonly triggers: ReadonlyArray<PriceMonitoringTrigger>
+}
 /**
  * The JSON form of {@link PriceMonitoringParameters}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PriceMonitoringParametersEncoded extends Schema.Schema.Encoded<typeof PriceMonitoringParameters_> {}
+export interface PriceMonitoringParametersEncoded {
+  readonly triggers: ReadonlyArray<PriceMonitoringTriggerEncoded>
+}
 /**
  * PriceMonitoringParameters contains a collection of triggers to be used for a given market (`vega.PriceMonitoringParameters`)
  *
@@ -871,28 +1052,32 @@ export interface PriceMonitoringParametersEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const PriceMonitoringParameters: Schema.Schema<PriceMonitoringParameters, PriceMonitoringParametersEncoded> =
-  PriceMonitoringParameters_
+  /* @__PURE__ */ Schema.Struct({
+    triggers: /* @__PURE__ */ Schema.Array(PriceMonitoringTrigger)
+  }).annotations({ identifier: "vega.PriceMonitoringParameters" })
 
-const TargetStakeParameters_ = /* @__PURE__ */ Schema.Struct({
-  /** Specifies length of time window expressed in seconds for target stake calculation. */
-  timeWindow: Integer.Int64,
-  /** Specifies scaling factors used in target stake calculation. */
-  scalingFactor: Schema.Number
-}).annotations({ identifier: "vega.TargetStakeParameters" })
 /**
  * TargetStakeParameters contains parameters used in target stake calculation (`vega.TargetStakeParameters`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface TargetStakeParameters extends Schema.Schema.Type<typeof TargetStakeParameters_> {}
+export interface TargetStakeParameters {
+  /** Specifies length of time window expressed in seconds for target stake calculation. */
+  readonly timeWindow: bigint
+  /** Specifies scaling factors used in target stake calculation. */
+  readonly scalingFactor: number
+}
 /**
  * The JSON form of {@link TargetStakeParameters}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TargetStakeParametersEncoded extends Schema.Schema.Encoded<typeof TargetStakeParameters_> {}
+export interface TargetStakeParametersEncoded {
+  readonly timeWindow: string
+  readonly scalingFactor: number
+}
 /**
  * TargetStakeParameters contains parameters used in target stake calculation (`vega.TargetStakeParameters`)
  *
@@ -900,32 +1085,36 @@ export interface TargetStakeParametersEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const TargetStakeParameters: Schema.Schema<TargetStakeParameters, TargetStakeParametersEncoded> =
-  TargetStakeParameters_
+  /* @__PURE__ */ Schema.Struct({
+    timeWindow: Integer.Int64,
+    scalingFactor: Schema.Number
+  }).annotations({ identifier: "vega.TargetStakeParameters" })
 
-const LiquidityMonitoringParameters_ = /* @__PURE__ */ Schema.Struct({
-  /** Specifies parameters related to target stake calculation. */
-  targetStakeParameters: /* @__PURE__ */ nullable(TargetStakeParameters),
-  /** Specifies the triggering ratio for entering liquidity auction. */
-  triggeringRatio: Decimal.DecimalOrEmpty,
-  /** Specifies by how many seconds an auction should be extended if leaving the auction were to trigger a liquidity auction. */
-  auctionExtension: Integer.Int64
-}).annotations({ identifier: "vega.LiquidityMonitoringParameters" })
 /**
  * LiquidityMonitoringParameters contains settings used for liquidity monitoring (`vega.LiquidityMonitoringParameters`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidityMonitoringParameters extends Schema.Schema.Type<typeof LiquidityMonitoringParameters_> {}
+export interface LiquidityMonitoringParameters {
+  /** Specifies parameters related to target stake calculation. */
+  readonly targetStakeParameters?: TargetStakeParameters
+  /** Specifies the triggering ratio for entering liquidity auction. */
+  readonly triggeringRatio: Option.Option<BigDecimal.BigDecimal>
+  /** Specifies by how many seconds an auction should be extended if leaving the auction were to trigger a liquidity auction. */
+  readonly auctionExtension: bigint
+}
 /**
  * The JSON form of {@link LiquidityMonitoringParameters}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidityMonitoringParametersEncoded extends Schema.Schema.Encoded<
-  typeof LiquidityMonitoringParameters_
-> {}
+export interface LiquidityMonitoringParametersEncoded {
+  readonly targetStakeParameters: TargetStakeParametersEncoded | null
+  readonly triggeringRatio: string
+  readonly auctionExtension: string
+}
 /**
  * LiquidityMonitoringParameters contains settings used for liquidity monitoring (`vega.LiquidityMonitoringParameters`)
  *
@@ -935,64 +1124,83 @@ export interface LiquidityMonitoringParametersEncoded extends Schema.Schema.Enco
 export const LiquidityMonitoringParameters: Schema.Schema<
   LiquidityMonitoringParameters,
   LiquidityMonitoringParametersEncoded
-> = LiquidityMonitoringParameters_
+> = /* @__PURE__ */ Schema.Struct({
+  targetStakeParameters: /* @__PURE__ */ nullable(TargetStakeParameters),
+  triggeringRatio: Decimal.DecimalOrEmpty,
+  auctionExtension: Integer.Int64
+}).annotations({ identifier: "vega.LiquidityMonitoringParameters" })
 
-const SimpleModelParams_ = /* @__PURE__ */ Schema.Struct({
-  /** Pre-defined risk factor value for long. */
-  factorLong: Schema.Number,
-  /** Pre-defined risk factor value for short. */
-  factorShort: Schema.Number,
-  /** Pre-defined maximum price move up that the model considers as valid. */
-  maxMoveUp: Schema.Number,
-  /** Pre-defined minimum price move down that the model considers as valid. */
-  minMoveDown: Schema.Number,
-  /** Pre-defined constant probability of trading. */
-  probabilityOfTrading: Schema.Number
-}).annotations({ identifier: "vega.SimpleModelParams" })
 /**
  * Risk model parameters for simple modelling (`vega.SimpleModelParams`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface SimpleModelParams extends Schema.Schema.Type<typeof SimpleModelParams_> {}
+export interface SimpleModelParams {
+  /** Pre-defined risk factor value for long. */
+  readonly factorLong: number
+  /** Pre-defined risk factor value for short. */
+  readonly factorShort: number
+  /** Pre-defined maximum price move up that the model considers as valid. */
+  readonly maxMoveUp: number
+  /** Pre-defined minimum price move down that the model considers as valid. */
+  readonly minMoveDown: number
+  /** Pre-defined constant probability of trading. */
+  readonly probabilityOfTrading: number
+}
 /**
  * The JSON form of {@link SimpleModelParams}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface SimpleModelParamsEncoded extends Schema.Schema.Encoded<typeof SimpleModelParams_> {}
+export interface SimpleModelParamsEncoded {
+  readonly factorLong: number
+  readonly factorShort: number
+  readonly maxMoveUp: number
+  readonly minMoveDown: number
+  readonly probabilityOfTrading: number
+}
 /**
  * Risk model parameters for simple modelling (`vega.SimpleModelParams`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const SimpleModelParams: Schema.Schema<SimpleModelParams, SimpleModelParamsEncoded> = SimpleModelParams_
+export const SimpleModelParams: Schema.Schema<SimpleModelParams, SimpleModelParamsEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    factorLong: Schema.Number,
+    factorShort: Schema.Number,
+    maxMoveUp: Schema.Number,
+    minMoveDown: Schema.Number,
+    probabilityOfTrading: Schema.Number
+  }).annotations({ identifier: "vega.SimpleModelParams" })
 
-const LogNormalModelParams_ = /* @__PURE__ */ Schema.Struct({
-  /** Mu parameter, annualised growth rate of the underlying asset. */
-  mu: Schema.Number,
-  /** R parameter, annualised growth rate of the risk-free asset, used for discounting of future cash flows, can be any real number. */
-  r: Schema.Number,
-  /** Sigma parameter, annualised volatility of the underlying asset, must be a strictly non-negative real number. */
-  sigma: Schema.Number
-}).annotations({ identifier: "vega.LogNormalModelParams" })
 /**
  * Risk model parameters for log normal (`vega.LogNormalModelParams`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LogNormalModelParams extends Schema.Schema.Type<typeof LogNormalModelParams_> {}
+export interface LogNormalModelParams {
+  /** Mu parameter, annualised growth rate of the underlying asset. */
+  readonly mu: number
+  /** R parameter, annualised growth rate of the risk-free asset, used for discounting of future cash flows, can be any real number. */
+  readonly r: number
+  /** Sigma parameter, annualised volatility of the underlying asset, must be a strictly non-negative real number. */
+  readonly sigma: number
+}
 /**
  * The JSON form of {@link LogNormalModelParams}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LogNormalModelParamsEncoded extends Schema.Schema.Encoded<typeof LogNormalModelParams_> {}
+export interface LogNormalModelParamsEncoded {
+  readonly mu: number
+  readonly r: number
+  readonly sigma: number
+}
 /**
  * Risk model parameters for log normal (`vega.LogNormalModelParams`)
  *
@@ -1000,61 +1208,77 @@ export interface LogNormalModelParamsEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const LogNormalModelParams: Schema.Schema<LogNormalModelParams, LogNormalModelParamsEncoded> =
-  LogNormalModelParams_
+  /* @__PURE__ */ Schema.Struct({
+    mu: Schema.Number,
+    r: Schema.Number,
+    sigma: Schema.Number
+  }).annotations({ identifier: "vega.LogNormalModelParams" })
 
-const LogNormalRiskModel_ = /* @__PURE__ */ Schema.Struct({
-  /** Risk Aversion Parameter. */
-  riskAversionParameter: Schema.Number,
-  /** Tau parameter of the risk model, projection horizon measured as a year fraction used in the expected shortfall calculation to obtain the maintenance margin, must be a strictly non-negative real number. */
-  tau: Schema.Number,
-  /** Risk model parameters for log normal. */
-  params: /* @__PURE__ */ nullable(LogNormalModelParams)
-}).annotations({ identifier: "vega.LogNormalRiskModel" })
 /**
  * Risk model for log normal (`vega.LogNormalRiskModel`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LogNormalRiskModel extends Schema.Schema.Type<typeof LogNormalRiskModel_> {}
+export interface LogNormalRiskModel {
+  /** Risk Aversion Parameter. */
+  readonly riskAversionParameter: number
+  /** Tau parameter of the risk model, projection horizon measured as a year fraction used in the expected shortfall calculation to obtain the maintenance margin, must be a strictly non-negative real number. */
+  readonly tau: number
+  /** Risk model parameters for log normal. */
+  readonly params?: LogNormalModelParams
+}
 /**
  * The JSON form of {@link LogNormalRiskModel}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LogNormalRiskModelEncoded extends Schema.Schema.Encoded<typeof LogNormalRiskModel_> {}
+export interface LogNormalRiskModelEncoded {
+  readonly riskAversionParameter: number
+  readonly tau: number
+  readonly params: LogNormalModelParamsEncoded | null
+}
 /**
  * Risk model for log normal (`vega.LogNormalRiskModel`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const LogNormalRiskModel: Schema.Schema<LogNormalRiskModel, LogNormalRiskModelEncoded> = LogNormalRiskModel_
+export const LogNormalRiskModel: Schema.Schema<LogNormalRiskModel, LogNormalRiskModelEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    riskAversionParameter: Schema.Number,
+    tau: Schema.Number,
+    params: /* @__PURE__ */ nullable(LogNormalModelParams)
+  }).annotations({ identifier: "vega.LogNormalRiskModel" })
 
-const LiquiditySLAParameters_ = /* @__PURE__ */ Schema.Struct({
-  priceRange: Decimal.Decimal,
-  /** Specifies the minimum fraction of time LPs must spend "on the book" providing their committed liquidity. */
-  commitmentMinTimeFraction: Decimal.Decimal,
-  /** Specifies the number of liquidity epochs over which past performance will continue to affect rewards. */
-  performanceHysteresisEpochs: Integer.Uint64,
-  /** Specifies the maximum fraction of their accrued fees an LP that meets the SLA implied by market.liquidity.commitmentMinTimeFraction will lose to liquidity providers that achieved a higher SLA performance than them. */
-  slaCompetitionFactor: Decimal.Decimal
-}).annotations({ identifier: "vega.LiquiditySLAParameters" })
 /**
  * The message `vega.LiquiditySLAParameters`. (`vega.LiquiditySLAParameters`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquiditySLAParameters extends Schema.Schema.Type<typeof LiquiditySLAParameters_> {}
+export interface LiquiditySLAParameters {
+  readonly priceRange: BigDecimal.BigDecimal
+  /** Specifies the minimum fraction of time LPs must spend "on the book" providing their committed liquidity. */
+  readonly commitmentMinTimeFraction: BigDecimal.BigDecimal
+  /** Specifies the number of liquidity epochs over which past performance will continue to affect rewards. */
+  readonly performanceHysteresisEpochs: bigint
+  /** Specifies the maximum fraction of their accrued fees an LP that meets the SLA implied by market.liquidity.commitmentMinTimeFraction will lose to liquidity providers that achieved a higher SLA performance than them. */
+  readonly slaCompetitionFactor: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link LiquiditySLAParameters}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquiditySLAParametersEncoded extends Schema.Schema.Encoded<typeof LiquiditySLAParameters_> {}
+export interface LiquiditySLAParametersEncoded {
+  readonly priceRange: string
+  readonly commitmentMinTimeFraction: string
+  readonly performanceHysteresisEpochs: string
+  readonly slaCompetitionFactor: string
+}
 /**
  * The message `vega.LiquiditySLAParameters`. (`vega.LiquiditySLAParameters`)
  *
@@ -1062,7 +1286,12 @@ export interface LiquiditySLAParametersEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const LiquiditySLAParameters: Schema.Schema<LiquiditySLAParameters, LiquiditySLAParametersEncoded> =
-  LiquiditySLAParameters_
+  /* @__PURE__ */ Schema.Struct({
+    priceRange: Decimal.Decimal,
+    commitmentMinTimeFraction: Decimal.Decimal,
+    performanceHysteresisEpochs: Integer.Uint64,
+    slaCompetitionFactor: Decimal.Decimal
+  }).annotations({ identifier: "vega.LiquiditySLAParameters" })
 
 /**
  * The enum `vega.LiquidityFeeSettings.Method`. (`vega.LiquidityFeeSettings.Method`)
@@ -1084,26 +1313,28 @@ export const LiquidityFeeSettingsMethod = /* @__PURE__ */ Enum.make("vega.Liquid
  */
 export type LiquidityFeeSettingsMethod = Enum.Type<typeof LiquidityFeeSettingsMethod>
 
-const LiquidityFeeSettings_ = /* @__PURE__ */ Schema.Struct({
-  /** Method used to calculate the market's liquidity fee. */
-  method: LiquidityFeeSettingsMethod,
-  /** Constant liquidity fee used when using the constant fee method. */
-  feeConstant: /* @__PURE__ */ optional(Decimal.Decimal)
-}).annotations({ identifier: "vega.LiquidityFeeSettings" })
 /**
  * Market settings that describe how the liquidity fee is calculated. (`vega.LiquidityFeeSettings`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidityFeeSettings extends Schema.Schema.Type<typeof LiquidityFeeSettings_> {}
+export interface LiquidityFeeSettings {
+  /** Method used to calculate the market's liquidity fee. */
+  readonly method: Enum.Type<typeof LiquidityFeeSettingsMethod>
+  /** Constant liquidity fee used when using the constant fee method. */
+  readonly feeConstant?: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link LiquidityFeeSettings}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidityFeeSettingsEncoded extends Schema.Schema.Encoded<typeof LiquidityFeeSettings_> {}
+export interface LiquidityFeeSettingsEncoded {
+  readonly method: string | number
+  readonly feeConstant?: string
+}
 /**
  * Market settings that describe how the liquidity fee is calculated. (`vega.LiquidityFeeSettings`)
  *
@@ -1111,86 +1342,111 @@ export interface LiquidityFeeSettingsEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const LiquidityFeeSettings: Schema.Schema<LiquidityFeeSettings, LiquidityFeeSettingsEncoded> =
-  LiquidityFeeSettings_
+  /* @__PURE__ */ Schema.Struct({
+    method: LiquidityFeeSettingsMethod,
+    feeConstant: /* @__PURE__ */ optional(Decimal.Decimal)
+  }).annotations({ identifier: "vega.LiquidityFeeSettings" })
 
-const LiquidationStrategy_ = /* @__PURE__ */ Schema.Struct({
-  /** Interval, in seconds, at which the network will attempt to close its position. */
-  disposalTimeStep: Integer.Int64,
-  /** Fraction of the open position the market will try to close in a single attempt; range 0 through 1. */
-  disposalFraction: Decimal.Decimal,
-  /** Size of the position that the network will try to close in a single attempt. */
-  fullDisposalSize: Integer.Uint64,
-  /** Max fraction of the total volume of the orderbook, within liquidity bounds, that the network can use to close its position; range 0 through 1. */
-  maxFractionConsumed: Decimal.Decimal
-}).annotations({ identifier: "vega.LiquidationStrategy" })
 /**
  * Liquidation strategy used when the network holds a position resulting from position resolution. (`vega.LiquidationStrategy`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidationStrategy extends Schema.Schema.Type<typeof LiquidationStrategy_> {}
+export interface LiquidationStrategy {
+  /** Interval, in seconds, at which the network will attempt to close its position. */
+  readonly disposalTimeStep: bigint
+  /** Fraction of the open position the market will try to close in a single attempt; range 0 through 1. */
+  readonly disposalFraction: BigDecimal.BigDecimal
+  /** Size of the position that the network will try to close in a single attempt. */
+  readonly fullDisposalSize: bigint
+  /** Max fraction of the total volume of the orderbook, within liquidity bounds, that the network can use to close its position; range 0 through 1. */
+  readonly maxFractionConsumed: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link LiquidationStrategy}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidationStrategyEncoded extends Schema.Schema.Encoded<typeof LiquidationStrategy_> {}
+export interface LiquidationStrategyEncoded {
+  readonly disposalTimeStep: string
+  readonly disposalFraction: string
+  readonly fullDisposalSize: string
+  readonly maxFractionConsumed: string
+}
 /**
  * Liquidation strategy used when the network holds a position resulting from position resolution. (`vega.LiquidationStrategy`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const LiquidationStrategy: Schema.Schema<LiquidationStrategy, LiquidationStrategyEncoded> = LiquidationStrategy_
+export const LiquidationStrategy: Schema.Schema<LiquidationStrategy, LiquidationStrategyEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    disposalTimeStep: Integer.Int64,
+    disposalFraction: Decimal.Decimal,
+    fullDisposalSize: Integer.Uint64,
+    maxFractionConsumed: Decimal.Decimal
+  }).annotations({ identifier: "vega.LiquidationStrategy" })
 
-const UpdateMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** Updated futures market instrument configuration. */
-  instrument: /* @__PURE__ */ nullable(UpdateInstrumentConfiguration),
-  /** Optional futures market metadata, tags. */
-  metadata: /* @__PURE__ */ Schema.Array(Schema.String),
-  /** Price monitoring parameters. */
-  priceMonitoringParameters: /* @__PURE__ */ nullable(PriceMonitoringParameters),
-  /** Liquidity monitoring parameters. */
-  liquidityMonitoringParameters: /* @__PURE__ */ nullable(LiquidityMonitoringParameters),
-  /** Simple risk model parameters, valid only if MODEL_SIMPLE is selected. */
-  simple: /* @__PURE__ */ optional(SimpleModelParams),
-  /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
-  logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
-  /** DEPRECATED: Use liquidity SLA parameters instead. Percentage move up and down from the mid price which specifies the range of price levels over which automated liquidity provisions will be deployed. */
-  lpPriceRange: /* @__PURE__ */ optional(Decimal.DecimalOrEmpty),
-  /** Linear slippage factor is used to cap the slippage component of maintenance margin - it is applied to the slippage volume. */
-  linearSlippageFactor: Decimal.DecimalOrEmpty,
-  /** Quadratic slippage factor is used to cap the slippage component of maintenance margin - it is applied to the square of the slippage volume. */
-  quadraticSlippageFactor: Decimal.DecimalOrEmpty,
-  /** Liquidity SLA parameters */
-  liquiditySlaParameters: /* @__PURE__ */ nullable(LiquiditySLAParameters),
-  /** Specifies how the liquidity fee for the market will be calculated. */
-  liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
-  /** Liquidation strategy parameters */
-  liquidationStrategy: /* @__PURE__ */ nullable(LiquidationStrategy),
-  /** Mark price configuration. */
-  markPriceConfiguration: /* @__PURE__ */ nullable(CompositePriceConfiguration),
-  /** The market tick size defines the minimum change in quote price for the market */
-  tickSize: Amount.AmountOrEmpty
-})
-  .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
-  .annotations({ identifier: "vega.UpdateMarketConfiguration" })
 /**
  * Configuration to update a futures market on Vega (`vega.UpdateMarketConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateMarketConfiguration extends Schema.Schema.Type<typeof UpdateMarketConfiguration_> {}
+export interface UpdateMarketConfiguration {
+  /** Updated futures market instrument configuration. */
+  readonly instrument?: UpdateInstrumentConfiguration
+  /** Optional futures market metadata, tags. */
+  readonly metadata: ReadonlyArray<string>
+  /** Price monitoring parameters. */
+  readonly priceMonitoringParameters?: PriceMonitoringParameters
+  /** Liquidity monitoring parameters. */
+  readonly liquidityMonitoringParameters?: LiquidityMonitoringParameters
+  /** Simple risk model parameters, valid only if MODEL_SIMPLE is selected. */
+  readonly simple?: SimpleModelParams
+  /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
+  readonly logNormal?: LogNormalRiskModel
+  /** DEPRECATED: Use liquidity SLA parameters instead. Percentage move up and down from the mid price which specifies the range of price levels over which automated liquidity provisions will be deployed. */
+  readonly lpPriceRange?: Option.Option<BigDecimal.BigDecimal>
+  /** Linear slippage factor is used to cap the slippage component of maintenance margin - it is applied to the slippage volume. */
+  readonly linearSlippageFactor: Option.Option<BigDecimal.BigDecimal>
+  /** Quadratic slippage factor is used to cap the slippage component of maintenance margin - it is applied to the square of the slippage volume. */
+  readonly quadraticSlippageFactor: Option.Option<BigDecimal.BigDecimal>
+  /** Liquidity SLA parameters */
+  readonly liquiditySlaParameters?: LiquiditySLAParameters
+  /** Specifies how the liquidity fee for the market will be calculated. */
+  readonly liquidityFeeSettings?: LiquidityFeeSettings
+  /** Liquidation strategy parameters */
+  readonly liquidationStrategy?: LiquidationStrategy
+  /** Mark price configuration. */
+  readonly markPriceConfiguration?: CompositePriceConfiguration
+  /** The market tick size defines the minimum change in quote price for the market */
+  readonly tickSize: Option.Option<bigint>
+}
 /**
  * The JSON form of {@link UpdateMarketConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateMarketConfigurationEncoded extends Schema.Schema.Encoded<typeof UpdateMarketConfiguration_> {}
+export interface UpdateMarketConfigurationEncoded {
+  readonly instrument: UpdateInstrumentConfigurationEncoded | null
+  readonly metadata: ReadonlyArray<string>
+  readonly priceMonitoringParameters: PriceMonitoringParametersEncoded | null
+  readonly liquidityMonitoringParameters: LiquidityMonitoringParametersEncoded | null
+  readonly simple?: SimpleModelParamsEncoded
+  readonly logNormal?: LogNormalRiskModelEncoded
+  readonly lpPriceRange?: string
+  readonly linearSlippageFactor: string
+  readonly quadraticSlippageFactor: string
+  readonly liquiditySlaParameters: LiquiditySLAParametersEncoded | null
+  readonly liquidityFeeSettings: LiquidityFeeSettingsEncoded | null
+  readonly liquidationStrategy: LiquidationStrategyEncoded | null
+  readonly markPriceConfiguration: CompositePriceConfigurationEncoded | null
+  readonly tickSize: string
+}
 /**
  * Configuration to update a futures market on Vega (`vega.UpdateMarketConfiguration`)
  *
@@ -1198,178 +1454,250 @@ export interface UpdateMarketConfigurationEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const UpdateMarketConfiguration: Schema.Schema<UpdateMarketConfiguration, UpdateMarketConfigurationEncoded> =
-  UpdateMarketConfiguration_
+  /* @__PURE__ */ Schema.Struct({
+    instrument: /* @__PURE__ */ nullable(UpdateInstrumentConfiguration),
+    metadata: /* @__PURE__ */ Schema.Array(Schema.String),
+    priceMonitoringParameters: /* @__PURE__ */ nullable(PriceMonitoringParameters),
+    liquidityMonitoringParameters: /* @__PURE__ */ nullable(LiquidityMonitoringParameters),
+    simple: /* @__PURE__ */ optional(SimpleModelParams),
+    logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
+    lpPriceRange: /* @__PURE__ */ optional(Decimal.DecimalOrEmpty),
+    linearSlippageFactor: Decimal.DecimalOrEmpty,
+    quadraticSlippageFactor: Decimal.DecimalOrEmpty,
+    liquiditySlaParameters: /* @__PURE__ */ nullable(LiquiditySLAParameters),
+    liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
+    liquidationStrategy: /* @__PURE__ */ nullable(LiquidationStrategy),
+    markPriceConfiguration: /* @__PURE__ */ nullable(CompositePriceConfiguration),
+    tickSize: Amount.AmountOrEmpty
+  })
+    .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
+    .annotations({ identifier: "vega.UpdateMarketConfiguration" })
 
-const UpdateMarket_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID the update is for. */
-  marketId: Ids.MarketId,
-  /** Updated configuration of the futures market. */
-  changes: /* @__PURE__ */ nullable(UpdateMarketConfiguration)
-}).annotations({ identifier: "vega.UpdateMarket" })
 /**
  * Update an existing market on Vega (`vega.UpdateMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateMarket extends Schema.Schema.Type<typeof UpdateMarket_> {}
+export interface UpdateMarket {
+  /** Market ID the update is for. */
+  readonly marketId: Ids.MarketId
+  /** Updated configuration of the futures market. */
+  readonly changes?: UpdateMarketConfiguration
+}
 /**
  * The JSON form of {@link UpdateMarket}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateMarketEncoded extends Schema.Schema.Encoded<typeof UpdateMarket_> {}
+export interface UpdateMarketEncoded {
+  readonly marketId: string
+  readonly changes: UpdateMarketConfigurationEncoded | null
+}
 /**
  * Update an existing market on Vega (`vega.UpdateMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const UpdateMarket: Schema.Schema<UpdateMarket, UpdateMarketEncoded> = UpdateMarket_
+export const UpdateMarket: Schema.Schema<UpdateMarket, UpdateMarketEncoded> = /* @__PURE__ */ Schema.Struct({
+  marketId: Ids.MarketId,
+  changes: /* @__PURE__ */ nullable(UpdateMarketConfiguration)
+}).annotations({ identifier: "vega.UpdateMarket" })
 
-const FutureProduct_ = /* @__PURE__ */ Schema.Struct({
-  /** Asset ID for the product's settlement asset. */
-  settlementAsset: Ids.AssetId,
-  /** Product quote name. */
-  quoteName: Schema.String,
-  /** Data source spec describing the data source for settlement. */
-  dataSourceSpecForSettlementData: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** The external data source spec describing the data source of trading termination. */
-  dataSourceSpecForTradingTermination: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** Binding between the data source spec and the settlement data. */
-  dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToFutureBinding)
-}).annotations({ identifier: "vega.FutureProduct" })
 /**
  * Future product configuration (`vega.FutureProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface FutureProduct extends Schema.Schema.Type<typeof FutureProduct_> {}
+export interface FutureProduct {
+  /** Asset ID for the product's settlement asset. */
+  readonly settlementAsset: Ids.AssetId
+  /** Product quote name. */
+  readonly quoteName: string
+  /** Data source spec describing the data source for settlement. */
+  readonly dataSourceSpecForSettlementData?: DataSourceDefinition
+  /** The external data source spec describing the data source of trading termination. */
+  readonly dataSourceSpecForTradingTermination?: DataSourceDefinition
+  /** Binding between the data source spec and the settlement data. */
+  readonly dataSourceSpecBinding?: DataSourceSpecToFutureBinding
+}
 /**
  * The JSON form of {@link FutureProduct}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface FutureProductEncoded extends Schema.Schema.Encoded<typeof FutureProduct_> {}
+export interface FutureProductEncoded {
+  readonly settlementAsset: string
+  readonly quoteName: string
+  readonly dataSourceSpecForSettlementData: DataSourceDefinitionEncoded | null
+  readonly dataSourceSpecForTradingTermination: DataSourceDefinitionEncoded | null
+  readonly dataSourceSpecBinding: DataSourceSpecToFutureBindingEncoded | null
+}
 /**
  * Future product configuration (`vega.FutureProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const FutureProduct: Schema.Schema<FutureProduct, FutureProductEncoded> = FutureProduct_
+export const FutureProduct: Schema.Schema<FutureProduct, FutureProductEncoded> = /* @__PURE__ */ Schema.Struct({
+  settlementAsset: Ids.AssetId,
+  quoteName: Schema.String,
+  dataSourceSpecForSettlementData: /* @__PURE__ */ nullable(DataSourceDefinition),
+  dataSourceSpecForTradingTermination: /* @__PURE__ */ nullable(DataSourceDefinition),
+  dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToFutureBinding)
+}).annotations({ identifier: "vega.FutureProduct" })
 
-const SpotProduct_ = /* @__PURE__ */ Schema.Struct({
-  /** Base asset ID. */
-  baseAsset: Ids.AssetId,
-  /** Quote asset ID. */
-  quoteAsset: Ids.AssetId,
-  /** Product name. */
-  name: Schema.String
-}).annotations({ identifier: "vega.SpotProduct" })
 /**
  * Spot product configuration (`vega.SpotProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface SpotProduct extends Schema.Schema.Type<typeof SpotProduct_> {}
+export interface SpotProduct {
+  /** Base asset ID. */
+  readonly baseAsset: Ids.AssetId
+  /** Quote asset ID. */
+  readonly quoteAsset: Ids.AssetId
+  /** Product name. */
+  readonly name: string
+}
 /**
  * The JSON form of {@link SpotProduct}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface SpotProductEncoded extends Schema.Schema.Encoded<typeof SpotProduct_> {}
+export interface SpotProductEncoded {
+  readonly baseAsset: string
+  readonly quoteAsset: string
+  readonly name: string
+}
 /**
  * Spot product configuration (`vega.SpotProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const SpotProduct: Schema.Schema<SpotProduct, SpotProductEncoded> = SpotProduct_
+export const SpotProduct: Schema.Schema<SpotProduct, SpotProductEncoded> = /* @__PURE__ */ Schema.Struct({
+  baseAsset: Ids.AssetId,
+  quoteAsset: Ids.AssetId,
+  name: Schema.String
+}).annotations({ identifier: "vega.SpotProduct" })
 
-const PerpetualProduct_ = /* @__PURE__ */ Schema.Struct({
-  /** Asset ID for the product's settlement asset. */
-  settlementAsset: Ids.AssetId,
-  /** Product quote name. */
-  quoteName: Schema.String,
-  /** Controls how much the upcoming funding payment liability contributes to party's margin, in the range [0, 1]. */
-  marginFundingFactor: Decimal.Decimal,
-  /** Continuously compounded interest rate used in funding rate calculation, in the range [-1, 1]. */
-  interestRate: Decimal.Decimal,
-  /** Lower bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
-  clampLowerBound: Decimal.Decimal,
-  /** Upper bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
-  clampUpperBound: Decimal.Decimal,
-  /** Data source spec describing the data source for settlement schedule. */
-  dataSourceSpecForSettlementSchedule: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** Data source spec describing the data source for settlement. */
-  dataSourceSpecForSettlementData: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** Binding between the data source spec and the settlement data. */
-  dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToPerpetualBinding),
-  /** Factor applied to funding-rates. This scales the impact that spot price deviations have on funding payments. */
-  fundingRateScalingFactor: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Lower bound for the funding-rate such that the funding-rate will never be lower than this value. */
-  fundingRateLowerBound: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Upper bound for the funding-rate such that the funding-rate will never be higher than this value. */
-  fundingRateUpperBound: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Composite price configuration to drive the calculation of the internal composite price used for funding payments. If undefined the default mark price of the market is used. */
-  internalCompositePriceConfiguration: /* @__PURE__ */ optional(CompositePriceConfiguration)
-}).annotations({ identifier: "vega.PerpetualProduct" })
 /**
  * Perpetual product configuration (`vega.PerpetualProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PerpetualProduct extends Schema.Schema.Type<typeof PerpetualProduct_> {}
+export interface PerpetualProduct {
+  /** Asset ID for the product's settlement asset. */
+  readonly settlementAsset: Ids.AssetId
+  /** Product quote name. */
+  readonly quoteName: string
+  /** Controls how much the upcoming funding payment liability contributes to party's margin, in the range [0, 1]. */
+  readonly marginFundingFactor: BigDecimal.BigDecimal
+  /** Continuously compounded interest rate used in funding rate calculation, in the range [-1, 1]. */
+  readonly interestRate: BigDecimal.BigDecimal
+  /** Lower bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
+  readonly clampLowerBound: BigDecimal.BigDecimal
+  /** Upper bound for the clamp function used as part of the funding rate calculation, in the range [-1, 1]. */
+  readonly clampUpperBound: BigDecimal.BigDecimal
+  /** Data source spec describing the data source for settlement schedule. */
+  readonly dataSourceSpecForSettlementSchedule?: DataSourceDefinition
+  /** Data source spec describing the data source for settlement. */
+  readonly dataSourceSpecForSettlementData?: DataSourceDefinition
+  /** Binding between the data source spec and the settlement data. */
+  readonly dataSourceSpecBinding?: DataSourceSpecToPerpetualBinding
+  /** Factor applied to funding-rates. This scales the impact that spot price deviations have on funding payments. */
+  readonly fundingRateScalingFactor?: BigDecimal.BigDecimal
+  /** Lower bound for the funding-rate such that the funding-rate will never be lower than this value. */
+  readonly fundingRateLowerBound?: BigDecimal.BigDecimal
+  /** Upper bound for the funding-rate such that the funding-rate will never be higher than this value. */
+  readonly fundingRateUpperBound?: BigDecimal.BigDecimal
+  /** Composite price configuration to drive the calculation of the internal composite price used for funding payments. If undefined the default mark price of the market is used. */
+  readonly internalCompositePriceConfiguration?: CompositePriceConfiguration
+}
 /**
  * The JSON form of {@link PerpetualProduct}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PerpetualProductEncoded extends Schema.Schema.Encoded<typeof PerpetualProduct_> {}
+export interface PerpetualProductEncoded {
+  readonly settlementAsset: string
+  readonly quoteName: string
+  readonly marginFundingFactor: string
+  readonly interestRate: string
+  readonly clampLowerBound: string
+  readonly clampUpperBound: string
+  readonly dataSourceSpecForSettlementSchedule: DataSourceDefinitionEncoded | null
+  readonly dataSourceSpecForSettlementData: DataSourceDefinitionEncoded | null
+  readonly dataSourceSpecBinding: DataSourceSpecToPerpetualBindingEncoded | null
+  readonly fundingRateScalingFactor?: string
+  readonly fundingRateLowerBound?: string
+  readonly fundingRateUpperBound?: string
+  readonly internalCompositePriceConfiguration?: CompositePriceConfigurationEncoded
+}
 /**
  * Perpetual product configuration (`vega.PerpetualProduct`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const PerpetualProduct: Schema.Schema<PerpetualProduct, PerpetualProductEncoded> = PerpetualProduct_
+export const PerpetualProduct: Schema.Schema<PerpetualProduct, PerpetualProductEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    settlementAsset: Ids.AssetId,
+    quoteName: Schema.String,
+    marginFundingFactor: Decimal.Decimal,
+    interestRate: Decimal.Decimal,
+    clampLowerBound: Decimal.Decimal,
+    clampUpperBound: Decimal.Decimal,
+    dataSourceSpecForSettlementSchedule: /* @__PURE__ */ nullable(DataSourceDefinition),
+    dataSourceSpecForSettlementData: /* @__PURE__ */ nullable(DataSourceDefinition),
+    dataSourceSpecBinding: /* @__PURE__ */ nullable(DataSourceSpecToPerpetualBinding),
+    fundingRateScalingFactor: /* @__PURE__ */ optional(Decimal.Decimal),
+    fundingRateLowerBound: /* @__PURE__ */ optional(Decimal.Decimal),
+    fundingRateUpperBound: /* @__PURE__ */ optional(Decimal.Decimal),
+    internalCompositePriceConfiguration: /* @__PURE__ */ optional(CompositePriceConfiguration)
+  }
+).annotations({ identifier: "vega.PerpetualProduct" })
 
-const InstrumentConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** Instrument name. */
-  name: Schema.String,
-  /** Instrument code, human-readable shortcode used to describe the instrument. */
-  code: Schema.String,
-  /** Future. */
-  future: /* @__PURE__ */ optional(FutureProduct),
-  /** Spot. */
-  spot: /* @__PURE__ */ optional(SpotProduct),
-  /** Perpetual. */
-  perpetual: /* @__PURE__ */ optional(PerpetualProduct)
-})
-  .pipe(/* @__PURE__ */ oneof("product", ["future", "spot", "perpetual"]))
-  .annotations({ identifier: "vega.InstrumentConfiguration" })
 /**
  * Instrument configuration (`vega.InstrumentConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface InstrumentConfiguration extends Schema.Schema.Type<typeof InstrumentConfiguration_> {}
+export interface InstrumentConfiguration {
+  /** Instrument name. */
+  readonly name: string
+  /** Instrument code, human-readable shortcode used to describe the instrument. */
+  readonly code: string
+  /** Future. */
+  readonly future?: FutureProduct
+  /** Spot. */
+  readonly spot?: SpotProduct
+  /** Perpetual. */
+  readonly perpetual?: PerpetualProduct
+}
 /**
  * The JSON form of {@link InstrumentConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface InstrumentConfigurationEncoded extends Schema.Schema.Encoded<typeof InstrumentConfiguration_> {}
+export interface InstrumentConfigurationEncoded {
+  readonly name: string
+  readonly code: string
+  readonly future?: FutureProductEncoded
+  readonly spot?: SpotProductEncoded
+  readonly perpetual?: PerpetualProductEncoded
+}
 /**
  * Instrument configuration (`vega.InstrumentConfiguration`)
  *
@@ -1377,28 +1705,38 @@ export interface InstrumentConfigurationEncoded extends Schema.Schema.Encoded<ty
  * @category Messages
  */
 export const InstrumentConfiguration: Schema.Schema<InstrumentConfiguration, InstrumentConfigurationEncoded> =
-  InstrumentConfiguration_
+  /* @__PURE__ */ Schema.Struct({
+    name: Schema.String,
+    code: Schema.String,
+    future: /* @__PURE__ */ optional(FutureProduct),
+    spot: /* @__PURE__ */ optional(SpotProduct),
+    perpetual: /* @__PURE__ */ optional(PerpetualProduct)
+  })
+    .pipe(/* @__PURE__ */ oneof("product", ["future", "spot", "perpetual"]))
+    .annotations({ identifier: "vega.InstrumentConfiguration" })
 
-const SuccessorConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of the market that the successor should take over from. */
-  parentMarketId: Ids.MarketId,
-  /** A decimal value between or equal to 0 and 1, specifying the fraction of the insurance pool balance that is carried over from the parent market to the successor. */
-  insurancePoolFraction: Decimal.Decimal
-}).annotations({ identifier: "vega.SuccessorConfiguration" })
 /**
  * Configuration required to turn a new market proposal in to a successor market proposal. (`vega.SuccessorConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface SuccessorConfiguration extends Schema.Schema.Type<typeof SuccessorConfiguration_> {}
+export interface SuccessorConfiguration {
+  /** ID of the market that the successor should take over from. */
+  readonly parentMarketId: Ids.MarketId
+  /** A decimal value between or equal to 0 and 1, specifying the fraction of the insurance pool balance that is carried over from the parent market to the successor. */
+  readonly insurancePoolFraction: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link SuccessorConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface SuccessorConfigurationEncoded extends Schema.Schema.Encoded<typeof SuccessorConfiguration_> {}
+export interface SuccessorConfigurationEncoded {
+  readonly parentMarketId: string
+  readonly insurancePoolFraction: string
+}
 /**
  * Configuration required to turn a new market proposal in to a successor market proposal. (`vega.SuccessorConfiguration`)
  *
@@ -1406,60 +1744,78 @@ export interface SuccessorConfigurationEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const SuccessorConfiguration: Schema.Schema<SuccessorConfiguration, SuccessorConfigurationEncoded> =
-  SuccessorConfiguration_
+  /* @__PURE__ */ Schema.Struct({
+    parentMarketId: Ids.MarketId,
+    insurancePoolFraction: Decimal.Decimal
+  }).annotations({ identifier: "vega.SuccessorConfiguration" })
 
-const NewMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** New futures market instrument configuration. */
-  instrument: /* @__PURE__ */ nullable(InstrumentConfiguration),
-  /** Decimal places used for the new futures market, sets the smallest price increment on the book. */
-  decimalPlaces: Integer.Uint64,
-  /** Optional new futures market metadata, tags. */
-  metadata: /* @__PURE__ */ Schema.Array(Schema.String),
-  /** Price monitoring parameters. */
-  priceMonitoringParameters: /* @__PURE__ */ nullable(PriceMonitoringParameters),
-  /** Liquidity monitoring parameters. */
-  liquidityMonitoringParameters: /* @__PURE__ */ nullable(LiquidityMonitoringParameters),
-  /** Simple risk model parameters, valid only if MODEL_SIMPLE is selected. */
-  simple: /* @__PURE__ */ optional(SimpleModelParams),
-  /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
-  logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
-  /** Decimal places for order sizes, sets what size the smallest order / position on the futures market can be. */
-  positionDecimalPlaces: Integer.Int64,
-  /** DEPRECATED: Use liquidity SLA parameters instead. Percentage move up and down from the mid price which specifies the range of price levels over which automated liquidity provisions will be deployed. */
-  lpPriceRange: /* @__PURE__ */ optional(Decimal.DecimalOrEmpty),
-  /** Linear slippage factor is used to cap the slippage component of maintenance margin - it is applied to the slippage volume. */
-  linearSlippageFactor: Decimal.DecimalOrEmpty,
-  /** Quadratic slippage factor is used to cap the slippage component of maintenance margin - it is applied to the square of the slippage volume. */
-  quadraticSlippageFactor: Decimal.DecimalOrEmpty,
-  /** Successor configuration. If this proposal is meant to succeed a given market, then this should be set. */
-  successor: /* @__PURE__ */ optional(SuccessorConfiguration),
-  /** Liquidity SLA parameters */
-  liquiditySlaParameters: /* @__PURE__ */ nullable(LiquiditySLAParameters),
-  /** Specifies how the liquidity fee for the market will be calculated. */
-  liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
-  /** Liquidation strategy for this market. */
-  liquidationStrategy: /* @__PURE__ */ nullable(LiquidationStrategy),
-  /** Mark price configuration. */
-  markPriceConfiguration: /* @__PURE__ */ nullable(CompositePriceConfiguration),
-  /** The market tick size defines the minimum change in quote price for the market */
-  tickSize: Amount.AmountOrEmpty
-})
-  .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
-  .annotations({ identifier: "vega.NewMarketConfiguration" })
 /**
  * Configuration for a new futures market on Vega (`vega.NewMarketConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NewMarketConfiguration extends Schema.Schema.Type<typeof NewMarketConfiguration_> {}
+export interface NewMarketConfiguration {
+  /** New futures market instrument configuration. */
+  readonly instrument?: InstrumentConfiguration
+  /** Decimal places used for the new futures market, sets the smallest price increment on the book. */
+  readonly decimalPlaces: bigint
+  /** Optional new futures market metadata, tags. */
+  readonly metadata: ReadonlyArray<string>
+  /** Price monitoring parameters. */
+  readonly priceMonitoringParameters?: PriceMonitoringParameters
+  /** Liquidity monitoring parameters. */
+  readonly liquidityMonitoringParameters?: LiquidityMonitoringParameters
+  /** Simple risk model parameters, valid only if MODEL_SIMPLE is selected. */
+  readonly simple?: SimpleModelParams
+  /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
+  readonly logNormal?: LogNormalRiskModel
+  /** Decimal places for order sizes, sets what size the smallest order / position on the futures market can be. */
+  readonly positionDecimalPlaces: bigint
+  /** DEPRECATED: Use liquidity SLA parameters instead. Percentage move up and down from the mid price which specifies the range of price levels over which automated liquidity provisions will be deployed. */
+  readonly lpPriceRange?: Option.Option<BigDecimal.BigDecimal>
+  /** Linear slippage factor is used to cap the slippage component of maintenance margin - it is applied to the slippage volume. */
+  readonly linearSlippageFactor: Option.Option<BigDecimal.BigDecimal>
+  /** Quadratic slippage factor is used to cap the slippage component of maintenance margin - it is applied to the square of the slippage volume. */
+  readonly quadraticSlippageFactor: Option.Option<BigDecimal.BigDecimal>
+  /** Successor configuration. If this proposal is meant to succeed a given market, then this should be set. */
+  readonly successor?: SuccessorConfiguration
+  /** Liquidity SLA parameters */
+  readonly liquiditySlaParameters?: LiquiditySLAParameters
+  /** Specifies how the liquidity fee for the market will be calculated. */
+  readonly liquidityFeeSettings?: LiquidityFeeSettings
+  /** Liquidation strategy for this market. */
+  readonly liquidationStrategy?: LiquidationStrategy
+  /** Mark price configuration. */
+  readonly markPriceConfiguration?: CompositePriceConfiguration
+  /** The market tick size defines the minimum change in quote price for the market */
+  readonly tickSize: Option.Option<bigint>
+}
 /**
  * The JSON form of {@link NewMarketConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NewMarketConfigurationEncoded extends Schema.Schema.Encoded<typeof NewMarketConfiguration_> {}
+export interface NewMarketConfigurationEncoded {
+  readonly instrument: InstrumentConfigurationEncoded | null
+  readonly decimalPlaces: string
+  readonly metadata: ReadonlyArray<string>
+  readonly priceMonitoringParameters: PriceMonitoringParametersEncoded | null
+  readonly liquidityMonitoringParameters: LiquidityMonitoringParametersEncoded | null
+  readonly simple?: SimpleModelParamsEncoded
+  readonly logNormal?: LogNormalRiskModelEncoded
+  readonly positionDecimalPlaces: string
+  readonly lpPriceRange?: string
+  readonly linearSlippageFactor: string
+  readonly quadraticSlippageFactor: string
+  readonly successor?: SuccessorConfigurationEncoded
+  readonly liquiditySlaParameters: LiquiditySLAParametersEncoded | null
+  readonly liquidityFeeSettings: LiquidityFeeSettingsEncoded | null
+  readonly liquidationStrategy: LiquidationStrategyEncoded | null
+  readonly markPriceConfiguration: CompositePriceConfigurationEncoded | null
+  readonly tickSize: string
+}
 /**
  * Configuration for a new futures market on Vega (`vega.NewMarketConfiguration`)
  *
@@ -1467,80 +1823,111 @@ export interface NewMarketConfigurationEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const NewMarketConfiguration: Schema.Schema<NewMarketConfiguration, NewMarketConfigurationEncoded> =
-  NewMarketConfiguration_
+  /* @__PURE__ */ Schema.Struct({
+    instrument: /* @__PURE__ */ nullable(InstrumentConfiguration),
+    decimalPlaces: Integer.Uint64,
+    metadata: /* @__PURE__ */ Schema.Array(Schema.String),
+    priceMonitoringParameters: /* @__PURE__ */ nullable(PriceMonitoringParameters),
+    liquidityMonitoringParameters: /* @__PURE__ */ nullable(LiquidityMonitoringParameters),
+    simple: /* @__PURE__ */ optional(SimpleModelParams),
+    logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
+    positionDecimalPlaces: Integer.Int64,
+    lpPriceRange: /* @__PURE__ */ optional(Decimal.DecimalOrEmpty),
+    linearSlippageFactor: Decimal.DecimalOrEmpty,
+    quadraticSlippageFactor: Decimal.DecimalOrEmpty,
+    successor: /* @__PURE__ */ optional(SuccessorConfiguration),
+    liquiditySlaParameters: /* @__PURE__ */ nullable(LiquiditySLAParameters),
+    liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
+    liquidationStrategy: /* @__PURE__ */ nullable(LiquidationStrategy),
+    markPriceConfiguration: /* @__PURE__ */ nullable(CompositePriceConfiguration),
+    tickSize: Amount.AmountOrEmpty
+  })
+    .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
+    .annotations({ identifier: "vega.NewMarketConfiguration" })
 
-const NewMarket_ = /* @__PURE__ */ Schema.Struct({
-  /** Configuration of the new market. */
-  changes: /* @__PURE__ */ nullable(NewMarketConfiguration)
-}).annotations({ identifier: "vega.NewMarket" })
 /**
  * New market on Vega (`vega.NewMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NewMarket extends Schema.Schema.Type<typeof NewMarket_> {}
+export interface NewMarket {
+  /** Configuration of the new market. */
+  readonly changes?: NewMarketConfiguration
+}
 /**
  * The JSON form of {@link NewMarket}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NewMarketEncoded extends Schema.Schema.Encoded<typeof NewMarket_> {}
+export interface NewMarketEncoded {
+  readonly changes: NewMarketConfigurationEncoded | null
+}
 /**
  * New market on Vega (`vega.NewMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NewMarket: Schema.Schema<NewMarket, NewMarketEncoded> = NewMarket_
+export const NewMarket: Schema.Schema<NewMarket, NewMarketEncoded> = /* @__PURE__ */ Schema.Struct({
+  changes: /* @__PURE__ */ nullable(NewMarketConfiguration)
+}).annotations({ identifier: "vega.NewMarket" })
 
-const NetworkParameter_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique key of the network parameter. */
-  key: Schema.String,
-  /** Value for the network parameter. */
-  value: Schema.String
-}).annotations({ identifier: "vega.NetworkParameter" })
 /**
  * Represents a network parameter on Vega (`vega.NetworkParameter`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NetworkParameter extends Schema.Schema.Type<typeof NetworkParameter_> {}
+export interface NetworkParameter {
+  /** Unique key of the network parameter. */
+  readonly key: string
+  /** Value for the network parameter. */
+  readonly value: string
+}
 /**
  * The JSON form of {@link NetworkParameter}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NetworkParameterEncoded extends Schema.Schema.Encoded<typeof NetworkParameter_> {}
+export interface NetworkParameterEncoded {
+  readonly key: string
+  readonly value: string
+}
 /**
  * Represents a network parameter on Vega (`vega.NetworkParameter`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NetworkParameter: Schema.Schema<NetworkParameter, NetworkParameterEncoded> = NetworkParameter_
+export const NetworkParameter: Schema.Schema<NetworkParameter, NetworkParameterEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    key: Schema.String,
+    value: Schema.String
+  }
+).annotations({ identifier: "vega.NetworkParameter" })
 
-const UpdateNetworkParameter_ = /* @__PURE__ */ Schema.Struct({
-  /** The network parameter to update. */
-  changes: /* @__PURE__ */ nullable(NetworkParameter)
-}).annotations({ identifier: "vega.UpdateNetworkParameter" })
 /**
  * Update network configuration on Vega (`vega.UpdateNetworkParameter`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateNetworkParameter extends Schema.Schema.Type<typeof UpdateNetworkParameter_> {}
+export interface UpdateNetworkParameter {
+  /** The network parameter to update. */
+  readonly changes?: NetworkParameter
+}
 /**
  * The JSON form of {@link UpdateNetworkParameter}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateNetworkParameterEncoded extends Schema.Schema.Encoded<typeof UpdateNetworkParameter_> {}
+export interface UpdateNetworkParameterEncoded {
+  readonly changes: NetworkParameterEncoded | null
+}
 /**
  * Update network configuration on Vega (`vega.UpdateNetworkParameter`)
  *
@@ -1548,183 +1935,214 @@ export interface UpdateNetworkParameterEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const UpdateNetworkParameter: Schema.Schema<UpdateNetworkParameter, UpdateNetworkParameterEncoded> =
-  UpdateNetworkParameter_
+  /* @__PURE__ */ Schema.Struct({
+    changes: /* @__PURE__ */ nullable(NetworkParameter)
+  }).annotations({ identifier: "vega.UpdateNetworkParameter" })
 
-const NewAsset_ = /* @__PURE__ */ Schema.Struct({
-  /** Configuration of the new asset. */
-  changes: /* @__PURE__ */ nullable(Asset.AssetDetails)
-}).annotations({ identifier: "vega.NewAsset" })
 /**
  * New asset on Vega (`vega.NewAsset`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NewAsset extends Schema.Schema.Type<typeof NewAsset_> {}
+export interface NewAsset {
+  /** Configuration of the new asset. */
+  readonly changes?: Schema.Schema.Type<typeof Asset.AssetDetails>
+}
 /**
  * The JSON form of {@link NewAsset}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NewAssetEncoded extends Schema.Schema.Encoded<typeof NewAsset_> {}
+export interface NewAssetEncoded {
+  readonly changes: Schema.Schema.Encoded<typeof Asset.AssetDetails> | null
+}
 /**
  * New asset on Vega (`vega.NewAsset`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NewAsset: Schema.Schema<NewAsset, NewAssetEncoded> = NewAsset_
+export const NewAsset: Schema.Schema<NewAsset, NewAssetEncoded> = /* @__PURE__ */ Schema.Struct({
+  changes: /* @__PURE__ */ nullable(Asset.AssetDetails)
+}).annotations({ identifier: "vega.NewAsset" })
 
-const NewFreeform_ = /* @__PURE__ */ Schema.Struct({}).annotations({ identifier: "vega.NewFreeform" })
 /**
  * Freeform proposal This message is just used as a placeholder to sort out the nature of the proposal once parsed. (`vega.NewFreeform`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NewFreeform extends Schema.Schema.Type<typeof NewFreeform_> {}
+export interface NewFreeform {}
 /**
  * The JSON form of {@link NewFreeform}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NewFreeformEncoded extends Schema.Schema.Encoded<typeof NewFreeform_> {}
+export interface NewFreeformEncoded {}
 /**
  * Freeform proposal This message is just used as a placeholder to sort out the nature of the proposal once parsed. (`vega.NewFreeform`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NewFreeform: Schema.Schema<NewFreeform, NewFreeformEncoded> = NewFreeform_
+export const NewFreeform: Schema.Schema<NewFreeform, NewFreeformEncoded> = /* @__PURE__ */ Schema.Struct(
+  {}
+).annotations({ identifier: "vega.NewFreeform" })
 
-const ERC20Update_ = /* @__PURE__ */ Schema.Struct({
-  /** Lifetime limits deposit per address. This will be interpreted against the asset decimals. note: this is a temporary measure that can be changed by governance. */
-  lifetimeLimit: Amount.Amount,
-  /** Maximum you can withdraw instantly. All withdrawals over the threshold will be delayed by the withdrawal delay. There’s no limit on the size of a withdrawal note: this is a temporary measure that can be changed by governance. */
-  withdrawThreshold: Amount.Amount
-}).annotations({ identifier: "vega.ERC20Update" })
 /**
  * The message `vega.ERC20Update`. (`vega.ERC20Update`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ERC20Update extends Schema.Schema.Type<typeof ERC20Update_> {}
+export interface ERC20Update {
+  /** Lifetime limits deposit per address. This will be interpreted against the asset decimals. note: this is a temporary measure that can be changed by governance. */
+  readonly lifetimeLimit: bigint
+  /** Maximum you can withdraw instantly. All withdrawals over the threshold will be delayed by the withdrawal delay. There’s no limit on the size of a withdrawal note: this is a temporary measure that can be changed by governance. */
+  readonly withdrawThreshold: bigint
+}
 /**
  * The JSON form of {@link ERC20Update}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ERC20UpdateEncoded extends Schema.Schema.Encoded<typeof ERC20Update_> {}
+export interface ERC20UpdateEncoded {
+  readonly lifetimeLimit: string
+  readonly withdrawThreshold: string
+}
 /**
  * The message `vega.ERC20Update`. (`vega.ERC20Update`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ERC20Update: Schema.Schema<ERC20Update, ERC20UpdateEncoded> = ERC20Update_
+export const ERC20Update: Schema.Schema<ERC20Update, ERC20UpdateEncoded> = /* @__PURE__ */ Schema.Struct({
+  lifetimeLimit: Amount.Amount,
+  withdrawThreshold: Amount.Amount
+}).annotations({ identifier: "vega.ERC20Update" })
 
-const AssetDetailsUpdate_ = /* @__PURE__ */ Schema.Struct({
-  /** Minimum economically meaningful amount in the asset. */
-  quantum: Decimal.Decimal,
-  /** Ethereum ERC20 asset update. */
-  erc20: /* @__PURE__ */ optional(ERC20Update)
-})
-  .pipe(/* @__PURE__ */ oneof("source", ["erc20"]))
-  .annotations({ identifier: "vega.AssetDetailsUpdate" })
 /**
  * Changes to apply on an existing asset. (`vega.AssetDetailsUpdate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AssetDetailsUpdate extends Schema.Schema.Type<typeof AssetDetailsUpdate_> {}
+export interface AssetDetailsUpdate {
+  /** Minimum economically meaningful amount in the asset. */
+  readonly quantum: BigDecimal.BigDecimal
+  /** Ethereum ERC20 asset update. */
+  readonly erc20?: ERC20Update
+}
 /**
  * The JSON form of {@link AssetDetailsUpdate}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AssetDetailsUpdateEncoded extends Schema.Schema.Encoded<typeof AssetDetailsUpdate_> {}
+export interface AssetDetailsUpdateEncoded {
+  readonly quantum: string
+  readonly erc20?: ERC20UpdateEncoded
+}
 /**
  * Changes to apply on an existing asset. (`vega.AssetDetailsUpdate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const AssetDetailsUpdate: Schema.Schema<AssetDetailsUpdate, AssetDetailsUpdateEncoded> = AssetDetailsUpdate_
+export const AssetDetailsUpdate: Schema.Schema<AssetDetailsUpdate, AssetDetailsUpdateEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    quantum: Decimal.Decimal,
+    erc20: /* @__PURE__ */ optional(ERC20Update)
+  })
+    .pipe(/* @__PURE__ */ oneof("source", ["erc20"]))
+    .annotations({ identifier: "vega.AssetDetailsUpdate" })
 
-const UpdateAsset_ = /* @__PURE__ */ Schema.Struct({
-  /** Asset ID the update is for. */
-  assetId: Ids.AssetId,
-  /** Changes to apply on an existing asset. */
-  changes: /* @__PURE__ */ nullable(AssetDetailsUpdate)
-}).annotations({ identifier: "vega.UpdateAsset" })
 /**
  * Update an existing asset on Vega (`vega.UpdateAsset`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateAsset extends Schema.Schema.Type<typeof UpdateAsset_> {}
+export interface UpdateAsset {
+  /** Asset ID the update is for. */
+  readonly assetId: Ids.AssetId
+  /** Changes to apply on an existing asset. */
+  readonly changes?: AssetDetailsUpdate
+}
 /**
  * The JSON form of {@link UpdateAsset}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateAssetEncoded extends Schema.Schema.Encoded<typeof UpdateAsset_> {}
+export interface UpdateAssetEncoded {
+  readonly assetId: string
+  readonly changes: AssetDetailsUpdateEncoded | null
+}
 /**
  * Update an existing asset on Vega (`vega.UpdateAsset`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const UpdateAsset: Schema.Schema<UpdateAsset, UpdateAssetEncoded> = UpdateAsset_
+export const UpdateAsset: Schema.Schema<UpdateAsset, UpdateAssetEncoded> = /* @__PURE__ */ Schema.Struct({
+  assetId: Ids.AssetId,
+  changes: /* @__PURE__ */ nullable(AssetDetailsUpdate)
+}).annotations({ identifier: "vega.UpdateAsset" })
 
-const NewSpotMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** New spot market instrument configuration. */
-  instrument: /* @__PURE__ */ nullable(InstrumentConfiguration),
-  /** Decimal places used for the new spot market, sets the smallest price increment on the book. */
-  decimalPlaces: Integer.Uint64,
-  /** Optional new spot market metadata, tags. */
-  metadata: /* @__PURE__ */ Schema.Array(Schema.String),
-  /** Price monitoring parameters. */
-  priceMonitoringParameters: /* @__PURE__ */ nullable(PriceMonitoringParameters),
-  /** Specifies parameters related to target stake calculation. */
-  targetStakeParameters: /* @__PURE__ */ nullable(TargetStakeParameters),
-  /** Simple risk model parameters, valid only if MODEL_SIMPLE is selected. */
-  simple: /* @__PURE__ */ optional(SimpleModelParams),
-  /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
-  logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
-  /** Decimal places for order sizes, sets what size the smallest order / position on the spot market can be. */
-  positionDecimalPlaces: Integer.Int64,
-  /** Specifies the liquidity provision SLA parameters. */
-  slaParams: /* @__PURE__ */ nullable(LiquiditySLAParameters),
-  /** Specifies how the liquidity fee for the market will be calculated. */
-  liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
-  /** The market tick size defines the minimum change in quote price for the market */
-  tickSize: Amount.AmountOrEmpty
-})
-  .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
-  .annotations({ identifier: "vega.NewSpotMarketConfiguration" })
 /**
  * Configuration for a new spot market on Vega (`vega.NewSpotMarketConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NewSpotMarketConfiguration extends Schema.Schema.Type<typeof NewSpotMarketConfiguration_> {}
+export interface NewSpotMarketConfiguration {
+  /** New spot market instrument configuration. */
+  readonly instrument?: InstrumentConfiguration
+  /** Decimal places used for the new spot market, sets the smallest price increment on the book. */
+  readonly decimalPlaces: bigint
+  /** Optional new spot market metadata, tags. */
+  readonly metadata: ReadonlyArray<string>
+  /** Price monitoring parameters. */
+  readonly priceMonitoringParameters?: PriceMonitoringParameters
+  /** Specifies parameters related to target stake calculation. */
+  readonly targetStakeParameters?: TargetStakeParameters
+  /** Simple risk model parameters, valid only if MODEL_SIMPLE is selected. */
+  readonly simple?: SimpleModelParams
+  /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
+  readonly logNormal?: LogNormalRiskModel
+  /** Decimal places for order sizes, sets what size the smallest order / position on the spot market can be. */
+  readonly positionDecimalPlaces: bigint
+  /** Specifies the liquidity provision SLA parameters. */
+  readonly slaParams?: LiquiditySLAParameters
+  /** Specifies how the liquidity fee for the market will be calculated. */
+  readonly liquidityFeeSettings?: LiquidityFeeSettings
+  /** The market tick size defines the minimum change in quote price for the market */
+  readonly tickSize: Option.Option<bigint>
+}
 /**
  * The JSON form of {@link NewSpotMarketConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NewSpotMarketConfigurationEncoded extends Schema.Schema.Encoded<typeof NewSpotMarketConfiguration_> {}
+export interface NewSpotMarketConfigurationEncoded {
+  readonly instrument: InstrumentConfigurationEncoded | null
+  readonly decimalPlaces: string
+  readonly metadata: ReadonlyArray<string>
+  readonly priceMonitoringParameters: PriceMonitoringParametersEncoded | null
+  readonly targetStakeParameters: TargetStakeParametersEncoded | null
+  readonly simple?: SimpleModelParamsEncoded
+  readonly logNormal?: LogNormalRiskModelEncoded
+  readonly positionDecimalPlaces: string
+  readonly slaParams: LiquiditySLAParametersEncoded | null
+  readonly liquidityFeeSettings: LiquidityFeeSettingsEncoded | null
+  readonly tickSize: string
+}
 /**
  * Configuration for a new spot market on Vega (`vega.NewSpotMarketConfiguration`)
  *
@@ -1732,70 +2150,91 @@ export interface NewSpotMarketConfigurationEncoded extends Schema.Schema.Encoded
  * @category Messages
  */
 export const NewSpotMarketConfiguration: Schema.Schema<NewSpotMarketConfiguration, NewSpotMarketConfigurationEncoded> =
-  NewSpotMarketConfiguration_
+  /* @__PURE__ */ Schema.Struct({
+    instrument: /* @__PURE__ */ nullable(InstrumentConfiguration),
+    decimalPlaces: Integer.Uint64,
+    metadata: /* @__PURE__ */ Schema.Array(Schema.String),
+    priceMonitoringParameters: /* @__PURE__ */ nullable(PriceMonitoringParameters),
+    targetStakeParameters: /* @__PURE__ */ nullable(TargetStakeParameters),
+    simple: /* @__PURE__ */ optional(SimpleModelParams),
+    logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
+    positionDecimalPlaces: Integer.Int64,
+    slaParams: /* @__PURE__ */ nullable(LiquiditySLAParameters),
+    liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
+    tickSize: Amount.AmountOrEmpty
+  })
+    .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
+    .annotations({ identifier: "vega.NewSpotMarketConfiguration" })
 
-const NewSpotMarket_ = /* @__PURE__ */ Schema.Struct({
-  /** Configuration of the new spot market. */
-  changes: /* @__PURE__ */ nullable(NewSpotMarketConfiguration)
-}).annotations({ identifier: "vega.NewSpotMarket" })
 /**
  * New spot market on Vega (`vega.NewSpotMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NewSpotMarket extends Schema.Schema.Type<typeof NewSpotMarket_> {}
+export interface NewSpotMarket {
+  /** Configuration of the new spot market. */
+  readonly changes?: NewSpotMarketConfiguration
+}
 /**
  * The JSON form of {@link NewSpotMarket}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NewSpotMarketEncoded extends Schema.Schema.Encoded<typeof NewSpotMarket_> {}
+export interface NewSpotMarketEncoded {
+  readonly changes: NewSpotMarketConfigurationEncoded | null
+}
 /**
  * New spot market on Vega (`vega.NewSpotMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NewSpotMarket: Schema.Schema<NewSpotMarket, NewSpotMarketEncoded> = NewSpotMarket_
+export const NewSpotMarket: Schema.Schema<NewSpotMarket, NewSpotMarketEncoded> = /* @__PURE__ */ Schema.Struct({
+  changes: /* @__PURE__ */ nullable(NewSpotMarketConfiguration)
+}).annotations({ identifier: "vega.NewSpotMarket" })
 
-const UpdateSpotMarketConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** Optional spot market metadata, tags. */
-  metadata: /* @__PURE__ */ Schema.Array(Schema.String),
-  /** Price monitoring parameters. */
-  priceMonitoringParameters: /* @__PURE__ */ nullable(PriceMonitoringParameters),
-  /** Specifies parameters related to target stake calculation. */
-  targetStakeParameters: /* @__PURE__ */ nullable(TargetStakeParameters),
-  /** Simple risk model parameters, valid only if MODEL_SIMPLE is selected. */
-  simple: /* @__PURE__ */ optional(SimpleModelParams),
-  /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
-  logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
-  /** Specifies the liquidity provision SLA parameters. */
-  slaParams: /* @__PURE__ */ nullable(LiquiditySLAParameters),
-  /** Specifies how the liquidity fee for the market will be calculated. */
-  liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
-  /** The market tick size defines the minimum change in quote price for the market */
-  tickSize: Amount.AmountOrEmpty
-})
-  .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
-  .annotations({ identifier: "vega.UpdateSpotMarketConfiguration" })
 /**
  * Configuration to update a spot market on Vega (`vega.UpdateSpotMarketConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateSpotMarketConfiguration extends Schema.Schema.Type<typeof UpdateSpotMarketConfiguration_> {}
+export interface UpdateSpotMarketConfiguration {
+  /** Optional spot market metadata, tags. */
+  readonly metadata: ReadonlyArray<string>
+  /** Price monitoring parameters. */
+  readonly priceMonitoringParameters?: PriceMonitoringParameters
+  /** Specifies parameters related to target stake calculation. */
+  readonly targetStakeParameters?: TargetStakeParameters
+  /** Simple risk model parameters, valid only if MODEL_SIMPLE is selected. */
+  readonly simple?: SimpleModelParams
+  /** Log normal risk model parameters, valid only if MODEL_LOG_NORMAL is selected. */
+  readonly logNormal?: LogNormalRiskModel
+  /** Specifies the liquidity provision SLA parameters. */
+  readonly slaParams?: LiquiditySLAParameters
+  /** Specifies how the liquidity fee for the market will be calculated. */
+  readonly liquidityFeeSettings?: LiquidityFeeSettings
+  /** The market tick size defines the minimum change in quote price for the market */
+  readonly tickSize: Option.Option<bigint>
+}
 /**
  * The JSON form of {@link UpdateSpotMarketConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateSpotMarketConfigurationEncoded extends Schema.Schema.Encoded<
-  typeof UpdateSpotMarketConfiguration_
-> {}
+export interface UpdateSpotMarketConfigurationEncoded {
+  readonly metadata: ReadonlyArray<string>
+  readonly priceMonitoringParameters: PriceMonitoringParametersEncoded | null
+  readonly targetStakeParameters: TargetStakeParametersEncoded | null
+  readonly simple?: SimpleModelParamsEncoded
+  readonly logNormal?: LogNormalRiskModelEncoded
+  readonly slaParams: LiquiditySLAParametersEncoded | null
+  readonly liquidityFeeSettings: LiquidityFeeSettingsEncoded | null
+  readonly tickSize: string
+}
 /**
  * Configuration to update a spot market on Vega (`vega.UpdateSpotMarketConfiguration`)
  *
@@ -1805,35 +2244,53 @@ export interface UpdateSpotMarketConfigurationEncoded extends Schema.Schema.Enco
 export const UpdateSpotMarketConfiguration: Schema.Schema<
   UpdateSpotMarketConfiguration,
   UpdateSpotMarketConfigurationEncoded
-> = UpdateSpotMarketConfiguration_
+> = /* @__PURE__ */ Schema.Struct({
+  metadata: /* @__PURE__ */ Schema.Array(Schema.String),
+  priceMonitoringParameters: /* @__PURE__ */ nullable(PriceMonitoringParameters),
+  targetStakeParameters: /* @__PURE__ */ nullable(TargetStakeParameters),
+  simple: /* @__PURE__ */ optional(SimpleModelParams),
+  logNormal: /* @__PURE__ */ optional(LogNormalRiskModel),
+  slaParams: /* @__PURE__ */ nullable(LiquiditySLAParameters),
+  liquidityFeeSettings: /* @__PURE__ */ nullable(LiquidityFeeSettings),
+  tickSize: Amount.AmountOrEmpty
+})
+  .pipe(/* @__PURE__ */ oneof("risk_parameters", ["simple", "logNormal"]))
+  .annotations({ identifier: "vega.UpdateSpotMarketConfiguration" })
 
-const UpdateSpotMarket_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID the update is for. */
-  marketId: Ids.MarketId,
-  /** Updated configuration of the spot market. */
-  changes: /* @__PURE__ */ nullable(UpdateSpotMarketConfiguration)
-}).annotations({ identifier: "vega.UpdateSpotMarket" })
 /**
  * Update an existing spot market on Vega (`vega.UpdateSpotMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateSpotMarket extends Schema.Schema.Type<typeof UpdateSpotMarket_> {}
+export interface UpdateSpotMarket {
+  /** Market ID the update is for. */
+  readonly marketId: Ids.MarketId
+  /** Updated configuration of the spot market. */
+  readonly changes?: UpdateSpotMarketConfiguration
+}
 /**
  * The JSON form of {@link UpdateSpotMarket}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateSpotMarketEncoded extends Schema.Schema.Encoded<typeof UpdateSpotMarket_> {}
+export interface UpdateSpotMarketEncoded {
+  readonly marketId: string
+  readonly changes: UpdateSpotMarketConfigurationEncoded | null
+}
 /**
  * Update an existing spot market on Vega (`vega.UpdateSpotMarket`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const UpdateSpotMarket: Schema.Schema<UpdateSpotMarket, UpdateSpotMarketEncoded> = UpdateSpotMarket_
+export const UpdateSpotMarket: Schema.Schema<UpdateSpotMarket, UpdateSpotMarketEncoded> = /* @__PURE__ */ Schema.Struct(
+  {
+    marketId: Ids.MarketId,
+    changes: /* @__PURE__ */ nullable(UpdateSpotMarketConfiguration)
+  }
+).annotations({ identifier: "vega.UpdateSpotMarket" })
 
 /**
  * The enum `vega.GovernanceTransferType`. (`vega.GovernanceTransferType`)
@@ -1854,97 +2311,116 @@ export const GovernanceTransferType = /* @__PURE__ */ Enum.make("vega.Governance
  */
 export type GovernanceTransferType = Enum.Type<typeof GovernanceTransferType>
 
-const OneOffTransfer_ = /* @__PURE__ */ Schema.Struct({
-  /** Timestamp in Unix nanoseconds for when the transfer should be delivered into the receiver's account. */
-  deliverOn: Timestamp.VegaTimestamp
-}).annotations({ identifier: "vega.OneOffTransfer" })
 /**
  * Specific details for a one off transfer (`vega.OneOffTransfer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface OneOffTransfer extends Schema.Schema.Type<typeof OneOffTransfer_> {}
+export interface OneOffTransfer {
+  /** Timestamp in Unix nanoseconds for when the transfer should be delivered into the receiver's account. */
+  readonly deliverOn: Timestamp.VegaTimestamp
+}
 /**
  * The JSON form of {@link OneOffTransfer}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OneOffTransferEncoded extends Schema.Schema.Encoded<typeof OneOffTransfer_> {}
+export interface OneOffTransferEncoded {
+  readonly deliverOn: string
+}
 /**
  * Specific details for a one off transfer (`vega.OneOffTransfer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const OneOffTransfer: Schema.Schema<OneOffTransfer, OneOffTransferEncoded> = OneOffTransfer_
+export const OneOffTransfer: Schema.Schema<OneOffTransfer, OneOffTransferEncoded> = /* @__PURE__ */ Schema.Struct({
+  deliverOn: Timestamp.VegaTimestamp
+}).annotations({ identifier: "vega.OneOffTransfer" })
 
-const RecurringTransfer_ = /* @__PURE__ */ Schema.Struct({
-  startEpoch: Integer.Uint64,
-  /** Last epoch at which this transfer shall be paid. */
-  endEpoch: /* @__PURE__ */ optional(Integer.Uint64),
-  /** Optional parameter defining how a transfer is dispatched. */
-  dispatchStrategy: /* @__PURE__ */ optional(Commands.DispatchStrategy)
-}).annotations({ identifier: "vega.RecurringTransfer" })
 /**
  * Specific details for a recurring transfer (`vega.RecurringTransfer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface RecurringTransfer extends Schema.Schema.Type<typeof RecurringTransfer_> {}
+export interface RecurringTransfer {
+  readonly startEpoch: bigint
+  /** Last epoch at which this transfer shall be paid. */
+  readonly endEpoch?: bigint
+  /** Optional parameter defining how a transfer is dispatched. */
+  readonly dispatchStrategy?: Schema.Schema.Type<typeof Commands.DispatchStrategy>
+}
 /**
  * The JSON form of {@link RecurringTransfer}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface RecurringTransferEncoded extends Schema.Schema.Encoded<typeof RecurringTransfer_> {}
+export interface RecurringTransferEncoded {
+  readonly startEpoch: string
+  readonly endEpoch?: string
+  readonly dispatchStrategy?: Schema.Schema.Encoded<typeof Commands.DispatchStrategy>
+}
 /**
  * Specific details for a recurring transfer (`vega.RecurringTransfer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const RecurringTransfer: Schema.Schema<RecurringTransfer, RecurringTransferEncoded> = RecurringTransfer_
+export const RecurringTransfer: Schema.Schema<RecurringTransfer, RecurringTransferEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    startEpoch: Integer.Uint64,
+    endEpoch: /* @__PURE__ */ optional(Integer.Uint64),
+    dispatchStrategy: /* @__PURE__ */ optional(Commands.DispatchStrategy)
+  }).annotations({ identifier: "vega.RecurringTransfer" })
 
-const NewTransferConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** Source account type, such as network treasury, market insurance pool */
-  sourceType: Commands.AccountType,
-  /** If network treasury, field is empty, otherwise uses the market ID */
-  source: /* @__PURE__ */ orEmpty(Ids.VegaId),
-  /** "All or nothing" or "best effort": All or nothing: Transfers the specified amount or does not transfer anything Best effort: Transfers the specified amount or the max allowable amount if this is less than the specified amount */
-  transferType: GovernanceTransferType,
-  /** Maximum amount to transfer */
-  amount: Amount.Amount,
-  /** ID of asset to transfer */
-  asset: Ids.AssetId,
-  /** Maximum fraction of the source account's balance to transfer as a decimal - i.e. 0.1 = 10% of the balance */
-  fractionOfBalance: Decimal.Decimal,
-  /** Specifies the account type to transfer to: reward pool, party, network insurance pool, market insurance pool */
-  destinationType: Commands.AccountType,
-  /** Specifies the account to transfer to, depending on the account type: Network treasury: leave empty Party: party's public key Market insurance pool: market ID */
-  destination: /* @__PURE__ */ orEmpty(Ids.PartyId),
-  oneOff: /* @__PURE__ */ optional(OneOffTransfer),
-  recurring: /* @__PURE__ */ optional(RecurringTransfer)
-})
-  .pipe(/* @__PURE__ */ oneof("kind", ["oneOff", "recurring"]))
-  .annotations({ identifier: "vega.NewTransferConfiguration" })
 /**
  * The message `vega.NewTransferConfiguration`. (`vega.NewTransferConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NewTransferConfiguration extends Schema.Schema.Type<typeof NewTransferConfiguration_> {}
+export interface NewTransferConfiguration {
+  /** Source account type, such as network treasury, market insurance pool */
+  readonly sourceType: Enum.Type<typeof Commands.AccountType>
+  /** If network treasury, field is empty, otherwise uses the market ID */
+  readonly source: "" | Ids.VegaId
+  /** "All or nothing" or "best effort": All or nothing: Transfers the specified amount or does not transfer anything Best effort: Transfers the specified amount or the max allowable amount if this is less than the specified amount */
+  readonly transferType: Enum.Type<typeof GovernanceTransferType>
+  /** Maximum amount to transfer */
+  readonly amount: bigint
+  /** ID of asset to transfer */
+  readonly asset: Ids.AssetId
+  /** Maximum fraction of the source account's balance to transfer as a decimal - i.e. 0.1 = 10% of the balance */
+  readonly fractionOfBalance: BigDecimal.BigDecimal
+  /** Specifies the account type to transfer to: reward pool, party, network insurance pool, market insurance pool */
+  readonly destinationType: Enum.Type<typeof Commands.AccountType>
+  /** Specifies the account to transfer to, depending on the account type: Network treasury: leave empty Party: party's public key Market insurance pool: market ID */
+  readonly destination: "" | Ids.PartyId
+  readonly oneOff?: OneOffTransfer
+  readonly recurring?: RecurringTransfer
+}
 /**
  * The JSON form of {@link NewTransferConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NewTransferConfigurationEncoded extends Schema.Schema.Encoded<typeof NewTransferConfiguration_> {}
+export interface NewTransferConfigurationEncoded {
+  readonly sourceType: string | number
+  readonly source: string
+  readonly transferType: string | number
+  readonly amount: string
+  readonly asset: string
+  readonly fractionOfBalance: string
+  readonly destinationType: string | number
+  readonly destination: string
+  readonly oneOff?: OneOffTransferEncoded
+  readonly recurring?: RecurringTransferEncoded
+}
 /**
  * The message `vega.NewTransferConfiguration`. (`vega.NewTransferConfiguration`)
  *
@@ -1952,54 +2428,69 @@ export interface NewTransferConfigurationEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const NewTransferConfiguration: Schema.Schema<NewTransferConfiguration, NewTransferConfigurationEncoded> =
-  NewTransferConfiguration_
+  /* @__PURE__ */ Schema.Struct({
+    sourceType: Commands.AccountType,
+    source: /* @__PURE__ */ orEmpty(Ids.VegaId),
+    transferType: GovernanceTransferType,
+    amount: Amount.Amount,
+    asset: Ids.AssetId,
+    fractionOfBalance: Decimal.Decimal,
+    destinationType: Commands.AccountType,
+    destination: /* @__PURE__ */ orEmpty(Ids.PartyId),
+    oneOff: /* @__PURE__ */ optional(OneOffTransfer),
+    recurring: /* @__PURE__ */ optional(RecurringTransfer)
+  })
+    .pipe(/* @__PURE__ */ oneof("kind", ["oneOff", "recurring"]))
+    .annotations({ identifier: "vega.NewTransferConfiguration" })
 
-const NewTransfer_ = /* @__PURE__ */ Schema.Struct({
-  /** Configuration for a new transfer. */
-  changes: /* @__PURE__ */ nullable(NewTransferConfiguration)
-}).annotations({ identifier: "vega.NewTransfer" })
 /**
  * New governance transfer (`vega.NewTransfer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NewTransfer extends Schema.Schema.Type<typeof NewTransfer_> {}
+export interface NewTransfer {
+  /** Configuration for a new transfer. */
+  readonly changes?: NewTransferConfiguration
+}
 /**
  * The JSON form of {@link NewTransfer}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NewTransferEncoded extends Schema.Schema.Encoded<typeof NewTransfer_> {}
+export interface NewTransferEncoded {
+  readonly changes: NewTransferConfigurationEncoded | null
+}
 /**
  * New governance transfer (`vega.NewTransfer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NewTransfer: Schema.Schema<NewTransfer, NewTransferEncoded> = NewTransfer_
+export const NewTransfer: Schema.Schema<NewTransfer, NewTransferEncoded> = /* @__PURE__ */ Schema.Struct({
+  changes: /* @__PURE__ */ nullable(NewTransferConfiguration)
+}).annotations({ identifier: "vega.NewTransfer" })
 
-const CancelTransferConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of the governance transfer proposal. */
-  transferId: Ids.VegaId
-}).annotations({ identifier: "vega.CancelTransferConfiguration" })
 /**
  * The message `vega.CancelTransferConfiguration`. (`vega.CancelTransferConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CancelTransferConfiguration extends Schema.Schema.Type<typeof CancelTransferConfiguration_> {}
+export interface CancelTransferConfiguration {
+  /** ID of the governance transfer proposal. */
+  readonly transferId: Ids.VegaId
+}
 /**
  * The JSON form of {@link CancelTransferConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CancelTransferConfigurationEncoded extends Schema.Schema.Encoded<
-  typeof CancelTransferConfiguration_
-> {}
+export interface CancelTransferConfigurationEncoded {
+  readonly transferId: string
+}
 /**
  * The message `vega.CancelTransferConfiguration`. (`vega.CancelTransferConfiguration`)
  *
@@ -2009,33 +2500,38 @@ export interface CancelTransferConfigurationEncoded extends Schema.Schema.Encode
 export const CancelTransferConfiguration: Schema.Schema<
   CancelTransferConfiguration,
   CancelTransferConfigurationEncoded
-> = CancelTransferConfiguration_
+> = /* @__PURE__ */ Schema.Struct({
+  transferId: Ids.VegaId
+}).annotations({ identifier: "vega.CancelTransferConfiguration" })
 
-const CancelTransfer_ = /* @__PURE__ */ Schema.Struct({
-  /** Configuration for cancellation of a governance-initiated transfer */
-  changes: /* @__PURE__ */ nullable(CancelTransferConfiguration)
-}).annotations({ identifier: "vega.CancelTransfer" })
 /**
  * The message `vega.CancelTransfer`. (`vega.CancelTransfer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CancelTransfer extends Schema.Schema.Type<typeof CancelTransfer_> {}
+export interface CancelTransfer {
+  /** Configuration for cancellation of a governance-initiated transfer */
+  readonly changes?: CancelTransferConfiguration
+}
 /**
  * The JSON form of {@link CancelTransfer}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CancelTransferEncoded extends Schema.Schema.Encoded<typeof CancelTransfer_> {}
+export interface CancelTransferEncoded {
+  readonly changes: CancelTransferConfigurationEncoded | null
+}
 /**
  * The message `vega.CancelTransfer`. (`vega.CancelTransfer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const CancelTransfer: Schema.Schema<CancelTransfer, CancelTransferEncoded> = CancelTransfer_
+export const CancelTransfer: Schema.Schema<CancelTransfer, CancelTransferEncoded> = /* @__PURE__ */ Schema.Struct({
+  changes: /* @__PURE__ */ nullable(CancelTransferConfiguration)
+}).annotations({ identifier: "vega.CancelTransfer" })
 
 /**
  * The enum `vega.MarketStateUpdateType`. (`vega.MarketStateUpdateType`)
@@ -2057,30 +2553,31 @@ export const MarketStateUpdateType = /* @__PURE__ */ Enum.make("vega.MarketState
  */
 export type MarketStateUpdateType = Enum.Type<typeof MarketStateUpdateType>
 
-const UpdateMarketStateConfiguration_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of the market */
-  marketId: Ids.MarketId,
-  /** Type of the market update */
-  updateType: MarketStateUpdateType,
-  /** Settlement price, relevant only for market termination for futures markets */
-  price: /* @__PURE__ */ optional(Amount.Amount)
-}).annotations({ identifier: "vega.UpdateMarketStateConfiguration" })
 /**
  * The message `vega.UpdateMarketStateConfiguration`. (`vega.UpdateMarketStateConfiguration`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateMarketStateConfiguration extends Schema.Schema.Type<typeof UpdateMarketStateConfiguration_> {}
+export interface UpdateMarketStateConfiguration {
+  /** ID of the market */
+  readonly marketId: Ids.MarketId
+  /** Type of the market update */
+  readonly updateType: Enum.Type<typeof MarketStateUpdateType>
+  /** Settlement price, relevant only for market termination for futures markets */
+  readonly price?: bigint
+}
 /**
  * The JSON form of {@link UpdateMarketStateConfiguration}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateMarketStateConfigurationEncoded extends Schema.Schema.Encoded<
-  typeof UpdateMarketStateConfiguration_
-> {}
+export interface UpdateMarketStateConfigurationEncoded {
+  readonly marketId: string
+  readonly updateType: string | number
+  readonly price?: string
+}
 /**
  * The message `vega.UpdateMarketStateConfiguration`. (`vega.UpdateMarketStateConfiguration`)
  *
@@ -2090,118 +2587,144 @@ export interface UpdateMarketStateConfigurationEncoded extends Schema.Schema.Enc
 export const UpdateMarketStateConfiguration: Schema.Schema<
   UpdateMarketStateConfiguration,
   UpdateMarketStateConfigurationEncoded
-> = UpdateMarketStateConfiguration_
+> = /* @__PURE__ */ Schema.Struct({
+  marketId: Ids.MarketId,
+  updateType: MarketStateUpdateType,
+  price: /* @__PURE__ */ optional(Amount.Amount)
+}).annotations({ identifier: "vega.UpdateMarketStateConfiguration" })
 
-const UpdateMarketState_ = /* @__PURE__ */ Schema.Struct({
-  /** Configuration for governance-initiated change of a market's state */
-  changes: /* @__PURE__ */ nullable(UpdateMarketStateConfiguration)
-}).annotations({ identifier: "vega.UpdateMarketState" })
 /**
  * The message `vega.UpdateMarketState`. (`vega.UpdateMarketState`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateMarketState extends Schema.Schema.Type<typeof UpdateMarketState_> {}
+export interface UpdateMarketState {
+  /** Configuration for governance-initiated change of a market's state */
+  readonly changes?: UpdateMarketStateConfiguration
+}
 /**
  * The JSON form of {@link UpdateMarketState}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateMarketStateEncoded extends Schema.Schema.Encoded<typeof UpdateMarketState_> {}
+export interface UpdateMarketStateEncoded {
+  readonly changes: UpdateMarketStateConfigurationEncoded | null
+}
 /**
  * The message `vega.UpdateMarketState`. (`vega.UpdateMarketState`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const UpdateMarketState: Schema.Schema<UpdateMarketState, UpdateMarketStateEncoded> = UpdateMarketState_
+export const UpdateMarketState: Schema.Schema<UpdateMarketState, UpdateMarketStateEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    changes: /* @__PURE__ */ nullable(UpdateMarketStateConfiguration)
+  }).annotations({ identifier: "vega.UpdateMarketState" })
 
-const BenefitTier_ = /* @__PURE__ */ Schema.Struct({
-  /** Required running notional taker volume in quantum units for parties to access this tier. */
-  minimumRunningNotionalTakerVolume: Amount.Amount,
-  /** Required number of epochs a party must have been in a referral set to access this tier. */
-  minimumEpochs: Integer.Uint64,
-  /** Proportion of the referee's taker fees to be rewarded to the referrer. */
-  referralRewardFactor: Decimal.Decimal,
-  /** Proportion of the referee's taker fees to be discounted. */
-  referralDiscountFactor: Decimal.Decimal
-}).annotations({ identifier: "vega.BenefitTier" })
 /**
  * The message `vega.BenefitTier`. (`vega.BenefitTier`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface BenefitTier extends Schema.Schema.Type<typeof BenefitTier_> {}
+export interface BenefitTier {
+  /** Required running notional taker volume in quantum units for parties to access this tier. */
+  readonly minimumRunningNotionalTakerVolume: bigint
+  /** Required number of epochs a party must have been in a referral set to access this tier. */
+  readonly minimumEpochs: bigint
+  /** Proportion of the referee's taker fees to be rewarded to the referrer. */
+  readonly referralRewardFactor: BigDecimal.BigDecimal
+  /** Proportion of the referee's taker fees to be discounted. */
+  readonly referralDiscountFactor: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link BenefitTier}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface BenefitTierEncoded extends Schema.Schema.Encoded<typeof BenefitTier_> {}
+export interface BenefitTierEncoded {
+  readonly minimumRunningNotionalTakerVolume: string
+  readonly minimumEpochs: string
+  readonly referralRewardFactor: string
+  readonly referralDiscountFactor: string
+}
 /**
  * The message `vega.BenefitTier`. (`vega.BenefitTier`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const BenefitTier: Schema.Schema<BenefitTier, BenefitTierEncoded> = BenefitTier_
+export const BenefitTier: Schema.Schema<BenefitTier, BenefitTierEncoded> = /* @__PURE__ */ Schema.Struct({
+  minimumRunningNotionalTakerVolume: Amount.Amount,
+  minimumEpochs: Integer.Uint64,
+  referralRewardFactor: Decimal.Decimal,
+  referralDiscountFactor: Decimal.Decimal
+}).annotations({ identifier: "vega.BenefitTier" })
 
-const StakingTier_ = /* @__PURE__ */ Schema.Struct({
-  /** Required number of governance tokens ($VEGA) a referrer must have staked to receive the multiplier. */
-  minimumStakedTokens: Amount.Amount,
-  /** Multiplier applied to the referral reward factor when calculating referral rewards due to the referrer. */
-  referralRewardMultiplier: Decimal.Decimal
-}).annotations({ identifier: "vega.StakingTier" })
 /**
  * The message `vega.StakingTier`. (`vega.StakingTier`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface StakingTier extends Schema.Schema.Type<typeof StakingTier_> {}
+export interface StakingTier {
+  /** Required number of governance tokens ($VEGA) a referrer must have staked to receive the multiplier. */
+  readonly minimumStakedTokens: bigint
+  /** Multiplier applied to the referral reward factor when calculating referral rewards due to the referrer. */
+  readonly referralRewardMultiplier: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link StakingTier}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface StakingTierEncoded extends Schema.Schema.Encoded<typeof StakingTier_> {}
+export interface StakingTierEncoded {
+  readonly minimumStakedTokens: string
+  readonly referralRewardMultiplier: string
+}
 /**
  * The message `vega.StakingTier`. (`vega.StakingTier`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const StakingTier: Schema.Schema<StakingTier, StakingTierEncoded> = StakingTier_
+export const StakingTier: Schema.Schema<StakingTier, StakingTierEncoded> = /* @__PURE__ */ Schema.Struct({
+  minimumStakedTokens: Amount.Amount,
+  referralRewardMultiplier: Decimal.Decimal
+}).annotations({ identifier: "vega.StakingTier" })
 
-const ReferralProgramChanges_ = /* @__PURE__ */ Schema.Struct({
-  /** Defined benefit tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on performance criteria. */
-  benefitTiers: /* @__PURE__ */ Schema.Array(BenefitTier),
-  /** Timestamp as Unix time in seconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
-  endOfProgramTimestamp: Timestamp.EthereumTimestamp,
-  /** Number of epochs over which to evaluate a referral set's running volume. */
-  windowLength: Integer.Uint64,
-  /** Defined staking tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on their staking. */
-  stakingTiers: /* @__PURE__ */ Schema.Array(StakingTier)
-}).annotations({ identifier: "vega.ReferralProgramChanges" })
 /**
  * The message `vega.ReferralProgramChanges`. (`vega.ReferralProgramChanges`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ReferralProgramChanges extends Schema.Schema.Type<typeof ReferralProgramChanges_> {}
+export interface ReferralProgramChanges {
+  /** Defined benefit tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on performance criteria. */
+  readonly benefitTiers: ReadonlyArray<BenefitTier>
+  /** Timestamp as Unix time in seconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
+  readonly endOfProgramTimestamp: Timestamp.EthereumTimestamp
+  /** Number of epochs over which to evaluate a referral set's running volume. */
+  readonly windowLength: bigint
+  /** Defined staking tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on their staking. */
+  readonly stakingTiers: ReadonlyArray<StakingTier>
+}
 /**
  * The JSON form of {@link ReferralProgramChanges}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ReferralProgramChangesEncoded extends Schema.Schema.Encoded<typeof ReferralProgramChanges_> {}
+export interface ReferralProgramChangesEncoded {
+  readonly benefitTiers: ReadonlyArray<BenefitTierEncoded>
+  readonly endOfProgramTimestamp: string
+  readonly windowLength: string
+  readonly stakingTiers: ReadonlyArray<StakingTierEncoded>
+}
 /**
  * The message `vega.ReferralProgramChanges`. (`vega.ReferralProgramChanges`)
  *
@@ -2209,26 +2732,32 @@ export interface ReferralProgramChangesEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const ReferralProgramChanges: Schema.Schema<ReferralProgramChanges, ReferralProgramChangesEncoded> =
-  ReferralProgramChanges_
+  /* @__PURE__ */ Schema.Struct({
+    benefitTiers: /* @__PURE__ */ Schema.Array(BenefitTier),
+    endOfProgramTimestamp: Timestamp.EthereumTimestamp,
+    windowLength: Integer.Uint64,
+    stakingTiers: /* @__PURE__ */ Schema.Array(StakingTier)
+  }).annotations({ identifier: "vega.ReferralProgramChanges" })
 
-const UpdateReferralProgram_ = /* @__PURE__ */ Schema.Struct({
-  /** Configuration for change to update a referral program. */
-  changes: /* @__PURE__ */ nullable(ReferralProgramChanges)
-}).annotations({ identifier: "vega.UpdateReferralProgram" })
 /**
  * The message `vega.UpdateReferralProgram`. (`vega.UpdateReferralProgram`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateReferralProgram extends Schema.Schema.Type<typeof UpdateReferralProgram_> {}
+export interface UpdateReferralProgram {
+  /** Configuration for change to update a referral program. */
+  readonly changes?: ReferralProgramChanges
+}
 /**
  * The JSON form of {@link UpdateReferralProgram}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateReferralProgramEncoded extends Schema.Schema.Encoded<typeof UpdateReferralProgram_> {}
+export interface UpdateReferralProgramEncoded {
+  readonly changes: ReferralProgramChangesEncoded | null
+}
 /**
  * The message `vega.UpdateReferralProgram`. (`vega.UpdateReferralProgram`)
  *
@@ -2236,60 +2765,69 @@ export interface UpdateReferralProgramEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const UpdateReferralProgram: Schema.Schema<UpdateReferralProgram, UpdateReferralProgramEncoded> =
-  UpdateReferralProgram_
+  /* @__PURE__ */ Schema.Struct({
+    changes: /* @__PURE__ */ nullable(ReferralProgramChanges)
+  }).annotations({ identifier: "vega.UpdateReferralProgram" })
 
-const VolumeBenefitTier_ = /* @__PURE__ */ Schema.Struct({
-  /** Required running notional taker volume in quantum units for parties to access this tier. */
-  minimumRunningNotionalTakerVolume: Amount.Amount,
-  /** Proportion of the taker fees to be discounted. */
-  volumeDiscountFactor: Decimal.Decimal
-}).annotations({ identifier: "vega.VolumeBenefitTier" })
 /**
  * The message `vega.VolumeBenefitTier`. (`vega.VolumeBenefitTier`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface VolumeBenefitTier extends Schema.Schema.Type<typeof VolumeBenefitTier_> {}
+export interface VolumeBenefitTier {
+  /** Required running notional taker volume in quantum units for parties to access this tier. */
+  readonly minimumRunningNotionalTakerVolume: bigint
+  /** Proportion of the taker fees to be discounted. */
+  readonly volumeDiscountFactor: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link VolumeBenefitTier}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface VolumeBenefitTierEncoded extends Schema.Schema.Encoded<typeof VolumeBenefitTier_> {}
+export interface VolumeBenefitTierEncoded {
+  readonly minimumRunningNotionalTakerVolume: string
+  readonly volumeDiscountFactor: string
+}
 /**
  * The message `vega.VolumeBenefitTier`. (`vega.VolumeBenefitTier`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const VolumeBenefitTier: Schema.Schema<VolumeBenefitTier, VolumeBenefitTierEncoded> = VolumeBenefitTier_
+export const VolumeBenefitTier: Schema.Schema<VolumeBenefitTier, VolumeBenefitTierEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    minimumRunningNotionalTakerVolume: Amount.Amount,
+    volumeDiscountFactor: Decimal.Decimal
+  }).annotations({ identifier: "vega.VolumeBenefitTier" })
 
-const VolumeDiscountProgramChanges_ = /* @__PURE__ */ Schema.Struct({
-  /** Defined benefit tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on performance criteria. */
-  benefitTiers: /* @__PURE__ */ Schema.Array(VolumeBenefitTier),
-  /** Timestamp as Unix time in seconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
-  endOfProgramTimestamp: Timestamp.EthereumTimestamp,
-  /** Number of epochs over which to evaluate a referral set's running volume. */
-  windowLength: Integer.Uint64
-}).annotations({ identifier: "vega.VolumeDiscountProgramChanges" })
 /**
  * The message `vega.VolumeDiscountProgramChanges`. (`vega.VolumeDiscountProgramChanges`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface VolumeDiscountProgramChanges extends Schema.Schema.Type<typeof VolumeDiscountProgramChanges_> {}
+export interface VolumeDiscountProgramChanges {
+  /** Defined benefit tiers in increasing order. First element will give Tier 1, second element will give Tier 2, and so on. Determines the level of benefit a party can expect based on performance criteria. */
+  readonly benefitTiers: ReadonlyArray<VolumeBenefitTier>
+  /** Timestamp as Unix time in seconds, after which when the current epoch ends, the program will end and benefits will be disabled. */
+  readonly endOfProgramTimestamp: Timestamp.EthereumTimestamp
+  /** Number of epochs over which to evaluate a referral set's running volume. */
+  readonly windowLength: bigint
+}
 /**
  * The JSON form of {@link VolumeDiscountProgramChanges}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface VolumeDiscountProgramChangesEncoded extends Schema.Schema.Encoded<
-  typeof VolumeDiscountProgramChanges_
-> {}
+export interface VolumeDiscountProgramChangesEncoded {
+  readonly benefitTiers: ReadonlyArray<VolumeBenefitTierEncoded>
+  readonly endOfProgramTimestamp: string
+  readonly windowLength: string
+}
 /**
  * The message `vega.VolumeDiscountProgramChanges`. (`vega.VolumeDiscountProgramChanges`)
  *
@@ -2299,28 +2837,31 @@ export interface VolumeDiscountProgramChangesEncoded extends Schema.Schema.Encod
 export const VolumeDiscountProgramChanges: Schema.Schema<
   VolumeDiscountProgramChanges,
   VolumeDiscountProgramChangesEncoded
-> = VolumeDiscountProgramChanges_
+> = /* @__PURE__ */ Schema.Struct({
+  benefitTiers: /* @__PURE__ */ Schema.Array(VolumeBenefitTier),
+  endOfProgramTimestamp: Timestamp.EthereumTimestamp,
+  windowLength: Integer.Uint64
+}).annotations({ identifier: "vega.VolumeDiscountProgramChanges" })
 
-const UpdateVolumeDiscountProgram_ = /* @__PURE__ */ Schema.Struct({
-  /** Configuration for a change to update a volume discount program */
-  changes: /* @__PURE__ */ nullable(VolumeDiscountProgramChanges)
-}).annotations({ identifier: "vega.UpdateVolumeDiscountProgram" })
 /**
  * The message `vega.UpdateVolumeDiscountProgram`. (`vega.UpdateVolumeDiscountProgram`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface UpdateVolumeDiscountProgram extends Schema.Schema.Type<typeof UpdateVolumeDiscountProgram_> {}
+export interface UpdateVolumeDiscountProgram {
+  /** Configuration for a change to update a volume discount program */
+  readonly changes?: VolumeDiscountProgramChanges
+}
 /**
  * The JSON form of {@link UpdateVolumeDiscountProgram}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface UpdateVolumeDiscountProgramEncoded extends Schema.Schema.Encoded<
-  typeof UpdateVolumeDiscountProgram_
-> {}
+export interface UpdateVolumeDiscountProgramEncoded {
+  readonly changes: VolumeDiscountProgramChangesEncoded | null
+}
 /**
  * The message `vega.UpdateVolumeDiscountProgram`. (`vega.UpdateVolumeDiscountProgram`)
  *
@@ -2330,40 +2871,96 @@ export interface UpdateVolumeDiscountProgramEncoded extends Schema.Schema.Encode
 export const UpdateVolumeDiscountProgram: Schema.Schema<
   UpdateVolumeDiscountProgram,
   UpdateVolumeDiscountProgramEncoded
-> = UpdateVolumeDiscountProgram_
+> = /* @__PURE__ */ Schema.Struct({
+  changes: /* @__PURE__ */ nullable(VolumeDiscountProgramChanges)
+}).annotations({ identifier: "vega.UpdateVolumeDiscountProgram" })
 
-const ProposalTerms_ = /* @__PURE__ */ Schema.Struct({
+/**
+ * Terms for a governance proposal on Vega (`vega.ProposalTerms`)
+ *
+ * @since 0.2.0
+ * @category Messages
+ */
+export interface ProposalTerms {
   /** Timestamp as Unix time in seconds when voting closes for this proposal, constrained by `minClose` and `maxClose` network parameters. */
-  closingTimestamp: Timestamp.EthereumTimestamp,
+  readonly closingTimestamp: Timestamp.EthereumTimestamp
   /** Timestamp as Unix time in seconds when proposal gets enacted if passed, constrained by `minEnact` and `maxEnact` network parameters. */
-  enactmentTimestamp: Timestamp.EthereumTimestamp,
+  readonly enactmentTimestamp: Timestamp.EthereumTimestamp
   /** Validation timestamp as Unix time in seconds. */
-  validationTimestamp: Timestamp.EthereumTimestamp,
+  readonly validationTimestamp: Timestamp.EthereumTimestamp
   /** Proposal change for modifying an existing futures market on Vega. */
-  updateMarket: /* @__PURE__ */ optional(UpdateMarket),
+  readonly updateMarket?: UpdateMarket
   /** Proposal change for creating new futures market on Vega. */
-  newMarket: /* @__PURE__ */ optional(NewMarket),
+  readonly newMarket?: NewMarket
   /** Proposal change for updating Vega network parameters. */
-  updateNetworkParameter: /* @__PURE__ */ optional(UpdateNetworkParameter),
+  readonly updateNetworkParameter?: UpdateNetworkParameter
   /** Proposal change for creating new assets on Vega. */
-  newAsset: /* @__PURE__ */ optional(NewAsset),
+  readonly newAsset?: NewAsset
   /** Proposal change for a freeform request, which can be voted on but does not change the behaviour of the system, and can be used to gauge community sentiment. */
-  newFreeform: /* @__PURE__ */ optional(NewFreeform),
+  readonly newFreeform?: NewFreeform
   /** Proposal change for updating an asset. */
-  updateAsset: /* @__PURE__ */ optional(UpdateAsset),
+  readonly updateAsset?: UpdateAsset
   /** Proposal change for creating new spot market on Vega. */
-  newSpotMarket: /* @__PURE__ */ optional(NewSpotMarket),
+  readonly newSpotMarket?: NewSpotMarket
   /** Proposal change for modifying an existing spot market on Vega. */
-  updateSpotMarket: /* @__PURE__ */ optional(UpdateSpotMarket),
+  readonly updateSpotMarket?: UpdateSpotMarket
   /** Proposal change for a governance transfer. */
-  newTransfer: /* @__PURE__ */ optional(NewTransfer),
+  readonly newTransfer?: NewTransfer
   /** Cancel a governance transfer. */
-  cancelTransfer: /* @__PURE__ */ optional(CancelTransfer),
+  readonly cancelTransfer?: CancelTransfer
   /** Proposal change for updating the state of a market. */
-  updateMarketState: /* @__PURE__ */ optional(UpdateMarketState),
+  readonly updateMarketState?: UpdateMarketState
   /** Proposal change for updating the referral program. */
-  updateReferralProgram: /* @__PURE__ */ optional(UpdateReferralProgram),
+  readonly updateReferralProgram?: UpdateReferralProgram
   /** Proposal change for updating the volume discount program. */
+  readonly updateVolumeDiscountProgram?: UpdateVolumeDiscountProgram
+}
+/**
+ * The JSON form of {@link ProposalTerms}.
+ *
+ * @since 0.2.0
+ * @category Encoded
+ */
+export interface ProposalTermsEncoded {
+  readonly closingTimestamp: string
+  readonly enactmentTimestamp: string
+  readonly validationTimestamp: string
+  readonly updateMarket?: UpdateMarketEncoded
+  readonly newMarket?: NewMarketEncoded
+  readonly updateNetworkParameter?: UpdateNetworkParameterEncoded
+  readonly newAsset?: NewAssetEncoded
+  readonly newFreeform?: NewFreeformEncoded
+  readonly updateAsset?: UpdateAssetEncoded
+  readonly newSpotMarket?: NewSpotMarketEncoded
+  readonly updateSpotMarket?: UpdateSpotMarketEncoded
+  readonly newTransfer?: NewTransferEncoded
+  readonly cancelTransfer?: CancelTransferEncoded
+  readonly updateMarketState?: UpdateMarketStateEncoded
+  readonly updateReferralProgram?: UpdateReferralProgramEncoded
+  readonly updateVolumeDiscountProgram?: UpdateVolumeDiscountProgramEncoded
+}
+/**
+ * Terms for a governance proposal on Vega (`vega.ProposalTerms`)
+ *
+ * @since 0.2.0
+ * @category Messages
+ */
+export const ProposalTerms: Schema.Schema<ProposalTerms, ProposalTermsEncoded> = /* @__PURE__ */ Schema.Struct({
+  closingTimestamp: Timestamp.EthereumTimestamp,
+  enactmentTimestamp: Timestamp.EthereumTimestamp,
+  validationTimestamp: Timestamp.EthereumTimestamp,
+  updateMarket: /* @__PURE__ */ optional(UpdateMarket),
+  newMarket: /* @__PURE__ */ optional(NewMarket),
+  updateNetworkParameter: /* @__PURE__ */ optional(UpdateNetworkParameter),
+  newAsset: /* @__PURE__ */ optional(NewAsset),
+  newFreeform: /* @__PURE__ */ optional(NewFreeform),
+  updateAsset: /* @__PURE__ */ optional(UpdateAsset),
+  newSpotMarket: /* @__PURE__ */ optional(NewSpotMarket),
+  updateSpotMarket: /* @__PURE__ */ optional(UpdateSpotMarket),
+  newTransfer: /* @__PURE__ */ optional(NewTransfer),
+  cancelTransfer: /* @__PURE__ */ optional(CancelTransfer),
+  updateMarketState: /* @__PURE__ */ optional(UpdateMarketState),
+  updateReferralProgram: /* @__PURE__ */ optional(UpdateReferralProgram),
   updateVolumeDiscountProgram: /* @__PURE__ */ optional(UpdateVolumeDiscountProgram)
 })
   .pipe(
@@ -2384,27 +2981,6 @@ const ProposalTerms_ = /* @__PURE__ */ Schema.Struct({
     ])
   )
   .annotations({ identifier: "vega.ProposalTerms" })
-/**
- * Terms for a governance proposal on Vega (`vega.ProposalTerms`)
- *
- * @since 0.2.0
- * @category Messages
- */
-export interface ProposalTerms extends Schema.Schema.Type<typeof ProposalTerms_> {}
-/**
- * The JSON form of {@link ProposalTerms}.
- *
- * @since 0.2.0
- * @category Encoded
- */
-export interface ProposalTermsEncoded extends Schema.Schema.Encoded<typeof ProposalTerms_> {}
-/**
- * Terms for a governance proposal on Vega (`vega.ProposalTerms`)
- *
- * @since 0.2.0
- * @category Messages
- */
-export const ProposalTerms: Schema.Schema<ProposalTerms, ProposalTermsEncoded> = ProposalTerms_
 
 /**
  * List of possible errors that can cause a proposal to be in state rejected or failed (`vega.ProposalError`)
@@ -2476,139 +3052,165 @@ export const ProposalError = /* @__PURE__ */ Enum.make("vega.ProposalError", {
  */
 export type ProposalError = Enum.Type<typeof ProposalError>
 
-const ProposalRationale_ = /* @__PURE__ */ Schema.Struct({
-  /** Description to show a short title / something in case the link goes offline. This is to be between 0 and 20k unicode characters. This is mandatory for all proposals. */
-  description: Schema.String,
-  /** Title to be used to give a short description of the proposal in lists. This is to be between 0 and 100 unicode characters. This is mandatory for all proposals. */
-  title: Schema.String
-}).annotations({ identifier: "vega.ProposalRationale" })
 /**
  * Rationale behind a proposal. (`vega.ProposalRationale`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ProposalRationale extends Schema.Schema.Type<typeof ProposalRationale_> {}
+export interface ProposalRationale {
+  /** Description to show a short title / something in case the link goes offline. This is to be between 0 and 20k unicode characters. This is mandatory for all proposals. */
+  readonly description: string
+  /** Title to be used to give a short description of the proposal in lists. This is to be between 0 and 100 unicode characters. This is mandatory for all proposals. */
+  readonly title: string
+}
 /**
  * The JSON form of {@link ProposalRationale}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ProposalRationaleEncoded extends Schema.Schema.Encoded<typeof ProposalRationale_> {}
+export interface ProposalRationaleEncoded {
+  readonly description: string
+  readonly title: string
+}
 /**
  * Rationale behind a proposal. (`vega.ProposalRationale`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ProposalRationale: Schema.Schema<ProposalRationale, ProposalRationaleEncoded> = ProposalRationale_
+export const ProposalRationale: Schema.Schema<ProposalRationale, ProposalRationaleEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    description: Schema.String,
+    title: Schema.String
+  }).annotations({ identifier: "vega.ProposalRationale" })
 
-const ProposalParameters_ = /* @__PURE__ */ Schema.Struct({
-  /** Represents the minimum time before a proposal can be closed for voting. */
-  minClose: Integer.Int64,
-  /** Represents the maximum time that a proposal can be open for voting. */
-  maxClose: Integer.Int64,
-  /** Represents the minimum time before an enacted proposal takes effect. */
-  minEnact: Integer.Int64,
-  /** Represents the maximum time before an enacted proposal must take effect. */
-  maxEnact: Integer.Int64,
-  /** Specifies the required percentage of eligible participants that must partake in the proposal for it to be valid. */
-  requiredParticipation: Decimal.Decimal,
-  /** Specifies the required percentage of votes a proposal needs to be approved. */
-  requiredMajority: Decimal.Decimal,
-  /** Specifies the minimum governance token balance a proposer must hold to initiate a proposal. */
-  minProposerBalance: Amount.Amount,
-  /** Specifies the minimum governance token balance a voter must hold to participate in voting. */
-  minVoterBalance: Amount.Amount,
-  /** Specifies the required percentage of participation from liquidity providers for the proposal to be valid. */
-  requiredParticipationLp: Decimal.Decimal,
-  /** Specifies the required majority percentage from liquidity providers for a proposal to be approved. */
-  requiredMajorityLp: Decimal.Decimal,
-  /** Specifies the minimum share that is akin to equity, which a participant must hold for their vote to be eligible. */
-  minEquityLikeShare: Decimal.Decimal
-}).annotations({ identifier: "vega.ProposalParameters" })
 /**
  * The message `vega.ProposalParameters`. (`vega.ProposalParameters`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ProposalParameters extends Schema.Schema.Type<typeof ProposalParameters_> {}
+export interface ProposalParameters {
+  /** Represents the minimum time before a proposal can be closed for voting. */
+  readonly minClose: bigint
+  /** Represents the maximum time that a proposal can be open for voting. */
+  readonly maxClose: bigint
+  /** Represents the minimum time before an enacted proposal takes effect. */
+  readonly minEnact: bigint
+  /** Represents the maximum time before an enacted proposal must take effect. */
+  readonly maxEnact: bigint
+  /** Specifies the required percentage of eligible participants that must partake in the proposal for it to be valid. */
+  readonly requiredParticipation: BigDecimal.BigDecimal
+  /** Specifies the required percentage of votes a proposal needs to be approved. */
+  readonly requiredMajority: BigDecimal.BigDecimal
+  /** Specifies the minimum governance token balance a proposer must hold to initiate a proposal. */
+  readonly minProposerBalance: bigint
+  /** Specifies the minimum governance token balance a voter must hold to participate in voting. */
+  readonly minVoterBalance: bigint
+  /** Specifies the required percentage of participation from liquidity providers for the proposal to be valid. */
+  readonly requiredParticipationLp: BigDecimal.BigDecimal
+  /** Specifies the required majority percentage from liquidity providers for a proposal to be approved. */
+  readonly requiredMajorityLp: BigDecimal.BigDecimal
+  /** Specifies the minimum share that is akin to equity, which a participant must hold for their vote to be eligible. */
+  readonly minEquityLikeShare: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link ProposalParameters}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ProposalParametersEncoded extends Schema.Schema.Encoded<typeof ProposalParameters_> {}
+export interface ProposalParametersEncoded {
+  readonly minClose: string
+  readonly maxClose: string
+  readonly minEnact: string
+  readonly maxEnact: string
+  readonly requiredParticipation: string
+  readonly requiredMajority: string
+  readonly minProposerBalance: string
+  readonly minVoterBalance: string
+  readonly requiredParticipationLp: string
+  readonly requiredMajorityLp: string
+  readonly minEquityLikeShare: string
+}
 /**
  * The message `vega.ProposalParameters`. (`vega.ProposalParameters`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ProposalParameters: Schema.Schema<ProposalParameters, ProposalParametersEncoded> = ProposalParameters_
+export const ProposalParameters: Schema.Schema<ProposalParameters, ProposalParametersEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    minClose: Integer.Int64,
+    maxClose: Integer.Int64,
+    minEnact: Integer.Int64,
+    maxEnact: Integer.Int64,
+    requiredParticipation: Decimal.Decimal,
+    requiredMajority: Decimal.Decimal,
+    minProposerBalance: Amount.Amount,
+    minVoterBalance: Amount.Amount,
+    requiredParticipationLp: Decimal.Decimal,
+    requiredMajorityLp: Decimal.Decimal,
+    minEquityLikeShare: Decimal.Decimal
+  }).annotations({ identifier: "vega.ProposalParameters" })
 
-const BatchProposalTermsChange_ = /* @__PURE__ */ Schema.Struct({
-  /** Timestamp as Unix time in seconds when proposal terms gets enacted if proposal passed the vote, constrained by `minEnact` and `maxEnact` network parameters. */
-  enactmentTimestamp: Timestamp.EthereumTimestamp,
-  /** Proposal change for modifying an existing futures market. */
-  updateMarket: /* @__PURE__ */ optional(UpdateMarket),
-  /** Proposal change for creating new futures market. */
-  newMarket: /* @__PURE__ */ optional(NewMarket),
-  /** Proposal change for updating Vega network parameters. */
-  updateNetworkParameter: /* @__PURE__ */ optional(UpdateNetworkParameter),
-  /** Proposal change for a freeform request, which can be voted on but does not change the behaviour of the system, and can be used to gauge community sentiment. */
-  newFreeform: /* @__PURE__ */ optional(NewFreeform),
-  /** Proposal change for updating an asset. */
-  updateAsset: /* @__PURE__ */ optional(UpdateAsset),
-  /** Proposal change for creating new spot market. */
-  newSpotMarket: /* @__PURE__ */ optional(NewSpotMarket),
-  /** Proposal change for modifying an existing spot market. */
-  updateSpotMarket: /* @__PURE__ */ optional(UpdateSpotMarket),
-  /** Proposal change for a governance initiated transfer. */
-  newTransfer: /* @__PURE__ */ optional(NewTransfer),
-  /** Proposal change to cancel a governance initiated transfe. */
-  cancelTransfer: /* @__PURE__ */ optional(CancelTransfer),
-  /** Proposal change for updating the state of a market. */
-  updateMarketState: /* @__PURE__ */ optional(UpdateMarketState),
-  /** Proposal change for updating the referral program. */
-  updateReferralProgram: /* @__PURE__ */ optional(UpdateReferralProgram),
-  /** Proposal change for updating the volume discount program. */
-  updateVolumeDiscountProgram: /* @__PURE__ */ optional(UpdateVolumeDiscountProgram)
-})
-  .pipe(
-    /* @__PURE__ */ oneof("change", [
-      "updateMarket",
-      "newMarket",
-      "updateNetworkParameter",
-      "newFreeform",
-      "updateAsset",
-      "newSpotMarket",
-      "updateSpotMarket",
-      "newTransfer",
-      "cancelTransfer",
-      "updateMarketState",
-      "updateReferralProgram",
-      "updateVolumeDiscountProgram"
-    ])
-  )
-  .annotations({ identifier: "vega.BatchProposalTermsChange" })
 /**
  * Terms change for a batch governance proposal (`vega.BatchProposalTermsChange`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface BatchProposalTermsChange extends Schema.Schema.Type<typeof BatchProposalTermsChange_> {}
+export interface BatchProposalTermsChange {
+  /** Timestamp as Unix time in seconds when proposal terms gets enacted if proposal passed the vote, constrained by `minEnact` and `maxEnact` network parameters. */
+  readonly enactmentTimestamp: Timestamp.EthereumTimestamp
+  /** Proposal change for modifying an existing futures market. */
+  readonly updateMarket?: UpdateMarket
+  /** Proposal change for creating new futures market. */
+  readonly newMarket?: NewMarket
+  /** Proposal change for updating Vega network parameters. */
+  readonly updateNetworkParameter?: UpdateNetworkParameter
+  /** Proposal change for a freeform request, which can be voted on but does not change the behaviour of the system, and can be used to gauge community sentiment. */
+  readonly newFreeform?: NewFreeform
+  /** Proposal change for updating an asset. */
+  readonly updateAsset?: UpdateAsset
+  /** Proposal change for creating new spot market. */
+  readonly newSpotMarket?: NewSpotMarket
+  /** Proposal change for modifying an existing spot market. */
+  readonly updateSpotMarket?: UpdateSpotMarket
+  /** Proposal change for a governance initiated transfer. */
+  readonly newTransfer?: NewTransfer
+  /** Proposal change to cancel a governance initiated transfe. */
+  readonly cancelTransfer?: CancelTransfer
+  /** Proposal change for updating the state of a market. */
+  readonly updateMarketState?: UpdateMarketState
+  /** Proposal change for updating the referral program. */
+  readonly updateReferralProgram?: UpdateReferralProgram
+  /** Proposal change for updating the volume discount program. */
+  readonly updateVolumeDiscountProgram?: UpdateVolumeDiscountProgram
+}
 /**
  * The JSON form of {@link BatchProposalTermsChange}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface BatchProposalTermsChangeEncoded extends Schema.Schema.Encoded<typeof BatchProposalTermsChange_> {}
+export interface BatchProposalTermsChangeEncoded {
+  readonly enactmentTimestamp: string
+  readonly updateMarket?: UpdateMarketEncoded
+  readonly newMarket?: NewMarketEncoded
+  readonly updateNetworkParameter?: UpdateNetworkParameterEncoded
+  readonly newFreeform?: NewFreeformEncoded
+  readonly updateAsset?: UpdateAssetEncoded
+  readonly newSpotMarket?: NewSpotMarketEncoded
+  readonly updateSpotMarket?: UpdateSpotMarketEncoded
+  readonly newTransfer?: NewTransferEncoded
+  readonly cancelTransfer?: CancelTransferEncoded
+  readonly updateMarketState?: UpdateMarketStateEncoded
+  readonly updateReferralProgram?: UpdateReferralProgramEncoded
+  readonly updateVolumeDiscountProgram?: UpdateVolumeDiscountProgramEncoded
+}
 /**
  * Terms change for a batch governance proposal (`vega.BatchProposalTermsChange`)
  *
@@ -2616,159 +3218,251 @@ export interface BatchProposalTermsChangeEncoded extends Schema.Schema.Encoded<t
  * @category Messages
  */
 export const BatchProposalTermsChange: Schema.Schema<BatchProposalTermsChange, BatchProposalTermsChangeEncoded> =
-  BatchProposalTermsChange_
+  /* @__PURE__ */ Schema.Struct({
+    enactmentTimestamp: Timestamp.EthereumTimestamp,
+    updateMarket: /* @__PURE__ */ optional(UpdateMarket),
+    newMarket: /* @__PURE__ */ optional(NewMarket),
+    updateNetworkParameter: /* @__PURE__ */ optional(UpdateNetworkParameter),
+    newFreeform: /* @__PURE__ */ optional(NewFreeform),
+    updateAsset: /* @__PURE__ */ optional(UpdateAsset),
+    newSpotMarket: /* @__PURE__ */ optional(NewSpotMarket),
+    updateSpotMarket: /* @__PURE__ */ optional(UpdateSpotMarket),
+    newTransfer: /* @__PURE__ */ optional(NewTransfer),
+    cancelTransfer: /* @__PURE__ */ optional(CancelTransfer),
+    updateMarketState: /* @__PURE__ */ optional(UpdateMarketState),
+    updateReferralProgram: /* @__PURE__ */ optional(UpdateReferralProgram),
+    updateVolumeDiscountProgram: /* @__PURE__ */ optional(UpdateVolumeDiscountProgram)
+  })
+    .pipe(
+      /* @__PURE__ */ oneof("change", [
+        "updateMarket",
+        "newMarket",
+        "updateNetworkParameter",
+        "newFreeform",
+        "updateAsset",
+        "newSpotMarket",
+        "updateSpotMarket",
+        "newTransfer",
+        "cancelTransfer",
+        "updateMarketState",
+        "updateReferralProgram",
+        "updateVolumeDiscountProgram"
+      ])
+    )
+    .annotations({ identifier: "vega.BatchProposalTermsChange" })
 
-const BatchProposalTerms_ = /* @__PURE__ */ Schema.Struct({
-  /** Closing timestamp in Unix time; adheres to `minClose` and `maxClose` limits. */
-  closingTimestamp: Timestamp.EthereumTimestamp,
-  /** Specific parameters defining the proposal's characteristics used for validation. */
-  proposalParams: /* @__PURE__ */ nullable(ProposalParameters),
-  /** List of individual changes included in the batch proposal. */
-  changes: /* @__PURE__ */ Schema.Array(BatchProposalTermsChange)
-}).annotations({ identifier: "vega.BatchProposalTerms" })
 /**
  * Terms for a batch governance proposal on Vega (`vega.BatchProposalTerms`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface BatchProposalTerms extends Schema.Schema.Type<typeof BatchProposalTerms_> {}
+export interface BatchProposalTerms {
+  /** Closing timestamp in Unix time; adheres to `minClose` and `maxClose` limits. */
+  readonly closingTimestamp: Timestamp.EthereumTimestamp
+  /** Specific parameters defining the proposal's characteristics used for validation. */
+  readonly proposalParams?: ProposalParameters
+  /** List of individual changes included in the batch proposal. */
+  readonly changes: ReadonlyArray<BatchProposalTermsChange>
+}
 /**
  * The JSON form of {@link BatchProposalTerms}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface BatchProposalTermsEncoded extends Schema.Schema.Encoded<typeof BatchProposalTerms_> {}
+export interface BatchProposalTermsEncoded {
+  readonly closingTimestamp: string
+  readonly proposalParams: ProposalParametersEncoded | null
+  readonly changes: ReadonlyArray<BatchProposalTermsChangeEncoded>
+}
 /**
  * Terms for a batch governance proposal on Vega (`vega.BatchProposalTerms`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const BatchProposalTerms: Schema.Schema<BatchProposalTerms, BatchProposalTermsEncoded> = BatchProposalTerms_
+export const BatchProposalTerms: Schema.Schema<BatchProposalTerms, BatchProposalTermsEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    closingTimestamp: Timestamp.EthereumTimestamp,
+    proposalParams: /* @__PURE__ */ nullable(ProposalParameters),
+    changes: /* @__PURE__ */ Schema.Array(BatchProposalTermsChange)
+  }).annotations({ identifier: "vega.BatchProposalTerms" })
 
-const Proposal_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique proposal ID. */
-  id: Ids.VegaId,
-  /** Proposal reference. */
-  reference: Schema.String,
-  /** Party ID i.e. public key of the party submitting the proposal. */
-  partyId: Ids.PartyId,
-  /** Current state of the proposal, i.e. open, passed, failed etc. */
-  state: ProposalState,
-  /** Proposal timestamp for date and time as Unix time in nanoseconds when proposal was submitted to the network. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Proposal configuration and the actual change that is meant to be executed when proposal is enacted. Single proposal term. */
-  terms: /* @__PURE__ */ optional(ProposalTerms),
-  /** Reason for the current state of the proposal, this may be set in case of REJECTED and FAILED statuses. */
-  reason: /* @__PURE__ */ optional(ProposalError),
-  /** Detailed error associated to the reason. */
-  errorDetails: /* @__PURE__ */ optional(Schema.String),
-  /** Rationale behind a proposal. */
-  rationale: /* @__PURE__ */ nullable(ProposalRationale),
-  /** Required vote participation for this proposal. */
-  requiredParticipation: Decimal.Decimal,
-  /** Required majority for this proposal. */
-  requiredMajority: Decimal.Decimal,
-  /** Required participation from liquidity providers, optional but is required for market update proposal. */
-  requiredLiquidityProviderParticipation: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Required majority from liquidity providers, optional but is required for market update proposal. */
-  requiredLiquidityProviderMajority: /* @__PURE__ */ optional(Decimal.Decimal),
-  /** Batch proposal terms. */
-  batchTerms: /* @__PURE__ */ optional(BatchProposalTerms),
-  /** ID of a batch proposal that this proposal is part of. */
-  batchId: /* @__PURE__ */ optional(Ids.VegaId)
-}).annotations({ identifier: "vega.Proposal" })
 /**
  * Governance proposal (`vega.Proposal`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Proposal extends Schema.Schema.Type<typeof Proposal_> {}
+export interface Proposal {
+  /** Unique proposal ID. */
+  readonly id: Ids.VegaId
+  /** Proposal reference. */
+  readonly reference: string
+  /** Party ID i.e. public key of the party submitting the proposal. */
+  readonly partyId: Ids.PartyId
+  /** Current state of the proposal, i.e. open, passed, failed etc. */
+  readonly state: Enum.Type<typeof ProposalState>
+  /** Proposal timestamp for date and time as Unix time in nanoseconds when proposal was submitted to the network. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Proposal configuration and the actual change that is meant to be executed when proposal is enacted. Single proposal term. */
+  readonly terms?: ProposalTerms
+  /** Reason for the current state of the proposal, this may be set in case of REJECTED and FAILED statuses. */
+  readonly reason?: Enum.Type<typeof ProposalError>
+  /** Detailed error associated to the reason. */
+  readonly errorDetails?: string
+  /** Rationale behind a proposal. */
+  readonly rationale?: ProposalRationale
+  /** Required vote participation for this proposal. */
+  readonly requiredParticipation: BigDecimal.BigDecimal
+  /** Required majority for this proposal. */
+  readonly requiredMajority: BigDecimal.BigDecimal
+  /** Required participation from liquidity providers, optional but is required for market update proposal. */
+  readonly requiredLiquidityProviderParticipation?: BigDecimal.BigDecimal
+  /** Required majority from liquidity providers, optional but is required for market update proposal. */
+  readonly requiredLiquidityProviderMajority?: BigDecimal.BigDecimal
+  /** Batch proposal terms. */
+  readonly batchTerms?: BatchProposalTerms
+  /** ID of a batch proposal that this proposal is part of. */
+  readonly batchId?: Ids.VegaId
+}
 /**
  * The JSON form of {@link Proposal}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ProposalEncoded extends Schema.Schema.Encoded<typeof Proposal_> {}
+export interface ProposalEncoded {
+  readonly id: string
+  readonly reference: string
+  readonly partyId: string
+  readonly state: string | number
+  readonly timestamp: string
+  readonly terms?: ProposalTermsEncoded
+  readonly reason?: string | number
+  readonly errorDetails?: string
+  readonly rationale: ProposalRationaleEncoded | null
+  readonly requiredParticipation: string
+  readonly requiredMajority: string
+  readonly requiredLiquidityProviderParticipation?: string
+  readonly requiredLiquidityProviderMajority?: string
+  readonly batchTerms?: BatchProposalTermsEncoded
+  readonly batchId?: string
+}
 /**
  * Governance proposal (`vega.Proposal`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Proposal: Schema.Schema<Proposal, ProposalEncoded> = Proposal_
+export const Proposal: Schema.Schema<Proposal, ProposalEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  reference: Schema.String,
+  partyId: Ids.PartyId,
+  state: ProposalState,
+  timestamp: Timestamp.VegaTimestamp,
+  terms: /* @__PURE__ */ optional(ProposalTerms),
+  reason: /* @__PURE__ */ optional(ProposalError),
+  errorDetails: /* @__PURE__ */ optional(Schema.String),
+  rationale: /* @__PURE__ */ nullable(ProposalRationale),
+  requiredParticipation: Decimal.Decimal,
+  requiredMajority: Decimal.Decimal,
+  requiredLiquidityProviderParticipation: /* @__PURE__ */ optional(Decimal.Decimal),
+  requiredLiquidityProviderMajority: /* @__PURE__ */ optional(Decimal.Decimal),
+  batchTerms: /* @__PURE__ */ optional(BatchProposalTerms),
+  batchId: /* @__PURE__ */ optional(Ids.VegaId)
+}).annotations({ identifier: "vega.Proposal" })
 
-const VoteELSPair_ = /* @__PURE__ */ Schema.Struct({
-  /** The market ID. */
-  marketId: Ids.MarketId,
-  /** The equity-like share weight for this market. */
-  els: Decimal.Decimal
-}).annotations({ identifier: "vega.VoteELSPair" })
 /**
  * The message `vega.VoteELSPair`. (`vega.VoteELSPair`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface VoteELSPair extends Schema.Schema.Type<typeof VoteELSPair_> {}
+export interface VoteELSPair {
+  /** The market ID. */
+  readonly marketId: Ids.MarketId
+  /** The equity-like share weight for this market. */
+  readonly els: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link VoteELSPair}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface VoteELSPairEncoded extends Schema.Schema.Encoded<typeof VoteELSPair_> {}
+export interface VoteELSPairEncoded {
+  readonly marketId: string
+  readonly els: string
+}
 /**
  * The message `vega.VoteELSPair`. (`vega.VoteELSPair`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const VoteELSPair: Schema.Schema<VoteELSPair, VoteELSPairEncoded> = VoteELSPair_
+export const VoteELSPair: Schema.Schema<VoteELSPair, VoteELSPairEncoded> = /* @__PURE__ */ Schema.Struct({
+  marketId: Ids.MarketId,
+  els: Decimal.Decimal
+}).annotations({ identifier: "vega.VoteELSPair" })
 
-const Vote_ = /* @__PURE__ */ Schema.Struct({
-  /** Voter's party ID. */
-  partyId: Ids.PartyId,
-  /** Which way the party voted. */
-  value: Commands.VoteValue,
-  /** Proposal ID being voted on. */
-  proposalId: Ids.VegaId,
-  /** Timestamp in Unix nanoseconds when the vote was acknowledged by the network. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Total number of governance token for the party that cast the vote. */
-  totalGovernanceTokenBalance: Amount.Amount,
-  /** The weight of this vote based on the total number of governance tokens. */
-  totalGovernanceTokenWeight: Decimal.Decimal,
-  /** The weight of the vote compared to the total amount of equity-like share on the market. It is only populated if the vote is for a single type proposal. */
-  totalEquityLikeShareWeight: Decimal.Decimal,
-  /** The per market weight of the vote compared to the total amount of equity-like share on the market.. It is only populated if the vote is for a batch type proposal. */
-  elsPerMarket: /* @__PURE__ */ Schema.Array(VoteELSPair)
-}).annotations({ identifier: "vega.Vote" })
 /**
  * Governance vote (`vega.Vote`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Vote extends Schema.Schema.Type<typeof Vote_> {}
+export interface Vote {
+  /** Voter's party ID. */
+  readonly partyId: Ids.PartyId
+  /** Which way the party voted. */
+  readonly value: Enum.Type<typeof Commands.VoteValue>
+  /** Proposal ID being voted on. */
+  readonly proposalId: Ids.VegaId
+  /** Timestamp in Unix nanoseconds when the vote was acknowledged by the network. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Total number of governance token for the party that cast the vote. */
+  readonly totalGovernanceTokenBalance: bigint
+  /** The weight of this vote based on the total number of governance tokens. */
+  readonly totalGovernanceTokenWeight: BigDecimal.BigDecimal
+  /** The weight of the vote compared to the total amount of equity-like share on the market. It is only populated if the vote is for a single type proposal. */
+  readonly totalEquityLikeShareWeight: BigDecimal.BigDecimal
+  /** The per market weight of the vote compared to the total amount of equity-like share on the market.. It is only populated if the vote is for a batch type proposal. */
+  readonly elsPerMarket: ReadonlyArray<VoteELSPair>
+}
 /**
  * The JSON form of {@link Vote}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface VoteEncoded extends Schema.Schema.Encoded<typeof Vote_> {}
+export interface VoteEncoded {
+  readonly partyId: string
+  readonly value: string | number
+  readonly proposalId: string
+  readonly timestamp: string
+  readonly totalGovernanceTokenBalance: string
+  readonly totalGovernanceTokenWeight: string
+  readonly totalEquityLikeShareWeight: string
+  readonly elsPerMarket: ReadonlyArray<VoteELSPairEncoded>
+}
 /**
  * Governance vote (`vega.Vote`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Vote: Schema.Schema<Vote, VoteEncoded> = Vote_
+export const Vote: Schema.Schema<Vote, VoteEncoded> = /* @__PURE__ */ Schema.Struct({
+  partyId: Ids.PartyId,
+  value: Commands.VoteValue,
+  proposalId: Ids.VegaId,
+  timestamp: Timestamp.VegaTimestamp,
+  totalGovernanceTokenBalance: Amount.Amount,
+  totalGovernanceTokenWeight: Decimal.Decimal,
+  totalEquityLikeShareWeight: Decimal.Decimal,
+  elsPerMarket: /* @__PURE__ */ Schema.Array(VoteELSPair)
+}).annotations({ identifier: "vega.Vote" })
 
 /**
  * Proposal type (`vega.GovernanceData.Type`)
@@ -2788,43 +3482,58 @@ export const GovernanceDataType = /* @__PURE__ */ Enum.make("vega.GovernanceData
  */
 export type GovernanceDataType = Enum.Type<typeof GovernanceDataType>
 
-const GovernanceData_ = /* @__PURE__ */ Schema.Struct({
-  /** Governance proposal that is being voted on. */
-  proposal: /* @__PURE__ */ nullable(Proposal),
-  /** All YES votes in favour of the proposal above. */
-  yes: /* @__PURE__ */ Schema.Array(Vote),
-  /** All NO votes against the proposal above. */
-  no: /* @__PURE__ */ Schema.Array(Vote),
-  /** All latest YES votes by party which is guaranteed to be unique, where key (string) is the party ID i.e. public key and value (Vote) is the vote cast by the given party. */
-  yesParty: /* @__PURE__ */ Schema.Record({ key: Schema.String, value: Vote }),
-  /** All latest NO votes by party which is guaranteed to be unique, where key (string) is the party ID i.e. public key and value (Vote) is the vote cast by the given party. */
-  noParty: /* @__PURE__ */ Schema.Record({ key: Schema.String, value: Vote }),
-  /** Type of proposal this data is for. */
-  proposalType: GovernanceDataType,
-  /** If proposal type is batch, proposals will contain all the proposals that are make up the batch. */
-  proposals: /* @__PURE__ */ Schema.Array(Proposal)
-}).annotations({ identifier: "vega.GovernanceData" })
 /**
  * Governance data (`vega.GovernanceData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface GovernanceData extends Schema.Schema.Type<typeof GovernanceData_> {}
+export interface GovernanceData {
+  /** Governance proposal that is being voted on. */
+  readonly proposal?: Proposal
+  /** All YES votes in favour of the proposal above. */
+  readonly yes: ReadonlyArray<Vote>
+  /** All NO votes against the proposal above. */
+  readonly no: ReadonlyArray<Vote>
+  /** All latest YES votes by party which is guaranteed to be unique, where key (string) is the party ID i.e. public key and value (Vote) is the vote cast by the given party. */
+  readonly yesParty: { readonly [key: string]: Vote }
+  /** All latest NO votes by party which is guaranteed to be unique, where key (string) is the party ID i.e. public key and value (Vote) is the vote cast by the given party. */
+  readonly noParty: { readonly [key: string]: Vote }
+  /** Type of proposal this data is for. */
+  readonly proposalType: Enum.Type<typeof GovernanceDataType>
+  /** If proposal type is batch, proposals will contain all the proposals that are make up the batch. */
+  readonly proposals: ReadonlyArray<Proposal>
+}
 /**
  * The JSON form of {@link GovernanceData}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface GovernanceDataEncoded extends Schema.Schema.Encoded<typeof GovernanceData_> {}
+export interface GovernanceDataEncoded {
+  readonly proposal: ProposalEncoded | null
+  readonly yes: ReadonlyArray<VoteEncoded>
+  readonly no: ReadonlyArray<VoteEncoded>
+  readonly yesParty: { readonly [key: string]: VoteEncoded }
+  readonly noParty: { readonly [key: string]: VoteEncoded }
+  readonly proposalType: string | number
+  readonly proposals: ReadonlyArray<ProposalEncoded>
+}
 /**
  * Governance data (`vega.GovernanceData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const GovernanceData: Schema.Schema<GovernanceData, GovernanceDataEncoded> = GovernanceData_
+export const GovernanceData: Schema.Schema<GovernanceData, GovernanceDataEncoded> = /* @__PURE__ */ Schema.Struct({
+  proposal: /* @__PURE__ */ nullable(Proposal),
+  yes: /* @__PURE__ */ Schema.Array(Vote),
+  no: /* @__PURE__ */ Schema.Array(Vote),
+  yesParty: /* @__PURE__ */ Schema.Record({ key: Schema.String, value: Vote }),
+  noParty: /* @__PURE__ */ Schema.Record({ key: Schema.String, value: Vote }),
+  proposalType: GovernanceDataType,
+  proposals: /* @__PURE__ */ Schema.Array(Proposal)
+}).annotations({ identifier: "vega.GovernanceData" })
 
 /**
  * Transfers can occur between parties on Vega, these are the types that indicate why a transfer took place (`vega.TransferType`)
@@ -2885,32 +3594,37 @@ export const TransferType = /* @__PURE__ */ Enum.make("vega.TransferType", {
  */
 export type TransferType = Enum.Type<typeof TransferType>
 
-const LiquidityProviderFeeShare_ = /* @__PURE__ */ Schema.Struct({
-  /** Liquidity provider party ID. */
-  party: Ids.PartyId,
-  /** Share own by this liquidity provider. */
-  equityLikeShare: Decimal.Decimal,
-  /** Average entry valuation of the liquidity provider for the market. */
-  averageEntryValuation: Decimal.Decimal,
-  /** Average liquidity score. */
-  averageScore: Decimal.Decimal,
-  /** The virtual stake of this liquidity provider. */
-  virtualStake: Decimal.Decimal
-}).annotations({ identifier: "vega.LiquidityProviderFeeShare" })
 /**
  * Equity-like share of liquidity fee for each liquidity provider (`vega.LiquidityProviderFeeShare`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidityProviderFeeShare extends Schema.Schema.Type<typeof LiquidityProviderFeeShare_> {}
+export interface LiquidityProviderFeeShare {
+  /** Liquidity provider party ID. */
+  readonly party: Ids.PartyId
+  /** Share own by this liquidity provider. */
+  readonly equityLikeShare: BigDecimal.BigDecimal
+  /** Average entry valuation of the liquidity provider for the market. */
+  readonly averageEntryValuation: BigDecimal.BigDecimal
+  /** Average liquidity score. */
+  readonly averageScore: BigDecimal.BigDecimal
+  /** The virtual stake of this liquidity provider. */
+  readonly virtualStake: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link LiquidityProviderFeeShare}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidityProviderFeeShareEncoded extends Schema.Schema.Encoded<typeof LiquidityProviderFeeShare_> {}
+export interface LiquidityProviderFeeShareEncoded {
+  readonly party: string
+  readonly equityLikeShare: string
+  readonly averageEntryValuation: string
+  readonly averageScore: string
+  readonly virtualStake: string
+}
 /**
  * Equity-like share of liquidity fee for each liquidity provider (`vega.LiquidityProviderFeeShare`)
  *
@@ -2918,42 +3632,57 @@ export interface LiquidityProviderFeeShareEncoded extends Schema.Schema.Encoded<
  * @category Messages
  */
 export const LiquidityProviderFeeShare: Schema.Schema<LiquidityProviderFeeShare, LiquidityProviderFeeShareEncoded> =
-  LiquidityProviderFeeShare_
+  /* @__PURE__ */ Schema.Struct({
+    party: Ids.PartyId,
+    equityLikeShare: Decimal.Decimal,
+    averageEntryValuation: Decimal.Decimal,
+    averageScore: Decimal.Decimal,
+    virtualStake: Decimal.Decimal
+  }).annotations({ identifier: "vega.LiquidityProviderFeeShare" })
 
-const LiquidityProviderSLA_ = /* @__PURE__ */ Schema.Struct({
-  /** Liquidity provider party ID. */
-  party: Ids.PartyId,
-  /** Indicates how often LP meets the commitment during the current epoch. */
-  currentEpochFractionOfTimeOnBook: Decimal.Decimal,
-  /** Indicates how often LP met the commitment in the previous epoch. */
-  lastEpochFractionOfTimeOnBook: Decimal.DecimalOrEmpty,
-  /** Indicates the fee penalty amount applied in the previous epoch. */
-  lastEpochFeePenalty: Decimal.DecimalOrEmpty,
-  /** Shows the bond penalties from past epochs. */
-  lastEpochBondPenalty: Decimal.DecimalOrEmpty,
-  /** Determines how the fee penalties from past epochs affect future fee revenue. */
-  hysteresisPeriodFeePenalties: /* @__PURE__ */ Schema.Array(Decimal.Decimal),
-  /** Represents the total amount of funds LP must supply. The amount to be supplied is in the market’s settlement currency, spread on both buy and sell sides of the order book within a defined range. */
-  requiredLiquidity: Decimal.DecimalOrEmpty,
-  /** Notional volume of orders within the range provided on the buy side of the book. */
-  notionalVolumeBuys: Decimal.DecimalOrEmpty,
-  /** Notional volume of orders within the range provided on the sell side of the book. */
-  notionalVolumeSells: Decimal.DecimalOrEmpty
-}).annotations({ identifier: "vega.LiquidityProviderSLA" })
 /**
  * SLA performance for each liquidity provider (`vega.LiquidityProviderSLA`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LiquidityProviderSLA extends Schema.Schema.Type<typeof LiquidityProviderSLA_> {}
+export interface LiquidityProviderSLA {
+  /** Liquidity provider party ID. */
+  readonly party: Ids.PartyId
+  /** Indicates how often LP meets the commitment during the current epoch. */
+  readonly currentEpochFractionOfTimeOnBook: BigDecimal.BigDecimal
+  /** Indicates how often LP met the commitment in the previous epoch. */
+  readonly lastEpochFractionOfTimeOnBook: Option.Option<BigDecimal.BigDecimal>
+  /** Indicates the fee penalty amount applied in the previous epoch. */
+  readonly lastEpochFeePenalty: Option.Option<BigDecimal.BigDecimal>
+  /** Shows the bond penalties from past epochs. */
+  readonly lastEpochBondPenalty: Option.Option<BigDecimal.BigDecimal>
+  /** Determines how the fee penalties from past epochs affect future fee revenue. */
+  readonly hysteresisPeriodFeePenalties: ReadonlyArray<BigDecimal.BigDecimal>
+  /** Represents the total amount of funds LP must supply. The amount to be supplied is in the market’s settlement currency, spread on both buy and sell sides of the order book within a defined range. */
+  readonly requiredLiquidity: Option.Option<BigDecimal.BigDecimal>
+  /** Notional volume of orders within the range provided on the buy side of the book. */
+  readonly notionalVolumeBuys: Option.Option<BigDecimal.BigDecimal>
+  /** Notional volume of orders within the range provided on the sell side of the book. */
+  readonly notionalVolumeSells: Option.Option<BigDecimal.BigDecimal>
+}
 /**
  * The JSON form of {@link LiquidityProviderSLA}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LiquidityProviderSLAEncoded extends Schema.Schema.Encoded<typeof LiquidityProviderSLA_> {}
+export interface LiquidityProviderSLAEncoded {
+  readonly party: string
+  readonly currentEpochFractionOfTimeOnBook: string
+  readonly lastEpochFractionOfTimeOnBook: string
+  readonly lastEpochFeePenalty: string
+  readonly lastEpochBondPenalty: string
+  readonly hysteresisPeriodFeePenalties: ReadonlyArray<string>
+  readonly requiredLiquidity: string
+  readonly notionalVolumeBuys: string
+  readonly notionalVolumeSells: string
+}
 /**
  * SLA performance for each liquidity provider (`vega.LiquidityProviderSLA`)
  *
@@ -2961,7 +3690,17 @@ export interface LiquidityProviderSLAEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const LiquidityProviderSLA: Schema.Schema<LiquidityProviderSLA, LiquidityProviderSLAEncoded> =
-  LiquidityProviderSLA_
+  /* @__PURE__ */ Schema.Struct({
+    party: Ids.PartyId,
+    currentEpochFractionOfTimeOnBook: Decimal.Decimal,
+    lastEpochFractionOfTimeOnBook: Decimal.DecimalOrEmpty,
+    lastEpochFeePenalty: Decimal.DecimalOrEmpty,
+    lastEpochBondPenalty: Decimal.DecimalOrEmpty,
+    hysteresisPeriodFeePenalties: /* @__PURE__ */ Schema.Array(Decimal.Decimal),
+    requiredLiquidity: Decimal.DecimalOrEmpty,
+    notionalVolumeBuys: Decimal.DecimalOrEmpty,
+    notionalVolumeSells: Decimal.DecimalOrEmpty
+  }).annotations({ identifier: "vega.LiquidityProviderSLA" })
 
 /**
  * Auction triggers indicate what condition triggered an auction (if market is in auction mode) (`vega.AuctionTrigger`)
@@ -2987,30 +3726,34 @@ export const AuctionTrigger = /* @__PURE__ */ Enum.make("vega.AuctionTrigger", {
  */
 export type AuctionTrigger = Enum.Type<typeof AuctionTrigger>
 
-const PriceMonitoringBounds_ = /* @__PURE__ */ Schema.Struct({
-  /** Minimum price that isn't currently breaching the specified price monitoring trigger. This field is an unsigned integer scaled to the market's decimal places. */
-  minValidPrice: Amount.Amount,
-  /** Maximum price that isn't currently breaching the specified price monitoring trigger. This field is an unsigned integer scaled to the market's decimal places. */
-  maxValidPrice: Amount.Amount,
-  /** Price monitoring trigger associated with the bounds. */
-  trigger: /* @__PURE__ */ nullable(PriceMonitoringTrigger),
-  /** Reference price used to calculate the valid price range. This field is an unsigned integer scaled to the market's decimal places. */
-  referencePrice: Amount.Amount
-}).annotations({ identifier: "vega.PriceMonitoringBounds" })
 /**
  * Represents a list of valid (at the current timestamp) price ranges per associated trigger (`vega.PriceMonitoringBounds`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PriceMonitoringBounds extends Schema.Schema.Type<typeof PriceMonitoringBounds_> {}
+export interface PriceMonitoringBounds {
+  /** Minimum price that isn't currently breaching the specified price monitoring trigger. This field is an unsigned integer scaled to the market's decimal places. */
+  readonly minValidPrice: bigint
+  /** Maximum price that isn't currently breaching the specified price monitoring trigger. This field is an unsigned integer scaled to the market's decimal places. */
+  readonly maxValidPrice: bigint
+  /** Price monitoring trigger associated with the bounds. */
+  readonly trigger?: PriceMonitoringTrigger
+  /** Reference price used to calculate the valid price range. This field is an unsigned integer scaled to the market's decimal places. */
+  readonly referencePrice: bigint
+}
 /**
  * The JSON form of {@link PriceMonitoringBounds}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PriceMonitoringBoundsEncoded extends Schema.Schema.Encoded<typeof PriceMonitoringBounds_> {}
+export interface PriceMonitoringBoundsEncoded {
+  readonly minValidPrice: string
+  readonly maxValidPrice: string
+  readonly trigger: PriceMonitoringTriggerEncoded | null
+  readonly referencePrice: string
+}
 /**
  * Represents a list of valid (at the current timestamp) price ranges per associated trigger (`vega.PriceMonitoringBounds`)
  *
@@ -3018,30 +3761,38 @@ export interface PriceMonitoringBoundsEncoded extends Schema.Schema.Encoded<type
  * @category Messages
  */
 export const PriceMonitoringBounds: Schema.Schema<PriceMonitoringBounds, PriceMonitoringBoundsEncoded> =
-  PriceMonitoringBounds_
+  /* @__PURE__ */ Schema.Struct({
+    minValidPrice: Amount.Amount,
+    maxValidPrice: Amount.Amount,
+    trigger: /* @__PURE__ */ nullable(PriceMonitoringTrigger),
+    referencePrice: Amount.Amount
+  }).annotations({ identifier: "vega.PriceMonitoringBounds" })
 
-const CompositePriceSource_ = /* @__PURE__ */ Schema.Struct({
-  /** Source of the price. */
-  priceSource: Schema.String,
-  /** Current value of the composite source price. */
-  price: Amount.Amount,
-  /** Timestamp in Unix nanoseconds when the price source was last updated. */
-  lastUpdated: Timestamp.VegaTimestamp
-}).annotations({ identifier: "vega.CompositePriceSource" })
 /**
  * The message `vega.CompositePriceSource`. (`vega.CompositePriceSource`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CompositePriceSource extends Schema.Schema.Type<typeof CompositePriceSource_> {}
+export interface CompositePriceSource {
+  /** Source of the price. */
+  readonly priceSource: string
+  /** Current value of the composite source price. */
+  readonly price: bigint
+  /** Timestamp in Unix nanoseconds when the price source was last updated. */
+  readonly lastUpdated: Timestamp.VegaTimestamp
+}
 /**
  * The JSON form of {@link CompositePriceSource}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CompositePriceSourceEncoded extends Schema.Schema.Encoded<typeof CompositePriceSource_> {}
+export interface CompositePriceSourceEncoded {
+  readonly priceSource: string
+  readonly price: string
+  readonly lastUpdated: string
+}
 /**
  * The message `vega.CompositePriceSource`. (`vega.CompositePriceSource`)
  *
@@ -3049,229 +3800,341 @@ export interface CompositePriceSourceEncoded extends Schema.Schema.Encoded<typeo
  * @category Messages
  */
 export const CompositePriceSource: Schema.Schema<CompositePriceSource, CompositePriceSourceEncoded> =
-  CompositePriceSource_
+  /* @__PURE__ */ Schema.Struct({
+    priceSource: Schema.String,
+    price: Amount.Amount,
+    lastUpdated: Timestamp.VegaTimestamp
+  }).annotations({ identifier: "vega.CompositePriceSource" })
 
-const CompositePriceState_ = /* @__PURE__ */ Schema.Struct({
-  priceSources: /* @__PURE__ */ Schema.Array(CompositePriceSource)
-}).annotations({ identifier: "vega.CompositePriceState" })
 /**
  * Underlying state of the composite price.. (`vega.CompositePriceState`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface CompositePriceState extends Schema.Schema.Type<typeof CompositePriceState_> {}
+export interface CompositePriceState {
+  readonly priceSources: ReadonlyArray<CompositePriceSource>
+}
 /**
  * The JSON form of {@link CompositePriceState}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface CompositePriceStateEncoded extends Schema.Schema.Encoded<typeof CompositePriceState_> {}
+export interface CompositePriceStateEncoded {
+  readonly priceSources: ReadonlyArray<CompositePriceSourceEncoded>
+}
 /**
  * Underlying state of the composite price.. (`vega.CompositePriceState`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const CompositePriceState: Schema.Schema<CompositePriceState, CompositePriceStateEncoded> = CompositePriceState_
+export const CompositePriceState: Schema.Schema<CompositePriceState, CompositePriceStateEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    priceSources: /* @__PURE__ */ Schema.Array(CompositePriceSource)
+  }).annotations({ identifier: "vega.CompositePriceState" })
 
-const PerpetualData_ = /* @__PURE__ */ Schema.Struct({
-  /** Current funding payment for the in-progress funding period. */
-  fundingPayment: Amount.SignedAmount,
-  /** Current funding rate for the in-progress funding period. */
-  fundingRate: Decimal.Decimal,
-  /** Time-weighted-average the internal data-points for the in-progress funding period. */
-  internalTwap: Amount.Amount,
-  /** Time-weighted-average the external data points for the in-progress funding period. */
-  externalTwap: Amount.Amount,
-  /** Funding period sequence number */
-  seqNum: Integer.Uint64,
-  /** Funding period start time */
-  startTime: Timestamp.VegaTimestamp,
-  /** The internal composite price used for perpetual markets. */
-  internalCompositePrice: Amount.Amount,
-  /** The next time the internal composite price is calculated for the perpetual market, in Unix nanoseconds. */
-  nextInternalCompositePriceCalc: Timestamp.VegaTimestamp,
-  /** The method used for calculating the internal composite price, for perpetual markets only. */
-  internalCompositePriceType: CompositePriceType,
-  /** Last seen value of the settlement oracle. */
-  underlyingIndexPrice: Amount.Amount,
-  /** State of the internal composite price. */
-  internalCompositePriceState: /* @__PURE__ */ nullable(CompositePriceState)
-}).annotations({ identifier: "vega.PerpetualData" })
 /**
  * Represents market data specific to a perpetual market. (`vega.PerpetualData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PerpetualData extends Schema.Schema.Type<typeof PerpetualData_> {}
+export interface PerpetualData {
+  /** Current funding payment for the in-progress funding period. */
+  readonly fundingPayment: bigint
+  /** Current funding rate for the in-progress funding period. */
+  readonly fundingRate: BigDecimal.BigDecimal
+  /** Time-weighted-average the internal data-points for the in-progress funding period. */
+  readonly internalTwap: bigint
+  /** Time-weighted-average the external data points for the in-progress funding period. */
+  readonly externalTwap: bigint
+  /** Funding period sequence number */
+  readonly seqNum: bigint
+  /** Funding period start time */
+  readonly startTime: Timestamp.VegaTimestamp
+  /** The internal composite price used for perpetual markets. */
+  readonly internalCompositePrice: bigint
+  /** The next time the internal composite price is calculated for the perpetual market, in Unix nanoseconds. */
+  readonly nextInternalCompositePriceCalc: Timestamp.VegaTimestamp
+  /** The method used for calculating the internal composite price, for perpetual markets only. */
+  readonly internalCompositePriceType: Enum.Type<typeof CompositePriceType>
+  /** Last seen value of the settlement oracle. */
+  readonly underlyingIndexPrice: bigint
+  /** State of the internal composite price. */
+  readonly internalCompositePriceState?: CompositePriceState
+}
 /**
  * The JSON form of {@link PerpetualData}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PerpetualDataEncoded extends Schema.Schema.Encoded<typeof PerpetualData_> {}
+export interface PerpetualDataEncoded {
+  readonly fundingPayment: string
+  readonly fundingRate: string
+  readonly internalTwap: string
+  readonly externalTwap: string
+  readonly seqNum: string
+  readonly startTime: string
+  readonly internalCompositePrice: string
+  readonly nextInternalCompositePriceCalc: string
+  readonly internalCompositePriceType: string | number
+  readonly underlyingIndexPrice: string
+  readonly internalCompositePriceState: CompositePriceStateEncoded | null
+}
 /**
  * Represents market data specific to a perpetual market. (`vega.PerpetualData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const PerpetualData: Schema.Schema<PerpetualData, PerpetualDataEncoded> = PerpetualData_
+export const PerpetualData: Schema.Schema<PerpetualData, PerpetualDataEncoded> = /* @__PURE__ */ Schema.Struct({
+  fundingPayment: Amount.SignedAmount,
+  fundingRate: Decimal.Decimal,
+  internalTwap: Amount.Amount,
+  externalTwap: Amount.Amount,
+  seqNum: Integer.Uint64,
+  startTime: Timestamp.VegaTimestamp,
+  internalCompositePrice: Amount.Amount,
+  nextInternalCompositePriceCalc: Timestamp.VegaTimestamp,
+  internalCompositePriceType: CompositePriceType,
+  underlyingIndexPrice: Amount.Amount,
+  internalCompositePriceState: /* @__PURE__ */ nullable(CompositePriceState)
+}).annotations({ identifier: "vega.PerpetualData" })
 
-const ProductData_ = /* @__PURE__ */ Schema.Struct({
-  perpetualData: /* @__PURE__ */ optional(PerpetualData)
-})
-  .pipe(/* @__PURE__ */ oneof("data", ["perpetualData"]))
-  .annotations({ identifier: "vega.ProductData" })
 /**
  * Represents market data specific to a particular product type. (`vega.ProductData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ProductData extends Schema.Schema.Type<typeof ProductData_> {}
+export interface ProductData {
+  readonly perpetualData?: PerpetualData
+}
 /**
  * The JSON form of {@link ProductData}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ProductDataEncoded extends Schema.Schema.Encoded<typeof ProductData_> {}
+export interface ProductDataEncoded {
+  readonly perpetualData?: PerpetualDataEncoded
+}
 /**
  * Represents market data specific to a particular product type. (`vega.ProductData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ProductData: Schema.Schema<ProductData, ProductDataEncoded> = ProductData_
+export const ProductData: Schema.Schema<ProductData, ProductDataEncoded> = /* @__PURE__ */ Schema.Struct({
+  perpetualData: /* @__PURE__ */ optional(PerpetualData)
+})
+  .pipe(/* @__PURE__ */ oneof("data", ["perpetualData"]))
+  .annotations({ identifier: "vega.ProductData" })
 
-const MarketData_ = /* @__PURE__ */ Schema.Struct({
-  /** Mark price, as an unsigned integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  markPrice: Amount.Amount,
-  /** Highest price level on an order book for buy orders, as an unsigned integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  bestBidPrice: Amount.Amount,
-  /** Aggregated volume being bid at the best bid price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market is configured to 5 decimal places. */
-  bestBidVolume: Integer.Uint64,
-  /** Lowest price level on an order book for offer orders. This field is an unsigned integer scaled to the market's decimal places. */
-  bestOfferPrice: Amount.Amount,
-  /** Aggregated volume being offered at the best offer price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market is configured to 5 decimal places. */
-  bestOfferVolume: Integer.Uint64,
-  /** Highest price on the order book for buy orders not including pegged orders. This field is an unsigned integer scaled to the market's decimal places. */
-  bestStaticBidPrice: Amount.Amount,
-  /** Total volume at the best static bid price excluding pegged orders. */
-  bestStaticBidVolume: Integer.Uint64,
-  /** Lowest price on the order book for sell orders not including pegged orders. This field is an unsigned integer scaled to the market's decimal places. */
-  bestStaticOfferPrice: Amount.Amount,
-  /** Total volume at the best static offer price, excluding pegged orders. */
-  bestStaticOfferVolume: Integer.Uint64,
-  /** Arithmetic average of the best bid price and best offer price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  midPrice: Amount.Amount,
-  /** Arithmetic average of the best static bid price and best static offer price. This field is an unsigned integer scaled to the market's decimal places. */
-  staticMidPrice: Amount.Amount,
-  /** Market ID for the data */
-  market: Ids.MarketId,
-  /** Timestamp in Unix nanoseconds at which this mark price was relevant. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Sum of the size of all positions greater than zero on the market. */
-  openInterest: Integer.Uint64,
-  /** Time in seconds until the end of the auction (zero if currently not in auction period). */
-  auctionEnd: Timestamp.VegaTimestamp,
-  /** Time until next auction, or start time of the current auction if market is in auction period. */
-  auctionStart: Timestamp.VegaTimestamp,
-  /** Indicative price (zero if not in auction). This field is an unsigned scaled to the market's decimal places. */
-  indicativePrice: Amount.Amount,
-  /** Indicative volume (zero if not in auction). */
-  indicativeVolume: Integer.Uint64,
-  /** Current trading mode for the market. */
-  marketTradingMode: Market.TradingMode,
-  /** When a market is in an auction trading mode, this field indicates what triggered the auction. */
-  trigger: AuctionTrigger,
-  /** When a market auction is extended, this field indicates what caused the extension. */
-  extensionTrigger: AuctionTrigger,
-  /** Targeted stake for the given market. This field is an unsigned integer scaled to the settlement asset's decimal places. */
-  targetStake: Amount.Amount,
-  /** Available stake for the given market. This field is an unsigned integer scaled to the settlement asset's decimal places. */
-  suppliedStake: Amount.Amount,
-  /** One or more price monitoring bounds for the current timestamp. */
-  priceMonitoringBounds: /* @__PURE__ */ Schema.Array(PriceMonitoringBounds),
-  /** Market value proxy. */
-  marketValueProxy: Amount.Amount,
-  /** Equity-like share of liquidity fee for each liquidity provider. */
-  liquidityProviderFeeShare: /* @__PURE__ */ Schema.Array(LiquidityProviderFeeShare),
-  /** Current state of the market. */
-  marketState: Market.MarketState,
-  /** Time in Unix nanoseconds when the next mark-to-market calculation will occur. */
-  nextMarkToMarket: Timestamp.VegaTimestamp,
-  /** Last traded price of the market. This field is an unsigned integer scaled to the market's decimal places. */
-  lastTradedPrice: Amount.Amount,
-  /** Market growth at the last market time window. */
-  marketGrowth: Decimal.Decimal,
-  /** Data related to the particular product type of the market. */
-  productData: /* @__PURE__ */ optional(ProductData),
-  /** SLA performance for each liquidity provider. */
-  liquidityProviderSla: /* @__PURE__ */ Schema.Array(LiquidityProviderSLA),
-  /** Time in Unix nanoseconds when the market will next submit a trade to reduce its position. */
-  nextNetworkCloseout: Timestamp.VegaTimestamp,
-  /** The method used for calculating the mark price. */
-  markPriceType: CompositePriceType,
-  /** State of the internal composite price. */
-  markPriceState: /* @__PURE__ */ nullable(CompositePriceState)
-}).annotations({ identifier: "vega.MarketData" })
 /**
  * Represents data generated by a market when open (`vega.MarketData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface MarketData extends Schema.Schema.Type<typeof MarketData_> {}
+export interface MarketData {
+  /** Mark price, as an unsigned integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
+  readonly markPrice: bigint
+  /** Highest price level on an order book for buy orders, as an unsigned integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
+  readonly bestBidPrice: bigint
+  /** Aggregated volume being bid at the best bid price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market is configured to 5 decimal places. */
+  readonly bestBidVolume: bigint
+  /** Lowest price level on an order book for offer orders. This field is an unsigned integer scaled to the market's decimal places. */
+  readonly bestOfferPrice: bigint
+  /** Aggregated volume being offered at the best offer price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market is configured to 5 decimal places. */
+  readonly bestOfferVolume: bigint
+  /** Highest price on the order book for buy orders not including pegged orders. This field is an unsigned integer scaled to the market's decimal places. */
+  readonly bestStaticBidPrice: bigint
+  /** Total volume at the best static bid price excluding pegged orders. */
+  readonly bestStaticBidVolume: bigint
+  /** Lowest price on the order book for sell orders not including pegged orders. This field is an unsigned integer scaled to the market's decimal places. */
+  readonly bestStaticOfferPrice: bigint
+  /** Total volume at the best static offer price, excluding pegged orders. */
+  readonly bestStaticOfferVolume: bigint
+  /** Arithmetic average of the best bid price and best offer price, as an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
+  readonly midPrice: bigint
+  /** Arithmetic average of the best static bid price and best static offer price. This field is an unsigned integer scaled to the market's decimal places. */
+  readonly staticMidPrice: bigint
+  /** Market ID for the data */
+  readonly market: Ids.MarketId
+  /** Timestamp in Unix nanoseconds at which this mark price was relevant. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Sum of the size of all positions greater than zero on the market. */
+  readonly openInterest: bigint
+  /** Time in seconds until the end of the auction (zero if currently not in auction period). */
+  readonly auctionEnd: Timestamp.VegaTimestamp
+  /** Time until next auction, or start time of the current auction if market is in auction period. */
+  readonly auctionStart: Timestamp.VegaTimestamp
+  /** Indicative price (zero if not in auction). This field is an unsigned scaled to the market's decimal places. */
+  readonly indicativePrice: bigint
+  /** Indicative volume (zero if not in auction). */
+  readonly indicativeVolume: bigint
+  /** Current trading mode for the market. */
+  readonly marketTradingMode: Enum.Type<typeof Market.TradingMode>
+  /** When a market is in an auction trading mode, this field indicates what triggered the auction. */
+  readonly trigger: Enum.Type<typeof AuctionTrigger>
+  /** When a market auction is extended, this field indicates what caused the extension. */
+  readonly extensionTrigger: Enum.Type<typeof AuctionTrigger>
+  /** Targeted stake for the given market. This field is an unsigned integer scaled to the settlement asset's decimal places. */
+  readonly targetStake: bigint
+  /** Available stake for the given market. This field is an unsigned integer scaled to the settlement asset's decimal places. */
+  readonly suppliedStake: bigint
+  /** One or more price monitoring bounds for the current timestamp. */
+  readonly priceMonitoringBounds: ReadonlyArray<PriceMonitoringBounds>
+  /** Market value proxy. */
+  readonly marketValueProxy: bigint
+  /** Equity-like share of liquidity fee for each liquidity provider. */
+  readonly liquidityProviderFeeShare: ReadonlyArray<LiquidityProviderFeeShare>
+  /** Current state of the market. */
+  readonly marketState: Enum.Type<typeof Market.MarketState>
+  /** Time in Unix nanoseconds when the next mark-to-market calculation will occur. */
+  readonly nextMarkToMarket: Timestamp.VegaTimestamp
+  /** Last traded price of the market. This field is an unsigned integer scaled to the market's decimal places. */
+  readonly lastTradedPrice: bigint
+  /** Market growth at the last market time window. */
+  readonly marketGrowth: BigDecimal.BigDecimal
+  /** Data related to the particular product type of the market. */
+  readonly productData?: ProductData
+  /** SLA performance for each liquidity provider. */
+  readonly liquidityProviderSla: ReadonlyArray<LiquidityProviderSLA>
+  /** Time in Unix nanoseconds when the market will next submit a trade to reduce its position. */
+  readonly nextNetworkCloseout: Timestamp.VegaTimestamp
+  /** The method used for calculating the mark price. */
+  readonly markPriceType: Enum.Type<typeof CompositePriceType>
+  /** State of the internal composite price. */
+  readonly markPriceState?: CompositePriceState
+}
 /**
  * The JSON form of {@link MarketData}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface MarketDataEncoded extends Schema.Schema.Encoded<typeof MarketData_> {}
+export interface MarketDataEncoded {
+  readonly markPrice: string
+  readonly bestBidPrice: string
+  readonly bestBidVolume: string
+  readonly bestOfferPrice: string
+  readonly bestOfferVolume: string
+  readonly bestStaticBidPrice: string
+  readonly bestStaticBidVolume: string
+  readonly bestStaticOfferPrice: string
+  readonly bestStaticOfferVolume: string
+  readonly midPrice: string
+  readonly staticMidPrice: string
+  readonly market: string
+  readonly timestamp: string
+  readonly openInterest: string
+  readonly auctionEnd: string
+  readonly auctionStart: string
+  readonly indicativePrice: string
+  readonly indicativeVolume: string
+  readonly marketTradingMode: string | number
+  readonly trigger: string | number
+  readonly extensionTrigger: string | number
+  readonly targetStake: string
+  readonly suppliedStake: string
+  readonly priceMonitoringBounds: ReadonlyArray<PriceMonitoringBoundsEncoded>
+  readonly marketValueProxy: string
+  readonly liquidityProviderFeeShare: ReadonlyArray<LiquidityProviderFeeShareEncoded>
+  readonly marketState: string | number
+  readonly nextMarkToMarket: string
+  readonly lastTradedPrice: string
+  readonly marketGrowth: string
+  readonly productData?: ProductDataEncoded
+  readonly liquidityProviderSla: ReadonlyArray<LiquidityProviderSLAEncoded>
+  readonly nextNetworkCloseout: string
+  readonly markPriceType: string | number
+  readonly markPriceState: CompositePriceStateEncoded | null
+}
 /**
  * Represents data generated by a market when open (`vega.MarketData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const MarketData: Schema.Schema<MarketData, MarketDataEncoded> = MarketData_
+export const MarketData: Schema.Schema<MarketData, MarketDataEncoded> = /* @__PURE__ */ Schema.Struct({
+  markPrice: Amount.Amount,
+  bestBidPrice: Amount.Amount,
+  bestBidVolume: Integer.Uint64,
+  bestOfferPrice: Amount.Amount,
+  bestOfferVolume: Integer.Uint64,
+  bestStaticBidPrice: Amount.Amount,
+  bestStaticBidVolume: Integer.Uint64,
+  bestStaticOfferPrice: Amount.Amount,
+  bestStaticOfferVolume: Integer.Uint64,
+  midPrice: Amount.Amount,
+  staticMidPrice: Amount.Amount,
+  market: Ids.MarketId,
+  timestamp: Timestamp.VegaTimestamp,
+  openInterest: Integer.Uint64,
+  auctionEnd: Timestamp.VegaTimestamp,
+  auctionStart: Timestamp.VegaTimestamp,
+  indicativePrice: Amount.Amount,
+  indicativeVolume: Integer.Uint64,
+  marketTradingMode: Market.TradingMode,
+  trigger: AuctionTrigger,
+  extensionTrigger: AuctionTrigger,
+  targetStake: Amount.Amount,
+  suppliedStake: Amount.Amount,
+  priceMonitoringBounds: /* @__PURE__ */ Schema.Array(PriceMonitoringBounds),
+  marketValueProxy: Amount.Amount,
+  liquidityProviderFeeShare: /* @__PURE__ */ Schema.Array(LiquidityProviderFeeShare),
+  marketState: Market.MarketState,
+  nextMarkToMarket: Timestamp.VegaTimestamp,
+  lastTradedPrice: Amount.Amount,
+  marketGrowth: Decimal.Decimal,
+  productData: /* @__PURE__ */ optional(ProductData),
+  liquidityProviderSla: /* @__PURE__ */ Schema.Array(LiquidityProviderSLA),
+  nextNetworkCloseout: Timestamp.VegaTimestamp,
+  markPriceType: CompositePriceType,
+  markPriceState: /* @__PURE__ */ nullable(CompositePriceState)
+}).annotations({ identifier: "vega.MarketData" })
 
-const PriceLevel_ = /* @__PURE__ */ Schema.Struct({
-  /** Price for the price level, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. This field is an unsigned integer passed as a string and needs to be scaled using the market's decimal places. */
-  price: Amount.Amount,
-  /** Number of orders at the price level. */
-  numberOfOrders: Integer.Uint64,
-  /** Volume at the price level. */
-  volume: Integer.Uint64
-}).annotations({ identifier: "vega.PriceLevel" })
 /**
  * Represents a price level from market depth or order book data (`vega.PriceLevel`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PriceLevel extends Schema.Schema.Type<typeof PriceLevel_> {}
+export interface PriceLevel {
+  /** Price for the price level, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. This field is an unsigned integer passed as a string and needs to be scaled using the market's decimal places. */
+  readonly price: bigint
+  /** Number of orders at the price level. */
+  readonly numberOfOrders: bigint
+  /** Volume at the price level. */
+  readonly volume: bigint
+}
 /**
  * The JSON form of {@link PriceLevel}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PriceLevelEncoded extends Schema.Schema.Encoded<typeof PriceLevel_> {}
+export interface PriceLevelEncoded {
+  readonly price: string
+  readonly numberOfOrders: string
+  readonly volume: string
+}
 /**
  * Represents a price level from market depth or order book data (`vega.PriceLevel`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const PriceLevel: Schema.Schema<PriceLevel, PriceLevelEncoded> = PriceLevel_
+export const PriceLevel: Schema.Schema<PriceLevel, PriceLevelEncoded> = /* @__PURE__ */ Schema.Struct({
+  price: Amount.Amount,
+  numberOfOrders: Integer.Uint64,
+  volume: Integer.Uint64
+}).annotations({ identifier: "vega.PriceLevel" })
 
 /**
  * Type values for a trade (`vega.Trade.Type`)
@@ -3293,230 +4156,318 @@ export const TradeType = /* @__PURE__ */ Enum.make("vega.Trade.Type", {
  */
 export type TradeType = Enum.Type<typeof TradeType>
 
-const Trade_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID for the trade. */
-  id: Ids.VegaId,
-  /** Market ID on which the trade occurred. */
-  marketId: Ids.MarketId,
-  /** Price for the trade, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  price: Amount.Amount,
-  /** Size filled for the trade. */
-  size: Integer.Uint64,
-  /** Unique party ID for the buyer. */
-  buyer: Ids.PartyId,
-  /** Unique party ID for the seller. */
-  seller: Ids.PartyId,
-  /** Direction of the aggressive party e.g. SIDE_BUY or SIDE_SELL. */
-  aggressor: Commands.Side,
-  /** Identifier of the order from the buy side. */
-  buyOrder: Ids.OrderId,
-  /** Identifier of the order from the sell side. */
-  sellOrder: Ids.OrderId,
-  /** Timestamp in Unix nanoseconds for when the trade occurred. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Type for the trade. */
-  type: TradeType,
-  /** Fee amount charged to the buyer party for the trade. */
-  buyerFee: /* @__PURE__ */ nullable(Fee),
-  /** Fee amount charged to the seller party for the trade. */
-  sellerFee: /* @__PURE__ */ nullable(Fee),
-  /** Auction batch number that the buy side order was placed in. */
-  buyerAuctionBatch: Integer.Uint64,
-  /** Auction batch number that the sell side order was placed in. */
-  sellerAuctionBatch: Integer.Uint64,
-  /** Price for the trade using asset decimals, as opposed to market decimals used in the price field. This is only used in trade events for position updates. */
-  assetPrice: Amount.AmountOrEmpty
-}).annotations({ identifier: "vega.Trade" })
 /**
  * A trade occurs when an aggressive order crosses one or more passive orders on the order book for a market on Vega (`vega.Trade`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Trade extends Schema.Schema.Type<typeof Trade_> {}
+export interface Trade {
+  /** Unique ID for the trade. */
+  readonly id: Ids.VegaId
+  /** Market ID on which the trade occurred. */
+  readonly marketId: Ids.MarketId
+  /** Price for the trade, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
+  readonly price: bigint
+  /** Size filled for the trade. */
+  readonly size: bigint
+  /** Unique party ID for the buyer. */
+  readonly buyer: Ids.PartyId
+  /** Unique party ID for the seller. */
+  readonly seller: Ids.PartyId
+  /** Direction of the aggressive party e.g. SIDE_BUY or SIDE_SELL. */
+  readonly aggressor: Enum.Type<typeof Commands.Side>
+  /** Identifier of the order from the buy side. */
+  readonly buyOrder: Ids.OrderId
+  /** Identifier of the order from the sell side. */
+  readonly sellOrder: Ids.OrderId
+  /** Timestamp in Unix nanoseconds for when the trade occurred. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Type for the trade. */
+  readonly type: Enum.Type<typeof TradeType>
+  /** Fee amount charged to the buyer party for the trade. */
+  readonly buyerFee?: Fee
+  /** Fee amount charged to the seller party for the trade. */
+  readonly sellerFee?: Fee
+  /** Auction batch number that the buy side order was placed in. */
+  readonly buyerAuctionBatch: bigint
+  /** Auction batch number that the sell side order was placed in. */
+  readonly sellerAuctionBatch: bigint
+  /** Price for the trade using asset decimals, as opposed to market decimals used in the price field. This is only used in trade events for position updates. */
+  readonly assetPrice: Option.Option<bigint>
+}
 /**
  * The JSON form of {@link Trade}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface TradeEncoded extends Schema.Schema.Encoded<typeof Trade_> {}
+export interface TradeEncoded {
+  readonly id: string
+  readonly marketId: string
+  readonly price: string
+  readonly size: string
+  readonly buyer: string
+  readonly seller: string
+  readonly aggressor: string | number
+  readonly buyOrder: string
+  readonly sellOrder: string
+  readonly timestamp: string
+  readonly type: string | number
+  readonly buyerFee: FeeEncoded | null
+  readonly sellerFee: FeeEncoded | null
+  readonly buyerAuctionBatch: string
+  readonly sellerAuctionBatch: string
+  readonly assetPrice: string
+}
 /**
  * A trade occurs when an aggressive order crosses one or more passive orders on the order book for a market on Vega (`vega.Trade`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Trade: Schema.Schema<Trade, TradeEncoded> = Trade_
+export const Trade: Schema.Schema<Trade, TradeEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  marketId: Ids.MarketId,
+  price: Amount.Amount,
+  size: Integer.Uint64,
+  buyer: Ids.PartyId,
+  seller: Ids.PartyId,
+  aggressor: Commands.Side,
+  buyOrder: Ids.OrderId,
+  sellOrder: Ids.OrderId,
+  timestamp: Timestamp.VegaTimestamp,
+  type: TradeType,
+  buyerFee: /* @__PURE__ */ nullable(Fee),
+  sellerFee: /* @__PURE__ */ nullable(Fee),
+  buyerAuctionBatch: Integer.Uint64,
+  sellerAuctionBatch: Integer.Uint64,
+  assetPrice: Amount.AmountOrEmpty
+}).annotations({ identifier: "vega.Trade" })
 
-const RiskFactor_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID that relates to this risk factor. */
-  market: Ids.MarketId,
-  /** Short Risk factor value. */
-  short: Decimal.Decimal,
-  /** Long Risk factor value. */
-  long: Decimal.Decimal
-}).annotations({ identifier: "vega.RiskFactor" })
 /**
  * Risk factors are used to calculate the current risk associated with orders trading on a given market (`vega.RiskFactor`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface RiskFactor extends Schema.Schema.Type<typeof RiskFactor_> {}
+export interface RiskFactor {
+  /** Market ID that relates to this risk factor. */
+  readonly market: Ids.MarketId
+  /** Short Risk factor value. */
+  readonly short: BigDecimal.BigDecimal
+  /** Long Risk factor value. */
+  readonly long: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link RiskFactor}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface RiskFactorEncoded extends Schema.Schema.Encoded<typeof RiskFactor_> {}
+export interface RiskFactorEncoded {
+  readonly market: string
+  readonly short: string
+  readonly long: string
+}
 /**
  * Risk factors are used to calculate the current risk associated with orders trading on a given market (`vega.RiskFactor`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const RiskFactor: Schema.Schema<RiskFactor, RiskFactorEncoded> = RiskFactor_
+export const RiskFactor: Schema.Schema<RiskFactor, RiskFactorEncoded> = /* @__PURE__ */ Schema.Struct({
+  market: Ids.MarketId,
+  short: Decimal.Decimal,
+  long: Decimal.Decimal
+}).annotations({ identifier: "vega.RiskFactor" })
 
-const NodeSet_ = /* @__PURE__ */ Schema.Struct({
-  /** Total number of nodes in the node set. */
-  total: Integer.Uint32,
-  /** Number of nodes in the node set that had a performance score of 0 at the end of the last epoch. */
-  inactive: Integer.Uint32,
-  /** IDs of nodes that were promoted into this node set at the start of the epoch. */
-  promoted: /* @__PURE__ */ Schema.Array(Ids.VegaId),
-  /** IDs of nodes that were demoted into this node set at the start of the epoch. */
-  demoted: /* @__PURE__ */ Schema.Array(Ids.VegaId),
-  /** Total number of nodes allowed in the node set. */
-  maximum: /* @__PURE__ */ optional(Integer.Uint32)
-}).annotations({ identifier: "vega.NodeSet" })
 /**
  * Details on the collection of nodes for a particular validator status (`vega.NodeSet`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NodeSet extends Schema.Schema.Type<typeof NodeSet_> {}
+export interface NodeSet {
+  /** Total number of nodes in the node set. */
+  readonly total: number
+  /** Number of nodes in the node set that had a performance score of 0 at the end of the last epoch. */
+  readonly inactive: number
+  /** IDs of nodes that were promoted into this node set at the start of the epoch. */
+  readonly promoted: ReadonlyArray<Ids.VegaId>
+  /** IDs of nodes that were demoted into this node set at the start of the epoch. */
+  readonly demoted: ReadonlyArray<Ids.VegaId>
+  /** Total number of nodes allowed in the node set. */
+  readonly maximum?: number
+}
 /**
  * The JSON form of {@link NodeSet}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NodeSetEncoded extends Schema.Schema.Encoded<typeof NodeSet_> {}
+export interface NodeSetEncoded {
+  readonly total: number
+  readonly inactive: number
+  readonly promoted: ReadonlyArray<string>
+  readonly demoted: ReadonlyArray<string>
+  readonly maximum?: number
+}
 /**
  * Details on the collection of nodes for a particular validator status (`vega.NodeSet`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NodeSet: Schema.Schema<NodeSet, NodeSetEncoded> = NodeSet_
+export const NodeSet: Schema.Schema<NodeSet, NodeSetEncoded> = /* @__PURE__ */ Schema.Struct({
+  total: Integer.Uint32,
+  inactive: Integer.Uint32,
+  promoted: /* @__PURE__ */ Schema.Array(Ids.VegaId),
+  demoted: /* @__PURE__ */ Schema.Array(Ids.VegaId),
+  maximum: /* @__PURE__ */ optional(Integer.Uint32)
+}).annotations({ identifier: "vega.NodeSet" })
 
-const NodeData_ = /* @__PURE__ */ Schema.Struct({
-  /** Total staked amount across all nodes. This field is an unsigned integer scaled to the asset's decimal places. */
-  stakedTotal: Amount.Amount,
-  /** Total number of nodes across all node sets. */
-  totalNodes: Integer.Uint32,
-  /** Total number of nodes that had a performance score of 0 at the end of the last epoch. */
-  inactiveNodes: Integer.Uint32,
-  /** Details on the set of consensus nodes in the network. */
-  tendermintNodes: /* @__PURE__ */ nullable(NodeSet),
-  /** Details on the set of ersatz (standby) nodes in the network. */
-  ersatzNodes: /* @__PURE__ */ nullable(NodeSet),
-  /** Details on the set of pending nodes in the network. */
-  pendingNodes: /* @__PURE__ */ nullable(NodeSet),
-  /** Total uptime for all epochs across all nodes. */
-  uptime: Schema.Number
-}).annotations({ identifier: "vega.NodeData" })
 /**
  * The message `vega.NodeData`. (`vega.NodeData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NodeData extends Schema.Schema.Type<typeof NodeData_> {}
+export interface NodeData {
+  /** Total staked amount across all nodes. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly stakedTotal: bigint
+  /** Total number of nodes across all node sets. */
+  readonly totalNodes: number
+  /** Total number of nodes that had a performance score of 0 at the end of the last epoch. */
+  readonly inactiveNodes: number
+  /** Details on the set of consensus nodes in the network. */
+  readonly tendermintNodes?: NodeSet
+  /** Details on the set of ersatz (standby) nodes in the network. */
+  readonly ersatzNodes?: NodeSet
+  /** Details on the set of pending nodes in the network. */
+  readonly pendingNodes?: NodeSet
+  /** Total uptime for all epochs across all nodes. */
+  readonly uptime: number
+}
 /**
  * The JSON form of {@link NodeData}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NodeDataEncoded extends Schema.Schema.Encoded<typeof NodeData_> {}
+export interface NodeDataEncoded {
+  readonly stakedTotal: string
+  readonly totalNodes: number
+  readonly inactiveNodes: number
+  readonly tendermintNodes: NodeSetEncoded | null
+  readonly ersatzNodes: NodeSetEncoded | null
+  readonly pendingNodes: NodeSetEncoded | null
+  readonly uptime: number
+}
 /**
  * The message `vega.NodeData`. (`vega.NodeData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NodeData: Schema.Schema<NodeData, NodeDataEncoded> = NodeData_
+export const NodeData: Schema.Schema<NodeData, NodeDataEncoded> = /* @__PURE__ */ Schema.Struct({
+  stakedTotal: Amount.Amount,
+  totalNodes: Integer.Uint32,
+  inactiveNodes: Integer.Uint32,
+  tendermintNodes: /* @__PURE__ */ nullable(NodeSet),
+  ersatzNodes: /* @__PURE__ */ nullable(NodeSet),
+  pendingNodes: /* @__PURE__ */ nullable(NodeSet),
+  uptime: Schema.Number
+}).annotations({ identifier: "vega.NodeData" })
 
-const NetworkLimits_ = /* @__PURE__ */ Schema.Struct({
-  /** Are market proposals allowed at this point in time. */
-  canProposeMarket: Schema.Boolean,
-  /** Are asset proposals allowed at this point in time. */
-  canProposeAsset: Schema.Boolean,
-  /** Are market proposals enabled on this chain. */
-  proposeMarketEnabled: Schema.Boolean,
-  /** Are asset proposals enabled on this chain. */
-  proposeAssetEnabled: Schema.Boolean,
-  /** True once the genesis file is loaded. */
-  genesisLoaded: Schema.Boolean,
-  /** Timestamp in Unix nanoseconds at which market proposals will be enabled (0 indicates not set). */
-  proposeMarketEnabledFrom: Timestamp.VegaTimestamp,
-  /** Timestamp in Unix nanoseconds at which asset proposals will be enabled (0 indicates not set). */
-  proposeAssetEnabledFrom: Timestamp.VegaTimestamp,
-  /** Are spot market proposals allowed at this point in time. */
-  canProposeSpotMarket: Schema.Boolean,
-  /** Are perpetual market proposals allowed at this point in time. */
-  canProposePerpetualMarket: Schema.Boolean
-}).annotations({ identifier: "vega.NetworkLimits" })
 /**
  * Network limits, defined in the genesis file (`vega.NetworkLimits`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface NetworkLimits extends Schema.Schema.Type<typeof NetworkLimits_> {}
+export interface NetworkLimits {
+  /** Are market proposals allowed at this point in time. */
+  readonly canProposeMarket: boolean
+  /** Are asset proposals allowed at this point in time. */
+  readonly canProposeAsset: boolean
+  /** Are market proposals enabled on this chain. */
+  readonly proposeMarketEnabled: boolean
+  /** Are asset proposals enabled on this chain. */
+  readonly proposeAssetEnabled: boolean
+  /** True once the genesis file is loaded. */
+  readonly genesisLoaded: boolean
+  /** Timestamp in Unix nanoseconds at which market proposals will be enabled (0 indicates not set). */
+  readonly proposeMarketEnabledFrom: Timestamp.VegaTimestamp
+  /** Timestamp in Unix nanoseconds at which asset proposals will be enabled (0 indicates not set). */
+  readonly proposeAssetEnabledFrom: Timestamp.VegaTimestamp
+  /** Are spot market proposals allowed at this point in time. */
+  readonly canProposeSpotMarket: boolean
+  /** Are perpetual market proposals allowed at this point in time. */
+  readonly canProposePerpetualMarket: boolean
+}
 /**
  * The JSON form of {@link NetworkLimits}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface NetworkLimitsEncoded extends Schema.Schema.Encoded<typeof NetworkLimits_> {}
+export interface NetworkLimitsEncoded {
+  readonly canProposeMarket: boolean
+  readonly canProposeAsset: boolean
+  readonly proposeMarketEnabled: boolean
+  readonly proposeAssetEnabled: boolean
+  readonly genesisLoaded: boolean
+  readonly proposeMarketEnabledFrom: string
+  readonly proposeAssetEnabledFrom: string
+  readonly canProposeSpotMarket: boolean
+  readonly canProposePerpetualMarket: boolean
+}
 /**
  * Network limits, defined in the genesis file (`vega.NetworkLimits`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const NetworkLimits: Schema.Schema<NetworkLimits, NetworkLimitsEncoded> = NetworkLimits_
+export const NetworkLimits: Schema.Schema<NetworkLimits, NetworkLimitsEncoded> = /* @__PURE__ */ Schema.Struct({
+  canProposeMarket: Schema.Boolean,
+  canProposeAsset: Schema.Boolean,
+  proposeMarketEnabled: Schema.Boolean,
+  proposeAssetEnabled: Schema.Boolean,
+  genesisLoaded: Schema.Boolean,
+  proposeMarketEnabledFrom: Timestamp.VegaTimestamp,
+  proposeAssetEnabledFrom: Timestamp.VegaTimestamp,
+  canProposeSpotMarket: Schema.Boolean,
+  canProposePerpetualMarket: Schema.Boolean
+}).annotations({ identifier: "vega.NetworkLimits" })
 
-const OracleData_ = /* @__PURE__ */ Schema.Struct({
-  externalData: /* @__PURE__ */ nullable(VegaData.ExternalData)
-}).annotations({ identifier: "vega.OracleData" })
 /**
  * The message `vega.OracleData`. (`vega.OracleData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface OracleData extends Schema.Schema.Type<typeof OracleData_> {}
+export interface OracleData {
+  readonly externalData?: VegaData.ExternalData
+}
 /**
  * The JSON form of {@link OracleData}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OracleDataEncoded extends Schema.Schema.Encoded<typeof OracleData_> {}
+export interface OracleDataEncoded {
+  readonly externalData: VegaData.ExternalDataEncoded | null
+}
 /**
  * The message `vega.OracleData`. (`vega.OracleData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const OracleData: Schema.Schema<OracleData, OracleDataEncoded> = OracleData_
+export const OracleData: Schema.Schema<OracleData, OracleDataEncoded> = /* @__PURE__ */ Schema.Struct({
+  externalData: /* @__PURE__ */ nullable(VegaData.ExternalData)
+}).annotations({ identifier: "vega.OracleData" })
 
 /**
  * Status describe the status of the data source spec (`vega.DataSourceSpec.Status`)
@@ -3537,56 +4488,68 @@ export const DataSourceSpecStatus = /* @__PURE__ */ Enum.make("vega.DataSourceSp
  */
 export type DataSourceSpecStatus = Enum.Type<typeof DataSourceSpecStatus>
 
-const DataSourceSpec_ = /* @__PURE__ */ Schema.Struct({
-  /** Hash generated from the DataSpec data. */
-  id: Ids.VegaId,
-  /** Creation date and time */
-  createdAt: Timestamp.VegaTimestamp,
-  /** Last Updated timestamp */
-  updatedAt: Timestamp.VegaTimestamp,
-  data: /* @__PURE__ */ nullable(DataSourceDefinition),
-  /** Status describes the status of the data source spec */
-  status: DataSourceSpecStatus
-}).annotations({ identifier: "vega.DataSourceSpec" })
 /**
  * Data source spec describes the data source base that a product or a risk model wants to get from the data source engine. This message contains additional information used by the API. (`vega.DataSourceSpec`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface DataSourceSpec extends Schema.Schema.Type<typeof DataSourceSpec_> {}
+export interface DataSourceSpec {
+  /** Hash generated from the DataSpec data. */
+  readonly id: Ids.VegaId
+  /** Creation date and time */
+  readonly createdAt: Timestamp.VegaTimestamp
+  /** Last Updated timestamp */
+  readonly updatedAt: Timestamp.VegaTimestamp
+  readonly data?: DataSourceDefinition
+  /** Status describes the status of the data source spec */
+  readonly status: Enum.Type<typeof DataSourceSpecStatus>
+}
 /**
  * The JSON form of {@link DataSourceSpec}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataSourceSpecEncoded extends Schema.Schema.Encoded<typeof DataSourceSpec_> {}
+export interface DataSourceSpecEncoded {
+  readonly id: string
+  readonly createdAt: string
+  readonly updatedAt: string
+  readonly data: DataSourceDefinitionEncoded | null
+  readonly status: string | number
+}
 /**
  * Data source spec describes the data source base that a product or a risk model wants to get from the data source engine. This message contains additional information used by the API. (`vega.DataSourceSpec`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const DataSourceSpec: Schema.Schema<DataSourceSpec, DataSourceSpecEncoded> = DataSourceSpec_
+export const DataSourceSpec: Schema.Schema<DataSourceSpec, DataSourceSpecEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  createdAt: Timestamp.VegaTimestamp,
+  updatedAt: Timestamp.VegaTimestamp,
+  data: /* @__PURE__ */ nullable(DataSourceDefinition),
+  status: DataSourceSpecStatus
+}).annotations({ identifier: "vega.DataSourceSpec" })
 
-const ExternalDataSourceSpec_ = /* @__PURE__ */ Schema.Struct({
-  spec: /* @__PURE__ */ nullable(DataSourceSpec)
-}).annotations({ identifier: "vega.ExternalDataSourceSpec" })
 /**
  * The message `vega.ExternalDataSourceSpec`. (`vega.ExternalDataSourceSpec`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ExternalDataSourceSpec extends Schema.Schema.Type<typeof ExternalDataSourceSpec_> {}
+export interface ExternalDataSourceSpec {
+  readonly spec?: DataSourceSpec
+}
 /**
  * The JSON form of {@link ExternalDataSourceSpec}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ExternalDataSourceSpecEncoded extends Schema.Schema.Encoded<typeof ExternalDataSourceSpec_> {}
+export interface ExternalDataSourceSpecEncoded {
+  readonly spec: DataSourceSpecEncoded | null
+}
 /**
  * The message `vega.ExternalDataSourceSpec`. (`vega.ExternalDataSourceSpec`)
  *
@@ -3594,32 +4557,37 @@ export interface ExternalDataSourceSpecEncoded extends Schema.Schema.Encoded<typ
  * @category Messages
  */
 export const ExternalDataSourceSpec: Schema.Schema<ExternalDataSourceSpec, ExternalDataSourceSpecEncoded> =
-  ExternalDataSourceSpec_
+  /* @__PURE__ */ Schema.Struct({
+    spec: /* @__PURE__ */ nullable(DataSourceSpec)
+  }).annotations({ identifier: "vega.ExternalDataSourceSpec" })
 
-const OracleSpec_ = /* @__PURE__ */ Schema.Struct({
-  externalDataSourceSpec: /* @__PURE__ */ nullable(ExternalDataSourceSpec)
-}).annotations({ identifier: "vega.OracleSpec" })
 /**
  * Oracle spec contains an embedded external data source spec. It will be generated by the compiler as: OracleSpec_ExternalDataSourceSpec_* (`vega.OracleSpec`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface OracleSpec extends Schema.Schema.Type<typeof OracleSpec_> {}
+export interface OracleSpec {
+  readonly externalDataSourceSpec?: ExternalDataSourceSpec
+}
 /**
  * The JSON form of {@link OracleSpec}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OracleSpecEncoded extends Schema.Schema.Encoded<typeof OracleSpec_> {}
+export interface OracleSpecEncoded {
+  readonly externalDataSourceSpec: ExternalDataSourceSpecEncoded | null
+}
 /**
  * Oracle spec contains an embedded external data source spec. It will be generated by the compiler as: OracleSpec_ExternalDataSourceSpec_* (`vega.OracleSpec`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const OracleSpec: Schema.Schema<OracleSpec, OracleSpecEncoded> = OracleSpec_
+export const OracleSpec: Schema.Schema<OracleSpec, OracleSpecEncoded> = /* @__PURE__ */ Schema.Struct({
+  externalDataSourceSpec: /* @__PURE__ */ nullable(ExternalDataSourceSpec)
+}).annotations({ identifier: "vega.OracleSpec" })
 
 /**
  * Status values for an order (`vega.Order.Status`)
@@ -3714,137 +4682,201 @@ export const OrderError = /* @__PURE__ */ Enum.make("vega.OrderError", {
  */
 export type OrderError = Enum.Type<typeof OrderError>
 
-const IcebergOrder_ = /* @__PURE__ */ Schema.Struct({
-  /** Size of the order that will be made visible if the iceberg order is replenished after trading. */
-  peakSize: Integer.Uint64,
-  /** If the visible size of the order falls below this value, it will be replenished back to the peak size using the reserved amount. */
-  minimumVisibleSize: Integer.Uint64,
-  /** Size of the order that is reserved and used to restore the iceberg's peak when it is refreshed. */
-  reservedRemaining: Integer.Uint64
-}).annotations({ identifier: "vega.IcebergOrder" })
 /**
  * Details of an iceberg order (`vega.IcebergOrder`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface IcebergOrder extends Schema.Schema.Type<typeof IcebergOrder_> {}
+export interface IcebergOrder {
+  /** Size of the order that will be made visible if the iceberg order is replenished after trading. */
+  readonly peakSize: bigint
+  /** If the visible size of the order falls below this value, it will be replenished back to the peak size using the reserved amount. */
+  readonly minimumVisibleSize: bigint
+  /** Size of the order that is reserved and used to restore the iceberg's peak when it is refreshed. */
+  readonly reservedRemaining: bigint
+}
 /**
  * The JSON form of {@link IcebergOrder}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface IcebergOrderEncoded extends Schema.Schema.Encoded<typeof IcebergOrder_> {}
+export interface IcebergOrderEncoded {
+  readonly peakSize: string
+  readonly minimumVisibleSize: string
+  readonly reservedRemaining: string
+}
 /**
  * Details of an iceberg order (`vega.IcebergOrder`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const IcebergOrder: Schema.Schema<IcebergOrder, IcebergOrderEncoded> = IcebergOrder_
+export const IcebergOrder: Schema.Schema<IcebergOrder, IcebergOrderEncoded> = /* @__PURE__ */ Schema.Struct({
+  peakSize: Integer.Uint64,
+  minimumVisibleSize: Integer.Uint64,
+  reservedRemaining: Integer.Uint64
+}).annotations({ identifier: "vega.IcebergOrder" })
 
-const Order_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID generated for the order. */
-  id: Ids.VegaId,
-  /** Market ID for the order. */
-  marketId: Ids.MarketId,
-  /** Party ID for the order. */
-  partyId: Ids.PartyId,
-  /** Side for the order, e.g. SIDE_BUY or SIDE_SELL. */
-  side: Commands.Side,
-  /** Price for the order, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
-  price: Amount.Amount,
-  /** Size for the order, for example, in a futures market the size equals the number of contracts. */
-  size: Integer.Uint64,
-  /** Size remaining, when this reaches 0 then the order is fully filled and status becomes STATUS_FILLED. */
-  remaining: Integer.Uint64,
-  /** Time in force indicates how long an order will remain active before it is executed or expires. - See OrderTimeInForce */
-  timeInForce: Commands.TimeInForce,
-  /** Type for the order. */
-  type: Commands.OrderType,
-  /** Timestamp for when the order was created at, in nanoseconds. */
-  createdAt: Timestamp.VegaTimestamp,
-  /** Current status of the order. */
-  status: OrderStatus,
-  /** Timestamp in Unix nanoseconds for when the order will expire. */
-  expiresAt: Timestamp.VegaTimestamp,
-  /** Reference given for the order. */
-  reference: Schema.String,
-  /** Futher details for why an order with status `STATUS_REJECTED` was rejected. */
-  reason: /* @__PURE__ */ optional(OrderError),
-  /** Timestamp in Unix nanoseconds for when the order was last updated. */
-  updatedAt: Timestamp.VegaTimestamp,
-  /** Version for the order, initial value is version 1 and is incremented after each successful amend. */
-  version: Integer.Uint64,
-  /** Batch ID for the order, used internally for orders submitted during auctions to keep track of the auction batch this order falls under. Required for fees calculation. */
-  batchId: Integer.Uint64,
-  /** Pegged order details, used only if the order represents a pegged order. */
-  peggedOrder: /* @__PURE__ */ nullable(Commands.PeggedOrder),
-  /** Set if the order was created as part of a liquidity provision, will be empty if not. */
-  liquidityProvisionId: /* @__PURE__ */ orEmpty(Ids.VegaId),
-  /** Only valid for Limit orders. Cannot be True at the same time as Reduce-Only. */
-  postOnly: Schema.Boolean,
-  /** Only valid for Non-Persistent orders. Cannot be True at the same time as Post-Only. If set, order will only be executed if the outcome of the trade moves the trader's position closer to 0. */
-  reduceOnly: Schema.Boolean,
-  /** Details of an iceberg order */
-  icebergOrder: /* @__PURE__ */ optional(IcebergOrder)
-}).annotations({ identifier: "vega.Order" })
 /**
  * Orders can be submitted, amended and cancelled on Vega in an attempt to make trades with other parties (`vega.Order`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Order extends Schema.Schema.Type<typeof Order_> {}
+export interface Order {
+  /** Unique ID generated for the order. */
+  readonly id: Ids.VegaId
+  /** Market ID for the order. */
+  readonly marketId: Ids.MarketId
+  /** Party ID for the order. */
+  readonly partyId: Ids.PartyId
+  /** Side for the order, e.g. SIDE_BUY or SIDE_SELL. */
+  readonly side: Enum.Type<typeof Commands.Side>
+  /** Price for the order, the price is an integer, for example `123456` is a correctly formatted price of `1.23456` assuming market configured to 5 decimal places. */
+  readonly price: bigint
+  /** Size for the order, for example, in a futures market the size equals the number of contracts. */
+  readonly size: bigint
+  /** Size remaining, when this reaches 0 then the order is fully filled and status becomes STATUS_FILLED. */
+  readonly remaining: bigint
+  /** Time in force indicates how long an order will remain active before it is executed or expires. - See OrderTimeInForce */
+  readonly timeInForce: Enum.Type<typeof Commands.TimeInForce>
+  /** Type for the order. */
+  readonly type: Enum.Type<typeof Commands.OrderType>
+  /** Timestamp for when the order was created at, in nanoseconds. */
+  readonly createdAt: Timestamp.VegaTimestamp
+  /** Current status of the order. */
+  readonly status: Enum.Type<typeof OrderStatus>
+  /** Timestamp in Unix nanoseconds for when the order will expire. */
+  readonly expiresAt: Timestamp.VegaTimestamp
+  /** Reference given for the order. */
+  readonly reference: string
+  /** Futher details for why an order with status `STATUS_REJECTED` was rejected. */
+  readonly reason?: Enum.Type<typeof OrderError>
+  /** Timestamp in Unix nanoseconds for when the order was last updated. */
+  readonly updatedAt: Timestamp.VegaTimestamp
+  /** Version for the order, initial value is version 1 and is incremented after each successful amend. */
+  readonly version: bigint
+  /** Batch ID for the order, used internally for orders submitted during auctions to keep track of the auction batch this order falls under. Required for fees calculation. */
+  readonly batchId: bigint
+  /** Pegged order details, used only if the order represents a pegged order. */
+  readonly peggedOrder?: Schema.Schema.Type<typeof Commands.PeggedOrder>
+  /** Set if the order was created as part of a liquidity provision, will be empty if not. */
+  readonly liquidityProvisionId: "" | Ids.VegaId
+  /** Only valid for Limit orders. Cannot be True at the same time as Reduce-Only. */
+  readonly postOnly: boolean
+  /** Only valid for Non-Persistent orders. Cannot be True at the same time as Post-Only. If set, order will only be executed if the outcome of the trade moves the trader's position closer to 0. */
+  readonly reduceOnly: boolean
+  /** Details of an iceberg order */
+  readonly icebergOrder?: IcebergOrder
+}
 /**
  * The JSON form of {@link Order}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface OrderEncoded extends Schema.Schema.Encoded<typeof Order_> {}
+export interface OrderEncoded {
+  readonly id: string
+  readonly marketId: string
+  readonly partyId: string
+  readonly side: string | number
+  readonly price: string
+  readonly size: string
+  readonly remaining: string
+  readonly timeInForce: string | number
+  readonly type: string | number
+  readonly createdAt: string
+  readonly status: string | number
+  readonly expiresAt: string
+  readonly reference: string
+  readonly reason?: string | number
+  readonly updatedAt: string
+  readonly version: string
+  readonly batchId: string
+  readonly peggedOrder: Schema.Schema.Encoded<typeof Commands.PeggedOrder> | null
+  readonly liquidityProvisionId: string
+  readonly postOnly: boolean
+  readonly reduceOnly: boolean
+  readonly icebergOrder?: IcebergOrderEncoded
+}
 /**
  * Orders can be submitted, amended and cancelled on Vega in an attempt to make trades with other parties (`vega.Order`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Order: Schema.Schema<Order, OrderEncoded> = Order_
+export const Order: Schema.Schema<Order, OrderEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  marketId: Ids.MarketId,
+  partyId: Ids.PartyId,
+  side: Commands.Side,
+  price: Amount.Amount,
+  size: Integer.Uint64,
+  remaining: Integer.Uint64,
+  timeInForce: Commands.TimeInForce,
+  type: Commands.OrderType,
+  createdAt: Timestamp.VegaTimestamp,
+  status: OrderStatus,
+  expiresAt: Timestamp.VegaTimestamp,
+  reference: Schema.String,
+  reason: /* @__PURE__ */ optional(OrderError),
+  updatedAt: Timestamp.VegaTimestamp,
+  version: Integer.Uint64,
+  batchId: Integer.Uint64,
+  peggedOrder: /* @__PURE__ */ nullable(Commands.PeggedOrder),
+  liquidityProvisionId: /* @__PURE__ */ orEmpty(Ids.VegaId),
+  postOnly: Schema.Boolean,
+  reduceOnly: Schema.Boolean,
+  icebergOrder: /* @__PURE__ */ optional(IcebergOrder)
+}).annotations({ identifier: "vega.Order" })
 
-const EpochRewardSummary_ = /* @__PURE__ */ Schema.Struct({
-  /** Epoch in which the reward is being paid. */
-  epoch: Integer.Uint64,
-  /** Asset ID in which the reward is being paid. */
-  assetId: Ids.AssetId,
-  /** Market ID in which the reward is being paid. */
-  marketId: /* @__PURE__ */ orEmpty(Ids.MarketId),
-  /** Type of reward being paid. */
-  rewardType: Schema.String,
-  /** Amount distributed. This field is an unsigned integer scaled to the asset's decimal places. */
-  amount: Amount.Amount
-}).annotations({ identifier: "vega.EpochRewardSummary" })
 /**
  * Details for rewards for a combination of asset, market, and reward type in a given epoch (`vega.EpochRewardSummary`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface EpochRewardSummary extends Schema.Schema.Type<typeof EpochRewardSummary_> {}
+export interface EpochRewardSummary {
+  /** Epoch in which the reward is being paid. */
+  readonly epoch: bigint
+  /** Asset ID in which the reward is being paid. */
+  readonly assetId: Ids.AssetId
+  /** Market ID in which the reward is being paid. */
+  readonly marketId: "" | Ids.MarketId
+  /** Type of reward being paid. */
+  readonly rewardType: string
+  /** Amount distributed. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly amount: bigint
+}
 /**
  * The JSON form of {@link EpochRewardSummary}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface EpochRewardSummaryEncoded extends Schema.Schema.Encoded<typeof EpochRewardSummary_> {}
+export interface EpochRewardSummaryEncoded {
+  readonly epoch: string
+  readonly assetId: string
+  readonly marketId: string
+  readonly rewardType: string
+  readonly amount: string
+}
 /**
  * Details for rewards for a combination of asset, market, and reward type in a given epoch (`vega.EpochRewardSummary`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const EpochRewardSummary: Schema.Schema<EpochRewardSummary, EpochRewardSummaryEncoded> = EpochRewardSummary_
+export const EpochRewardSummary: Schema.Schema<EpochRewardSummary, EpochRewardSummaryEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    epoch: Integer.Uint64,
+    assetId: Ids.AssetId,
+    marketId: /* @__PURE__ */ orEmpty(Ids.MarketId),
+    rewardType: Schema.String,
+    amount: Amount.Amount
+  }).annotations({ identifier: "vega.EpochRewardSummary" })
 
 /**
  * The enum `vega.StopOrder.TriggerDirection`. (`vega.StopOrder.TriggerDirection`)
@@ -3914,257 +4946,348 @@ export const StopOrderRejectionReason = /* @__PURE__ */ Enum.make("vega.StopOrde
  */
 export type StopOrderRejectionReason = Enum.Type<typeof StopOrderRejectionReason>
 
-const StopOrder_ = /* @__PURE__ */ Schema.Struct({
-  /** ID of this stop order also the ID of the associated order if it is ever triggered */
-  id: Ids.VegaId,
-  /** The ID of the 'other' part of the OCO if 2 stop orders were submitted at once */
-  ocoLinkId: /* @__PURE__ */ optional(Ids.VegaId),
-  /** Optional expiry timestamp. */
-  expiresAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
-  /** Strategy to adopt if the expiry time is reached. */
-  expiryStrategy: /* @__PURE__ */ optional(Commands.StopOrderExpiryStrategy),
-  /** Trigger direction for this stop order. */
-  triggerDirection: StopOrderTriggerDirection,
-  /** Status of the stop order. */
-  status: StopOrderStatus,
-  /** Creation time of the stop order. */
-  createdAt: Timestamp.VegaTimestamp,
-  /** Last update of this stop order. */
-  updatedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
-  /** ID of the order created once the trigger is hit. */
-  orderId: /* @__PURE__ */ orEmpty(Ids.OrderId),
-  /** ID of the party that submitted this stop order. */
-  partyId: Ids.PartyId,
-  /** ID of the market the stop order is submitted to. */
-  marketId: Ids.MarketId,
-  /** An optional reason for why a stop order was rejected */
-  rejectionReason: /* @__PURE__ */ optional(StopOrderRejectionReason),
-  /** Size override setting */
-  sizeOverrideSetting: Commands.StopOrderSizeOverrideSetting,
-  /** Size override value */
-  sizeOverrideValue: /* @__PURE__ */ optional(Commands.StopOrderSizeOverrideValue),
-  /** Fixed price at which the order will be submitted. */
-  price: /* @__PURE__ */ optional(Amount.Amount),
-  /** Trailing percentage at which the order will be submitted. This should be expressed as a decimal value between 0 and 1, e.g. 0.01 for 1% */
-  trailingPercentOffset: /* @__PURE__ */ optional(Decimal.Decimal)
-})
-  .pipe(/* @__PURE__ */ oneof("trigger", ["price", "trailingPercentOffset"]))
-  .annotations({ identifier: "vega.StopOrder" })
 /**
  * The message `vega.StopOrder`. (`vega.StopOrder`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface StopOrder extends Schema.Schema.Type<typeof StopOrder_> {}
+export interface StopOrder {
+  /** ID of this stop order also the ID of the associated order if it is ever triggered */
+  readonly id: Ids.VegaId
+  /** The ID of the 'other' part of the OCO if 2 stop orders were submitted at once */
+  readonly ocoLinkId?: Ids.VegaId
+  /** Optional expiry timestamp. */
+  readonly expiresAt?: Timestamp.VegaTimestamp
+  /** Strategy to adopt if the expiry time is reached. */
+  readonly expiryStrategy?: Enum.Type<typeof Commands.StopOrderExpiryStrategy>
+  /** Trigger direction for this stop order. */
+  readonly triggerDirection: Enum.Type<typeof StopOrderTriggerDirection>
+  /** Status of the stop order. */
+  readonly status: Enum.Type<typeof StopOrderStatus>
+  /** Creation time of the stop order. */
+  readonly createdAt: Timestamp.VegaTimestamp
+  /** Last update of this stop order. */
+  readonly updatedAt?: Timestamp.VegaTimestamp
+  /** ID of the order created once the trigger is hit. */
+  readonly orderId: "" | Ids.OrderId
+  /** ID of the party that submitted this stop order. */
+  readonly partyId: Ids.PartyId
+  /** ID of the market the stop order is submitted to. */
+  readonly marketId: Ids.MarketId
+  /** An optional reason for why a stop order was rejected */
+  readonly rejectionReason?: Enum.Type<typeof StopOrderRejectionReason>
+  /** Size override setting */
+  readonly sizeOverrideSetting: Enum.Type<typeof Commands.StopOrderSizeOverrideSetting>
+  /** Size override value */
+  readonly sizeOverrideValue?: Schema.Schema.Type<typeof Commands.StopOrderSizeOverrideValue>
+  /** Fixed price at which the order will be submitted. */
+  readonly price?: bigint
+  /** Trailing percentage at which the order will be submitted. This should be expressed as a decimal value between 0 and 1, e.g. 0.01 for 1% */
+  readonly trailingPercentOffset?: BigDecimal.BigDecimal
+}
 /**
  * The JSON form of {@link StopOrder}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface StopOrderEncoded extends Schema.Schema.Encoded<typeof StopOrder_> {}
+export interface StopOrderEncoded {
+  readonly id: string
+  readonly ocoLinkId?: string
+  readonly expiresAt?: string
+  readonly expiryStrategy?: string | number
+  readonly triggerDirection: string | number
+  readonly status: string | number
+  readonly createdAt: string
+  readonly updatedAt?: string
+  readonly orderId: string
+  readonly partyId: string
+  readonly marketId: string
+  readonly rejectionReason?: string | number
+  readonly sizeOverrideSetting: string | number
+  readonly sizeOverrideValue?: Schema.Schema.Encoded<typeof Commands.StopOrderSizeOverrideValue>
+  readonly price?: string
+  readonly trailingPercentOffset?: string
+}
 /**
  * The message `vega.StopOrder`. (`vega.StopOrder`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const StopOrder: Schema.Schema<StopOrder, StopOrderEncoded> = StopOrder_
+export const StopOrder: Schema.Schema<StopOrder, StopOrderEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  ocoLinkId: /* @__PURE__ */ optional(Ids.VegaId),
+  expiresAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
+  expiryStrategy: /* @__PURE__ */ optional(Commands.StopOrderExpiryStrategy),
+  triggerDirection: StopOrderTriggerDirection,
+  status: StopOrderStatus,
+  createdAt: Timestamp.VegaTimestamp,
+  updatedAt: /* @__PURE__ */ optional(Timestamp.VegaTimestamp),
+  orderId: /* @__PURE__ */ orEmpty(Ids.OrderId),
+  partyId: Ids.PartyId,
+  marketId: Ids.MarketId,
+  rejectionReason: /* @__PURE__ */ optional(StopOrderRejectionReason),
+  sizeOverrideSetting: Commands.StopOrderSizeOverrideSetting,
+  sizeOverrideValue: /* @__PURE__ */ optional(Commands.StopOrderSizeOverrideValue),
+  price: /* @__PURE__ */ optional(Amount.Amount),
+  trailingPercentOffset: /* @__PURE__ */ optional(Decimal.Decimal)
+})
+  .pipe(/* @__PURE__ */ oneof("trigger", ["price", "trailingPercentOffset"]))
+  .annotations({ identifier: "vega.StopOrder" })
 
-const AccountDetails_ = /* @__PURE__ */ Schema.Struct({
-  /** Asset ID of the asset for this account. */
-  assetId: Ids.AssetId,
-  /** Type of the account. */
-  type: Commands.AccountType,
-  /** Not specified if network account. */
-  owner: /* @__PURE__ */ optional(Ids.PartyId),
-  /** Not specified if account is not related to a market. */
-  marketId: /* @__PURE__ */ optional(/* @__PURE__ */ orEmpty(Ids.MarketId))
-}).annotations({ identifier: "vega.AccountDetails" })
 /**
  * The message `vega.AccountDetails`. (`vega.AccountDetails`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface AccountDetails extends Schema.Schema.Type<typeof AccountDetails_> {}
+export interface AccountDetails {
+  /** Asset ID of the asset for this account. */
+  readonly assetId: Ids.AssetId
+  /** Type of the account. */
+  readonly type: Enum.Type<typeof Commands.AccountType>
+  /** Not specified if network account. */
+  readonly owner?: Ids.PartyId
+  /** Not specified if account is not related to a market. */
+  readonly marketId?: "" | Ids.MarketId
+}
 /**
  * The JSON form of {@link AccountDetails}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface AccountDetailsEncoded extends Schema.Schema.Encoded<typeof AccountDetails_> {}
+export interface AccountDetailsEncoded {
+  readonly assetId: string
+  readonly type: string | number
+  readonly owner?: string
+  readonly marketId?: string
+}
 /**
  * The message `vega.AccountDetails`. (`vega.AccountDetails`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const AccountDetails: Schema.Schema<AccountDetails, AccountDetailsEncoded> = AccountDetails_
+export const AccountDetails: Schema.Schema<AccountDetails, AccountDetailsEncoded> = /* @__PURE__ */ Schema.Struct({
+  assetId: Ids.AssetId,
+  type: Commands.AccountType,
+  owner: /* @__PURE__ */ optional(Ids.PartyId),
+  marketId: /* @__PURE__ */ optional(/* @__PURE__ */ orEmpty(Ids.MarketId))
+}).annotations({ identifier: "vega.AccountDetails" })
 
-const LedgerEntry_ = /* @__PURE__ */ Schema.Struct({
-  /** One or more accounts to transfer from. */
-  fromAccount: /* @__PURE__ */ nullable(AccountDetails),
-  /** One or more accounts to transfer to. */
-  toAccount: /* @__PURE__ */ nullable(AccountDetails),
-  /** Amount to transfer. This field is an unsigned integer scaled to the asset's decimal places. */
-  amount: Amount.Amount,
-  /** Transfer type for this entry. */
-  type: TransferType,
-  /** Timestamp in nanoseconds of when the ledger entry was created. */
-  timestamp: Timestamp.VegaTimestamp,
-  /** Sender account balance after the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
-  fromAccountBalance: Amount.Amount,
-  /** Receiver account balance after the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
-  toAccountBalance: Amount.Amount,
-  /** Transfer ID the ledger entry relates to. */
-  transferId: /* @__PURE__ */ optional(Ids.VegaId)
-}).annotations({ identifier: "vega.LedgerEntry" })
 /**
  * Represents a ledger entry on Vega (`vega.LedgerEntry`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LedgerEntry extends Schema.Schema.Type<typeof LedgerEntry_> {}
+export interface LedgerEntry {
+  /** One or more accounts to transfer from. */
+  readonly fromAccount?: AccountDetails
+  /** One or more accounts to transfer to. */
+  readonly toAccount?: AccountDetails
+  /** Amount to transfer. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly amount: bigint
+  /** Transfer type for this entry. */
+  readonly type: Enum.Type<typeof TransferType>
+  /** Timestamp in nanoseconds of when the ledger entry was created. */
+  readonly timestamp: Timestamp.VegaTimestamp
+  /** Sender account balance after the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly fromAccountBalance: bigint
+  /** Receiver account balance after the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly toAccountBalance: bigint
+  /** Transfer ID the ledger entry relates to. */
+  readonly transferId?: Ids.VegaId
+}
 /**
  * The JSON form of {@link LedgerEntry}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LedgerEntryEncoded extends Schema.Schema.Encoded<typeof LedgerEntry_> {}
+export interface LedgerEntryEncoded {
+  readonly fromAccount: AccountDetailsEncoded | null
+  readonly toAccount: AccountDetailsEncoded | null
+  readonly amount: string
+  readonly type: string | number
+  readonly timestamp: string
+  readonly fromAccountBalance: string
+  readonly toAccountBalance: string
+  readonly transferId?: string
+}
 /**
  * Represents a ledger entry on Vega (`vega.LedgerEntry`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const LedgerEntry: Schema.Schema<LedgerEntry, LedgerEntryEncoded> = LedgerEntry_
+export const LedgerEntry: Schema.Schema<LedgerEntry, LedgerEntryEncoded> = /* @__PURE__ */ Schema.Struct({
+  fromAccount: /* @__PURE__ */ nullable(AccountDetails),
+  toAccount: /* @__PURE__ */ nullable(AccountDetails),
+  amount: Amount.Amount,
+  type: TransferType,
+  timestamp: Timestamp.VegaTimestamp,
+  fromAccountBalance: Amount.Amount,
+  toAccountBalance: Amount.Amount,
+  transferId: /* @__PURE__ */ optional(Ids.VegaId)
+}).annotations({ identifier: "vega.LedgerEntry" })
 
-const PostTransferBalance_ = /* @__PURE__ */ Schema.Struct({
-  /** Account relating to the transfer. */
-  account: /* @__PURE__ */ nullable(AccountDetails),
-  /** Balance relating to the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
-  balance: Amount.Amount
-}).annotations({ identifier: "vega.PostTransferBalance" })
 /**
  * Represents the balance for an account during a transfer (`vega.PostTransferBalance`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PostTransferBalance extends Schema.Schema.Type<typeof PostTransferBalance_> {}
+export interface PostTransferBalance {
+  /** Account relating to the transfer. */
+  readonly account?: AccountDetails
+  /** Balance relating to the transfer. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly balance: bigint
+}
 /**
  * The JSON form of {@link PostTransferBalance}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PostTransferBalanceEncoded extends Schema.Schema.Encoded<typeof PostTransferBalance_> {}
+export interface PostTransferBalanceEncoded {
+  readonly account: AccountDetailsEncoded | null
+  readonly balance: string
+}
 /**
  * Represents the balance for an account during a transfer (`vega.PostTransferBalance`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const PostTransferBalance: Schema.Schema<PostTransferBalance, PostTransferBalanceEncoded> = PostTransferBalance_
+export const PostTransferBalance: Schema.Schema<PostTransferBalance, PostTransferBalanceEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    account: /* @__PURE__ */ nullable(AccountDetails),
+    balance: Amount.Amount
+  }).annotations({ identifier: "vega.PostTransferBalance" })
 
-const LedgerMovement_ = /* @__PURE__ */ Schema.Struct({
-  /** All the entries for these ledger movements. */
-  entries: /* @__PURE__ */ Schema.Array(LedgerEntry),
-  /** Resulting balances once the ledger movement are applied. */
-  balances: /* @__PURE__ */ Schema.Array(PostTransferBalance)
-}).annotations({ identifier: "vega.LedgerMovement" })
 /**
  * The message `vega.LedgerMovement`. (`vega.LedgerMovement`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface LedgerMovement extends Schema.Schema.Type<typeof LedgerMovement_> {}
+export interface LedgerMovement {
+  /** All the entries for these ledger movements. */
+  readonly entries: ReadonlyArray<LedgerEntry>
+  /** Resulting balances once the ledger movement are applied. */
+  readonly balances: ReadonlyArray<PostTransferBalance>
+}
 /**
  * The JSON form of {@link LedgerMovement}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface LedgerMovementEncoded extends Schema.Schema.Encoded<typeof LedgerMovement_> {}
+export interface LedgerMovementEncoded {
+  readonly entries: ReadonlyArray<LedgerEntryEncoded>
+  readonly balances: ReadonlyArray<PostTransferBalanceEncoded>
+}
 /**
  * The message `vega.LedgerMovement`. (`vega.LedgerMovement`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const LedgerMovement: Schema.Schema<LedgerMovement, LedgerMovementEncoded> = LedgerMovement_
+export const LedgerMovement: Schema.Schema<LedgerMovement, LedgerMovementEncoded> = /* @__PURE__ */ Schema.Struct({
+  entries: /* @__PURE__ */ Schema.Array(LedgerEntry),
+  balances: /* @__PURE__ */ Schema.Array(PostTransferBalance)
+}).annotations({ identifier: "vega.LedgerMovement" })
 
-const MarketDepth_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID for which the depth levels apply. */
-  marketId: Ids.MarketId,
-  /** Collection of price levels for the buy side of the book. */
-  buy: /* @__PURE__ */ Schema.Array(PriceLevel),
-  /** Collection of price levels for the sell side of the book. */
-  sell: /* @__PURE__ */ Schema.Array(PriceLevel),
-  /** Sequence number for the market depth data returned. */
-  sequenceNumber: Integer.Uint64
-}).annotations({ identifier: "vega.MarketDepth" })
 /**
  * Represents market depth or order book data for the specified market on Vega (`vega.MarketDepth`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface MarketDepth extends Schema.Schema.Type<typeof MarketDepth_> {}
+export interface MarketDepth {
+  /** Market ID for which the depth levels apply. */
+  readonly marketId: Ids.MarketId
+  /** Collection of price levels for the buy side of the book. */
+  readonly buy: ReadonlyArray<PriceLevel>
+  /** Collection of price levels for the sell side of the book. */
+  readonly sell: ReadonlyArray<PriceLevel>
+  /** Sequence number for the market depth data returned. */
+  readonly sequenceNumber: bigint
+}
 /**
  * The JSON form of {@link MarketDepth}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface MarketDepthEncoded extends Schema.Schema.Encoded<typeof MarketDepth_> {}
+export interface MarketDepthEncoded {
+  readonly marketId: string
+  readonly buy: ReadonlyArray<PriceLevelEncoded>
+  readonly sell: ReadonlyArray<PriceLevelEncoded>
+  readonly sequenceNumber: string
+}
 /**
  * Represents market depth or order book data for the specified market on Vega (`vega.MarketDepth`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const MarketDepth: Schema.Schema<MarketDepth, MarketDepthEncoded> = MarketDepth_
-
-const MarketDepthUpdate_ = /* @__PURE__ */ Schema.Struct({
-  /** Market ID for which the market depth updates are for. */
+export const MarketDepth: Schema.Schema<MarketDepth, MarketDepthEncoded> = /* @__PURE__ */ Schema.Struct({
   marketId: Ids.MarketId,
-  /** Collection of updated price levels for the buy side of the book. */
   buy: /* @__PURE__ */ Schema.Array(PriceLevel),
-  /** Collection of updated price levels for the sell side of the book. */
   sell: /* @__PURE__ */ Schema.Array(PriceLevel),
-  /** Sequence number for the market depth update data returned. It is increasing but not monotonic. */
-  sequenceNumber: Integer.Uint64,
-  /** Sequence number of the previous market depth update, for checking there are no gaps. */
-  previousSequenceNumber: Integer.Uint64
-}).annotations({ identifier: "vega.MarketDepthUpdate" })
+  sequenceNumber: Integer.Uint64
+}).annotations({ identifier: "vega.MarketDepth" })
+
 /**
  * Represents the changed market depth since the last update (`vega.MarketDepthUpdate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface MarketDepthUpdate extends Schema.Schema.Type<typeof MarketDepthUpdate_> {}
+export interface MarketDepthUpdate {
+  /** Market ID for which the market depth updates are for. */
+  readonly marketId: Ids.MarketId
+  /** Collection of updated price levels for the buy side of the book. */
+  readonly buy: ReadonlyArray<PriceLevel>
+  /** Collection of updated price levels for the sell side of the book. */
+  readonly sell: ReadonlyArray<PriceLevel>
+  /** Sequence number for the market depth update data returned. It is increasing but not monotonic. */
+  readonly sequenceNumber: bigint
+  /** Sequence number of the previous market depth update, for checking there are no gaps. */
+  readonly previousSequenceNumber: bigint
+}
 /**
  * The JSON form of {@link MarketDepthUpdate}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface MarketDepthUpdateEncoded extends Schema.Schema.Encoded<typeof MarketDepthUpdate_> {}
+export interface MarketDepthUpdateEncoded {
+  readonly marketId: string
+  readonly buy: ReadonlyArray<PriceLevelEncoded>
+  readonly sell: ReadonlyArray<PriceLevelEncoded>
+  readonly sequenceNumber: string
+  readonly previousSequenceNumber: string
+}
 /**
  * Represents the changed market depth since the last update (`vega.MarketDepthUpdate`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const MarketDepthUpdate: Schema.Schema<MarketDepthUpdate, MarketDepthUpdateEncoded> = MarketDepthUpdate_
+export const MarketDepthUpdate: Schema.Schema<MarketDepthUpdate, MarketDepthUpdateEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    marketId: Ids.MarketId,
+    buy: /* @__PURE__ */ Schema.Array(PriceLevel),
+    sell: /* @__PURE__ */ Schema.Array(PriceLevel),
+    sequenceNumber: Integer.Uint64,
+    previousSequenceNumber: Integer.Uint64
+  }).annotations({ identifier: "vega.MarketDepthUpdate" })
 
 /**
  * Status of the withdrawal (`vega.Withdrawal.Status`)
@@ -4186,46 +5309,67 @@ export const WithdrawalStatus = /* @__PURE__ */ Enum.make("vega.Withdrawal.Statu
  */
 export type WithdrawalStatus = Enum.Type<typeof WithdrawalStatus>
 
-const Withdrawal_ = /* @__PURE__ */ Schema.Struct({
-  /** Unique ID for the withdrawal. */
-  id: Ids.VegaId,
-  /** Unique party ID of the user initiating the withdrawal. */
-  partyId: Ids.PartyId,
-  /** Amount to be withdrawn. This field is an unsigned integer scaled to the asset's decimal places. */
-  amount: Amount.Amount,
-  /** Asset to withdraw funds from. */
-  asset: Ids.AssetId,
-  /** Status of the withdrawal. */
-  status: WithdrawalStatus,
-  /** Reference which is used by the foreign chain to refer to this withdrawal. */
-  ref: Integer.Uint64,
-  /** Hash of the foreign chain for this transaction. */
-  txHash: Schema.String,
-  /** Timestamp for when the network started to process this withdrawal. */
-  createdTimestamp: Timestamp.VegaTimestamp,
-  /** Timestamp for when the withdrawal was finalised by the network. */
-  withdrawnTimestamp: Timestamp.VegaTimestamp,
-  /** Foreign chain specifics. */
-  ext: /* @__PURE__ */ nullable(Commands.WithdrawExt)
-}).annotations({ identifier: "vega.Withdrawal" })
 /**
  * Withdrawal from the Vega network (`vega.Withdrawal`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Withdrawal extends Schema.Schema.Type<typeof Withdrawal_> {}
+export interface Withdrawal {
+  /** Unique ID for the withdrawal. */
+  readonly id: Ids.VegaId
+  /** Unique party ID of the user initiating the withdrawal. */
+  readonly partyId: Ids.PartyId
+  /** Amount to be withdrawn. This field is an unsigned integer scaled to the asset's decimal places. */
+  readonly amount: bigint
+  /** Asset to withdraw funds from. */
+  readonly asset: Ids.AssetId
+  /** Status of the withdrawal. */
+  readonly status: Enum.Type<typeof WithdrawalStatus>
+  /** Reference which is used by the foreign chain to refer to this withdrawal. */
+  readonly ref: bigint
+  /** Hash of the foreign chain for this transaction. */
+  readonly txHash: string
+  /** Timestamp for when the network started to process this withdrawal. */
+  readonly createdTimestamp: Timestamp.VegaTimestamp
+  /** Timestamp for when the withdrawal was finalised by the network. */
+  readonly withdrawnTimestamp: Timestamp.VegaTimestamp
+  /** Foreign chain specifics. */
+  readonly ext?: Schema.Schema.Type<typeof Commands.WithdrawExt>
+}
 /**
  * The JSON form of {@link Withdrawal}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface WithdrawalEncoded extends Schema.Schema.Encoded<typeof Withdrawal_> {}
+export interface WithdrawalEncoded {
+  readonly id: string
+  readonly partyId: string
+  readonly amount: string
+  readonly asset: string
+  readonly status: string | number
+  readonly ref: string
+  readonly txHash: string
+  readonly createdTimestamp: string
+  readonly withdrawnTimestamp: string
+  readonly ext: Schema.Schema.Encoded<typeof Commands.WithdrawExt> | null
+}
 /**
  * Withdrawal from the Vega network (`vega.Withdrawal`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Withdrawal: Schema.Schema<Withdrawal, WithdrawalEncoded> = Withdrawal_
+export const Withdrawal: Schema.Schema<Withdrawal, WithdrawalEncoded> = /* @__PURE__ */ Schema.Struct({
+  id: Ids.VegaId,
+  partyId: Ids.PartyId,
+  amount: Amount.Amount,
+  asset: Ids.AssetId,
+  status: WithdrawalStatus,
+  ref: Integer.Uint64,
+  txHash: Schema.String,
+  createdTimestamp: Timestamp.VegaTimestamp,
+  withdrawnTimestamp: Timestamp.VegaTimestamp,
+  ext: /* @__PURE__ */ nullable(Commands.WithdrawExt)
+}).annotations({ identifier: "vega.Withdrawal" })

@@ -36,141 +36,163 @@ export const ConditionOperator = /* @__PURE__ */ Enum.make("vega.data.v1.Conditi
  */
 export type ConditionOperator = Enum.Type<typeof ConditionOperator>
 
-const Condition_ = /* @__PURE__ */ Schema.Struct({
-  /** Type of comparison to make on the value. */
-  operator: ConditionOperator,
-  /** Value to be compared with by the operator. */
-  value: Schema.String
-}).annotations({ identifier: "vega.data.v1.Condition" })
 /**
  * Condition describes the condition that must be validated by the network (`vega.data.v1.Condition`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Condition extends Schema.Schema.Type<typeof Condition_> {}
+export interface Condition {
+  /** Type of comparison to make on the value. */
+  readonly operator: Enum.Type<typeof ConditionOperator>
+  /** Value to be compared with by the operator. */
+  readonly value: string
+}
 /**
  * The JSON form of {@link Condition}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ConditionEncoded extends Schema.Schema.Encoded<typeof Condition_> {}
+export interface ConditionEncoded {
+  readonly operator: string | number
+  readonly value: string
+}
 /**
  * Condition describes the condition that must be validated by the network (`vega.data.v1.Condition`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Condition: Schema.Schema<Condition, ConditionEncoded> = Condition_
+export const Condition: Schema.Schema<Condition, ConditionEncoded> = /* @__PURE__ */ Schema.Struct({
+  operator: ConditionOperator,
+  value: Schema.String
+}).annotations({ identifier: "vega.data.v1.Condition" })
 
-const InternalTimeTrigger_ = /* @__PURE__ */ Schema.Struct({
-  /** Trigger when the vega time is greater or equal to this time, in Unix seconds. */
-  initial: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp),
-  /** Repeat the trigger every n seconds after the initial. If no time for initial was specified, begin repeating immediately. */
-  every: Integer.Int64
-}).annotations({ identifier: "vega.data.v1.InternalTimeTrigger" })
 /**
  * Trigger for an internal time data source. (`vega.data.v1.InternalTimeTrigger`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface InternalTimeTrigger extends Schema.Schema.Type<typeof InternalTimeTrigger_> {}
+export interface InternalTimeTrigger {
+  /** Trigger when the vega time is greater or equal to this time, in Unix seconds. */
+  readonly initial?: Timestamp.EthereumTimestamp
+  /** Repeat the trigger every n seconds after the initial. If no time for initial was specified, begin repeating immediately. */
+  readonly every: bigint
+}
 /**
  * The JSON form of {@link InternalTimeTrigger}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface InternalTimeTriggerEncoded extends Schema.Schema.Encoded<typeof InternalTimeTrigger_> {}
+export interface InternalTimeTriggerEncoded {
+  readonly initial?: string
+  readonly every: string
+}
 /**
  * Trigger for an internal time data source. (`vega.data.v1.InternalTimeTrigger`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const InternalTimeTrigger: Schema.Schema<InternalTimeTrigger, InternalTimeTriggerEncoded> = InternalTimeTrigger_
+export const InternalTimeTrigger: Schema.Schema<InternalTimeTrigger, InternalTimeTriggerEncoded> =
+  /* @__PURE__ */ Schema.Struct({
+    initial: /* @__PURE__ */ optional(Timestamp.EthereumTimestamp),
+    every: Integer.Int64
+  }).annotations({ identifier: "vega.data.v1.InternalTimeTrigger" })
 
-const PubKey_ = /* @__PURE__ */ Schema.Struct({
-  key: Schema.String
-}).annotations({ identifier: "vega.data.v1.PubKey" })
 /**
  * PubKey is the public key that signed this data. Different public keys coming from different sources will be further separated. (`vega.data.v1.PubKey`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PubKey extends Schema.Schema.Type<typeof PubKey_> {}
+export interface PubKey {
+  readonly key: string
+}
 /**
  * The JSON form of {@link PubKey}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PubKeyEncoded extends Schema.Schema.Encoded<typeof PubKey_> {}
+export interface PubKeyEncoded {
+  readonly key: string
+}
 /**
  * PubKey is the public key that signed this data. Different public keys coming from different sources will be further separated. (`vega.data.v1.PubKey`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const PubKey: Schema.Schema<PubKey, PubKeyEncoded> = PubKey_
+export const PubKey: Schema.Schema<PubKey, PubKeyEncoded> = /* @__PURE__ */ Schema.Struct({
+  key: Schema.String
+}).annotations({ identifier: "vega.data.v1.PubKey" })
 
-const ETHAddress_ = /* @__PURE__ */ Schema.Struct({
-  address: Ethereum.EthereumAddress
-}).annotations({ identifier: "vega.data.v1.ETHAddress" })
 /**
  * The message `vega.data.v1.ETHAddress`. (`vega.data.v1.ETHAddress`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ETHAddress extends Schema.Schema.Type<typeof ETHAddress_> {}
+export interface ETHAddress {
+  readonly address: Ethereum.EthereumAddress
+}
 /**
  * The JSON form of {@link ETHAddress}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ETHAddressEncoded extends Schema.Schema.Encoded<typeof ETHAddress_> {}
+export interface ETHAddressEncoded {
+  readonly address: string
+}
 /**
  * The message `vega.data.v1.ETHAddress`. (`vega.data.v1.ETHAddress`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ETHAddress: Schema.Schema<ETHAddress, ETHAddressEncoded> = ETHAddress_
+export const ETHAddress: Schema.Schema<ETHAddress, ETHAddressEncoded> = /* @__PURE__ */ Schema.Struct({
+  address: Ethereum.EthereumAddress
+}).annotations({ identifier: "vega.data.v1.ETHAddress" })
 
-const Signer_ = /* @__PURE__ */ Schema.Struct({
-  /** List of authorized public keys that signed the data for this source. All the public keys in the data should be contained in these public keys. */
-  pubKey: /* @__PURE__ */ optional(PubKey),
-  /** In case of an open oracle - Ethereum address will be submitted. */
-  ethAddress: /* @__PURE__ */ optional(ETHAddress)
-})
-  .pipe(/* @__PURE__ */ oneof("signer", ["pubKey", "ethAddress"]))
-  .annotations({ identifier: "vega.data.v1.Signer" })
 /**
  * The message `vega.data.v1.Signer`. (`vega.data.v1.Signer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Signer extends Schema.Schema.Type<typeof Signer_> {}
+export interface Signer {
+  /** List of authorized public keys that signed the data for this source. All the public keys in the data should be contained in these public keys. */
+  readonly pubKey?: PubKey
+  /** In case of an open oracle - Ethereum address will be submitted. */
+  readonly ethAddress?: ETHAddress
+}
 /**
  * The JSON form of {@link Signer}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface SignerEncoded extends Schema.Schema.Encoded<typeof Signer_> {}
+export interface SignerEncoded {
+  readonly pubKey?: PubKeyEncoded
+  readonly ethAddress?: ETHAddressEncoded
+}
 /**
  * The message `vega.data.v1.Signer`. (`vega.data.v1.Signer`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Signer: Schema.Schema<Signer, SignerEncoded> = Signer_
+export const Signer: Schema.Schema<Signer, SignerEncoded> = /* @__PURE__ */ Schema.Struct({
+  pubKey: /* @__PURE__ */ optional(PubKey),
+  ethAddress: /* @__PURE__ */ optional(ETHAddress)
+})
+  .pipe(/* @__PURE__ */ oneof("signer", ["pubKey", "ethAddress"]))
+  .annotations({ identifier: "vega.data.v1.Signer" })
 
 /**
  * Type describes the data type of properties that are supported by the data source engine. (`vega.data.v1.PropertyKey.Type`)
@@ -195,148 +217,181 @@ export const PropertyKeyType = /* @__PURE__ */ Enum.make("vega.data.v1.PropertyK
  */
 export type PropertyKeyType = Enum.Type<typeof PropertyKeyType>
 
-const PropertyKey_ = /* @__PURE__ */ Schema.Struct({
-  /** Name of the property. */
-  name: Schema.String,
-  /** Data type of the property. */
-  type: PropertyKeyType,
-  /** Optional decimal place to be be applied on the provided value valid only for PropertyType of type DECIMAL and INTEGER */
-  numberDecimalPlaces: /* @__PURE__ */ optional(Integer.Uint64)
-}).annotations({ identifier: "vega.data.v1.PropertyKey" })
 /**
  * PropertyKey describes the property key contained in data source data. (`vega.data.v1.PropertyKey`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface PropertyKey extends Schema.Schema.Type<typeof PropertyKey_> {}
+export interface PropertyKey {
+  /** Name of the property. */
+  readonly name: string
+  /** Data type of the property. */
+  readonly type: Enum.Type<typeof PropertyKeyType>
+  /** Optional decimal place to be be applied on the provided value valid only for PropertyType of type DECIMAL and INTEGER */
+  readonly numberDecimalPlaces?: bigint
+}
 /**
  * The JSON form of {@link PropertyKey}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PropertyKeyEncoded extends Schema.Schema.Encoded<typeof PropertyKey_> {}
+export interface PropertyKeyEncoded {
+  readonly name: string
+  readonly type: string | number
+  readonly numberDecimalPlaces?: string
+}
 /**
  * PropertyKey describes the property key contained in data source data. (`vega.data.v1.PropertyKey`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const PropertyKey: Schema.Schema<PropertyKey, PropertyKeyEncoded> = PropertyKey_
+export const PropertyKey: Schema.Schema<PropertyKey, PropertyKeyEncoded> = /* @__PURE__ */ Schema.Struct({
+  name: Schema.String,
+  type: PropertyKeyType,
+  numberDecimalPlaces: /* @__PURE__ */ optional(Integer.Uint64)
+}).annotations({ identifier: "vega.data.v1.PropertyKey" })
 
-const Filter_ = /* @__PURE__ */ Schema.Struct({
-  /** Data source's data property key targeted by the filter. */
-  key: /* @__PURE__ */ nullable(PropertyKey),
-  /** Conditions that should be matched by the data to be considered of interest. */
-  conditions: /* @__PURE__ */ Schema.Array(Condition)
-}).annotations({ identifier: "vega.data.v1.Filter" })
 /**
  * Filter describes the conditions under which a data source data is considered of interest or not. (`vega.data.v1.Filter`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Filter extends Schema.Schema.Type<typeof Filter_> {}
+export interface Filter {
+  /** Data source's data property key targeted by the filter. */
+  readonly key?: PropertyKey
+  /** Conditions that should be matched by the data to be considered of interest. */
+  readonly conditions: ReadonlyArray<Condition>
+}
 /**
  * The JSON form of {@link Filter}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface FilterEncoded extends Schema.Schema.Encoded<typeof Filter_> {}
+export interface FilterEncoded {
+  readonly key: PropertyKeyEncoded | null
+  readonly conditions: ReadonlyArray<ConditionEncoded>
+}
 /**
  * Filter describes the conditions under which a data source data is considered of interest or not. (`vega.data.v1.Filter`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Filter: Schema.Schema<Filter, FilterEncoded> = Filter_
+export const Filter: Schema.Schema<Filter, FilterEncoded> = /* @__PURE__ */ Schema.Struct({
+  key: /* @__PURE__ */ nullable(PropertyKey),
+  conditions: /* @__PURE__ */ Schema.Array(Condition)
+}).annotations({ identifier: "vega.data.v1.Filter" })
 
-const Property_ = /* @__PURE__ */ Schema.Struct({
-  /** Name of the property. */
-  name: Schema.String,
-  /** Value of the property. */
-  value: Schema.String
-}).annotations({ identifier: "vega.data.v1.Property" })
 /**
  * Property describes one property of data spec with a key with its value. (`vega.data.v1.Property`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Property extends Schema.Schema.Type<typeof Property_> {}
+export interface Property {
+  /** Name of the property. */
+  readonly name: string
+  /** Value of the property. */
+  readonly value: string
+}
 /**
  * The JSON form of {@link Property}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface PropertyEncoded extends Schema.Schema.Encoded<typeof Property_> {}
+export interface PropertyEncoded {
+  readonly name: string
+  readonly value: string
+}
 /**
  * Property describes one property of data spec with a key with its value. (`vega.data.v1.Property`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Property: Schema.Schema<Property, PropertyEncoded> = Property_
+export const Property: Schema.Schema<Property, PropertyEncoded> = /* @__PURE__ */ Schema.Struct({
+  name: Schema.String,
+  value: Schema.String
+}).annotations({ identifier: "vega.data.v1.Property" })
 
-const Data_ = /* @__PURE__ */ Schema.Struct({
-  signers: /* @__PURE__ */ Schema.Array(Signer),
-  /** Data holds all the properties of the data */
-  data: /* @__PURE__ */ Schema.Array(Property),
-  /** `matched_specs_ids` lists all the specs that matched this data. When the array is empty, it means no spec matched this data. */
-  matchedSpecIds: /* @__PURE__ */ Schema.Array(Ids.VegaId),
-  /** Timestamp in Unix nanoseconds for when the data was broadcast to the markets with a matching spec. It has no value when the data did not match any spec. */
-  broadcastAt: Timestamp.VegaTimestamp,
-  /** Holds all metadata properties */
-  metaData: /* @__PURE__ */ Schema.Array(Property),
-  /** Error message if the data could not be sourced. */
-  error: /* @__PURE__ */ optional(Schema.String)
-}).annotations({ identifier: "vega.data.v1.Data" })
 /**
  * Data describes valid source data that has been received by the node. It represents both matched and unmatched data. (`vega.data.v1.Data`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface Data extends Schema.Schema.Type<typeof Data_> {}
+export interface Data {
+  readonly signers: ReadonlyArray<Signer>
+  /** Data holds all the properties of the data */
+  readonly data: ReadonlyArray<Property>
+  /** `matched_specs_ids` lists all the specs that matched this data. When the array is empty, it means no spec matched this data. */
+  readonly matchedSpecIds: ReadonlyArray<Ids.VegaId>
+  /** Timestamp in Unix nanoseconds for when the data was broadcast to the markets with a matching spec. It has no value when the data did not match any spec. */
+  readonly broadcastAt: Timestamp.VegaTimestamp
+  /** Holds all metadata properties */
+  readonly metaData: ReadonlyArray<Property>
+  /** Error message if the data could not be sourced. */
+  readonly error?: string
+}
 /**
  * The JSON form of {@link Data}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface DataEncoded extends Schema.Schema.Encoded<typeof Data_> {}
+export interface DataEncoded {
+  readonly signers: ReadonlyArray<SignerEncoded>
+  readonly data: ReadonlyArray<PropertyEncoded>
+  readonly matchedSpecIds: ReadonlyArray<string>
+  readonly broadcastAt: string
+  readonly metaData: ReadonlyArray<PropertyEncoded>
+  readonly error?: string
+}
 /**
  * Data describes valid source data that has been received by the node. It represents both matched and unmatched data. (`vega.data.v1.Data`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const Data: Schema.Schema<Data, DataEncoded> = Data_
+export const Data: Schema.Schema<Data, DataEncoded> = /* @__PURE__ */ Schema.Struct({
+  signers: /* @__PURE__ */ Schema.Array(Signer),
+  data: /* @__PURE__ */ Schema.Array(Property),
+  matchedSpecIds: /* @__PURE__ */ Schema.Array(Ids.VegaId),
+  broadcastAt: Timestamp.VegaTimestamp,
+  metaData: /* @__PURE__ */ Schema.Array(Property),
+  error: /* @__PURE__ */ optional(Schema.String)
+}).annotations({ identifier: "vega.data.v1.Data" })
 
-const ExternalData_ = /* @__PURE__ */ Schema.Struct({
-  data: /* @__PURE__ */ nullable(Data)
-}).annotations({ identifier: "vega.data.v1.ExternalData" })
 /**
  * The message `vega.data.v1.ExternalData`. (`vega.data.v1.ExternalData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export interface ExternalData extends Schema.Schema.Type<typeof ExternalData_> {}
+export interface ExternalData {
+  readonly data?: Data
+}
 /**
  * The JSON form of {@link ExternalData}.
  *
  * @since 0.2.0
  * @category Encoded
  */
-export interface ExternalDataEncoded extends Schema.Schema.Encoded<typeof ExternalData_> {}
+export interface ExternalDataEncoded {
+  readonly data: DataEncoded | null
+}
 /**
  * The message `vega.data.v1.ExternalData`. (`vega.data.v1.ExternalData`)
  *
  * @since 0.2.0
  * @category Messages
  */
-export const ExternalData: Schema.Schema<ExternalData, ExternalDataEncoded> = ExternalData_
+export const ExternalData: Schema.Schema<ExternalData, ExternalDataEncoded> = /* @__PURE__ */ Schema.Struct({
+  data: /* @__PURE__ */ nullable(Data)
+}).annotations({ identifier: "vega.data.v1.ExternalData" })
