@@ -13,6 +13,12 @@
  */
 import * as Endpoints from "./generated/Endpoints.js"
 
+/**
+ * Every route of the table, by RPC name (`ListOrders`, `ObserveTrades`, `ExportLedgerEntries`),
+ * and the lists `endpoints`, `streams` and `files`.
+ *
+ * @since 0.2.0
+ */
 export * from "./generated/Endpoints.js"
 
 export {
