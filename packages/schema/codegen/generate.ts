@@ -380,7 +380,20 @@ const listsOf = (all: ReadonlyArray<Route>): string => {
   const list = (name: string, type: string, what: string, keep: (r: Route) => boolean) =>
     comment([`Every ${what}.`, "", `@since ${SINCE}`, "@category Lists"]) +
     `export const ${name}: ReadonlyArray<${type}> = [${names(keep)}]\n`
+  const domains = new Map<string, Array<string>>()
+  for (const r of all) domains.set(r.domain, [...(domains.get(r.domain) ?? []), EXPORT_NAMES[r.name] ?? r.name])
+  const byDomain =
+    comment([
+      "The routes by domain, as Vega's spec groups them (its tags), each in the spec's order.",
+      "",
+      `@since ${SINCE}`,
+      "@category Lists"
+    ]) +
+    `export const domains: { readonly [domain: string]: ReadonlyArray<string> } = ${JSON.stringify(
+      Object.fromEntries([...domains].sort(([a], [b]) => a.localeCompare(b)))
+    )}\n`
   return [
+    byDomain,
     list("endpoints", "Endpoint.Any", "route that answers a JSON message", (r) => !r.stream && !r.file),
     list("streams", "Endpoint.AnyStream", "streaming route", (r) => r.stream),
     list("files", "Endpoint.AnyFile", "route that answers a file", (r) => r.file)

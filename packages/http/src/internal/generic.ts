@@ -71,7 +71,14 @@ export const make = (transport: Transport) => {
     endpoint: E,
     request?: RequestOf<E>
   ): Effect.Effect<Endpoint.Response<E>, Errors.DataNodeError> =>
-    calls(endpoint)(request).pipe(Effect.withSpan(`DataNodeClient.${endpoint.name}`))
+    endpoint.method === "POST"
+      ? Effect.fail(
+          new Errors.InvalidRequestError({
+            endpoint: endpoint.name,
+            reason: "a POST is sent once, never retried: use execute, or @vega-effect/submitter for transactions"
+          })
+        )
+      : calls(endpoint)(request).pipe(Effect.withSpan(`DataNodeClient.${endpoint.name}`))
 
   const paginate = <E extends Endpoint.AnyPaged>(
     endpoint: E,

@@ -1785,6 +1785,124 @@ export const CheckRawTransaction = /* @__PURE__ */ Endpoint.make({
 })
 
 /**
+ * The routes by domain, as Vega's spec groups them (its tags), each in the spec's order.
+ *
+ * @since 0.2.0
+ * @category Lists
+ */
+export const domains: { readonly [domain: string]: ReadonlyArray<string> } = {
+  Accounts: ["ListAccounts", "ListBalanceChanges", "ObserveAccounts"],
+  Assets: ["GetAsset", "ListAssets", "GetDeposit", "ListDeposits", "GetWithdrawal", "ListWithdrawals"],
+  Candles: ["ListCandleData", "ListCandleIntervals", "ObserveCandleData"],
+  Core: [
+    "LastBlockHeight",
+    "Statistics",
+    "GetSpamStatistics",
+    "CoreObserveEventBus",
+    "CoreGetVegaTime",
+    "SubmitTransaction",
+    "CheckTransaction",
+    "SubmitRawTransaction",
+    "CheckRawTransaction"
+  ],
+  "Data sources": ["ListOracleData", "GetOracleSpec", "ListOracleSpecs"],
+  "ERC20 bridge": [
+    "GetERC20SetAssetLimitsBundle",
+    "GetERC20ListAssetBundle",
+    "GetERC20WithdrawalApproval",
+    "ListERC20MultiSigSignerAddedBundles",
+    "ListERC20MultiSigSignerRemovedBundles",
+    "ListNodeSignatures"
+  ],
+  Events: ["ObserveEventBus"],
+  Fees: ["GetFeesStats", "GetFeesStatsForParty"],
+  Games: ["ListGames"],
+  Governance: ["GetGovernanceData", "ListGovernanceData", "ObserveGovernance", "ObserveVotes", "ListVotes"],
+  "Ledger entries": ["ExportLedgerEntries", "ListLedgerEntries"],
+  "Ledger movements": ["ObserveLedgerMovements"],
+  Liquidity: [
+    "ListAllLiquidityProvisions",
+    "ListPaidLiquidityFees",
+    "ListLiquidityProviders",
+    "ListLiquidityProvisionsDeprecated",
+    "ObserveLiquidityProvisions"
+  ],
+  Margin: ["ListPartyMarginModes", "ListMarginLevels", "ObserveMarginLevels"],
+  Markets: [
+    "ListFundingPayments",
+    "ListFundingPeriodDataPoints",
+    "ListFundingPeriods",
+    "GetMarketDataHistoryByID",
+    "GetLatestMarketData",
+    "GetLatestMarketDepth",
+    "GetMarket",
+    "GetRiskFactors",
+    "ListMarkets",
+    "ListLatestMarketData",
+    "ObserveMarketsData",
+    "ObserveMarketsDepth",
+    "ObserveMarketsDepthUpdates",
+    "ListSuccessorMarkets"
+  ],
+  Network: [
+    "ListCheckpoints",
+    "ListDelegations",
+    "GetEpoch",
+    "GetNetworkData",
+    "GetNetworkLimits",
+    "ListNetworkParameters",
+    "GetNetworkParameter",
+    "GetNode",
+    "ListNodes",
+    "GetStake",
+    "ListCoreSnapshots",
+    "ListProtocolUpgradeProposals",
+    "GetProtocolUpgradeStatus",
+    "ListEthereumKeyRotations",
+    "ListKeyRotations",
+    "GetVegaTime"
+  ],
+  "Network history": [
+    "GetNetworkHistoryStatus",
+    "GetNetworkHistoryBootstrapPeers",
+    "ExportNetworkHistory",
+    "ListAllNetworkHistorySegments"
+  ],
+  "Node information": ["Info"],
+  Orders: [
+    "EstimateFee",
+    "EstimateMargin",
+    "ListOrderVersions",
+    "GetOrder",
+    "ListOrders",
+    "GetStopOrder",
+    "ListStopOrders",
+    "ObserveOrders"
+  ],
+  Parties: ["ListParties", "ListPartiesProfiles", "GetParty"],
+  Positions: ["EstimatePosition", "ListAllPositions", "ObservePositions", "GetTimeWeightedNotionalPosition"],
+  "Referral program": [
+    "GetPartyActivityStreak",
+    "GetCurrentReferralProgram",
+    "ListReferralSets",
+    "ListReferralSetReferees",
+    "GetReferralSetStats"
+  ],
+  Rewards: ["ListRewards", "ListEpochRewardSummaries", "ListRewardSummaries"],
+  Teams: [
+    "ListTeams",
+    "ListTeamRefereeHistory",
+    "ListTeamReferees",
+    "ListTeamsStatistics",
+    "ListTeamMembersStatistics"
+  ],
+  Trades: ["GetLastTrade", "ObserveTrades", "ListTrades"],
+  "Transaction results": ["ObserveTransactionResults"],
+  Transfers: ["GetTransfer", "ListTransfers", "EstimateTransferFee", "GetTotalTransferFeeDiscount"],
+  "Volume discount program": ["GetCurrentVolumeDiscountProgram", "GetVolumeDiscountStats"]
+}
+
+/**
  * Every route that answers a JSON message.
  *
  * @since 0.2.0
