@@ -258,7 +258,7 @@ class Generator {
       const rows = this.messageRef(module, node.fullName, definition.form)
       body = `/* @__PURE__ */ Pagination.Connection(${rows.codec})`
       type = `Pagination.Connection<${rows.type}>`
-      encoded = `{ readonly edges: ReadonlyArray<{ readonly node: ${rows.encoded}; readonly cursor: string }>; readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> }`
+      encoded = `{ readonly edges: ReadonlyArray<{ readonly node: ${rows.encoded}; readonly cursor: string }>; readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null }`
     } else {
       // a list of messages cannot travel in a query string (the gateway reads none): a GET's
       // request leaves it out, as the spec's parameters do

@@ -125,6 +125,23 @@ export interface Edge<A> {
   readonly cursor: Cursor
 }
 
+const EMPTY_PAGE_INFO = { hasNextPage: false, hasPreviousPage: false, startCursor: "", endCursor: "" } as const
+
+/**
+ * A connection's `pageInfo`: `null` read as the page info of an empty page. Every handler of the
+ * v0.75 node sets it but one: `ListTeams` with a `teamId` or `partyId` that matches nothing answers
+ * `{"edges":[],"pageInfo":null}` (datanode/api/trading_data_v2.go, `listTeam`).
+ */
+const ConnectionPageInfo = Schema.transform(
+  Schema.NullOr(Schema.encodedSchema(PageInfo)),
+  Schema.encodedSchema(PageInfo),
+  {
+    strict: true,
+    decode: (info) => info ?? EMPTY_PAGE_INFO,
+    encode: (info) => info
+  }
+).pipe(Schema.compose(PageInfo))
+
 /**
  * A connection: `{"edges":[...],"pageInfo":{...}}`. Build it once per node schema, at module level.
  *
@@ -132,7 +149,7 @@ export interface Edge<A> {
  * @category Schemas
  */
 export const Connection = <A, I, R>(node: Schema.Schema<A, I, R>) =>
-  Schema.Struct({ edges: Schema.Array(Edge(node)), pageInfo: PageInfo })
+  Schema.Struct({ edges: Schema.Array(Edge(node)), pageInfo: ConnectionPageInfo })
 
 /**
  * A decoded connection: the edges of a page and its `pageInfo`.

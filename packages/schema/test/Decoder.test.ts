@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck, Schema } from "effect"
 import {
+  DataNodeApi,
   Decoder,
   LiquidityProvision,
   PartyProfile,
@@ -137,5 +138,15 @@ describe("Decoder", () => {
     expectSameAsEffect(RewardSummary.ListRewardSummariesResponse, 200)
     expectSameAsEffect(Reward.Reward, 300)
     expectSameAsEffect(Transaction.SubmitTransactionRequest, 200)
+  })
+})
+
+describe("a connection whose page info is null", () => {
+  it("reads as an empty page's (ListTeams answers it for a team that matches nothing)", () => {
+    const answer = { teams: { edges: [], pageInfo: null } }
+    const schema = DataNodeApi.ListTeams.response
+    const empty = { hasNextPage: false, hasPreviousPage: false, startCursor: "", endCursor: "" }
+    expect(Schema.decodeUnknownSync(schema)(answer).teams.pageInfo).toEqual(empty)
+    expect(Decoder.decodeUnknownSync(schema)(answer).teams.pageInfo).toEqual(empty)
   })
 })

@@ -161,7 +161,7 @@ export interface AccountsConnection extends Pagination.Connection<AccountBalance
  */
 export interface AccountsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: AccountBalanceEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of accounts data and corresponding page information. (`datanode.api.v2.AccountsConnection`)
@@ -338,7 +338,7 @@ export interface AggregatedBalanceConnection extends Pagination.Connection<Aggre
  */
 export interface AggregatedBalanceConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: AggregatedBalanceEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of aggregated balance objects and corresponding page information (`datanode.api.v2.AggregatedBalanceConnection`)
@@ -495,7 +495,7 @@ export interface CandleDataConnection extends Pagination.Connection<Candle> {}
  */
 export interface CandleDataConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: CandleEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of candles data and corresponding page information (`datanode.api.v2.CandleDataConnection`)
@@ -714,7 +714,7 @@ export interface CheckpointsConnection extends Pagination.Connection<Checkpoint>
  */
 export interface CheckpointsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: CheckpointEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of checkpoints data and corresponding page information (`datanode.api.v2.CheckpointsConnection`)
@@ -815,7 +815,7 @@ export interface DelegationsConnectionEncoded {
     readonly node: Schema.Schema.Encoded<typeof Epoch.Delegation>
     readonly cursor: string
   }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of delegations data and corresponding page information (`datanode.api.v2.DelegationsConnection`)
@@ -969,7 +969,7 @@ export interface DepositsConnection extends Pagination.Connection<Vega.Deposit> 
  */
 export interface DepositsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.DepositEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of deposits data received and corresponding page information (`datanode.api.v2.DepositsConnection`)
@@ -1365,7 +1365,7 @@ export interface ERC20MultiSigSignerRemovedConnection extends Pagination.Connect
  */
 export interface ERC20MultiSigSignerRemovedConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: ERC20MultiSigSignerRemovedBundleEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of signature data items to be removed and corresponding page information. (`datanode.api.v2.ERC20MultiSigSignerRemovedConnection`)
@@ -2094,7 +2094,7 @@ export interface FundingPaymentConnection extends Pagination.Connection<FundingP
  */
 export interface FundingPaymentConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: FundingPaymentEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of funding payment data and corresponding page information. (`datanode.api.v2.FundingPaymentConnection`)
@@ -2200,7 +2200,7 @@ export interface FundingPeriodDataPointConnection extends Pagination.Connection<
  */
 export interface FundingPeriodDataPointConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VegaEvents.FundingPeriodDataPointEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of funding period data points and corresponding page information. (`datanode.api.v2.FundingPeriodDataPointConnection`)
@@ -2298,7 +2298,7 @@ export interface FundingPeriodConnection extends Pagination.Connection<VegaEvent
  */
 export interface FundingPeriodConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VegaEvents.FundingPeriodEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of funding period data and corresponding page information. (`datanode.api.v2.FundingPeriodConnection`)
@@ -2670,7 +2670,7 @@ export interface GamesConnection extends Pagination.Connection<Game> {}
  */
 export interface GamesConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: GameEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of games data and corresponding page information. (`datanode.api.v2.GamesConnection`)
@@ -2870,7 +2870,7 @@ export interface GovernanceDataConnection extends Pagination.Connection<Vega.Gov
  */
 export interface GovernanceDataConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.GovernanceDataEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of governance data and corresponding page information (`datanode.api.v2.GovernanceDataConnection`)
@@ -3126,7 +3126,7 @@ export interface AggregatedLedgerEntriesConnection extends Pagination.Connection
  */
 export interface AggregatedLedgerEntriesConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: AggregatedLedgerEntryEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of aggregated ledger entries data and corresponding page information. (`datanode.api.v2.AggregatedLedgerEntriesConnection`)
@@ -3232,7 +3232,7 @@ export interface PaidLiquidityFeesConnection extends Pagination.Connection<VegaE
  */
 export interface PaidLiquidityFeesConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VegaEvents.PaidLiquidityFeesStatsEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Paid liquidity fees data and corresponding page information. (`datanode.api.v2.PaidLiquidityFeesConnection`)
@@ -3374,7 +3374,7 @@ export interface LiquidityProviderConnection extends Pagination.Connection<Liqui
  */
 export interface LiquidityProviderConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: LiquidityProviderEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of liquidity provider data and corresponding page information. (`datanode.api.v2.LiquidityProviderConnection`)
@@ -3487,7 +3487,7 @@ export interface LiquidityProvisionsConnectionEncoded {
     readonly node: Schema.Schema.Encoded<typeof LiquidityProvision.LiquidityProvision>
     readonly cursor: string
   }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of liquidity provisions data and corresponding page information (`datanode.api.v2.LiquidityProvisionsConnection`)
@@ -3640,7 +3640,7 @@ export interface PartyMarginModesConnection extends Pagination.Connection<PartyM
  */
 export interface PartyMarginModesConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: PartyMarginModeEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of party margin modes data and corresponding page information. (`datanode.api.v2.PartyMarginModesConnection`)
@@ -3736,7 +3736,7 @@ export interface MarginConnection extends Pagination.Connection<Vega.MarginLevel
  */
 export interface MarginConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.MarginLevelsEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of margins data and corresponding page information. (`datanode.api.v2.MarginConnection`)
@@ -3836,7 +3836,7 @@ export interface MarketDataConnection extends Pagination.Connection<Vega.MarketD
  */
 export interface MarketDataConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.MarketDataEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of market data items and corresponding page information (`datanode.api.v2.MarketDataConnection`)
@@ -4283,7 +4283,7 @@ export interface NetworkParameterConnection extends Pagination.Connection<Vega.N
  */
 export interface NetworkParameterConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.NetworkParameterEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of network parameters and corresponding page information (`datanode.api.v2.NetworkParameterConnection`)
@@ -4671,7 +4671,7 @@ export interface NodeSignaturesConnectionEncoded {
     readonly node: Schema.Schema.Encoded<typeof EventBus.NodeSignature>
     readonly cursor: string
   }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of node signatures and corresponding page information. (`datanode.api.v2.NodeSignaturesConnection`)
@@ -4823,7 +4823,7 @@ export interface NodesConnectionEncoded {
     readonly node: Schema.Schema.Encoded<typeof Epoch.Validator>
     readonly cursor: string
   }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of node data and corresponding page information (`datanode.api.v2.NodesConnection`)
@@ -4913,7 +4913,7 @@ export interface OracleDataConnection extends Pagination.Connection<Vega.OracleD
  */
 export interface OracleDataConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.OracleDataEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of oracle data and corresponding page information. (`datanode.api.v2.OracleDataConnection`)
@@ -5059,7 +5059,7 @@ export interface OracleSpecsConnection extends Pagination.Connection<Vega.Oracle
  */
 export interface OracleSpecsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.OracleSpecEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of oracle specs and corresponding page information (`datanode.api.v2.OracleSpecsConnection`)
@@ -5149,7 +5149,7 @@ export interface OrderConnection extends Pagination.Connection<Vega.Order> {}
  */
 export interface OrderConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.OrderEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of orders data and corresponding page information. (`datanode.api.v2.OrderConnection`)
@@ -5431,7 +5431,7 @@ export interface PartyConnectionEncoded {
     readonly node: Schema.Schema.Encoded<typeof EventBus.Party>
     readonly cursor: string
   }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of parties data and corresponding page information. (`datanode.api.v2.PartyConnection`)
@@ -5787,7 +5787,7 @@ export interface ReferralSetConnection extends Pagination.Connection<ReferralSet
  */
 export interface ReferralSetConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: ReferralSetEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of referral set data and corresponding page information. (`datanode.api.v2.ReferralSetConnection`)
@@ -5941,7 +5941,7 @@ export interface ReferralSetRefereeConnection extends Pagination.Connection<Refe
  */
 export interface ReferralSetRefereeConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: ReferralSetRefereeEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of data about the referral set's referees and corresponding page information. (`datanode.api.v2.ReferralSetRefereeConnection`)
@@ -6079,7 +6079,7 @@ export interface EpochRewardSummaryConnection extends Pagination.Connection<Vega
  */
 export interface EpochRewardSummaryConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.EpochRewardSummaryEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of rewards summary data for epoch and corresponding page information (`datanode.api.v2.EpochRewardSummaryConnection`)
@@ -6169,7 +6169,7 @@ export interface CoreSnapshotConnection extends Pagination.Connection<VegaEvents
  */
 export interface CoreSnapshotConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VegaEvents.CoreSnapshotDataEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of core snapshot data and corresponding page information. (`datanode.api.v2.CoreSnapshotConnection`)
@@ -6368,7 +6368,7 @@ export interface StopOrderConnection extends Pagination.Connection<VegaEvents.St
  */
 export interface StopOrderConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VegaEvents.StopOrderEventEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of stop orders data and corresponding page information. (`datanode.api.v2.StopOrderConnection`)
@@ -7347,7 +7347,7 @@ export interface SuccessorMarketConnection extends Pagination.Connection<Success
  */
 export interface SuccessorMarketConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: SuccessorMarketEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of successor market records and corresponding page information. (`datanode.api.v2.SuccessorMarketConnection`)
@@ -7509,7 +7509,7 @@ export interface TeamConnection extends Pagination.Connection<Team> {}
  */
 export interface TeamConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: TeamEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of team data and corresponding page information. (`datanode.api.v2.TeamConnection`)
@@ -7639,7 +7639,7 @@ export interface TeamRefereeHistoryConnection extends Pagination.Connection<Team
  */
 export interface TeamRefereeHistoryConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: TeamRefereeHistoryEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of history data about a referee's team membership and corresponding page information. (`datanode.api.v2.TeamRefereeHistoryConnection`)
@@ -7774,7 +7774,7 @@ export interface TeamRefereeConnection extends Pagination.Connection<TeamReferee
  */
 export interface TeamRefereeConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: TeamRefereeEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of team referee data and corresponding page information. (`datanode.api.v2.TeamRefereeConnection`)
@@ -7989,7 +7989,7 @@ export interface TeamsStatisticsConnection extends Pagination.Connection<TeamSta
  */
 export interface TeamsStatisticsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: TeamStatisticsEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of teams' statistics and corresponding page information. (`datanode.api.v2.TeamsStatisticsConnection`)
@@ -8145,7 +8145,7 @@ export interface TeamMembersStatisticsConnection extends Pagination.Connection<T
  */
 export interface TeamMembersStatisticsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: TeamMemberStatisticsEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of team members' statistics and corresponding page information. (`datanode.api.v2.TeamMembersStatisticsConnection`)
@@ -8379,7 +8379,7 @@ export interface TradeConnection extends Pagination.Connection<Vega.Trade> {}
  */
 export interface TradeConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.TradeEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of trades and corresponding page information (`datanode.api.v2.TradeConnection`)
@@ -8637,7 +8637,7 @@ export interface TransferConnection extends Pagination.Connection<TransferNode> 
  */
 export interface TransferConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: TransferNodeEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of transfers data items and corresponding page information (`datanode.api.v2.TransferConnection`)
@@ -8883,7 +8883,7 @@ export interface ProtocolUpgradeProposalConnection extends Pagination.Connection
  */
 export interface ProtocolUpgradeProposalConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VegaEvents.ProtocolUpgradeEventEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of protocol upgrade proposals and corresponding page information (`datanode.api.v2.ProtocolUpgradeProposalConnection`)
@@ -9011,7 +9011,7 @@ export interface EthereumKeyRotationsConnection extends Pagination.Connection<Ve
  */
 export interface EthereumKeyRotationsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VegaEvents.EthereumKeyRotationEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of Ethereum key rotations data and corresponding page information (`datanode.api.v2.EthereumKeyRotationsConnection`)
@@ -9105,7 +9105,7 @@ export interface KeyRotationConnection extends Pagination.Connection<VegaEvents.
  */
 export interface KeyRotationConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VegaEvents.KeyRotationEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of key rotations data and corresponding page information (`datanode.api.v2.KeyRotationConnection`)
@@ -9325,7 +9325,7 @@ export interface VolumeDiscountStatsConnection extends Pagination.Connection<Vol
  */
 export interface VolumeDiscountStatsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: VolumeDiscountStatsEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of volume discount stats data and corresponding page information. (`datanode.api.v2.VolumeDiscountStatsConnection`)
@@ -9424,7 +9424,7 @@ export interface VoteConnection extends Pagination.Connection<Vega.Vote> {}
  */
 export interface VoteConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.VoteEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of vote data items and corresponding page information (`datanode.api.v2.VoteConnection`)
@@ -9578,7 +9578,7 @@ export interface WithdrawalsConnection extends Pagination.Connection<Vega.Withdr
  */
 export interface WithdrawalsConnectionEncoded {
   readonly edges: ReadonlyArray<{ readonly node: Vega.WithdrawalEncoded; readonly cursor: string }>
-  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo>
+  readonly pageInfo: Schema.Schema.Encoded<typeof Pagination.PageInfo> | null
 }
 /**
  * Page of withdrawals data and corresponding page information (`datanode.api.v2.WithdrawalsConnection`)
