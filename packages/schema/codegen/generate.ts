@@ -155,23 +155,22 @@ class Generator {
 
   define(fullName: string, form: Form): Definition {
     const key = `${form} ${fullName}`
+    // no message of the v0.75 API refers to itself; one that did would need Schema.suspend here
+    if (this.emitting.has(key)) throw new Error(`${fullName} refers to itself: not supported`)
     const existing = this.definitions.get(key)
     if (existing !== undefined) return existing
     const message = this.descriptor.messages.get(fullName)
     if (message === undefined) throw new Error(`no message ${fullName}`)
-    const other = this.definitions.get(`${form === "request" ? "response" : "request"} ${fullName}`)
-    const base = exportNameOf(message.longName)
+    // a message is a request's or an answer's, never both in v0.75 (the two forms differ)
+    if (this.definitions.has(`${form === "request" ? "response" : "request"} ${fullName}`))
+      throw new Error(`${fullName} is needed both in a request and in an answer: not supported`)
     const definition: Definition = {
       fullName,
       module: moduleOf(message.package),
-      // a message used in both a request and an answer is written twice; the request form is named apart
-      name: other !== undefined && form === "request" ? `${base}Query` : base,
+      name: exportNameOf(message.longName),
       form
     }
-    if (other !== undefined && form === "response")
-      throw new Error(`${fullName} is needed as an answer after a request`)
     this.definitions.set(key, definition)
-    if (this.emitting.has(key)) throw new Error(`${fullName} refers to itself: not supported yet`)
     this.emitting.add(key)
     this.emitMessage(definition, message)
     this.emitting.delete(key)
@@ -293,7 +292,7 @@ class Generator {
       shape.startsWith("{") ? `export interface ${iface} ${shape}\n` : `export interface ${iface} extends ${shape} {}\n`
     this.module(module).code.push(
       `${doc}${declare(name, type)}` +
-        `${encodedDoc}${declare(`${name}Encoded`, encoded.startsWith("{ readonly edges") ? encoded : encoded)}` +
+        `${encodedDoc}${declare(`${name}Encoded`, encoded)}` +
         `${doc}export const ${name}: Schema.Schema<${name}, ${name}Encoded> = ${body}\n`
     )
   }
