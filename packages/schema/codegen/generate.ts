@@ -65,20 +65,24 @@ interface Definition {
   readonly form: Form
 }
 
-/** A hand-written enum by proto name, found in the package's modules: `Module.Export`. */
+/**
+ * A hand-written enum by proto name, found in the package's modules: `Module.Export`. Where two
+ * modules describe one enum (a subset for one member, `Reward.RewardType` of `vega.AccountType`),
+ * the one with the most values is reused.
+ */
 const handwrittenEnums = (): ReadonlyMap<string, string> => {
-  const found = new Map<string, string>()
-  for (const file of readdirSync(sourceDirectory)) {
+  const found = new Map<string, { readonly reference: string; readonly values: number }>()
+  for (const file of readdirSync(sourceDirectory).sort()) {
     if (!file.endsWith(".ts")) continue
     const text = readFileSync(new URL(file, sourceDirectory), "utf8")
-    for (const m of text.matchAll(/export const (\w+) = Enum\.make\(\s*"([\w.]+)"/g)) {
-      const module = file.slice(0, -3)
-      const previous = found.get(m[2])
-      // two modules describing one enum: the first found wins, in file order (stable)
-      if (previous === undefined) found.set(m[2], `${module}.${m[1]}`)
+    for (const m of text.matchAll(/export const (\w+) = Enum\.make\(\s*"([\w.]+)",\s*\{([^}]*)\}/g)) {
+      const values = (m[3]!.match(/:\s*\d+/g) ?? []).length
+      const previous = found.get(m[2]!)
+      if (previous === undefined || previous.values < values)
+        found.set(m[2]!, { reference: `${file.slice(0, -3)}.${m[1]}`, values })
     }
   }
-  return found
+  return new Map([...found].map(([name, { reference }]) => [name, reference]))
 }
 
 const exportNameOf = (longName: string): string => longName.replace(/\./g, "")
