@@ -217,41 +217,45 @@ const onceOver = (database: string, seed: number, ...more: ReadonlyArray<string>
 
 for (const engine of engines) {
   describe.skipIf(!engine.available)(`the vega-watcher command on a state of another network (${engine.name})`, () => {
-    it.scoped("exits 2 naming both chains and writes nothing; --reset-state starts over", () =>
-      Effect.gen(function* () {
-        const database = yield* engine.fresh
-        const first = onceOver(database, 1)
-        expect(first.status, first.stderr).toBe(0)
-        const before = yield* dumpStateAt(database)
-        expect(before["watcher_network"]).toEqual([JSON.stringify({ id: 1, chain_id: World.chainIdOf(1) })])
-        expect(before["watcher_state"].length).toBeGreaterThan(0)
+    it.scoped(
+      "exits 2 naming both chains and writes nothing; --reset-state starts over",
+      () =>
+        Effect.gen(function* () {
+          const database = yield* engine.fresh
+          const first = onceOver(database, 1)
+          expect(first.status, first.stderr).toBe(0)
+          const before = yield* dumpStateAt(database)
+          expect(before["watcher_network"]).toEqual([JSON.stringify({ id: 1, chain_id: World.chainIdOf(1) })])
+          expect(before["watcher_state"].length).toBeGreaterThan(0)
 
-        const refused = onceOver(database, 2)
-        expect(refused.status, refused.stderr).toBe(2)
-        const said = refused.stderr.split("\n").filter((line) => line.startsWith("vega-watcher: "))
-        expect(said.map((line) => line.replace(/http:\/\/127\.0\.0\.1:\d+/, "http://127.0.0.1:<port>"))).toEqual([
-          `vega-watcher: state ${database} belongs to chain "${World.chainIdOf(1)}"; the node at ` +
-            `http://127.0.0.1:<port> is on chain "${World.chainIdOf(2)}": use --reset-state to start over, or ` +
-            "point --database elsewhere"
-        ])
-        expect(yield* dumpStateAt(database)).toEqual(before)
+          const refused = onceOver(database, 2)
+          expect(refused.status, refused.stderr).toBe(2)
+          const said = refused.stderr.split("\n").filter((line) => line.startsWith("vega-watcher: "))
+          expect(said.map((line) => line.replace(/http:\/\/127\.0\.0\.1:\d+/, "http://127.0.0.1:<port>"))).toEqual([
+            `vega-watcher: state ${database} belongs to chain "${World.chainIdOf(1)}"; the node at ` +
+              `http://127.0.0.1:<port> is on chain "${World.chainIdOf(2)}": use --reset-state to start over, or ` +
+              "point --database elsewhere"
+          ])
+          expect(yield* dumpStateAt(database)).toEqual(before)
 
-        const reset = onceOver(database, 2, "--reset-state")
-        expect(reset.status, reset.stderr).toBe(0)
-        expect(reset.stderr).toContain(`--reset-state: state ${database} belonged to chain "${World.chainIdOf(1)}"`)
-        const after = yield* dumpStateAt(database)
-        expect(after["watcher_network"]).toEqual([JSON.stringify({ id: 1, chain_id: World.chainIdOf(2) })])
-        // the profiles held are network 2's: none of network 1's is left (but the "network" party's, the same in both)
-        const parties = (rows: ReadonlyArray<string>) =>
-          rows.map((row) => (JSON.parse(row) as { key: string }).key).filter((key) => key !== "network")
-        expect(parties(after["watcher_state"]).length).toBeGreaterThan(0)
-        expect(parties(after["watcher_state"]).filter((key) => parties(before["watcher_state"]).includes(key))).toEqual(
-          []
-        )
-        // and network 2's state is resumed as any other
-        const resumed = onceOver(database, 2)
-        expect(resumed.status, resumed.stderr).toBe(0)
-      })
+          const reset = onceOver(database, 2, "--reset-state")
+          expect(reset.status, reset.stderr).toBe(0)
+          expect(reset.stderr).toContain(`--reset-state: state ${database} belonged to chain "${World.chainIdOf(1)}"`)
+          const after = yield* dumpStateAt(database)
+          expect(after["watcher_network"]).toEqual([JSON.stringify({ id: 1, chain_id: World.chainIdOf(2) })])
+          // the profiles held are network 2's: none of network 1's is left (but the "network" party's, the same in both)
+          const parties = (rows: ReadonlyArray<string>) =>
+            rows.map((row) => (JSON.parse(row) as { key: string }).key).filter((key) => key !== "network")
+          expect(parties(after["watcher_state"]).length).toBeGreaterThan(0)
+          expect(
+            parties(after["watcher_state"]).filter((key) => parties(before["watcher_state"]).includes(key))
+          ).toEqual([])
+          // and network 2's state is resumed as any other
+          const resumed = onceOver(database, 2)
+          expect(resumed.status, resumed.stderr).toBe(0)
+        }),
+      // four runs of the command from its sources, each a few seconds on a busy machine
+      120_000
     )
   })
 }
