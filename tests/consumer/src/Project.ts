@@ -47,10 +47,16 @@ export class CommandError extends Error {
   }
 }
 
+// The environment of a user's shell: pnpm passes its own settings to the scripts it runs as
+// `npm_config_*` variables (catalog, overrides, ...), which npm does not know and warns about.
+const userEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_config_"))
+)
+
 // npm without its update notice, funding and audit chatter; the registry's documents revalidated
 // on every install, as the packages are repacked under the same version on every run
 const env = {
-  ...process.env,
+  ...userEnv,
   npm_config_update_notifier: "false",
   npm_config_fund: "false",
   npm_config_audit: "false",
