@@ -60,23 +60,45 @@ interface Field {
   readonly name: string
   readonly optional: boolean
   readonly run: Fast
+  /**
+   * A property-signature transformation of the member (`nullable`: `null` on the wire, absent
+   * once decoded): what the member becomes, under the name `to`, from its decoded value or from
+   * its absence.
+   */
+  readonly transformation: AST.PropertySignatureTransformation | undefined
 }
 
-/** An object of these fields, and nothing else in the output. */
+const hasOwn = (u: object, name: string) => Object.prototype.hasOwnProperty.call(u, name)
+
+/**
+ * An object of these fields, and nothing else in the output, in the order of the fields (which
+ * is the order of Effect's output).
+ */
 const structOf =
   (fields: ReadonlyArray<Field>): Fast =>
   (u) => {
     if (!isPlainObject(u)) return FAIL
     const out: Record<string, unknown> = {}
-    for (const field of fields) {
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]
       const input = u[field.name]
+      const t = field.transformation
       if (input === undefined) {
-        if (field.optional && !Object.prototype.hasOwnProperty.call(u, field.name)) continue
-        return FAIL
+        if (!field.optional || hasOwn(u, field.name)) return FAIL
+        if (t !== undefined) {
+          const moved = t.decode(Option.none())
+          if (Option.isSome(moved)) out[t.to as string] = moved.value
+        }
+        continue
       }
       const value = field.run(input)
       if (value === FAIL) return FAIL
-      out[field.name] = value
+      if (t === undefined) {
+        out[field.name] = value
+        continue
+      }
+      const moved = t.decode(Option.some(value))
+      if (Option.isSome(moved)) out[t.to as string] = moved.value
     }
     return out
   }
@@ -84,7 +106,8 @@ const structOf =
 /**
  * A struct whose members are decoded by property-signature transformations (an unset message
  * `null` on the wire and absent once decoded): the encoded struct first, then each member moved
- * or dropped as its transformation says. The decoded members need no check of their own.
+ * or dropped as its transformation says. The decoded members need no check of their own. Used
+ * where the members would not come out in the order of the decoded struct (see `structOf`).
  */
 const renamedOrDefaulted =
   (from: Fast, transformations: ReadonlyArray<AST.PropertySignatureTransformation>): Fast =>
@@ -100,6 +123,39 @@ const renamedOrDefaulted =
     }
     return out
   }
+
+/** Whether a struct's members are plain: string names, no index signatures. */
+const isPlainStruct = (ast: AST.AST): ast is AST.TypeLiteral =>
+  ast._tag === "TypeLiteral" &&
+  ast.indexSignatures.length === 0 &&
+  ast.propertySignatures.every((ps) => typeof ps.name === "string")
+
+/**
+ * The members of a struct with property-signature transformations, for one pass over its encoded
+ * members, each transformed as it is decoded, when that gives the members in the decoded struct's
+ * order (as Effect's parser, which checks the decoded struct last, gives them): the members of the
+ * encoded struct, renamed as the transformations say, in the decoded struct's order.
+ */
+const transformedFields = (
+  ast: AST.Transformation,
+  transformations: ReadonlyArray<AST.PropertySignatureTransformation>,
+  compile: (ast: AST.AST) => Fast
+): ReadonlyArray<Field> | undefined => {
+  const { from, to } = ast
+  if (!isPlainStruct(from) || !isPlainStruct(to)) return undefined
+  const byFrom = new Map(transformations.map((t) => [t.from, t]))
+  if (byFrom.size !== transformations.length) return undefined
+  if (transformations.some((t) => !from.propertySignatures.some((ps) => ps.name === t.from))) return undefined
+  const names = from.propertySignatures.map((ps) => byFrom.get(ps.name)?.to ?? ps.name)
+  const order = to.propertySignatures.map((ps) => ps.name)
+  if (names.length !== order.length || names.some((name, i) => name !== order[i])) return undefined
+  return from.propertySignatures.map((ps) => ({
+    name: ps.name as string,
+    optional: ps.isOptional,
+    run: compile(ps.type),
+    transformation: byFrom.get(ps.name)
+  }))
+}
 
 export const makeCompiler = (direction: Direction) => {
   const cache = new WeakMap<AST.AST, Fast>()
@@ -148,23 +204,24 @@ export const makeCompiler = (direction: Direction) => {
         return arrayOf(compile(ast.rest[0].type))
       }
       case "TypeLiteral": {
-        if (ast.indexSignatures.length > 0 || ast.propertySignatures.some((ps) => typeof ps.name !== "string")) {
-          return viaEffect(ast)
-        }
+        if (!isPlainStruct(ast)) return viaEffect(ast)
         return structOf(
           ast.propertySignatures.map((ps) => ({
             name: ps.name as string,
             optional: ps.isOptional,
-            run: compile(ps.type)
+            run: compile(ps.type),
+            transformation: undefined
           }))
         )
       }
       case "Union":
         return unionOf(ast)
-      case "Transformation":
-        return direction === decoding && ast.transformation._tag === "TypeLiteralTransformation"
-          ? renamedOrDefaulted(compile(ast.from), ast.transformation.propertySignatureTransformations)
-          : viaEffect(ast)
+      case "Transformation": {
+        if (direction !== decoding || ast.transformation._tag !== "TypeLiteralTransformation") return viaEffect(ast)
+        const transformations = ast.transformation.propertySignatureTransformations
+        const fields = transformedFields(ast, transformations, compile)
+        return fields !== undefined ? structOf(fields) : renamedOrDefaulted(compile(ast.from), transformations)
+      }
       default:
         return viaEffect(ast)
     }
