@@ -2,6 +2,8 @@ import { describe, expect, it } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck, Schema } from "effect"
 import {
   Decoder,
+  Encoder,
+  Ids,
   LiquidityProvision,
   PartyProfile,
   Position,
@@ -13,6 +15,7 @@ import {
   Transaction,
   Vega
 } from "@vega-effect/schema"
+import * as FastDecode from "../src/internal/fastDecode.js"
 import { fixture } from "./utils.js"
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -153,6 +156,30 @@ describe("Decoder", () => {
     expectSameAsEffect(RewardSummary.ListRewardSummariesResponse, 200)
     expectSameAsEffect(Reward.Reward, 300)
     expectSameAsEffect(Transaction.SubmitTransactionRequest, 200)
+  })
+
+  it("checks ids as Effect's parser does, character by character", () => {
+    const id = "0123456789abcdef".repeat(4)
+    const inputs = [id, id.toUpperCase(), id.slice(1), `${id}0`, "", "network", "NETWORK", " ".repeat(64)]
+    // around every boundary of 0-9a-f, and past the ASCII range, at every position
+    for (let i = 0; i < 64; i++)
+      for (const c of ["/", ":", "@", "G", "`", "g", "\u00e0", "\u0130", "\u{1F600}"])
+        inputs.push(id.slice(0, i) + c + id.slice(i + 1))
+    const schemas: ReadonlyArray<Schema.Schema<any, string>> = [Ids.MarketId, Ids.PartyId]
+    for (const schema of schemas) {
+      const fast = Decoder.decodeUnknownEither(schema)
+      const effect = Schema.decodeUnknownEither(schema)
+      const fastEncode = Encoder.encodeEither(schema)
+      const effectEncode = Schema.encodeEither(schema)
+      const direct = FastDecode.compile(schema.ast)
+      for (const input of inputs) {
+        const expected = effect(input)
+        expect(fast(input)).toEqual(expected)
+        // the fast path itself decides, rather than leaving valid ids to Effect's parser
+        expect(direct(input) !== FastDecode.FAIL).toBe(Either.isRight(expected))
+        expect(fastEncode(input)).toEqual(effectEncode(input))
+      }
+    }
   })
 
   it("keeps Effect's order of members around a message unset on the wire (`null`, absent once decoded)", () => {
