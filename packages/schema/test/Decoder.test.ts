@@ -1,4 +1,4 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck, Schema } from "effect"
 import {
   Decoder,
@@ -15,6 +15,7 @@ import {
   Transaction,
   Vega
 } from "@vega-effect/schema"
+import { decoding, FAIL, makeCompiler } from "../src/internal/compiled.js"
 import * as FastDecode from "../src/internal/fastDecode.js"
 import { fixture } from "./utils.js"
 
@@ -109,6 +110,39 @@ const expectSameAsEffect = <A, I>(schema: Schema.Schema<A, I>, numRuns = 150) =>
   )
 }
 
+/**
+ * The fast path made from JavaScript source and the one made of shared loops give the same
+ * outputs, `FAIL` included, on valid values and on a mutation of each.
+ */
+const expectSameForms = <A, I>(schema: Schema.Schema<A, I>, numRuns = 150) => {
+  const generated = makeCompiler(decoding)(schema.ast)
+  const loops = makeCompiler(decoding, { generate: false })(schema.ast)
+  const encode = Schema.encodeSync(schema)
+  FastCheck.assert(
+    FastCheck.property(Arbitrary.make(schema), FastCheck.nat(), interesting, (value, pick, replacement) => {
+      const json = JSON.parse(JSON.stringify(encode(value))) as Json
+      const all = paths(json)
+      for (const input of [json, mutate(json, all[pick % all.length], replacement)]) {
+        const fromSource = generated(input)
+        expect(fromSource).toEqual(loops(input))
+        if (input === json) expect(fromSource).not.toBe(FAIL)
+        if (fromSource !== FAIL) expect(order(fromSource)).toEqual(order(loops(input)))
+      }
+    }),
+    { numRuns }
+  )
+}
+
+/** Members whose names must be written with escapes in source, or that objects inherit. */
+const OddNames = Schema.Struct({
+  'quote"d': Schema.String,
+  "back\\slash": Schema.optionalWith(Schema.Finite, { exact: true }),
+  "line\nbreak\u2028": Schema.NullOr(Schema.Boolean),
+  "": Schema.Array(Schema.String),
+  constructor: Schema.String,
+  "${x}`": Schema.optionalWith(Position.Position, { exact: true, nullable: true })
+})
+
 describe("Decoder", () => {
   it("decodes the fixtures to the same values as Schema", () => {
     const cases: Array<[Schema.Schema<any, any>, string]> = [
@@ -179,6 +213,36 @@ describe("Decoder", () => {
         expect(direct(input) !== FastDecode.FAIL).toBe(Either.isRight(expected))
         expect(fastEncode(input)).toEqual(effectEncode(input))
       }
+    }
+  })
+
+  it("makes the same fast path from source as from its shared loops", () => {
+    // made from source: the members' names are written in
+    expect(String(makeCompiler(decoding)(OddNames.ast))).toContain(JSON.stringify('quote"d'))
+    expectSameForms(OddNames)
+    expectSameForms(Position.ListPositionsResponse, 100)
+    expectSameForms(Vega.Order)
+    expectSameForms(Vega.Trade)
+    expectSameForms(Transaction.SubmitTransactionRequest)
+    expectSameAsEffect(OddNames, 300)
+    // an optional member present as `undefined` (not JSON, but an input all the same) is not absent
+    const input = { 'quote"d': "", "back\\slash": undefined, "line\nbreak\u2028": null, "": [], constructor: "" }
+    expect(Either.isLeft(Schema.decodeUnknownEither(OddNames)(input))).toBe(true)
+    expect(makeCompiler(decoding)(OddNames.ast)(input)).toBe(FAIL)
+    expect(makeCompiler(decoding, { generate: false })(OddNames.ast)(input)).toBe(FAIL)
+    expect(Decoder.decodeUnknownEither(OddNames)(input)).toEqual(Schema.decodeUnknownEither(OddNames)(input))
+  })
+
+  it("uses its shared loops where the platform refuses code from strings", () => {
+    vi.stubGlobal("Function", function () {
+      throw new EvalError("Code generation from strings disallowed for this context")
+    })
+    try {
+      const json = JSON.parse(fixture("positions.json"))
+      const fast = makeCompiler(decoding)(Position.ListPositionsResponse.ast)
+      expect(fast(json)).toEqual(Schema.decodeUnknownSync(Position.ListPositionsResponse)(json))
+    } finally {
+      vi.unstubAllGlobals()
     }
   })
 
