@@ -5,7 +5,8 @@
  * each page checked to continue the one before (`epochCursor.ts`).
  */
 import * as Paginate from "@vega-effect/pagination/Paginate"
-import { DataNodeApi, Pagination, type Reward } from "@vega-effect/schema"
+import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
+import { Pagination, type Reward } from "@vega-effect/schema"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
