@@ -26,24 +26,22 @@ import type * as Socket from "@effect/platform/Socket"
 import type * as Paginate from "@vega-effect/pagination/Paginate"
 import type * as Endpoint from "@vega-effect/schema/Endpoint"
 import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
-import {
-  type Asset,
-  type ChainInfo,
-  DurationText,
-  type Epoch,
-  type EventBus,
-  type LiquidityProvision,
-  type Market,
-  type PartyProfile,
-  type Position,
-  type ReferralSetStats,
-  type Reward,
-  type RewardSummary,
-  type SignerBundle,
-  type SpamStatistics,
-  type StakeLinking,
-  type TransactionResult
-} from "@vega-effect/schema"
+import type * as Asset from "@vega-effect/schema/Asset"
+import type * as ChainInfo from "@vega-effect/schema/ChainInfo"
+import * as DurationText from "@vega-effect/schema/DurationText"
+import type * as Epoch from "@vega-effect/schema/Epoch"
+import type * as EventBus from "@vega-effect/schema/EventBus"
+import type * as LiquidityProvision from "@vega-effect/schema/LiquidityProvision"
+import type * as Market from "@vega-effect/schema/Market"
+import type * as PartyProfile from "@vega-effect/schema/PartyProfile"
+import type * as Position from "@vega-effect/schema/Position"
+import type * as ReferralSetStats from "@vega-effect/schema/ReferralSetStats"
+import type * as Reward from "@vega-effect/schema/Reward"
+import type * as RewardSummary from "@vega-effect/schema/RewardSummary"
+import type * as SignerBundle from "@vega-effect/schema/SignerBundle"
+import type * as SpamStatistics from "@vega-effect/schema/SpamStatistics"
+import type * as StakeLinking from "@vega-effect/schema/StakeLinking"
+import type * as TransactionResult from "@vega-effect/schema/TransactionResult"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"

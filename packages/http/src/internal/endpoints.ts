@@ -5,7 +5,7 @@
  */
 import * as Paginate from "@vega-effect/pagination/Paginate"
 import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
-import { Pagination } from "@vega-effect/schema"
+import * as Pagination from "@vega-effect/schema/Pagination"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"

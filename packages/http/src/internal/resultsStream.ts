@@ -4,7 +4,8 @@
  * when the node ends it.
  */
 import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
-import { StreamForm, TransactionResult } from "@vega-effect/schema"
+import * as StreamForm from "@vega-effect/schema/StreamForm"
+import * as TransactionResult from "@vega-effect/schema/TransactionResult"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"

@@ -6,7 +6,8 @@
  */
 import * as Paginate from "@vega-effect/pagination/Paginate"
 import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
-import { Pagination, type Reward } from "@vega-effect/schema"
+import * as Pagination from "@vega-effect/schema/Pagination"
+import type * as Reward from "@vega-effect/schema/Reward"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
