@@ -25,25 +25,23 @@ import type * as HttpClientRequest from "@effect/platform/HttpClientRequest"
 import type * as Socket from "@effect/platform/Socket"
 import type * as Paginate from "@vega-effect/pagination/Paginate"
 import type * as Endpoint from "@vega-effect/schema/Endpoint"
-import {
-  type Asset,
-  type ChainInfo,
-  DataNodeApi,
-  DurationText,
-  type Epoch,
-  type EventBus,
-  type LiquidityProvision,
-  type Market,
-  type PartyProfile,
-  type Position,
-  type ReferralSetStats,
-  type Reward,
-  type RewardSummary,
-  type SignerBundle,
-  type SpamStatistics,
-  type StakeLinking,
-  type TransactionResult
-} from "@vega-effect/schema"
+import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
+import type * as Asset from "@vega-effect/schema/Asset"
+import type * as ChainInfo from "@vega-effect/schema/ChainInfo"
+import * as DurationText from "@vega-effect/schema/DurationText"
+import type * as Epoch from "@vega-effect/schema/Epoch"
+import type * as EventBus from "@vega-effect/schema/EventBus"
+import type * as LiquidityProvision from "@vega-effect/schema/LiquidityProvision"
+import type * as Market from "@vega-effect/schema/Market"
+import type * as PartyProfile from "@vega-effect/schema/PartyProfile"
+import type * as Position from "@vega-effect/schema/Position"
+import type * as ReferralSetStats from "@vega-effect/schema/ReferralSetStats"
+import type * as Reward from "@vega-effect/schema/Reward"
+import type * as RewardSummary from "@vega-effect/schema/RewardSummary"
+import type * as SignerBundle from "@vega-effect/schema/SignerBundle"
+import type * as SpamStatistics from "@vega-effect/schema/SpamStatistics"
+import type * as StakeLinking from "@vega-effect/schema/StakeLinking"
+import type * as TransactionResult from "@vega-effect/schema/TransactionResult"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
 import * as Context from "effect/Context"
@@ -472,44 +470,43 @@ export const make = (
     // the nodes seen restarting an epoch's reward rows at a cursor, for the life of the client
     const cursorRestarts = makeRestarts()
     const generic = Generic.make(transport)
-    const api = DataNodeApi
     const one = <E extends DataNodeApi.Any>(endpoint: E) => page(transport, endpoint)
     const all = stream
     return DataNodeClient.of({
-      getStake: one(api.GetStake),
-      stakeLinkings: all(transport, api.GetStake, (r) => r.stakeLinkings),
-      listLiquidityProvisions: one(api.ListLiquidityProvisions),
-      liquidityProvisions: all(transport, api.ListLiquidityProvisions, (r) => r.liquidityProvisions),
-      listPositions: one(api.ListPositions),
-      positions: all(transport, api.ListPositions, (r) => r.positions),
-      getReferralSetStats: one(api.GetReferralSetStats),
-      referralSetStats: all(transport, api.GetReferralSetStats, (r) => r.stats, true),
-      listSignerAddedBundles: one(api.ListSignerAddedBundles),
-      signerAddedBundles: all(transport, api.ListSignerAddedBundles, (r) => r.bundles, true),
-      listPartiesProfiles: one(api.ListPartiesProfiles),
-      partiesProfiles: all(transport, api.ListPartiesProfiles, (r) => r.profiles, true),
-      listRewardSummaries: one(api.ListRewardSummaries),
-      listRewards: one(api.ListRewards),
-      rewards: all(transport, api.ListRewards, (r) => r.rewards),
+      getStake: one(DataNodeApi.GetStake),
+      stakeLinkings: all(transport, DataNodeApi.GetStake, (r) => r.stakeLinkings),
+      listLiquidityProvisions: one(DataNodeApi.ListLiquidityProvisions),
+      liquidityProvisions: all(transport, DataNodeApi.ListLiquidityProvisions, (r) => r.liquidityProvisions),
+      listPositions: one(DataNodeApi.ListPositions),
+      positions: all(transport, DataNodeApi.ListPositions, (r) => r.positions),
+      getReferralSetStats: one(DataNodeApi.GetReferralSetStats),
+      referralSetStats: all(transport, DataNodeApi.GetReferralSetStats, (r) => r.stats, true),
+      listSignerAddedBundles: one(DataNodeApi.ListSignerAddedBundles),
+      signerAddedBundles: all(transport, DataNodeApi.ListSignerAddedBundles, (r) => r.bundles, true),
+      listPartiesProfiles: one(DataNodeApi.ListPartiesProfiles),
+      partiesProfiles: all(transport, DataNodeApi.ListPartiesProfiles, (r) => r.profiles, true),
+      listRewardSummaries: one(DataNodeApi.ListRewardSummaries),
+      listRewards: one(DataNodeApi.ListRewards),
+      rewards: all(transport, DataNodeApi.ListRewards, (r) => r.rewards),
       rewardsByEpoch: (request, options) => rewardsByEpoch(transport, cursorRestarts, request, options),
-      info: one(api.Info)(),
-      statistics: one(api.Statistics)(),
-      lastBlockHeight: one(api.LastBlockHeight)(),
-      getSpamStatistics: one(api.GetSpamStatistics),
+      info: one(DataNodeApi.Info)(),
+      statistics: one(DataNodeApi.Statistics)(),
+      lastBlockHeight: one(DataNodeApi.LastBlockHeight)(),
+      getSpamStatistics: one(DataNodeApi.GetSpamStatistics),
       observeTransactionResults: (filter) => observeTransactionResults(transport, filter),
       observePositions: (request, options) =>
         observeRoute(transport, LiveRoutes.positions(request, options?.skipSnapshot), options),
       observeLiquidityProvisions: (request, options) =>
         observeRoute(transport, LiveRoutes.liquidityProvisions(request), options),
       observeEventBus: (request, options) => observeRoute(transport, LiveRoutes.eventBus(request), options),
-      vegaTime: one(api.GetVegaTime)(),
-      getEpoch: one(api.GetEpoch),
-      listAssets: one(api.ListAssets),
-      assets: all(transport, api.ListAssets, (r) => r.assets),
-      getAsset: one(api.GetAsset),
-      listMarkets: one(api.ListMarkets),
-      markets: all(transport, api.ListMarkets, (r) => r.markets),
-      getMarket: one(api.GetMarket),
+      vegaTime: one(DataNodeApi.GetVegaTime)(),
+      getEpoch: one(DataNodeApi.GetEpoch),
+      listAssets: one(DataNodeApi.ListAssets),
+      assets: all(transport, DataNodeApi.ListAssets, (r) => r.assets),
+      getAsset: one(DataNodeApi.GetAsset),
+      listMarkets: one(DataNodeApi.ListMarkets),
+      markets: all(transport, DataNodeApi.ListMarkets, (r) => r.markets),
+      getMarket: one(DataNodeApi.GetMarket),
       execute: transport.execute,
       nodes: transport.status,
       query: (endpoint, ...request) => generic.query(endpoint, request[0]),

@@ -21,7 +21,8 @@
  *
  * @since 0.1.0
  */
-import type { EventBus, GatewayError } from "@vega-effect/schema"
+import type * as EventBus from "@vega-effect/schema/EventBus"
+import type * as GatewayError from "@vega-effect/schema/GatewayError"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import type * as Option from "effect/Option"

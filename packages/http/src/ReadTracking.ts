@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { DataNodeApi } from "@vega-effect/schema"
+import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Option from "effect/Option"

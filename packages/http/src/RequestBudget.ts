@@ -9,7 +9,7 @@
  *
  * @since 0.1.0
  */
-import { Input } from "@vega-effect/schema"
+import * as Input from "@vega-effect/schema/Input"
 import * as Effect from "effect/Effect"
 import * as FiberRef from "effect/FiberRef"
 import * as Stream from "effect/Stream"

@@ -15,7 +15,7 @@
  *
  * @since 0.1.0
  */
-import { RateLimit } from "@vega-effect/schema"
+import * as RateLimit from "@vega-effect/schema/RateLimit"
 import * as Duration from "effect/Duration"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"

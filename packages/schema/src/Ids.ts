@@ -24,6 +24,23 @@ export const HEX_ID_PATTERN = /^[0-9a-fA-F]{64}$/
 const anyCaseHex64 = HEX_ID_PATTERN
 const lowerHex64 = /^[0-9a-f]{64}$/
 
+/** 1 at the character codes of `0-9a-f`. */
+const LOWER_HEX = /* @__PURE__ */ (() => {
+  const table = new Uint8Array(128)
+  for (const c of "0123456789abcdef") table[c.charCodeAt(0)] = 1
+  return table
+})()
+
+/**
+ * `lowerHex64.test(s)`, by table: about three times faster than the pattern (every id of every row
+ * of a page goes through it). A code past the table reads `undefined`, which is not 1.
+ */
+const isLowerHex64 = (s: string): boolean => {
+  if (s.length !== 64) return false
+  for (let i = 0; i < 64; i++) if (LOWER_HEX[s.charCodeAt(i)] !== 1) return false
+  return true
+}
+
 /**
  * The party that stands for the network itself; it exists on every data node.
  *
@@ -59,7 +76,7 @@ const makeId = <B extends string>(brand: B, description: string, allowNetwork: b
         : hex64(fc)) as FastCheck.Arbitrary<any>
   })
   const parse = (s: string): string | undefined =>
-    lowerHex64.test(s) || (allowNetwork && s === NETWORK_PARTY) ? s : anyCaseHex64.test(s) ? s.toLowerCase() : undefined
+    isLowerHex64(s) || (allowNetwork && s === NETWORK_PARTY) ? s : anyCaseHex64.test(s) ? s.toLowerCase() : undefined
   const expected = allowNetwork
     ? `${description} (64 hexadecimal characters or "network")`
     : `${description} (64 hexadecimal characters)`
@@ -77,7 +94,7 @@ const makeId = <B extends string>(brand: B, description: string, allowNetwork: b
     description: expected,
     ...FastDecode.annotation((u) => (typeof u === "string" ? (parse(u) ?? FastDecode.FAIL) : FastDecode.FAIL)),
     ...FastEncode.annotation((u) =>
-      typeof u === "string" && (lowerHex64.test(u) || (allowNetwork && u === NETWORK_PARTY)) ? u : FastEncode.FAIL
+      typeof u === "string" && (isLowerHex64(u) || (allowNetwork && u === NETWORK_PARTY)) ? u : FastEncode.FAIL
     )
   })
 }

@@ -1,8 +1,10 @@
-import { describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, vi } from "@effect/vitest"
 import { Arbitrary, Either, FastCheck, Schema } from "effect"
 import {
   DataNodeApi,
   Decoder,
+  Encoder,
+  Ids,
   LiquidityProvision,
   PartyProfile,
   Position,
@@ -11,8 +13,11 @@ import {
   RewardSummary,
   SignerBundle,
   StakeLinking,
-  Transaction
+  Transaction,
+  Vega
 } from "@vega-effect/schema"
+import { decoding, FAIL, makeCompiler } from "../src/internal/compiled.js"
+import * as FastDecode from "../src/internal/fastDecode.js"
 import { fixture } from "./utils.js"
 
 type Json = null | boolean | number | string | ReadonlyArray<Json> | { readonly [key: string]: Json }
@@ -70,7 +75,17 @@ const interesting: FastCheck.Arbitrary<Json | undefined> = FastCheck.oneof(
   FastCheck.jsonValue({ maxDepth: 1 }) as FastCheck.Arbitrary<Json>
 )
 
-/** The compiled decoder agrees with Effect's parser on valid values and on every mutation of them. */
+/** The members of a decoded value, by path, in the order they come in (`toEqual` ignores it). */
+const order = (value: unknown, prefix = ""): Array<string> => {
+  if (Array.isArray(value)) return value.flatMap((v, i) => order(v, `${prefix}[${i}]`))
+  if (value === null || typeof value !== "object" || Object.getPrototypeOf(value) !== Object.prototype) return []
+  return Object.entries(value).flatMap(([k, v]) => [`${prefix}.${k}`, ...order(v, `${prefix}.${k}`)])
+}
+
+/**
+ * The compiled decoder agrees with Effect's parser on valid values and on every mutation of them:
+ * the same values, members in the same order, and the same errors.
+ */
 const expectSameAsEffect = <A, I>(schema: Schema.Schema<A, I>, numRuns = 150) => {
   const fast = Decoder.decodeUnknownEither(schema)
   const effect = Schema.decodeUnknownEither(schema)
@@ -78,18 +93,56 @@ const expectSameAsEffect = <A, I>(schema: Schema.Schema<A, I>, numRuns = 150) =>
   FastCheck.assert(
     FastCheck.property(Arbitrary.make(schema), FastCheck.nat(), interesting, (value, pick, replacement) => {
       const json = JSON.parse(JSON.stringify(encode(value))) as Json
-      expect(fast(json)).toEqual(effect(json))
+      const decoded = fast(json)
+      expect(decoded).toEqual(effect(json))
+      expect(order(Either.getOrThrow(decoded))).toEqual(order(Either.getOrThrow(effect(json))))
       const all = paths(json)
       const mutated = mutate(json, all[pick % all.length], replacement)
       const expected = effect(mutated)
       const actual = fast(mutated)
       expect(actual._tag).toBe(expected._tag)
-      if (Either.isRight(expected)) expect(actual).toEqual(expected)
+      if (Either.isRight(expected)) {
+        expect(actual).toEqual(expected)
+        expect(order(Either.getOrThrow(actual))).toEqual(order(expected.right))
+      }
       if (Either.isLeft(expected) && Either.isLeft(actual)) expect(actual.left.message).toBe(expected.left.message)
     }),
     { numRuns }
   )
 }
+
+/**
+ * The fast path made from JavaScript source and the one made of shared loops give the same
+ * outputs, `FAIL` included, on valid values and on a mutation of each.
+ */
+const expectSameForms = <A, I>(schema: Schema.Schema<A, I>, numRuns = 150) => {
+  const generated = makeCompiler(decoding)(schema.ast)
+  const loops = makeCompiler(decoding, { generate: false })(schema.ast)
+  const encode = Schema.encodeSync(schema)
+  FastCheck.assert(
+    FastCheck.property(Arbitrary.make(schema), FastCheck.nat(), interesting, (value, pick, replacement) => {
+      const json = JSON.parse(JSON.stringify(encode(value))) as Json
+      const all = paths(json)
+      for (const input of [json, mutate(json, all[pick % all.length], replacement)]) {
+        const fromSource = generated(input)
+        expect(fromSource).toEqual(loops(input))
+        if (input === json) expect(fromSource).not.toBe(FAIL)
+        if (fromSource !== FAIL) expect(order(fromSource)).toEqual(order(loops(input)))
+      }
+    }),
+    { numRuns }
+  )
+}
+
+/** Members whose names must be written with escapes in source, or that objects inherit. */
+const OddNames = Schema.Struct({
+  'quote"d': Schema.String,
+  "back\\slash": Schema.optionalWith(Schema.Finite, { exact: true }),
+  "line\nbreak\u2028": Schema.NullOr(Schema.Boolean),
+  "": Schema.Array(Schema.String),
+  constructor: Schema.String,
+  "${x}`": Schema.optionalWith(Position.Position, { exact: true, nullable: true })
+})
 
 describe("Decoder", () => {
   it("decodes the fixtures to the same values as Schema", () => {
@@ -138,6 +191,66 @@ describe("Decoder", () => {
     expectSameAsEffect(RewardSummary.ListRewardSummariesResponse, 200)
     expectSameAsEffect(Reward.Reward, 300)
     expectSameAsEffect(Transaction.SubmitTransactionRequest, 200)
+  })
+
+  it("checks ids as Effect's parser does, character by character", () => {
+    const id = "0123456789abcdef".repeat(4)
+    const inputs = [id, id.toUpperCase(), id.slice(1), `${id}0`, "", "network", "NETWORK", " ".repeat(64)]
+    // around every boundary of 0-9a-f, and past the ASCII range, at every position
+    for (let i = 0; i < 64; i++)
+      for (const c of ["/", ":", "@", "G", "`", "g", "\u00e0", "\u0130", "\u{1F600}"])
+        inputs.push(id.slice(0, i) + c + id.slice(i + 1))
+    const schemas: ReadonlyArray<Schema.Schema<any, string>> = [Ids.MarketId, Ids.PartyId]
+    for (const schema of schemas) {
+      const fast = Decoder.decodeUnknownEither(schema)
+      const effect = Schema.decodeUnknownEither(schema)
+      const fastEncode = Encoder.encodeEither(schema)
+      const effectEncode = Schema.encodeEither(schema)
+      const direct = FastDecode.compile(schema.ast)
+      for (const input of inputs) {
+        const expected = effect(input)
+        expect(fast(input)).toEqual(expected)
+        // the fast path itself decides, rather than leaving valid ids to Effect's parser
+        expect(direct(input) !== FastDecode.FAIL).toBe(Either.isRight(expected))
+        expect(fastEncode(input)).toEqual(effectEncode(input))
+      }
+    }
+  })
+
+  it("makes the same fast path from source as from its shared loops", () => {
+    // made from source: the members' names are written in
+    expect(String(makeCompiler(decoding)(OddNames.ast))).toContain(JSON.stringify('quote"d'))
+    expectSameForms(OddNames)
+    expectSameForms(Position.ListPositionsResponse, 100)
+    expectSameForms(Vega.Order)
+    expectSameForms(Vega.Trade)
+    expectSameForms(Transaction.SubmitTransactionRequest)
+    expectSameAsEffect(OddNames, 300)
+    // an optional member present as `undefined` (not JSON, but an input all the same) is not absent
+    const input = { 'quote"d': "", "back\\slash": undefined, "line\nbreak\u2028": null, "": [], constructor: "" }
+    expect(Either.isLeft(Schema.decodeUnknownEither(OddNames)(input))).toBe(true)
+    expect(makeCompiler(decoding)(OddNames.ast)(input)).toBe(FAIL)
+    expect(makeCompiler(decoding, { generate: false })(OddNames.ast)(input)).toBe(FAIL)
+    expect(Decoder.decodeUnknownEither(OddNames)(input)).toEqual(Schema.decodeUnknownEither(OddNames)(input))
+  })
+
+  it("uses its shared loops where the platform refuses code from strings", () => {
+    vi.stubGlobal("Function", function () {
+      throw new EvalError("Code generation from strings disallowed for this context")
+    })
+    try {
+      const json = JSON.parse(fixture("positions.json"))
+      const fast = makeCompiler(decoding)(Position.ListPositionsResponse.ast)
+      expect(fast(json)).toEqual(Schema.decodeUnknownSync(Position.ListPositionsResponse)(json))
+    } finally {
+      vi.unstubAllGlobals()
+    }
+  })
+
+  it("keeps Effect's order of members around a message unset on the wire (`null`, absent once decoded)", () => {
+    // generated rows with such members: an order's peggedOrder, a trade's buyerFee and sellerFee
+    expectSameAsEffect(Vega.Order, 200)
+    expectSameAsEffect(Vega.Trade, 200)
   })
 })
 

@@ -1,7 +1,9 @@
 /**
  * Turning a node's HTTP answer into a value or a typed error.
  */
-import { Decoder, GatewayError, RateLimit } from "@vega-effect/schema"
+import * as Decoder from "@vega-effect/schema/Decoder"
+import * as GatewayError from "@vega-effect/schema/GatewayError"
+import * as RateLimit from "@vega-effect/schema/RateLimit"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"

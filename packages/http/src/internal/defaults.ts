@@ -2,7 +2,7 @@
  * The client's transport defaults, in one place (the node's own rate limit comes from
  * `@vega-effect/schema`'s `RateLimit`, the retry schedule's from `RetryPolicy`).
  */
-import { RateLimit } from "@vega-effect/schema"
+import * as RateLimit from "@vega-effect/schema/RateLimit"
 import * as Duration from "effect/Duration"
 
 export const DEFAULTS = {

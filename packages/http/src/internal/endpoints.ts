@@ -4,7 +4,8 @@
  * answer decoded with the response schema; paged endpoints also get a stream of every item.
  */
 import * as Paginate from "@vega-effect/pagination/Paginate"
-import { DataNodeApi, Pagination } from "@vega-effect/schema"
+import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
+import * as Pagination from "@vega-effect/schema/Pagination"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"

@@ -19,7 +19,9 @@
  * Two identical rows on either side of a page boundary look like a restart: the read then fails
  * and is remembered as if the node had the quirk, which costs requests but loses nothing.
  */
-import { Encoder, Pagination, Reward } from "@vega-effect/schema"
+import * as Encoder from "@vega-effect/schema/Encoder"
+import * as Pagination from "@vega-effect/schema/Pagination"
+import * as Reward from "@vega-effect/schema/Reward"
 import * as Effect from "effect/Effect"
 import * as Errors from "../DataNodeError.js"
 

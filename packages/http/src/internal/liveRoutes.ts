@@ -3,7 +3,10 @@
  * compares them as text), their frame decoders (built once), and the event bus's subscription
  * and ack frames.
  */
-import { DataNodeApi, EventBus, type LiquidityProvision, type Position } from "@vega-effect/schema"
+import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
+import * as EventBus from "@vega-effect/schema/EventBus"
+import type * as LiquidityProvision from "@vega-effect/schema/LiquidityProvision"
+import type * as Position from "@vega-effect/schema/Position"
 import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import type { EventBusRequest } from "../LiveStream.js"

@@ -9,7 +9,8 @@
  * when the consumer pulls that message, and the node sends nothing more until then.
  */
 import * as Socket from "@effect/platform/Socket"
-import { GatewayError, StreamForm } from "@vega-effect/schema"
+import * as GatewayError from "@vega-effect/schema/GatewayError"
+import * as StreamForm from "@vega-effect/schema/StreamForm"
 import * as Cause from "effect/Cause"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"

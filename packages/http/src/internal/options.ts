@@ -3,7 +3,7 @@
  * pass anything, and a bad value should be a `ConfigError` naming the option, not a `TypeError`
  * or a request to `undefined/api/v2/...`.
  */
-import { Input } from "@vega-effect/schema"
+import * as Input from "@vega-effect/schema/Input"
 import * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
 import * as Either from "effect/Either"

@@ -4,7 +4,7 @@
  * us. Requests go to a node near the best height; a paging run stays on its node while that node
  * stays healthy, and moves only to a node at least as far along.
  */
-import { DataNodeApi } from "@vega-effect/schema"
+import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
 import * as Duration from "effect/Duration"
 import * as RetryPolicy from "../RetryPolicy.js"
 import { DEFAULTS } from "./defaults.js"

@@ -3,7 +3,9 @@
  * node, chunked NDJSON, one `{"result":…}` line per block's results and an `{"error":…}` line
  * when the node ends it.
  */
-import { DataNodeApi, StreamForm, TransactionResult } from "@vega-effect/schema"
+import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
+import * as StreamForm from "@vega-effect/schema/StreamForm"
+import * as TransactionResult from "@vega-effect/schema/TransactionResult"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"

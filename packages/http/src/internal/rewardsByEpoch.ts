@@ -5,7 +5,9 @@
  * each page checked to continue the one before (`epochCursor.ts`).
  */
 import * as Paginate from "@vega-effect/pagination/Paginate"
-import { DataNodeApi, Pagination, type Reward } from "@vega-effect/schema"
+import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
+import * as Pagination from "@vega-effect/schema/Pagination"
+import type * as Reward from "@vega-effect/schema/Reward"
 import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
