@@ -2,9 +2,10 @@
 /**
  * `vega-watcher`: runs until SIGINT or SIGTERM (or one cycle with `--once`).
  *
- * Exit codes: 0 done (or stopped by a signal), 1 invalid configuration or failure, 2 usage error
- * (an unknown flag, a flag without its value...) or a state, or nodes, of another network than
- * the command line's (see `Network.ts`).
+ * Exit codes: 0 done (or stopped by a signal), 1 failure, 2 bad input: a usage error (an unknown
+ * flag, a flag without its value...), an invalid configuration (from flags, the environment or the
+ * file, as `vega-reward-report` exits 2 for bad arguments), or a state, or nodes, of another
+ * network than the command line's (see `Network.ts`).
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
@@ -35,6 +36,9 @@ const isWrongNetwork = (cause: Cause.Cause<unknown>): boolean =>
     (error) => typeof error === "object" && error !== null && WRONG_NETWORK.has((error as { _tag?: unknown })._tag)
   )
 
+const isInvalidConfig = (cause: Cause.Cause<unknown>): boolean =>
+  Option.exists(Cause.failureOption(cause), (error) => error instanceof ConfigProblem)
+
 /** A short message on stderr: the command line library has already printed its own usage errors. */
 const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
   if (Cause.isInterruptedOnly(cause) || isUsageError(cause)) return Effect.void
@@ -52,7 +56,7 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
 const exitCode = (exit: Exit.Exit<unknown, unknown>): number =>
   Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)
     ? 0
-    : isUsageError(exit.cause) || isWrongNetwork(exit.cause)
+    : isUsageError(exit.cause) || isInvalidConfig(exit.cause) || isWrongNetwork(exit.cause)
       ? 2
       : 1
 

@@ -18,7 +18,7 @@ import { options, renderConfig, resolveParsed } from "../src/cli.js"
 import { WatcherConfig } from "../src/Config.js"
 import { ConfigProblem, loadConfigFile } from "../src/ConfigFile.js"
 import * as DataNode from "../src/DataNode.js"
-import { runCli } from "./support/cli.js"
+import { runCli, runReport } from "./support/cli.js"
 
 const party = "A".repeat(64)
 const market = "b".repeat(64)
@@ -575,9 +575,9 @@ describe("loadConfigFile", () => {
 })
 
 describe("the vega-watcher command", () => {
-  it("exits 1 and names the problem when the configuration is invalid", () => {
+  it("exits 2, as for a usage error, and names the problem when the configuration is invalid", () => {
     const result = runCli(["--check", "--webhook", "notaurl"])
-    expect(result.status).toBe(1)
+    expect(result.status).toBe(2)
     expect(result.stderr).toContain("sinks.webhook.url: an http(s) URL (set by --webhook)")
     expect(result.stderr).not.toMatch(/\bat .*\.ts:\d+/)
     expect(result.stdout).toBe("")
@@ -640,6 +640,17 @@ describe("the vega-watcher command", () => {
     for (const option of listed) {
       expect(result.stdout).toContain(option)
     }
+  })
+
+  it("says a malformed --node in a sentence, as the reward report does, and exits 2 as it does", () => {
+    const watcher = runCli(["--check", "--node", "foo"])
+    const report = runReport(["--node", "foo"])
+    expect([watcher.status, report.status]).toEqual([2, 2])
+    expect(watcher.stderr).toContain('nodes[0]: expected an http(s) URL of a data node, got "foo" (set by --node)')
+    expect(report.stderr).toContain('--node "foo": expected an http(s) URL of a data node')
+    expect(watcher.stderr).not.toMatch(/pattern|\^https/)
+    // a usage error proper: the same code from both
+    expect([runCli(["--bogus"]).status, runReport(["--bogus"]).status]).toEqual([2, 2])
   })
 
   it("exits 2 on a usage error", () => {

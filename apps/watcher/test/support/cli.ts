@@ -1,5 +1,5 @@
 /**
- * The `vega-watcher` command run from the sources, as a user runs it (`node --import tsx` is `npx
+ * The `vega-watcher` command (and `vega-reward-report`, beside it) run from the sources, as a user runs it (`node --import tsx` is `npx
  * tsx` without npx's start-up time), with an environment free of the watcher's and the client's
  * variables.
  */
@@ -7,8 +7,9 @@ import { spawn, spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 
 const cwd = fileURLToPath(new URL("../..", import.meta.url))
+const reportDir = fileURLToPath(new URL("../../../reward-report", import.meta.url))
 const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !key.startsWith("VEGA_WATCHER_") && !key.startsWith("VEGA_DATANODE_"))
+  Object.entries(process.env).filter(([key]) => !/^VEGA_(WATCHER|REPORT|DATANODE)_/.test(key))
 )
 
 const argv = (args: ReadonlyArray<string>) => [
@@ -25,15 +26,21 @@ export interface Ran {
   readonly stderr: string
 }
 
-export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran => {
+const spawnFrom = (dir: string, args: ReadonlyArray<string>, env: Record<string, string>): Ran => {
   const result = spawnSync(process.execPath, argv(args), {
-    cwd,
+    cwd: dir,
     env: { ...cleanEnv, NO_COLOR: "1", ...env },
     encoding: "utf8",
     timeout: 60_000
   })
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
+
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran => spawnFrom(cwd, args, env)
+
+/** `vega-reward-report`, run the same way: the two commands answer the same bad input alike. */
+export const runReport = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran =>
+  spawnFrom(reportDir, args, env)
 
 /** {@link runCli} without blocking this process: for a command talking to a simulator running here. */
 export const runCliAsync = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Ran> =>
