@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest"
 import { Watch, WatcherConfig } from "../src/Config.js"
 import { makeEvent } from "../src/Event.js"
 import { liveItems } from "../src/live/Sources.js"
+import * as Catalog from "../src/ResourceCatalog.js"
 import { SHARED_BUS } from "../src/ResourceDefinition.js"
 import { allDefinitions, definitionOf, resourceNames } from "../src/Resources.js"
 import { shardOf } from "../src/Shard.js"
@@ -32,6 +33,13 @@ describe("the resource definitions", () => {
       "rewards",
       "referrals"
     ])
+  })
+
+  it("are the catalog's resources, in its order, each with its label and shared filters", () => {
+    expect(Catalog.names).toEqual(resourceNames)
+    expect(allDefinitions.map(({ label, name, sharedFilters }) => ({ name, label, sharedFilters }))).toEqual(
+      Catalog.entries
+    )
   })
 
   it("make the watch configuration: one section per resource, in report order, each enabled by default", () => {

@@ -4,6 +4,8 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { it } from "@effect/vitest"
+import { modulesLoaded } from "@vega-effect/command-line/ModulesLoaded"
+import { DataNodeClient } from "@vega-effect/http"
 import { DurationText } from "@vega-effect/schema"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Duration from "effect/Duration"
@@ -13,13 +15,17 @@ import * as Schema from "effect/Schema"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { describe, expect } from "vitest"
-import { options, renderConfig, resolveParsed } from "../src/cli.js"
+import { options } from "../src/cli.js"
+import { renderConfig, resolveParsed } from "../src/Configure.js"
 import { WatcherConfig } from "../src/Config.js"
 import { ConfigProblem, loadConfigFile } from "../src/ConfigFile.js"
 import * as DataNode from "../src/DataNode.js"
+import * as Settings from "../src/Settings.js"
 import { runCli, runReport } from "./support/cli.js"
 
+const app = fileURLToPath(new URL("..", import.meta.url))
 const party = "A".repeat(64)
 const market = "b".repeat(64)
 
@@ -651,6 +657,31 @@ describe("the vega-watcher command", () => {
     expect(watcher.stderr).not.toMatch(/pattern|\^https/)
     // a usage error proper: the same code from both
     expect([runCli(["--bogus"]).status, runReport(["--bogus"]).status]).toEqual([2, 2])
+  })
+
+  it("prints --help plain off a terminal, without @effect/cli's filler, optional options in brackets", () => {
+    // stdout is a pipe here; NO_COLOR is left unset, so that only the lack of a terminal turns colour off
+    const result = runCli(["--help"], { NO_COLOR: "" })
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stdout).not.toContain("\x1b[")
+    expect(result.stdout).not.toMatch(/A user-defined piece of text|This setting is optional|This option can be set/)
+    expect(result.stdout).toContain("[--party id...]")
+    expect(result.stdout).toMatch(/\[--only positions \| stake \|[^\]]*\.\.\.\]/)
+  })
+
+  it("answers --help without loading the schemas, the client, the simulator or the watcher", () => {
+    const loaded = modulesLoaded(app, "src/bin.ts", ["--help"])
+    expect(loaded.status, loaded.stderr).toBe(0)
+    expect(loaded.stdout).toContain("--once")
+    const heavy =
+      /\/packages\/(schema|http|simulator|crypto|submitter|pagination)\/|@effect\/sql|@nats-io|undici|\/src\/(Watcher|Configure|Config|Resources)\.ts$/
+    expect(loaded.modules.filter((url) => heavy.test(url))).toEqual([])
+    // and the command itself was loaded: the hook saw it
+    expect(loaded.modules.some((url) => url.endsWith("/src/cli.ts"))).toBe(true)
+  })
+
+  it("names the client's variables as @vega-effect/http does", () => {
+    expect(Settings.DATANODE_PREFIX).toBe(DataNodeClient.ENV_PREFIX)
   })
 
   it("exits 2 on a usage error", () => {
