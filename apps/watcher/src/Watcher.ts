@@ -18,8 +18,9 @@ import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as SubscriptionRef from "effect/SubscriptionRef"
+import * as Behind from "./Behind.js"
 import { checkLater, readChains } from "./ChainIds.js"
-import { databaseForDisplay, type WatcherConfig } from "./Config.js"
+import { databaseForDisplay, SIMULATED_STATE, type WatcherConfig } from "./Config.js"
 import * as Coordinator from "./Coordinator.js"
 import { type CycleOutcome, readHead, runCycle, type SliceOutcome, type SliceWork, totals, workOf } from "./Cycle.js"
 import * as DataNode from "./DataNode.js"
@@ -87,7 +88,8 @@ const nodesOf = (config: WatcherConfig) =>
           blockInterval: config.simulator.blockInterval,
           nodes: [{ port: config.simulator.port }]
         })
-        yield* Effect.logInfo(`no node configured: watching a simulator started here at ${sim.url}`)
+        const state = config.database === SIMULATED_STATE ? "; its state in memory (--database keeps it)" : ""
+        yield* Effect.logInfo(`no node configured: watching a simulator started here at ${sim.url}${state}`)
         return { urls: sim.urls, paced: false } satisfies Nodes
       })
 
@@ -130,6 +132,10 @@ interface Loop {
   readonly works: Map<string, SliceWork>
   /** When the slices were last balanced (`Date.now()`). */
   balancedAt: number
+  /** Says the node is behind the state, once (see `Behind.ts`). */
+  readonly behind: Behind.Notice
+  /** The state's highest checkpoint at start (0 for an empty state). */
+  readonly stateHeight: number
 }
 
 /** Takes up the slices gained and lets go of those given up or lost; returns the slices taken up. */
@@ -210,6 +216,7 @@ const cycleOf = (loop: Loop) => {
     yield* recordOutcome(outcome, millis)
     yield* recordNodes(client)
     const { behind, lastSeq } = totals(outcome)
+    yield* loop.behind.observe(Behind.ofCycle(outcome.head, behind))
     if (lastSeq !== undefined) yield* SubscriptionRef.update(loop.committed, (last) => Math.max(last, lastSeq))
     // a cycle counts unless every slice was refused (a node behind); holding no slice is fine
     if (outcome.slices.size === 0 || behind.length < outcome.slices.size) {
@@ -272,6 +279,7 @@ const watchLive = (loop: Loop) =>
         renewEvery: loop.leases.renewEvery,
         onBlock: (height) =>
           Effect.gen(function* () {
+            yield* loop.behind.observe({ state: loop.stateHeight, node: height })
             yield* readiness.markCycle(height, new Date())
             if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
           })
@@ -304,6 +312,16 @@ const checkNetwork = (config: WatcherConfig, nodes: Nodes, once: boolean) =>
     const urls = unanswered.map(({ url }) => url)
     return yield* Effect.forkScoped(checkLater(urls, chain, nodes.paced, CHAIN_RECHECK))
   })
+
+/** A state above what the node shows, said at start: the first cycle or block would say it later. */
+const sayIfBehind = (loop: Loop) =>
+  loop.stateHeight === 0
+    ? Effect.void
+    : readHead(loop.client).pipe(
+        Effect.flatMap((head) => loop.behind.observe({ state: loop.stateHeight, node: head.height, url: head.node })),
+        // a node that does not answer is said by what asks it next
+        Effect.ignore
+      )
 
 /** Runs the watcher until interrupted (or for one cycle with `once`). */
 export const watch = (config: WatcherConfig, options: RunOptions, nodes: Nodes) =>
@@ -344,12 +362,15 @@ const work = (config: WatcherConfig, options: RunOptions) =>
       committed,
       deliveries,
       works: new Map(),
-      balancedAt: 0
+      balancedAt: 0,
+      behind: Behind.make(databaseForDisplay(config.database)),
+      stateHeight: Math.max(0, ...Array.from((yield* store.checkpoints).values(), (checkpoint) => checkpoint.height))
     }
 
     // on the way out, deliveries stop before the leases are given up, so no two watchers feed a sink
     yield* Effect.addFinalizer(() => FiberMap.clear(deliveries))
 
+    yield* sayIfBehind(loop)
     const cycle = cycleOf(loop)
     if (options.once) {
       yield* cycle
@@ -372,11 +393,9 @@ const recordOutcome = (outcome: CycleOutcome, millis: number) =>
     const { behind, committed, events, kinds, writes } = totals(outcome)
     const tag = committed > 0 ? "Committed" : behind.length > 0 ? "Behind" : "Unchanged"
     yield* Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", tag)), 1)
-    for (const slice of behind) {
-      yield* Metric.update(Metrics.skippedCyclesTotal.pipe(Metric.tagged("reason", "behind")), 1)
-      yield* Effect.logWarning(
-        `${slice.node} answered from height ${slice.height}, below the checkpoint ${slice.checkpoint}: slice skipped`
-      )
+    // said once for all of them (see `Behind.ts`), not per slice and per cycle
+    if (behind.length > 0) {
+      yield* Metric.update(Metrics.skippedCyclesTotal.pipe(Metric.tagged("reason", "behind")), behind.length)
     }
     if (committed === 0) return
     yield* Metric.update(Metrics.cycleDuration, millis)

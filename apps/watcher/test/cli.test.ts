@@ -118,11 +118,23 @@ describe("resolveConfig", () => {
   it.effect("gives the schema defaults when nothing is set", () =>
     Effect.gen(function* () {
       const config = yield* resolveConfig({ env: {}, flags: {} })
-      expect(config).toEqual(Schema.decodeSync(WatcherConfig)({}))
+      // but the state: with no node, that of a simulator started anew each run, kept in memory
+      expect(config).toEqual(Schema.decodeSync(WatcherConfig)({ database: ":memory:" }))
       expect(config.nodes).toEqual([])
       expect(Duration.toMillis(config.interval)).toBe(2000)
       expect(config.port).toBe(9464)
-      expect(config.database).toBe("vega-watcher.db")
+      expect(config.database).toBe(":memory:")
+    })
+  )
+
+  it.effect("keeps the state in a file for real nodes, or when a database is given", () =>
+    Effect.gen(function* () {
+      const nodes = ["https://node-a.example"]
+      expect((yield* resolveConfig({ env: {}, flags: { nodes } })).database).toBe("vega-watcher.db")
+      expect((yield* resolveConfig({ env: {}, flags: { database: "sim.db" } })).database).toBe("sim.db")
+      expect((yield* resolveConfig({ env: { VEGA_DATANODE_URLS: nodes[0] }, flags: {} })).database).toBe(
+        "vega-watcher.db"
+      )
     })
   )
 

@@ -3,8 +3,10 @@
  * tsx` without npx's start-up time), with an environment free of the watcher's and the client's
  * variables.
  */
-import { spawn, spawnSync } from "node:child_process"
-import { fileURLToPath } from "node:url"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const cwd = fileURLToPath(new URL("../..", import.meta.url))
 const reportDir = fileURLToPath(new URL("../../../reward-report", import.meta.url))
@@ -12,11 +14,15 @@ const cleanEnv = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => !/^VEGA_(WATCHER|REPORT|DATANODE)_/.test(key))
 )
 
-const argv = (args: ReadonlyArray<string>) => [
+// tsx's ES module entry, by path: a command run from another folder resolves `--import tsx` there
+const tsxManifest = createRequire(import.meta.url).resolve("tsx/package.json")
+const tsx = pathToFileURL(join(dirname(tsxManifest), "dist", "loader.mjs")).href
+
+const argv = (dir: string, args: ReadonlyArray<string>) => [
   "--import",
-  "tsx",
+  tsx,
   "--conditions=@vega-effect/source",
-  "src/bin.ts",
+  join(dir, "src", "bin.ts"),
   ...args
 ]
 
@@ -26,9 +32,9 @@ export interface Ran {
   readonly stderr: string
 }
 
-const spawnFrom = (dir: string, args: ReadonlyArray<string>, env: Record<string, string>): Ran => {
-  const result = spawnSync(process.execPath, argv(args), {
-    cwd: dir,
+const spawnFrom = (dir: string, args: ReadonlyArray<string>, env: Record<string, string>, where = dir): Ran => {
+  const result = spawnSync(process.execPath, argv(dir, args), {
+    cwd: where,
     env: { ...cleanEnv, NO_COLOR: "1", ...env },
     encoding: "utf8",
     timeout: 60_000
@@ -36,7 +42,9 @@ const spawnFrom = (dir: string, args: ReadonlyArray<string>, env: Record<string,
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
-export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran => spawnFrom(cwd, args, env)
+/** The command, run from `where` (the app's folder by default: a relative state file lands there). */
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, where = cwd): Ran =>
+  spawnFrom(cwd, args, env, where)
 
 /** `vega-reward-report`, run the same way: the two commands answer the same bad input alike. */
 export const runReport = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran =>
@@ -45,7 +53,7 @@ export const runReport = (args: ReadonlyArray<string>, env: Record<string, strin
 /** {@link runCli} without blocking this process: for a command talking to a simulator running here. */
 export const runCliAsync = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Ran> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv(args), {
+    const child = spawn(process.execPath, argv(cwd, args), {
       cwd,
       env: { ...cleanEnv, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -58,3 +66,25 @@ export const runCliAsync = (args: ReadonlyArray<string>, env: Record<string, str
     child.on("error", reject)
     child.on("close", (status) => resolve({ status, stdout, stderr }))
   })
+
+export interface Started {
+  readonly child: ChildProcess
+  readonly stdout: () => string
+  readonly stderr: () => string
+  readonly exited: Promise<number | null>
+}
+
+/** The command started and left running: for a watcher stopped by a signal. */
+export const startCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Started => {
+  const child = spawn(process.execPath, argv(cwd, args), {
+    cwd,
+    env: { ...cleanEnv, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on("close", (status) => resolve(status)))
+  return { child, stdout: () => stdout, stderr: () => stderr, exited }
+}
