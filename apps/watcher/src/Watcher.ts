@@ -32,6 +32,7 @@ import * as LiveWatch from "./live/LiveWatch.js"
 import * as Metrics from "./Metrics.js"
 import * as Network from "./Network.js"
 import * as Operations from "./Operations.js"
+import * as Outages from "./Outages.js"
 import { Readiness, type Service as ReadinessService } from "./Readiness.js"
 import { type ResourceName, resourceNames } from "./Resources.js"
 import { loadAssets } from "./resources/assets.js"
@@ -136,6 +137,7 @@ interface Loop {
   readonly behind: Behind.Notice
   /** The state's highest checkpoint at start (0 for an empty state). */
   readonly stateHeight: number
+  readonly outages: Outages.Outages
 }
 
 /** Takes up the slices gained and lets go of those given up or lost; returns the slices taken up. */
@@ -217,6 +219,7 @@ const cycleOf = (loop: Loop) => {
     yield* recordNodes(client)
     const { behind, lastSeq } = totals(outcome)
     yield* loop.behind.observe(Behind.ofCycle(outcome.head, behind))
+    yield* loop.outages.answered(outcome.head.node)
     if (lastSeq !== undefined) yield* SubscriptionRef.update(loop.committed, (last) => Math.max(last, lastSeq))
     // a cycle counts unless every slice was refused (a node behind); holding no slice is fine
     if (outcome.slices.size === 0 || behind.length < outcome.slices.size) {
@@ -277,6 +280,7 @@ const watchLive = (loop: Loop) =>
           Effect.catchAll((error) => Effect.as(FailureText.logWarning("could not rebalance", error), []))
         ),
         renewEvery: loop.leases.renewEvery,
+        outages: loop.outages,
         onBlock: (height) =>
           Effect.gen(function* () {
             yield* loop.behind.observe({ state: loop.stateHeight, node: height })
@@ -295,16 +299,17 @@ const CHAIN_RECHECK = Duration.seconds(1)
  * The state made the nodes' network's before anything is written (see `Network.ts`); then, in the
  * background, the nodes that did not answer at start, which fail the watcher if on another chain.
  */
-const checkNetwork = (config: WatcherConfig, nodes: Nodes, once: boolean) =>
+const checkNetwork = (config: WatcherConfig, nodes: Nodes, once: boolean, outages: Outages.Outages) =>
   Effect.gen(function* () {
     const read = readChains(nodes.urls, nodes.paced)
     const { chain, unanswered } = yield* once
       ? read
       : // with no node answering, the long-running watcher waits for one, as its cycles would
         Effect.retry(read, {
-          schedule: FailureText.logRetries("could not read the nodes' chain", Schedule.spaced(config.interval)),
+          schedule: Outages.retrying(outages, "reading the nodes' chain", Schedule.spaced(config.interval)),
           while: (error) => error._tag !== "NodesDisagree"
         })
+    yield* outages.answered(chain.url)
     yield* Network.ensure({ chain, state: databaseForDisplay(config.database), resetState: config.resetState })
     for (const { error, url } of unanswered) {
       yield* FailureText.logWarning(`could not read the chain of ${url}: asked again until it answers`, error)
@@ -326,14 +331,16 @@ const sayIfBehind = (loop: Loop) =>
 /** Runs the watcher until interrupted (or for one cycle with `once`). */
 export const watch = (config: WatcherConfig, options: RunOptions, nodes: Nodes) =>
   Effect.gen(function* () {
-    const nodeChecks = yield* checkNetwork(config, nodes, options.once)
+    // a node that does not answer: one line per step for the node, whatever asks it
+    const outages = yield* Outages.make
+    const nodeChecks = yield* checkNetwork(config, nodes, options.once, outages)
     // a node found on another chain later stops the watcher
     const stopOnOtherChain = Effect.zipRight(Fiber.join(nodeChecks), Effect.never)
-    return yield* Effect.raceFirst(work(config, options), stopOnOtherChain)
+    return yield* Effect.raceFirst(work(config, options, outages), stopOnOtherChain)
   })
 
 /** The watcher's work on a state of its nodes' network. */
-const work = (config: WatcherConfig, options: RunOptions) =>
+const work = (config: WatcherConfig, options: RunOptions, outages: Outages.Outages) =>
   Effect.gen(function* () {
     const store = yield* Store.Store
     const leases = yield* Leases.Leases
@@ -364,6 +371,7 @@ const work = (config: WatcherConfig, options: RunOptions) =>
       works: new Map(),
       balancedAt: 0,
       behind: Behind.make(databaseForDisplay(config.database)),
+      outages,
       stateHeight: Math.max(0, ...Array.from((yield* store.checkpoints).values(), (checkpoint) => checkpoint.height))
     }
 
@@ -382,7 +390,7 @@ const work = (config: WatcherConfig, options: RunOptions) =>
     const every = Schedule.spaced(config.interval)
     yield* cycle.pipe(
       Effect.tapError(() => Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1)),
-      Effect.retry(FailureText.logRetries("cycle failed", every)),
+      Effect.retry(Outages.retrying(loop.outages, "the cycle", every)),
       Effect.repeat(every)
     )
   })

@@ -120,7 +120,9 @@ describe("the resource definitions", () => {
         return Stream.empty
       }
     } as unknown as DataNodeClient.Service
-    liveItems(client, { resources: resourceNames, idleTimeout: "15 seconds" })
+    // nothing ends here: no outage is told
+    const outages = { failed: () => Effect.void, answered: () => Effect.void, readFailed: () => Effect.void }
+    liveItems(client, { resources: resourceNames, idleTimeout: "15 seconds", outages })
     const buses = new Set(allDefinitions.flatMap((d) => (d.live._tag === "Bus" ? [d.live.subscription] : [])))
     expect(subscriptions).toHaveLength(buses.size)
     expect(buses.has(SHARED_BUS)).toBe(true)
