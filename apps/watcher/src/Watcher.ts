@@ -34,6 +34,7 @@ import * as Network from "./Network.js"
 import * as Operations from "./Operations.js"
 import * as Outages from "./Outages.js"
 import { Readiness, type Service as ReadinessService } from "./Readiness.js"
+import { entries } from "./ResourceCatalog.js"
 import { type ResourceName, resourceNames } from "./Resources.js"
 import { loadAssets } from "./resources/assets.js"
 import { sinkSlice } from "./Slice.js"
@@ -133,6 +134,8 @@ interface Loop {
   readonly works: Map<string, SliceWork>
   /** When the slices were last balanced (`Date.now()`). */
   balancedAt: number
+  /** Whether what is watched has been said (when the first slices were taken). */
+  announced: boolean
   /** Says the node is behind the state, once (see `Behind.ts`). */
   readonly behind: Behind.Notice
   /** The state's highest checkpoint at start (0 for an empty state). */
@@ -172,10 +175,20 @@ const rebalance = (loop: Loop) =>
         resumed.length === 0
           ? ""
           : `; ${resumed.length} resume from height ${Math.min(...resumed)}${Math.max(...resumed) > Math.min(...resumed) ? `–${Math.max(...resumed)}` : ""}`
-      yield* Effect.logInfo(`took ${acquired.length} slice(s)${from}`)
+      // the work's parts are the watcher's own business; a person is told what is watched, once
+      yield* Effect.logDebug(`took ${acquired.length} slice(s)${from}`)
+      if (!loop.announced) yield* Effect.logInfo(watchingLine(loop.config, resumed))
+      loop.announced = true
     }
     return acquired
   })
+
+/** What is watched, from where: `watching positions, stake and rewards, from height 515`. */
+const watchingLine = (config: WatcherConfig, resumed: ReadonlyArray<number>): string => {
+  const labels = entries.filter((entry) => config.watch[entry.name].enabled).map((entry) => entry.label)
+  const listed = labels.length <= 1 ? labels.join("") : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`
+  return `watching ${listed}${resumed.length === 0 ? "" : `, from height ${Math.min(...resumed)}`}`
+}
 
 /** What diffs need: assets are few, so they are read again each time, and a new asset is known when its rewards come. */
 const diffContextOf = (loop: Loop) =>
@@ -370,6 +383,7 @@ const work = (config: WatcherConfig, options: RunOptions, outages: Outages.Outag
       deliveries,
       works: new Map(),
       balancedAt: 0,
+      announced: false,
       behind: Behind.make(databaseForDisplay(config.database)),
       outages,
       stateHeight: Math.max(0, ...Array.from((yield* store.checkpoints).values(), (checkpoint) => checkpoint.height))

@@ -4,10 +4,12 @@
  * ahead of it, and nothing reported until the chain passed it. So that state is kept in memory,
  * and a state ahead of its node (one given with `--database`) is said in one line, once.
  */
-import { mkdtempSync, readdirSync } from "node:fs"
+import { spawn } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { describe, expect, it } from "vitest"
 import { runCli, startCli } from "./support/cli.js"
 
@@ -32,6 +34,33 @@ const WAITING = /state .* is at height (\d+), the node at http:\/\/127\.0\.0\.1:
 const waitingLines = (stderr: string) => stderr.split("\n").filter((line) => WAITING.test(line))
 
 const profilesOnce = ["--once", "--only", "profiles", "--port", "0"]
+
+const root = fileURLToPath(new URL("../../..", import.meta.url))
+
+/**
+ * The root `start` script run as pnpm runs it (`sh -c`), in a process group of its own, and a
+ * Ctrl-C: SIGINT to the whole group, as a terminal sends it. How it ended, and what it printed.
+ */
+const startThenCtrlC = async (args: ReadonlyArray<string>) => {
+  const script = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { start: string } })
+    .scripts.start
+  const child = spawn("sh", ["-c", `${script} ${args.join(" ")}`], {
+    cwd: root,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NO_COLOR: "1" }
+  })
+  let [stdout, stderr] = ["", ""]
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal }))
+  )
+  const deadline = Date.now() + 45_000
+  while (!/#\d+ {2}\S+\.\S+/.test(stdout) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+  process.kill(-child.pid!, "SIGINT")
+  return { ...(await ended), stdout, stderr }
+}
 
 describe("the quick start, run twice", () => {
   it("reports at once each time: the simulated network's state is kept in memory, no file left", () => {
@@ -77,5 +106,25 @@ describe("a state ahead of its node", () => {
     expect(await watcher.exited).toBe(0)
     expect(waitingLines(watcher.stderr()), watcher.stderr()).toHaveLength(1)
     expect(watcher.stdout()).toBe("")
+  }, 60_000)
+})
+
+describe("the quick start, stopped with Ctrl-C", () => {
+  it("ends quietly (exit 0, nothing but what it said while running), each value said once, no jargon", async () => {
+    const ended = await startThenCtrlC(["--console", "--port", "0"])
+    expect({ code: ended.code, signal: ended.signal }, ended.stderr).toEqual({ code: 0, signal: null })
+    expect(ended.stdout).toMatch(/#\d+ {2}\S+\.\S+/)
+    const said = ended.stderr.split("\n").filter((line) => line.trim() !== "")
+    expect(
+      said.filter((line) => !/^\[[\d:.]+\] INFO \(#\d+\): /.test(line)),
+      ended.stderr
+    ).toEqual([])
+    // what is watched in words, not how the work is cut up
+    expect(ended.stderr).toContain(
+      "watching positions, stake, liquidity, signer bundles, profiles, rewards and referrals"
+    )
+    expect(ended.stderr).not.toMatch(/slice/)
+    // each value once: a volume's change is not said again in its details
+    expect(ended.stdout).not.toMatch(/\[from /)
   }, 60_000)
 })

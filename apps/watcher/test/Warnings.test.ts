@@ -40,7 +40,7 @@ const nodeGoingAway = async () => {
     url: sim.url,
     goAway: async (watcher: WatcherProcess) => {
       const deadline = Date.now() + 30_000
-      while (!/took \d+ slice/.test(watcher.stderr()) && Date.now() < deadline) await sleep(50)
+      while (!/INFO \(#\d+\): watching positions/.test(watcher.stderr()) && Date.now() < deadline) await sleep(50)
       await Effect.runPromise(Scope.close(scope, Exit.void))
     }
   }

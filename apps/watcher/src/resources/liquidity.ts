@@ -244,7 +244,7 @@ export const definition = define({
   mainFields: ["current", "pending"],
   units: {
     ids: (row) => ({ market: Units.textAt(row, "current", "marketId") }),
-    fields: {},
+    fields: { "current.commitmentAmount": "settlement", "pending.commitmentAmount": "settlement" },
     details: { commitmentAmount: "settlement" }
   }
 })
