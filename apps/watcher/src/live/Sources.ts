@@ -45,6 +45,39 @@ interface Source<A> {
   readonly gapAt?: (message: A) => boolean
 }
 
+/**
+ * Whether a stream's end says the node is out of reach (no connection, or one dropped without a
+ * close frame: code 1006), rather than the node ending it (an error, a slow consumer, too long a
+ * line), which is the stream's own business.
+ */
+const unreachable = (end: LiveStream.StreamEnd): boolean =>
+  end._tag === "Unreachable" || (end._tag === "Closed" && end.code === 1006)
+
+/** A stream's end said: for the node as a whole when it is out of reach (see Outages.ts), else in a line of its own. */
+const saidEnd = (
+  name: string,
+  end: {
+    readonly node: string
+    readonly reason: LiveStream.StreamEnd
+    readonly retryIn: Option.Option<Duration.Duration>
+  },
+  outages: Outages
+): Effect.Effect<void> => {
+  const cause = FailureText.ofStreamEnd(end.node, end.reason)
+  if (unreachable(end.reason)) {
+    return outages.failed({
+      node: end.node,
+      what: name,
+      kind: "stream",
+      cause,
+      retryIn: Option.getOrUndefined(end.retryIn)
+    })
+  }
+  return Effect.logWarning(
+    `${name} stream ended: ${cause}${FailureText.nextTry(end.retryIn)}; what it carries is read again once it is back`
+  )
+}
+
 const itemsOf = <A>(source: Source<A>, outages: Outages): Stream.Stream<LiveItem, never, Socket.WebSocketConstructor> =>
   source.observations.pipe(
     Stream.mapConcatEffect((observation): Effect.Effect<ReadonlyArray<LiveItem>> => {
@@ -72,14 +105,7 @@ const itemsOf = <A>(source: Source<A>, outages: Outages): Stream.Stream<LiveItem
                 ),
                 1
               ),
-              // one line for the node, whatever its streams do (see Outages.ts)
-              outages.failed({
-                node: observation.node,
-                what: source.name,
-                kind: "stream",
-                cause: FailureText.ofStreamEnd(observation.node, observation.reason),
-                retryIn: Option.getOrUndefined(observation.retryIn)
-              })
+              saidEnd(source.name, observation, outages)
             ),
             [{ _tag: "Down", resources: source.feeds, source: source.name } as const]
           )
