@@ -13,6 +13,7 @@ import * as Usage from "@effect/cli/Usage"
 import * as Arr from "effect/Array"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
+import { stripVTControlCharacters } from "node:util"
 
 /** The command's name and version, as `Command.run` is given them. */
 export interface App {
@@ -81,9 +82,6 @@ export const withoutFiller = (doc: HelpDoc.HelpDoc): HelpDoc.HelpDoc => {
   }
 }
 
-/** An ANSI colour or style code (ESC, `[`, parameters, `m`). */
-const ANSI_STYLE = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g")
-
 /** The whole help as text: in colour with `colours`, plain otherwise. */
 export const render = <Name extends string, R, E, A>(
   command: Command.Command<Name, R, E, A>,
@@ -102,7 +100,7 @@ export const render = <Name extends string, R, E, A>(
     withoutFiller(Command.getHelp(command, config))
   ])
   const text = HelpDoc.toAnsiText(doc)
-  return options.colours ? text : text.replace(ANSI_STYLE, "")
+  return options.colours ? text : stripVTControlCharacters(text)
 }
 
 /** Whether stdout takes colours: a terminal, and `NO_COLOR` not set (https://no-color.org). */
