@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 /**
- * Bundles the application in the current directory (`src/bin.ts`) into one ESM file run with plain
+ * Bundles the application in the current directory (`src/bin.ts`) into an ESM file run with plain
  * `node`: `dist/bin.js`, or the path given with `--outfile` (somewhere its dependencies resolve).
- * The published package is that file, so it needs only what cannot be bundled, and those
- * are exactly the package.json `dependencies` (better-sqlite3: a native addon), left as imports.
- * Everything else, the workspace packages from their sources included, is in the bundle.
+ * The published package is that file and the chunks beside it, so it needs only what cannot be
+ * bundled, and those are exactly the package.json `dependencies` (better-sqlite3: a native addon),
+ * left as imports. Everything else, the workspace packages from their sources included, is in the
+ * bundle.
+ *
+ * What the entry imports dynamically (`import("./Watcher.js")`) goes to chunks of its own, in
+ * `chunks/` beside the entry's file, loaded only when the import runs: `--help` then parses and
+ * evaluates only what the command line needs, not the whole application.
  *
  *   node ../../scripts/bundle-app.mjs [--outfile path] [--entry file]
  *
@@ -18,9 +23,9 @@
  * The version `--version` prints is written in as `VEGA_EFFECT_APP_VERSION` (see the app's
  * `src/internal/version.ts`): in an installed package no sources sit beside the bundle to read it.
  */
-import { chmodSync, mkdirSync, readFileSync } from "node:fs"
+import { chmodSync, mkdirSync, readFileSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
-import { basename, dirname, join, relative, resolve } from "node:path"
+import { basename, dirname, extname, join, relative, resolve } from "node:path"
 import { parseArgs } from "node:util"
 
 const esbuild = createRequire(import.meta.url)("esbuild")
@@ -42,14 +47,20 @@ const bundles = [
   [resolve(values.entry ?? join("src", "bin.ts")), outfile],
   ...workers.map((worker) => [resolve(worker), join(dirname(outfile), `${basename(worker).replace(/\.ts$/, "")}.js`)])
 ]
+// the chunks of an earlier build would be shipped too
+rmSync(join(dirname(outfile), "chunks"), { recursive: true, force: true })
 for (const [entry, out] of bundles) await bundle(entry, out)
 chmodSync(outfile, 0o755)
 console.log(`bundled ${relative(root, outfile)} (${pkg.name} ${pkg.version})`)
 
 async function bundle(entry, out) {
   await esbuild.build({
-    entryPoints: [entry],
-    outfile: out,
+    // `outdir` rather than `outfile`, which splitting needs: the entry is named as `out` says
+    entryPoints: [{ in: entry, out: basename(out, extname(out)) }],
+    outdir: dirname(out),
+    outExtension: { ".js": extname(out) },
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]",
     bundle: true,
     platform: "node",
     format: "esm",

@@ -8,19 +8,14 @@ import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { DataNodeClient } from "@vega-effect/http"
 import * as Config from "effect/Config"
 import type * as ConfigError from "effect/ConfigError"
-import * as Duration from "effect/Duration"
+import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Layer from "effect/Layer"
+import { DEFAULT_TIMEOUT } from "./Variables.js"
 
 /** The prefix of the client's variables. */
 export const PREFIX = DataNodeClient.ENV_PREFIX
-
-/** The variable naming the data nodes, comma-separated: the fallback of `--node`. */
-export const URLS = `${PREFIX}URLS`
-
-/** Per request, when neither `--timeout` nor `VEGA_DATANODE_TIMEOUT` says: the summaries of a large network are one big answer. */
-export const DEFAULT_TIMEOUT = Duration.seconds(60)
 
 export interface Given {
   /** The nodes to read (the command line's, or the environment's), or a simulator's. */

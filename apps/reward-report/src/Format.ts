@@ -8,29 +8,10 @@ import * as Json from "./formats/Json.js"
 import * as Koinly from "./formats/Koinly.js"
 import * as Markdown from "./formats/Markdown.js"
 import * as Table from "./formats/Table.js"
+import type { Format } from "./FormatNames.js"
 import type { Piece, Report } from "./Report.js"
 
-export type Format = "table" | "csv" | "json" | "markdown" | "html" | "koinly" | "cointracking"
-export const formats: ReadonlyArray<Format> = ["table", "csv", "json", "markdown", "html", "koinly", "cointracking"]
-
-/** Tax-tool imports list payouts, so they need the per-epoch rows. */
-export const needsEpochRows = (format: Format): boolean => format === "koinly" || format === "cointracking"
-
-const byExtension: Record<string, Format> = {
-  txt: "table",
-  csv: "csv",
-  json: "json",
-  md: "markdown",
-  markdown: "markdown",
-  html: "html",
-  htm: "html"
-}
-
-/** The format a file name implies (`report.csv` → csv); none for other names. */
-export const formatOfPath = (path: string): Format | undefined => {
-  const match = /\.([a-z]+)$/i.exec(path)
-  return match === null ? undefined : byExtension[match[1].toLowerCase()]
-}
+export { type Format, formatOfPath, formats, needsEpochRows } from "./FormatNames.js"
 
 /**
  * Formats that can list a million per-epoch rows write them piece by piece, reading the rows as

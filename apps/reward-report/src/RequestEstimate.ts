@@ -9,9 +9,10 @@ import { RateLimit } from "@vega-effect/schema"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { Progress } from "./Progress.js"
+import { MAX_REQUESTS } from "./Variables.js"
 
 /** The variable giving `--max-requests` when the option is not given. */
-export const ENV = "VEGA_REPORT_MAX_REQUESTS"
+const ENV = MAX_REQUESTS
 
 /** Reads longer than this at the node's rate are announced before they start. */
 export const ANNOUNCE_AFTER_SECONDS = 60

@@ -66,14 +66,16 @@ export interface ThreadOptions {
 }
 
 /**
- * The thread's script: beside the bundle when bundled (`scripts/bundle-app.mjs` writes it there);
+ * The thread's script: beside the bundle's entry when bundled (`scripts/bundle-app.mjs` writes it
+ * there), which is one folder above the chunks this module may be bundled into;
  * from source, the TypeScript module, loaded once tsx's loader is registered in the thread (a
  * `--import` of the loader is not applied to a thread on Node 20).
  */
 const startWorker = (workerData: Setup): Worker => {
   const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB }
   if (!import.meta.url.endsWith(".ts")) {
-    return new Worker(new URL("./rowsWorker.js", import.meta.url), { workerData, resourceLimits })
+    const beside = import.meta.url.includes("/chunks/") ? "../rowsWorker.js" : "./rowsWorker.js"
+    return new Worker(new URL(beside, import.meta.url), { workerData, resourceLimits })
   }
   // the loader's ES module entry, as its package.json names it (`require.resolve` would give the CommonJS one)
   const manifest = requireFrom(import.meta.url).resolve("tsx/package.json")

@@ -20,14 +20,17 @@ import * as Exit from "effect/Exit"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
-import { command, CrossCheckFailed } from "./cli.js"
+import * as Help from "@vega-effect/command-line/Help"
+import { command } from "./cli.js"
+import { CrossCheckFailed } from "./CrossCheckFailed.js"
 import * as Progress from "./Progress.js"
 import { ReadError } from "./ReadError.js"
-import { TooManyRequests } from "./RequestEstimate.js"
+import type { TooManyRequests } from "./RequestEstimate.js"
 import { UsageProblem } from "./UsageProblem.js"
 import { VERSION } from "./internal/version.js"
 
-const cli = Command.run(command, { name: "vega-reward-report", version: VERSION })
+const app = { name: "vega-reward-report", version: VERSION }
+const cli = Command.run(command, app)
 
 const failureOf = (cause: Cause.Cause<unknown>): unknown => Option.getOrUndefined(Cause.failureOption(cause))
 
@@ -48,13 +51,17 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
   return Console.error(`vega-reward-report: failed\n${Cause.pretty(cause)}`)
 }
 
+/** A `TooManyRequests`, told by its tag: `RequestEstimate.ts` is loaded only once the command runs. */
+const isTooManyRequests = (error: unknown): error is TooManyRequests =>
+  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "TooManyRequests"
+
 const exitCode = (exit: Exit.Exit<unknown, unknown>): number => {
   if (Exit.isSuccess(exit)) return 0
   if (Cause.isInterruptedOnly(exit.cause)) return 130
   const error = failureOf(exit.cause)
   if (ValidationError.isValidationError(error) || error instanceof UsageProblem) return 2
   if (error instanceof CrossCheckFailed) return 3
-  if (error instanceof TooManyRequests) return 4
+  if (isTooManyRequests(error)) return 4
   return 1
 }
 
@@ -70,7 +77,10 @@ const LOG_LEVELS: Record<string, LogLevel.LogLevel> = {
 }
 const logLevel = LOG_LEVELS[process.env.VEGA_REPORT_LOG_LEVEL?.toLowerCase() ?? ""] ?? LogLevel.Warning
 
-cli(process.argv).pipe(
+// help as @effect/cli lays it out, but plain off a terminal and without its filler (see Help.ts)
+const program = Help.requested(process.argv.slice(2)) ? Help.print(command, app) : cli(process.argv)
+
+program.pipe(
   Effect.tapErrorCause(report),
   Logger.withMinimumLogLevel(logLevel),
   Effect.provide([NodeContext.layer, logToStderr, Progress.layerStderr]),

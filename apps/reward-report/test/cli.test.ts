@@ -2,6 +2,8 @@
  * The command as people run it: a separate process, its exit codes, messages and files.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { modulesLoaded } from "@vega-effect/command-line/ModulesLoaded"
+import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
 import { DurationText } from "@vega-effect/schema"
 import * as ConfigProvider from "effect/ConfigProvider"
@@ -11,16 +13,51 @@ import { spawnSync } from "node:child_process"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { type Arguments, resolve } from "../src/cli.js"
+import { fileURLToPath } from "node:url"
+import type { Arguments } from "../src/cli.js"
+import { resolve } from "../src/Execute.js"
 import * as DataNode from "../src/DataNode.js"
 import { renderBar } from "../src/Progress.js"
+import * as Variables from "../src/Variables.js"
 import { runReport } from "./support/process.js"
 import { withProxy } from "./support/proxy.js"
 
+const app = fileURLToPath(new URL("..", import.meta.url))
 const tempDir = () => mkdtempSync(join(tmpdir(), "reward-report-"))
 const TIMEOUT = 120_000
 
 describe("vega-reward-report command", () => {
+  it(
+    "--help is plain off a terminal, without @effect/cli's filler, optional options in brackets",
+    async () => {
+      // stdout is a pipe; NO_COLOR unset, so that only the lack of a terminal turns colour off
+      const result = await runReport(["--help"], { env: { NO_COLOR: "" } })
+      assert.strictEqual(result.code, 0)
+      assert.notInclude(result.stdout, "\x1b[")
+      assert.notMatch(result.stdout, /A user-defined piece of text|This setting is optional|This option can be set/)
+      for (const optional of ["[--party id...]", "[--asset id|symbol...]", "[--reward-type type...]"]) {
+        assert.include(result.stdout, optional)
+      }
+    },
+    TIMEOUT
+  )
+
+  it("answers --help without loading the schemas, the client, the simulator or the formats", () => {
+    const loaded = modulesLoaded(app, "src/bin.ts", ["--help"])
+    assert.strictEqual(loaded.status, 0, loaded.stderr)
+    const heavy =
+      /\/packages\/(schema|http|simulator|crypto|pagination)\/|\/src\/(Execute|Run|Format|DataNode|formats\/.*)\.ts$/
+    assert.deepStrictEqual(
+      loaded.modules.filter((url) => heavy.test(url)),
+      []
+    )
+    assert.isTrue(loaded.modules.some((url) => url.endsWith("/src/cli.ts")))
+  })
+
+  it("names the client's variables as @vega-effect/http does", () => {
+    assert.strictEqual(Variables.DATANODE_PREFIX, DataNodeClient.ENV_PREFIX)
+  })
+
   it(
     "--help explains every option",
     async () => {

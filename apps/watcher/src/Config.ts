@@ -17,6 +17,23 @@ const PositiveDuration = (fallback: Duration.Duration) =>
 
 export { PnlThresholds } from "./WatchOptions.js"
 
+/** The state of a watcher of real nodes when `database` is not given. */
+export const DEFAULT_STATE = "vega-watcher.db"
+
+/**
+ * The state of a watcher of a simulator started in the same process (no node given) when
+ * `database` is not given: in memory. That chain starts anew at every run, so a state kept from an
+ * earlier run would be ahead of it, and nothing would be reported until the new chain passed it.
+ */
+export const SIMULATED_STATE = ":memory:"
+
+/** A data node's URL; a bad one is said in a sentence, as the reward report says it, not as a pattern. */
+const NodeUrl = Schema.String.pipe(
+  Schema.pattern(httpUrl, {
+    message: (issue) => `expected an http(s) URL of a data node, got ${JSON.stringify(issue.actual)}`
+  })
+)
+
 /** `watch.<resource>` for every resource, from the definitions' options, in report order. */
 type WatchFields = {
   readonly [D in Definition as D["name"]]: ReturnType<typeof toggleField<D["options"]>>
@@ -127,14 +144,12 @@ export const WatcherConfig = Schema.Struct({
   mode: Schema.optionalWith(Mode, { default: () => "live" as const }),
   live: Schema.optionalWith(Live, { default: () => Schema.decodeSync(Live)({}) }),
   /** Data-node URLs; none: an in-process simulator is started and watched. */
-  nodes: Schema.optionalWith(Schema.Array(Schema.String.pipe(Schema.pattern(httpUrl))), {
-    default: () => []
-  }),
+  nodes: Schema.optionalWith(Schema.Array(NodeUrl), { default: () => [] }),
   /**
    * Where the state and the outbox live: a SQLite file, or a `postgres://` URL for PostgreSQL,
    * which several watchers (on several machines) can share, dividing the work between them.
    */
-  database: Schema.optionalWith(Schema.String, { default: () => "vega-watcher.db" }),
+  database: Schema.optionalWith(Schema.String, { default: () => DEFAULT_STATE }),
   /** Time between cycles. */
   interval: PositiveDuration(Duration.seconds(2)),
   /**

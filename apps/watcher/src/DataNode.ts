@@ -16,9 +16,6 @@ import type * as Scope from "effect/Scope"
 /** The prefix of the client's variables. */
 export const PREFIX = DataNodeClient.ENV_PREFIX
 
-/** The variable naming the data nodes, comma-separated: the fallback of `--node`. */
-export const URLS = `${PREFIX}URLS`
-
 /** The client's configuration on these nodes; unpaced for a simulator in this process (it does not rate-limit). */
 const configOn = (urls: ReadonlyArray<string>, paced: boolean): Config.Config<DataNodeClient.Options> =>
   Config.map(DataNodeClient.transportConfig(PREFIX), (transport) => ({

@@ -10,7 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { databasePassword, WatcherConfig } from "./Config.js"
+import { databasePassword, SIMULATED_STATE, WatcherConfig } from "./Config.js"
 import { ConfigProblem, isRecord, withoutRenamed } from "./ConfigFile.js"
 import * as Secrets from "./Secrets.js"
 import { env } from "./Settings.js"
@@ -60,6 +60,16 @@ const formatPath = (path: ReadonlyArray<PropertyKey>): string =>
     (out, key) => (typeof key === "number" ? `${out}[${key}]` : out === "" ? String(key) : `${out}.${String(key)}`),
     ""
   )
+
+/**
+ * The input with the state in memory when neither a node nor a database is given: the simulator
+ * then started in this process is a new chain at every run (see `SIMULATED_STATE`).
+ */
+const withStateDefault = (merged: Record<string, unknown>): Record<string, unknown> => {
+  const nodes = merged["nodes"]
+  const simulated = nodes === undefined || (Array.isArray(nodes) && nodes.length === 0)
+  return merged["database"] === undefined && simulated ? { ...merged, database: SIMULATED_STATE } : merged
+}
 
 /** The flag or variable that set `path` or the section holding it, if one did. */
 const originOf = (origins: ReadonlyMap<string, string>, path: ReadonlyArray<PropertyKey>): string | undefined => {
@@ -161,7 +171,7 @@ export const resolveConfig = (input: ConfigInput): Effect.Effect<WatcherConfig, 
         `${env.webhookToken}: set, but no webhook is configured (--webhook, ${env.webhookUrl} or sinks.webhook.url)`
       )
     }
-    const decoded = decodeProblems(merged, origins, input.fileName)
+    const decoded = decodeProblems(withStateDefault(merged), origins, input.fileName)
     if (Either.isLeft(decoded))
       problems.push(...decoded.left.map((problem) => Secrets.scrub(problem, secretsIn(merged))))
     return problems.length === 0 && Either.isRight(decoded)

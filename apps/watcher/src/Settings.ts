@@ -14,7 +14,6 @@ import * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import type * as Option from "effect/Option"
-import * as DataNode from "./DataNode.js"
 
 /** A value as a source gave it, and that source. */
 export interface Sourced<A> {
@@ -23,9 +22,16 @@ export interface Sourced<A> {
   readonly origin: string
 }
 
+/**
+ * The prefix of the data-node client's variables, `DataNodeClient.ENV_PREFIX` of `@vega-effect/http`
+ * written out: the command line's help says them without loading the client (`cli.test.ts`
+ * checks the two agree).
+ */
+export const DATANODE_PREFIX = "VEGA_DATANODE_"
+
 /** The environment variables of the watcher's settings. */
 export const env = {
-  nodes: DataNode.URLS,
+  nodes: `${DATANODE_PREFIX}URLS`,
   database: "VEGA_WATCHER_DATABASE",
   interval: "VEGA_WATCHER_INTERVAL",
   mode: "VEGA_WATCHER_MODE",

@@ -18,8 +18,9 @@ import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as SubscriptionRef from "effect/SubscriptionRef"
+import * as Behind from "./Behind.js"
 import { checkLater, readChains } from "./ChainIds.js"
-import { databaseForDisplay, type WatcherConfig } from "./Config.js"
+import { databaseForDisplay, SIMULATED_STATE, type WatcherConfig } from "./Config.js"
 import * as Coordinator from "./Coordinator.js"
 import { type CycleOutcome, readHead, runCycle, type SliceOutcome, type SliceWork, totals, workOf } from "./Cycle.js"
 import * as DataNode from "./DataNode.js"
@@ -31,7 +32,9 @@ import * as LiveWatch from "./live/LiveWatch.js"
 import * as Metrics from "./Metrics.js"
 import * as Network from "./Network.js"
 import * as Operations from "./Operations.js"
+import * as Outages from "./Outages.js"
 import { Readiness, type Service as ReadinessService } from "./Readiness.js"
+import { entries } from "./ResourceCatalog.js"
 import { type ResourceName, resourceNames } from "./Resources.js"
 import { loadAssets } from "./resources/assets.js"
 import { sinkSlice } from "./Slice.js"
@@ -87,7 +90,8 @@ const nodesOf = (config: WatcherConfig) =>
           blockInterval: config.simulator.blockInterval,
           nodes: [{ port: config.simulator.port }]
         })
-        yield* Effect.logInfo(`no node configured: watching a simulator started here at ${sim.url}`)
+        const state = config.database === SIMULATED_STATE ? "; its state in memory (--database keeps it)" : ""
+        yield* Effect.logInfo(`no node configured: watching a simulator started here at ${sim.url}${state}`)
         return { urls: sim.urls, paced: false } satisfies Nodes
       })
 
@@ -130,6 +134,13 @@ interface Loop {
   readonly works: Map<string, SliceWork>
   /** When the slices were last balanced (`Date.now()`). */
   balancedAt: number
+  /** Whether what is watched has been said (when the first slices were taken). */
+  announced: boolean
+  /** Says the node is behind the state, once (see `Behind.ts`). */
+  readonly behind: Behind.Notice
+  /** The state's highest checkpoint at start (0 for an empty state). */
+  readonly stateHeight: number
+  readonly outages: Outages.Outages
 }
 
 /** Takes up the slices gained and lets go of those given up or lost; returns the slices taken up. */
@@ -164,10 +175,20 @@ const rebalance = (loop: Loop) =>
         resumed.length === 0
           ? ""
           : `; ${resumed.length} resume from height ${Math.min(...resumed)}${Math.max(...resumed) > Math.min(...resumed) ? `–${Math.max(...resumed)}` : ""}`
-      yield* Effect.logInfo(`took ${acquired.length} slice(s)${from}`)
+      // the work's parts are the watcher's own business; a person is told what is watched, once
+      yield* Effect.logDebug(`took ${acquired.length} slice(s)${from}`)
+      if (!loop.announced) yield* Effect.logInfo(watchingLine(loop.config, resumed))
+      loop.announced = true
     }
     return acquired
   })
+
+/** What is watched, from where: `watching positions, stake and rewards, from height 515`. */
+const watchingLine = (config: WatcherConfig, resumed: ReadonlyArray<number>): string => {
+  const labels = entries.filter((entry) => config.watch[entry.name].enabled).map((entry) => entry.label)
+  const listed = labels.length <= 1 ? labels.join("") : `${labels.slice(0, -1).join(", ")} and ${labels.at(-1)}`
+  return `watching ${listed}${resumed.length === 0 ? "" : `, from height ${Math.min(...resumed)}`}`
+}
 
 /** What diffs need: assets are few, so they are read again each time, and a new asset is known when its rewards come. */
 const diffContextOf = (loop: Loop) =>
@@ -210,6 +231,8 @@ const cycleOf = (loop: Loop) => {
     yield* recordOutcome(outcome, millis)
     yield* recordNodes(client)
     const { behind, lastSeq } = totals(outcome)
+    yield* loop.behind.observe(Behind.ofCycle(outcome.head, behind))
+    yield* loop.outages.answered(outcome.head.node)
     if (lastSeq !== undefined) yield* SubscriptionRef.update(loop.committed, (last) => Math.max(last, lastSeq))
     // a cycle counts unless every slice was refused (a node behind); holding no slice is fine
     if (outcome.slices.size === 0 || behind.length < outcome.slices.size) {
@@ -270,8 +293,10 @@ const watchLive = (loop: Loop) =>
           Effect.catchAll((error) => Effect.as(FailureText.logWarning("could not rebalance", error), []))
         ),
         renewEvery: loop.leases.renewEvery,
+        outages: loop.outages,
         onBlock: (height) =>
           Effect.gen(function* () {
+            yield* loop.behind.observe({ state: loop.stateHeight, node: height })
             yield* readiness.markCycle(height, new Date())
             if ([...works.values()].every((work) => Option.isSome(work.checkpoint))) yield* readiness.markSynced
           })
@@ -287,16 +312,17 @@ const CHAIN_RECHECK = Duration.seconds(1)
  * The state made the nodes' network's before anything is written (see `Network.ts`); then, in the
  * background, the nodes that did not answer at start, which fail the watcher if on another chain.
  */
-const checkNetwork = (config: WatcherConfig, nodes: Nodes, once: boolean) =>
+const checkNetwork = (config: WatcherConfig, nodes: Nodes, once: boolean, outages: Outages.Outages) =>
   Effect.gen(function* () {
     const read = readChains(nodes.urls, nodes.paced)
     const { chain, unanswered } = yield* once
       ? read
       : // with no node answering, the long-running watcher waits for one, as its cycles would
         Effect.retry(read, {
-          schedule: FailureText.logRetries("could not read the nodes' chain", Schedule.spaced(config.interval)),
+          schedule: Outages.retrying(outages, "reading the nodes' chain", Schedule.spaced(config.interval)),
           while: (error) => error._tag !== "NodesDisagree"
         })
+    yield* outages.answered(chain.url)
     yield* Network.ensure({ chain, state: databaseForDisplay(config.database), resetState: config.resetState })
     for (const { error, url } of unanswered) {
       yield* FailureText.logWarning(`could not read the chain of ${url}: asked again until it answers`, error)
@@ -305,17 +331,29 @@ const checkNetwork = (config: WatcherConfig, nodes: Nodes, once: boolean) =>
     return yield* Effect.forkScoped(checkLater(urls, chain, nodes.paced, CHAIN_RECHECK))
   })
 
+/** A state above what the node shows, said at start: the first cycle or block would say it later. */
+const sayIfBehind = (loop: Loop) =>
+  loop.stateHeight === 0
+    ? Effect.void
+    : readHead(loop.client).pipe(
+        Effect.flatMap((head) => loop.behind.observe({ state: loop.stateHeight, node: head.height, url: head.node })),
+        // a node that does not answer is said by what asks it next
+        Effect.ignore
+      )
+
 /** Runs the watcher until interrupted (or for one cycle with `once`). */
 export const watch = (config: WatcherConfig, options: RunOptions, nodes: Nodes) =>
   Effect.gen(function* () {
-    const nodeChecks = yield* checkNetwork(config, nodes, options.once)
+    // a node that does not answer: one line per step for the node, whatever asks it
+    const outages = yield* Outages.make
+    const nodeChecks = yield* checkNetwork(config, nodes, options.once, outages)
     // a node found on another chain later stops the watcher
     const stopOnOtherChain = Effect.zipRight(Fiber.join(nodeChecks), Effect.never)
-    return yield* Effect.raceFirst(work(config, options), stopOnOtherChain)
+    return yield* Effect.raceFirst(work(config, options, outages), stopOnOtherChain)
   })
 
 /** The watcher's work on a state of its nodes' network. */
-const work = (config: WatcherConfig, options: RunOptions) =>
+const work = (config: WatcherConfig, options: RunOptions, outages: Outages.Outages) =>
   Effect.gen(function* () {
     const store = yield* Store.Store
     const leases = yield* Leases.Leases
@@ -344,12 +382,17 @@ const work = (config: WatcherConfig, options: RunOptions) =>
       committed,
       deliveries,
       works: new Map(),
-      balancedAt: 0
+      balancedAt: 0,
+      announced: false,
+      behind: Behind.make(databaseForDisplay(config.database)),
+      outages,
+      stateHeight: Math.max(0, ...Array.from((yield* store.checkpoints).values(), (checkpoint) => checkpoint.height))
     }
 
     // on the way out, deliveries stop before the leases are given up, so no two watchers feed a sink
     yield* Effect.addFinalizer(() => FiberMap.clear(deliveries))
 
+    yield* sayIfBehind(loop)
     const cycle = cycleOf(loop)
     if (options.once) {
       yield* cycle
@@ -361,7 +404,7 @@ const work = (config: WatcherConfig, options: RunOptions) =>
     const every = Schedule.spaced(config.interval)
     yield* cycle.pipe(
       Effect.tapError(() => Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", "Failed")), 1)),
-      Effect.retry(FailureText.logRetries("cycle failed", every)),
+      Effect.retry(Outages.retrying(loop.outages, "the cycle", every)),
       Effect.repeat(every)
     )
   })
@@ -372,11 +415,9 @@ const recordOutcome = (outcome: CycleOutcome, millis: number) =>
     const { behind, committed, events, kinds, writes } = totals(outcome)
     const tag = committed > 0 ? "Committed" : behind.length > 0 ? "Behind" : "Unchanged"
     yield* Metric.update(Metrics.cyclesTotal.pipe(Metric.tagged("outcome", tag)), 1)
-    for (const slice of behind) {
-      yield* Metric.update(Metrics.skippedCyclesTotal.pipe(Metric.tagged("reason", "behind")), 1)
-      yield* Effect.logWarning(
-        `${slice.node} answered from height ${slice.height}, below the checkpoint ${slice.checkpoint}: slice skipped`
-      )
+    // said once for all of them (see `Behind.ts`), not per slice and per cycle
+    if (behind.length > 0) {
+      yield* Metric.update(Metrics.skippedCyclesTotal.pipe(Metric.tagged("reason", "behind")), behind.length)
     }
     if (committed === 0) return
     yield* Metric.update(Metrics.cycleDuration, millis)

@@ -2,9 +2,10 @@
 /**
  * `vega-watcher`: runs until SIGINT or SIGTERM (or one cycle with `--once`).
  *
- * Exit codes: 0 done (or stopped by a signal), 1 invalid configuration or failure, 2 usage error
- * (an unknown flag, a flag without its value...) or a state, or nodes, of another network than
- * the command line's (see `Network.ts`).
+ * Exit codes: 0 done (or stopped by a signal), 1 failure, 2 bad input: a usage error (an unknown
+ * flag, a flag without its value...), an invalid configuration (from flags, the environment or the
+ * file, as `vega-reward-report` exits 2 for bad arguments), or a state, or nodes, of another
+ * network than the command line's (see `Network.ts`).
  */
 import * as Command from "@effect/cli/Command"
 import * as ValidationError from "@effect/cli/ValidationError"
@@ -17,11 +18,13 @@ import * as Exit from "effect/Exit"
 import * as Logger from "effect/Logger"
 import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
+import * as Help from "@vega-effect/command-line/Help"
 import { command } from "./cli.js"
-import { ConfigProblem } from "./ConfigFile.js"
+import type { ConfigProblem } from "./ConfigFile.js"
 import { VERSION } from "./internal/version.js"
 
-const cli = Command.run(command, { name: "vega-watcher", version: VERSION })
+const app = { name: "vega-watcher", version: VERSION }
+const cli = Command.run(command, app)
 
 const isUsageError = (cause: Cause.Cause<unknown>): boolean =>
   Option.exists(Cause.failureOption(cause), ValidationError.isValidationError)
@@ -35,13 +38,20 @@ const isWrongNetwork = (cause: Cause.Cause<unknown>): boolean =>
     (error) => typeof error === "object" && error !== null && WRONG_NETWORK.has((error as { _tag?: unknown })._tag)
   )
 
+/** A `ConfigProblem`, told by its tag: `ConfigFile.ts` is loaded only once the command runs. */
+const isConfigProblem = (error: unknown): error is ConfigProblem =>
+  typeof error === "object" && error !== null && (error as { _tag?: unknown })._tag === "ConfigProblem"
+
+const isInvalidConfig = (cause: Cause.Cause<unknown>): boolean =>
+  Option.exists(Cause.failureOption(cause), isConfigProblem)
+
 /** A short message on stderr: the command line library has already printed its own usage errors. */
 const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
   if (Cause.isInterruptedOnly(cause) || isUsageError(cause)) return Effect.void
   const failure = Cause.failureOption(cause)
   if (Option.isSome(failure)) {
     const error = failure.value
-    if (error instanceof ConfigProblem) {
+    if (isConfigProblem(error)) {
       return Console.error(`vega-watcher: invalid configuration\n${error.problems.map((p) => `  ${p}`).join("\n")}`)
     }
     if (error instanceof Error && error.message !== "") return Console.error(`vega-watcher: ${error.message}`)
@@ -52,7 +62,7 @@ const report = (cause: Cause.Cause<unknown>): Effect.Effect<void> => {
 const exitCode = (exit: Exit.Exit<unknown, unknown>): number =>
   Exit.isSuccess(exit) || Cause.isInterruptedOnly(exit.cause)
     ? 0
-    : isUsageError(exit.cause) || isWrongNetwork(exit.cause)
+    : isUsageError(exit.cause) || isInvalidConfig(exit.cause) || isWrongNetwork(exit.cause)
       ? 2
       : 1
 
@@ -70,13 +80,13 @@ const logLevel = Logger.minimumLogLevel(
   LOG_LEVELS[process.env.VEGA_WATCHER_LOG_LEVEL?.toLowerCase() ?? ""] ?? LogLevel.Info
 )
 
-cli(process.argv).pipe(
-  Effect.tapErrorCause(report),
-  Effect.provide([NodeContext.layer, logToStderr, logLevel]),
-  (program) =>
-    NodeRuntime.runMain(program, {
-      disableErrorReporting: true,
-      disablePrettyLogger: true,
-      teardown: (exit, onExit) => onExit(exitCode(exit))
-    })
+// help as @effect/cli lays it out, but plain off a terminal and without its filler (see Help.ts)
+const program = Help.requested(process.argv.slice(2)) ? Help.print(command, app) : cli(process.argv)
+
+program.pipe(Effect.tapErrorCause(report), Effect.provide([NodeContext.layer, logToStderr, logLevel]), (program) =>
+  NodeRuntime.runMain(program, {
+    disableErrorReporting: true,
+    disablePrettyLogger: true,
+    teardown: (exit, onExit) => onExit(exitCode(exit))
+  })
 )

@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest"
 import { Watch, WatcherConfig } from "../src/Config.js"
 import { makeEvent } from "../src/Event.js"
 import { liveItems } from "../src/live/Sources.js"
+import * as Catalog from "../src/ResourceCatalog.js"
 import { SHARED_BUS } from "../src/ResourceDefinition.js"
 import { allDefinitions, definitionOf, resourceNames } from "../src/Resources.js"
 import { shardOf } from "../src/Shard.js"
@@ -32,6 +33,13 @@ describe("the resource definitions", () => {
       "rewards",
       "referrals"
     ])
+  })
+
+  it("are the catalog's resources, in its order, each with its label and shared filters", () => {
+    expect(Catalog.names).toEqual(resourceNames)
+    expect(allDefinitions.map(({ label, name, sharedFilters }) => ({ name, label, sharedFilters }))).toEqual(
+      Catalog.entries
+    )
   })
 
   it("make the watch configuration: one section per resource, in report order, each enabled by default", () => {
@@ -112,7 +120,9 @@ describe("the resource definitions", () => {
         return Stream.empty
       }
     } as unknown as DataNodeClient.Service
-    liveItems(client, { resources: resourceNames, idleTimeout: "15 seconds" })
+    // nothing ends here: no outage is told
+    const outages = { failed: () => Effect.void, answered: () => Effect.void, readFailed: () => Effect.void }
+    liveItems(client, { resources: resourceNames, idleTimeout: "15 seconds", outages })
     const buses = new Set(allDefinitions.flatMap((d) => (d.live._tag === "Bus" ? [d.live.subscription] : [])))
     expect(subscriptions).toHaveLength(buses.size)
     expect(buses.has(SHARED_BUS)).toBe(true)

@@ -1,8 +1,9 @@
 /**
  * What a person sees when the node cannot be reached: the watcher process (poll and live mode)
- * against a node that went away, or a port nobody listens on from the start, prints each failure
- * as one line naming the node, the cause in words and when the next try is; the stack traces behind
- * it show only at debug level.
+ * against a node that went away, or a port nobody listens on from the start, says it for the node
+ * as a whole, in one line per step of a backoff (see `Outages.ts`), each naming the node, the
+ * cause in words, what was tried and when the next try is; the stack traces behind it show only at
+ * debug level.
  */
 import { Simulator } from "@vega-effect/simulator"
 import { Effect, Exit, Scope } from "effect"
@@ -39,21 +40,21 @@ const nodeGoingAway = async () => {
     url: sim.url,
     goAway: async (watcher: WatcherProcess) => {
       const deadline = Date.now() + 30_000
-      while (!/took \d+ slice/.test(watcher.stderr()) && Date.now() < deadline) await sleep(50)
+      while (!/INFO \(#\d+\): watching positions/.test(watcher.stderr()) && Date.now() < deadline) await sleep(50)
       await Effect.runPromise(Scope.close(scope, Exit.void))
     }
   }
 }
 
 /**
- * The watcher's stderr once `count` warnings matching `warning` were logged (or 30 s passed), its
- * node gone after its start, or (`downAtStart`) never there.
+ * The watcher's stderr once `count` warnings matching `warning` were logged (or `within`, 30 s by
+ * default, passed), its node gone after its start, or (`downAtStart`) never there.
  */
 const stderrOf = async (
   args: ReadonlyArray<string>,
   warning: RegExp,
   count: number,
-  options: { readonly level?: string; readonly downAtStart?: boolean } = {}
+  options: { readonly level?: string; readonly downAtStart?: boolean; readonly within?: number } = {}
 ) => {
   const node =
     options.downAtStart === true ? { url: await closedPort(), goAway: async () => {} } : await nodeGoingAway()
@@ -64,7 +65,7 @@ const stderrOf = async (
     ...(options.level === undefined ? {} : { VEGA_WATCHER_LOG_LEVEL: options.level })
   })
   await node.goAway(watcher)
-  const deadline = Date.now() + 30_000
+  const deadline = Date.now() + (options.within ?? 30_000)
   const warnings = () =>
     watcher
       .stderr()
@@ -80,30 +81,35 @@ const stderrOf = async (
 const continuations = (stderr: string) =>
   stderr.split("\n").filter((line) => line !== "" && !/^\[\d\d:\d\d:\d\d\.\d{3}\] [A-Z]+ /.test(line))
 
+const escaped = (url: string) => url.replace(/[.]/g, "\\.")
+
 describe("a node that refuses the connection", () => {
-  it("at start: each try to read its chain is one line with the node, 'refused' and the interval", async () => {
+  it("at start: reading its chain, said once, then once per step, with the node, 'refused' and what was tried", async () => {
     const args = ["--mode", "poll", "--interval", "300ms"]
     const { stderr, url, warnings } = await stderrOf(args, /chain/, 2, { downAtStart: true })
     expect(warnings.length).toBeGreaterThanOrEqual(2)
-    for (const line of warnings) {
-      expect(line).toMatch(/^\[[\d:.]+\] WARN \(#\d+\): could not read the nodes' chain: /)
-      expect(line.endsWith(`could not read the nodes' chain: ${url} refused the connection; next try in 300ms`)).toBe(
-        true
-      )
-    }
+    const [first, second] = warnings
+    expect(first).toMatch(
+      new RegExp(`WARN \\(#\\d+\\): ${escaped(url)} refused the connection: reading the nodes' chain failed; `)
+    )
+    expect(second).toMatch(
+      new RegExp(`${escaped(url)} refused the connection, for \\d+s: reading the nodes' chain tried again; `)
+    )
+    for (const line of warnings) expect(line).toMatch(/; (next try in \S+|trying again)$/)
     expect(continuations(stderr)).toEqual([])
     // nothing else is done before the node says its chain
-    expect(stderr).not.toMatch(/took \d+ slice|cycle failed/)
+    expect(stderr).not.toMatch(/the cycle/)
   }, 60_000)
 
-  it("poll: each failed cycle is one line with the node, 'refused' and the interval; no stack", async () => {
+  it("poll: the failed cycles, once per step, with the node, 'refused' and the next try; no stack", async () => {
     // the tries made as the node goes (a connection reset, say) are not counted
     const args = ["--mode", "poll", "--interval", "300ms"]
-    const { stderr, url, warnings } = await stderrOf(args, /cycle failed: .* refused/, 2)
+    const { stderr, url, warnings } = await stderrOf(args, /refused the connection.*the cycle/, 2)
     expect(warnings.length).toBeGreaterThanOrEqual(2)
     for (const line of warnings) {
-      expect(line).toMatch(/^\[[\d:.]+\] WARN \(#\d+\): cycle failed: /)
-      expect(line.endsWith(`cycle failed: ${url} refused the connection; next try in 300ms`)).toBe(true)
+      expect(line).toMatch(
+        new RegExp(`${escaped(url)} refused the connection(, for \\d+s)?: the cycle (failed|tried again); `)
+      )
     }
     expect(continuations(stderr)).toEqual([])
     expect(stderr).not.toContain("ECONNREFUSED")
@@ -112,28 +118,32 @@ describe("a node that refuses the connection", () => {
   it("poll at debug level: the whole cause with its stack follows", async () => {
     const { stderr, warnings } = await stderrOf(
       ["--mode", "poll", "--interval", "300ms"],
-      /cycle failed: .* refused/,
+      /refused the connection.*the cycle/,
       1,
       {
         level: "debug"
       }
     )
     expect(warnings.length).toBeGreaterThanOrEqual(1)
-    expect(stderr).toMatch(/DEBUG \(#\d+\): cycle failed: the whole cause/)
+    expect(stderr).toMatch(/DEBUG \(#\d+\): the cycle failed: the whole cause/)
     // whichever read found the node gone
     expect(stderr).toMatch(/TransportError: http:\/\/127\.0\.0\.1:\d+\/\S+/)
     expect(stderr).toMatch(/\n\s+at /)
     expect(stderr).toContain("ECONNREFUSED")
   }, 60_000)
 
-  it("live: a stream's end is one line with the node, 'refused' and the next try", async () => {
-    const { stderr, url, warnings } = await stderrOf([], /stream ended: .* refused/, 4)
-    expect(warnings.length).toBeGreaterThanOrEqual(4)
-    for (const line of warnings) {
-      expect(line).toMatch(
-        new RegExp(`stream ended: ${url.replace(/[.]/g, "\\.")} refused the connection; next try in [^;]+; `)
-      )
-    }
+  it("live: a line per step for the node, not one per stream and retry", async () => {
+    // all that is said in 10 s: before, a warning per stream per retry (46 lines)
+    const { stderr, url, warnings } = await stderrOf([], /./, Infinity, { within: 10_000 })
+    expect(warnings.length, stderr).toBeGreaterThan(0)
+    // the first moment, then 1, 2 and 4 s later
+    expect(warnings.length, stderr).toBeLessThanOrEqual(5)
+    for (const line of warnings) expect(line).toContain(url)
+    expect(
+      warnings.some((line) => /refused the connection, for \d+s: the .* streams/.test(line)),
+      stderr
+    ).toBe(true)
+    for (const line of warnings) expect(line).toMatch(/; (next try in [^;]+|trying again)(; what the streams|$)/)
     expect(continuations(stderr)).toEqual([])
   }, 60_000)
 })

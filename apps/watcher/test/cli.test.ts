@@ -4,6 +4,8 @@ import * as ValidationError from "@effect/cli/ValidationError"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { it } from "@effect/vitest"
+import { modulesLoaded } from "@vega-effect/command-line/ModulesLoaded"
+import { DataNodeClient } from "@vega-effect/http"
 import { DurationText } from "@vega-effect/schema"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Duration from "effect/Duration"
@@ -13,13 +15,17 @@ import * as Schema from "effect/Schema"
 import { mkdtempSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { describe, expect } from "vitest"
-import { options, renderConfig, resolveParsed } from "../src/cli.js"
+import { options } from "../src/cli.js"
+import { renderConfig, resolveParsed } from "../src/Configure.js"
 import { WatcherConfig } from "../src/Config.js"
 import { ConfigProblem, loadConfigFile } from "../src/ConfigFile.js"
 import * as DataNode from "../src/DataNode.js"
-import { runCli } from "./support/cli.js"
+import * as Settings from "../src/Settings.js"
+import { runCli, runReport } from "./support/cli.js"
 
+const app = fileURLToPath(new URL("..", import.meta.url))
 const party = "A".repeat(64)
 const market = "b".repeat(64)
 
@@ -112,11 +118,23 @@ describe("resolveConfig", () => {
   it.effect("gives the schema defaults when nothing is set", () =>
     Effect.gen(function* () {
       const config = yield* resolveConfig({ env: {}, flags: {} })
-      expect(config).toEqual(Schema.decodeSync(WatcherConfig)({}))
+      // but the state: with no node, that of a simulator started anew each run, kept in memory
+      expect(config).toEqual(Schema.decodeSync(WatcherConfig)({ database: ":memory:" }))
       expect(config.nodes).toEqual([])
       expect(Duration.toMillis(config.interval)).toBe(2000)
       expect(config.port).toBe(9464)
-      expect(config.database).toBe("vega-watcher.db")
+      expect(config.database).toBe(":memory:")
+    })
+  )
+
+  it.effect("keeps the state in a file for real nodes, or when a database is given", () =>
+    Effect.gen(function* () {
+      const nodes = ["https://node-a.example"]
+      expect((yield* resolveConfig({ env: {}, flags: { nodes } })).database).toBe("vega-watcher.db")
+      expect((yield* resolveConfig({ env: {}, flags: { database: "sim.db" } })).database).toBe("sim.db")
+      expect((yield* resolveConfig({ env: { VEGA_DATANODE_URLS: nodes[0] }, flags: {} })).database).toBe(
+        "vega-watcher.db"
+      )
     })
   )
 
@@ -575,9 +593,9 @@ describe("loadConfigFile", () => {
 })
 
 describe("the vega-watcher command", () => {
-  it("exits 1 and names the problem when the configuration is invalid", () => {
+  it("exits 2, as for a usage error, and names the problem when the configuration is invalid", () => {
     const result = runCli(["--check", "--webhook", "notaurl"])
-    expect(result.status).toBe(1)
+    expect(result.status).toBe(2)
     expect(result.stderr).toContain("sinks.webhook.url: an http(s) URL (set by --webhook)")
     expect(result.stderr).not.toMatch(/\bat .*\.ts:\d+/)
     expect(result.stdout).toBe("")
@@ -640,6 +658,42 @@ describe("the vega-watcher command", () => {
     for (const option of listed) {
       expect(result.stdout).toContain(option)
     }
+  })
+
+  it("says a malformed --node in a sentence, as the reward report does, and exits 2 as it does", () => {
+    const watcher = runCli(["--check", "--node", "foo"])
+    const report = runReport(["--node", "foo"])
+    expect([watcher.status, report.status]).toEqual([2, 2])
+    expect(watcher.stderr).toContain('nodes[0]: expected an http(s) URL of a data node, got "foo" (set by --node)')
+    expect(report.stderr).toContain('--node "foo": expected an http(s) URL of a data node')
+    expect(watcher.stderr).not.toMatch(/pattern|\^https/)
+    // a usage error proper: the same code from both
+    expect([runCli(["--bogus"]).status, runReport(["--bogus"]).status]).toEqual([2, 2])
+  })
+
+  it("prints --help plain off a terminal, without @effect/cli's filler, optional options in brackets", () => {
+    // stdout is a pipe here; NO_COLOR is left unset, so that only the lack of a terminal turns colour off
+    const result = runCli(["--help"], { NO_COLOR: "" })
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stdout).not.toContain("\x1b[")
+    expect(result.stdout).not.toMatch(/A user-defined piece of text|This setting is optional|This option can be set/)
+    expect(result.stdout).toContain("[--party id...]")
+    expect(result.stdout).toMatch(/\[--only positions \| stake \|[^\]]*\.\.\.\]/)
+  })
+
+  it("answers --help without loading the schemas, the client, the simulator or the watcher", () => {
+    const loaded = modulesLoaded(app, "src/bin.ts", ["--help"])
+    expect(loaded.status, loaded.stderr).toBe(0)
+    expect(loaded.stdout).toContain("--once")
+    const heavy =
+      /\/packages\/(schema|http|simulator|crypto|submitter|pagination)\/|@effect\/sql|@nats-io|undici|\/src\/(Watcher|Configure|Config|Resources)\.ts$/
+    expect(loaded.modules.filter((url) => heavy.test(url))).toEqual([])
+    // and the command itself was loaded: the hook saw it
+    expect(loaded.modules.some((url) => url.endsWith("/src/cli.ts"))).toBe(true)
+  })
+
+  it("names the client's variables as @vega-effect/http does", () => {
+    expect(Settings.DATANODE_PREFIX).toBe(DataNodeClient.ENV_PREFIX)
   })
 
   it("exits 2 on a usage error", () => {

@@ -9,6 +9,7 @@
  * @since 0.1.0
  */
 import { makeRandom, mix, scramble32, seedOf } from "./internal/random.js"
+import * as Defaults from "./internal/world/defaults.js"
 import { Journal } from "./internal/world/journal.js"
 import { LiquidityProvisions } from "./internal/world/liquidity.js"
 import { SignerBundles } from "./internal/world/bundles.js"
@@ -85,20 +86,7 @@ export interface Options {
  * @since 0.1.0
  * @category Constants
  */
-export const defaultScale: Scale = {
-  parties: 200,
-  assets: 3,
-  markets: 6,
-  validators: 5,
-  positions: 1_000,
-  stakeLinkings: 1_000,
-  liquidityProvisions: 60,
-  referralSets: 5,
-  refereesPerSet: 6,
-  signerBundles: 8,
-  profileShare: 0.3,
-  epochs: 10
-}
+export const defaultScale: Scale = Defaults.defaultScale
 
 /**
  * How much a world changes per block unless told otherwise.
@@ -121,7 +109,7 @@ export const defaultActivity: Activity = {
  * @since 0.1.0
  * @category Constants
  */
-export const DEFAULT_SEED = 1
+export const DEFAULT_SEED = Defaults.DEFAULT_SEED
 
 /**
  * Blocks per epoch when not told otherwise.
@@ -129,7 +117,7 @@ export const DEFAULT_SEED = 1
  * @since 0.1.0
  * @category Constants
  */
-export const DEFAULT_BLOCKS_PER_EPOCH = 50
+export const DEFAULT_BLOCKS_PER_EPOCH = Defaults.DEFAULT_BLOCKS_PER_EPOCH
 
 const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
 

@@ -9,11 +9,13 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import * as Effect from "effect/Effect"
 import { command } from "./internal/cli.js"
+import * as Help from "./internal/help.js"
 import { packageVersion } from "./internal/version.js"
 
-const cli = Command.run(command, {
-  name: "vega-sim",
-  version: packageVersion(import.meta.url, "@vega-effect/simulator")
-})
+const app = { name: "vega-sim", version: packageVersion(import.meta.url, "@vega-effect/simulator") }
+const cli = Command.run(command, app)
 
-cli(process.argv).pipe(Effect.scoped, Effect.provide(NodeContext.layer), NodeRuntime.runMain)
+// help as @effect/cli lays it out, but plain off a terminal and without its filler (see help.ts)
+const program = Help.requested(process.argv.slice(2)) ? Help.print(command, app) : cli(process.argv)
+
+program.pipe(Effect.scoped, Effect.provide(NodeContext.layer), NodeRuntime.runMain)

@@ -1,5 +1,8 @@
-import { spawn } from "node:child_process"
-import { fileURLToPath } from "node:url"
+import { spawn, spawnSync } from "node:child_process"
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import { stripVTControlCharacters } from "node:util"
 import * as CliConfig from "@effect/cli/CliConfig"
 import * as Command from "@effect/cli/Command"
@@ -239,5 +242,42 @@ describe("vega-sim", () => {
     const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
     child.kill("SIGTERM")
     expect(await exit).toBe(0)
+  })
+})
+
+/** `vega-sim` from the sources with `args`: what it printed, and the files of the modules it loaded. */
+const loadedBy = (args: ReadonlyArray<string>) => {
+  const scratch = mkdtempSync(join(tmpdir(), "vega-sim-help-"))
+  const [hooks, register, list] = ["hooks.mjs", "register.mjs", "modules.txt"].map((name) => join(scratch, name))
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from "node:fs"\nlet file\nexport const initialize = (data) => { file = data.file }\n` +
+      `export const load = async (url, context, next) => { appendFileSync(file, url + "\\n"); return next(url, context) }\n`
+  )
+  writeFileSync(
+    register,
+    `import { register } from "node:module"\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { file: ${JSON.stringify(list)} } })\n`
+  )
+  writeFileSync(list, "")
+  const bin = fileURLToPath(new URL("../src/bin.ts", import.meta.url))
+  const ran = spawnSync(
+    process.execPath,
+    ["--conditions=@vega-effect/source", "--import", "tsx", "--import", pathToFileURL(register).href, bin, ...args],
+    { cwd: fileURLToPath(new URL("..", import.meta.url)), encoding: "utf8", env: { ...process.env, NO_COLOR: "" } }
+  )
+  return { ...ran, modules: readFileSync(list, "utf8").split("\n").filter(Boolean) }
+}
+
+describe("vega-sim --help", () => {
+  it("is plain off a terminal, without @effect/cli's filler, and loads none of the world", { timeout: 60_000 }, () => {
+    const help = loadedBy(["--help"])
+    expect(help.status, help.stderr).toBe(0)
+    expect(help.stdout).toContain("--block-interval duration")
+    expect(help.stdout).toContain("default: 1s")
+    expect(help.stdout).not.toContain("\u001b[")
+    expect(help.stdout).not.toMatch(/A user-defined piece of text|This setting is optional|An integer\./)
+    const world = /\/src\/(World|Simulator|internal\/serve|internal\/world\/(?!defaults))[^/]*\.ts$/
+    expect(help.modules.filter((url) => world.test(url))).toEqual([])
+    expect(help.modules.some((url) => url.endsWith("/src/internal/cli.ts"))).toBe(true)
   })
 })

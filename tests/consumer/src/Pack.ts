@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
+import { npmEnv } from "./NpmEnv.js"
 
 export const root = join(import.meta.dirname, "..", "..", "..")
 
@@ -55,7 +56,7 @@ export const pack = (destination: string): ReadonlyArray<Packed> => {
       "--json",
       "--config.ignore-scripts=true"
     ],
-    { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }
+    { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: npmEnv() }
   )
   const tarballs = new Map(
     (JSON.parse(output) as ReadonlyArray<{ name: string; filename: string }>).map((p) => [p.name, p.filename])

@@ -10,6 +10,7 @@ import { execFile, spawn } from "node:child_process"
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { join } from "node:path"
+import { npmEnv } from "./NpmEnv.js"
 import { root } from "./Pack.js"
 
 export type Kind = "esm" | "cjs" | "bundler"
@@ -47,16 +48,11 @@ export class CommandError extends Error {
   }
 }
 
-// The environment of a user's shell: pnpm passes its own settings to the scripts it runs as
-// `npm_config_*` variables (catalog, overrides, ...), which npm does not know and warns about.
-const userEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith("npm_config_"))
-)
-
-// npm without its update notice, funding and audit chatter; the registry's documents revalidated
-// on every install, as the packages are repacked under the same version on every run
+// npm without its update notice, funding and audit chatter (nor pnpm's settings, see NpmEnv.ts);
+// the registry's documents revalidated on every install, as the packages are repacked under the
+// same version on every run
 const env = {
-  ...userEnv,
+  ...npmEnv(),
   npm_config_update_notifier: "false",
   npm_config_fund: "false",
   npm_config_audit: "false",

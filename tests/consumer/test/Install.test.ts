@@ -11,6 +11,7 @@ import { execFile, execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { basename, join, resolve } from "node:path"
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest"
+import { npmEnv } from "../src/NpmEnv.js"
 import { type Packed, root } from "../src/Pack.js"
 import * as Project from "../src/Project.js"
 import * as Readme from "../src/Readme.js"
@@ -36,11 +37,16 @@ const notYet = /not\s+on\s+the\s+npm\s+registry\s+yet/i
 /** Whether the registry npm is configured with has the package (any version): E404 is no. */
 const onRegistry = (name: string): Promise<boolean> =>
   new Promise((done, fail) =>
-    execFile("npm", ["view", name, "version", "--json"], { cwd: root, encoding: "utf8" }, (error, stdout, stderr) => {
-      if (error === null) return done(true)
-      if (/E404/.test(stdout + stderr)) return done(false)
-      fail(new Error(`npm view ${name} failed:\n${stdout}${stderr}`))
-    })
+    execFile(
+      "npm",
+      ["view", name, "version", "--json"],
+      { cwd: root, encoding: "utf8", env: npmEnv() },
+      (error, stdout, stderr) => {
+        if (error === null) return done(true)
+        if (/E404/.test(stdout + stderr)) return done(false)
+        fail(new Error(`npm view ${name} failed:\n${stdout}${stderr}`))
+      }
+    )
   )
 
 describe("what the READMEs say about the registry", () => {

@@ -1,4 +1,6 @@
+import { spawnSync } from "node:child_process"
 import { describe, expect, it } from "vitest"
+import { npmEnv } from "../src/NpmEnv.js"
 import { warnings } from "../src/Project.js"
 
 describe("npm's warnings on an install", () => {
@@ -18,5 +20,20 @@ describe("npm's warnings on an install", () => {
       "npm warn deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported",
       "npm warn ERESOLVE overriding peer dependency"
     ])
+  })
+})
+
+describe("npm in pnpm's scripts", () => {
+  it("prints no Unknown env config warning for the settings pnpm passes to its scripts", () => {
+    // what pnpm 10 sets for every script it runs (the consumer tests run as one)
+    const asPnpmRunsIt = {
+      ...process.env,
+      npm_config_verify_deps_before_run: "false",
+      npm_config_catalog: '{"effect":"^3.22.4"}',
+      npm_config_overrides: "{}"
+    }
+    const ran = spawnSync("npm", ["config", "get", "fund"], { encoding: "utf8", env: npmEnv(asPnpmRunsIt) })
+    expect(ran.status, ran.stderr).toBe(0)
+    expect(ran.stderr).not.toMatch(/Unknown env config/)
   })
 })

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs"
 import { join } from "node:path"
 import { describe, expect, inject, it } from "vitest"
 import { parseDocument } from "yaml"
+import { npmEnv } from "../src/NpmEnv.js"
 import { type Packed, published, root } from "../src/Pack.js"
 
 const packed = JSON.parse(inject("packed")) as ReadonlyArray<Packed>
@@ -22,7 +23,11 @@ const rootManifest = readJson(join(root, "package.json"))
 /** Every package of the workspace as pnpm (and so changesets) sees it. */
 const workspace = (): ReadonlyArray<{ name: string; path: string; private: boolean }> =>
   JSON.parse(
-    execFileSync("npx", ["-y", "pnpm@10", "ls", "-r", "--depth", "-1", "--json"], { cwd: root, encoding: "utf8" })
+    execFileSync("npx", ["-y", "pnpm@10", "ls", "-r", "--depth", "-1", "--json"], {
+      cwd: root,
+      encoding: "utf8",
+      env: npmEnv()
+    })
   )
 
 describe("what changeset publish publishes", () => {
@@ -59,7 +64,7 @@ const dryRun = (p: Packed): Promise<DryRun> =>
     execFile(
       "npx",
       [...args, "--json", "--dry-run"],
-      { cwd: p.dir, encoding: "utf8", env: { ...process.env, NPM_CONFIG_PROVENANCE: "true" }, timeout: 300_000 },
+      { cwd: p.dir, encoding: "utf8", env: { ...npmEnv(), NPM_CONFIG_PROVENANCE: "true" }, timeout: 300_000 },
       (error, stdout, stderr) => {
         if (error !== null) return reject(new Error(`pnpm publish --dry-run failed in ${p.dir}:\n${stdout}${stderr}`))
         // the prepack build prints first; npm's report is the JSON object that ends the output

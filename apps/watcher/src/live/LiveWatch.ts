@@ -24,6 +24,7 @@ import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { ResourceName } from "../Event.js"
+import type { Outages as OutagesService } from "../Outages.js"
 import { applyRows, commitStaged, type LiveState, readSlice, seenOf, touch } from "./Apply.js"
 import * as BlockClock from "./BlockClock.js"
 import type { LiveItem } from "./LiveItem.js"
@@ -58,6 +59,8 @@ export interface LiveContext {
   readonly renewEvery: Duration.Duration
   /** A block was processed: the chain is at `height`. */
   readonly onBlock: (height: number) => Effect.Effect<void>
+  /** Where a node's streams and reads that fail are told: one line per step for the node (see `Outages.ts`). */
+  readonly outages: OutagesService
 }
 
 /**
@@ -146,7 +149,13 @@ const RECONCILE_RETRY = Duration.seconds(1)
  * empty state, or of a slice taken over) goes as fast as the node allows, since nothing of it can
  * be reported before; later reads stay within the budget.
  */
-const reconciler = (context: LiveContext, state: LiveState, backlog: Backlog, budget: RequestBudget.RequestBudget) =>
+const reconciler = (
+  context: LiveContext,
+  state: LiveState,
+  backlog: Backlog,
+  budget: RequestBudget.RequestBudget,
+  outages: OutagesService
+) =>
   Effect.forever(
     Effect.gen(function* () {
       yield* Queue.take(backlog.wake)
@@ -164,7 +173,7 @@ const reconciler = (context: LiveContext, state: LiveState, backlog: Backlog, bu
             }).pipe(
               Effect.as(false),
               Effect.catchAll((error) =>
-                Effect.as(FailureText.logWarning(`reconciling ${slice} failed`, error, RECONCILE_RETRY), true)
+                Effect.as(outages.readFailed(`reconciling ${slice}`, error, RECONCILE_RETRY), true)
               )
             )
         )
@@ -214,7 +223,8 @@ const readHints = (
   state: LiveState,
   backlog: Backlog,
   item: LiveItem & { readonly _tag: "Hints" },
-  height: number
+  height: number,
+  outages: OutagesService
 ) => {
   const slices = context.slicesOf(item.resource).filter((slice) => state.works.has(slice))
   const read = Effect.forEach(
@@ -224,7 +234,7 @@ const readHints = (
   ).pipe(
     Effect.catchAll((error) =>
       Effect.zipRight(
-        FailureText.logWarning(`reading ${item.resource} again after a change failed (reconciling it)`, error),
+        outages.readFailed(`reading ${item.resource} again after a change (it is reconciled)`, error),
         request(backlog, [item.resource], height + 1)
       )
     )
@@ -233,7 +243,13 @@ const readHints = (
 }
 
 /** Applies one live item. Hints wait for their block to be readable, so they run beside the rest. */
-const applier = (context: LiveContext, state: LiveState, backlog: Backlog, background: FiberSet.FiberSet) => {
+const applier = (
+  context: LiveContext,
+  state: LiveState,
+  backlog: Backlog,
+  background: FiberSet.FiberSet,
+  outages: OutagesService
+) => {
   const heightOf = (at: { readonly height: number } | { readonly timeNanos: bigint }) =>
     "height" in at
       ? Effect.succeed(at.height)
@@ -282,7 +298,7 @@ const applier = (context: LiveContext, state: LiveState, backlog: Backlog, backg
             else backlog.hints.delete(height)
           })
           const read = Effect.ensuring(
-            readHints(context, state, backlog, item, height),
+            readHints(context, state, backlog, item, height, outages),
             Effect.zipRight(done, Effect.ignore(settle(context, state, backlog)))
           )
           return yield* Effect.asVoid(FiberSet.run(background, read))
@@ -341,14 +357,15 @@ export const run = (
     const background = yield* FiberSet.make()
     const budget = RequestBudget.make({ perSecond: settings.reconcileBudget })
     const items = yield* Queue.unbounded<Arrived>()
+    const { outages } = context
 
     yield* Effect.forkScoped(
       Stream.runForEach(
-        liveItems(context.client, { resources: context.resources, idleTimeout: settings.idleTimeout }),
+        liveItems(context.client, { resources: context.resources, idleTimeout: settings.idleTimeout, outages }),
         arrive(state, backlog, items)
       )
     )
-    yield* Effect.forkScoped(reconciler(context, state, backlog, budget))
+    yield* Effect.forkScoped(reconciler(context, state, backlog, budget, outages))
     // the first sync (or a catch-up after a stop), then every reconcileEvery
     yield* request(backlog, context.resources, 0)
     yield* Effect.forkScoped(
@@ -381,6 +398,6 @@ export const run = (
     yield* Effect.forkScoped(
       Effect.ignore(settle(context, state, backlog)).pipe(Effect.repeat(Schedule.spaced(settings.quiet)))
     )
-    const apply = applier(context, state, backlog, background)
+    const apply = applier(context, state, backlog, background, outages)
     return yield* Effect.forever(Effect.flatMap(Queue.take(items), apply))
   })

@@ -16,8 +16,10 @@ import type * as Socket from "@effect/platform/Socket"
 import type * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
+import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import * as Metrics from "../Metrics.js"
+import type { Outages } from "../Outages.js"
 import { type LiveStreamName, SHARED_BUS } from "../ResourceDefinition.js"
 import { allDefinitions, type ResourceName } from "../Resources.js"
 import { busTypesFor, busTypesOf, fromBusEvents, fromPositions, fromProvisions, type LiveItem } from "./LiveItem.js"
@@ -27,6 +29,8 @@ export interface SourceOptions {
   readonly resources: ReadonlyArray<ResourceName>
   /** A bus silent for this long is taken for dead and reconnected (blocks tick it every second or so). */
   readonly idleTimeout: Duration.DurationInput
+  /** Where a stream's end and its reconnection are told: said for the node as a whole. */
+  readonly outages: Outages
 }
 
 type BusEvents = Parameters<typeof fromBusEvents>[0]
@@ -41,13 +45,49 @@ interface Source<A> {
   readonly gapAt?: (message: A) => boolean
 }
 
-const itemsOf = <A>(source: Source<A>): Stream.Stream<LiveItem, never, Socket.WebSocketConstructor> =>
+/**
+ * Whether a stream's end says the node is out of reach (no connection, or one dropped without a
+ * close frame: code 1006), rather than the node ending it (an error, a slow consumer, too long a
+ * line), which is the stream's own business.
+ */
+const unreachable = (end: LiveStream.StreamEnd): boolean =>
+  end._tag === "Unreachable" || (end._tag === "Closed" && end.code === 1006)
+
+/** A stream's end said: for the node as a whole when it is out of reach (see Outages.ts), else in a line of its own. */
+const saidEnd = (
+  name: string,
+  end: {
+    readonly node: string
+    readonly reason: LiveStream.StreamEnd
+    readonly retryIn: Option.Option<Duration.Duration>
+  },
+  outages: Outages
+): Effect.Effect<void> => {
+  const cause = FailureText.ofStreamEnd(end.node, end.reason)
+  if (unreachable(end.reason)) {
+    return outages.failed({
+      node: end.node,
+      what: name,
+      kind: "stream",
+      cause,
+      retryIn: Option.getOrUndefined(end.retryIn)
+    })
+  }
+  return Effect.logWarning(
+    `${name} stream ended: ${cause}${FailureText.nextTry(end.retryIn)}; what it carries is read again once it is back`
+  )
+}
+
+const itemsOf = <A>(source: Source<A>, outages: Outages): Stream.Stream<LiveItem, never, Socket.WebSocketConstructor> =>
   source.observations.pipe(
     Stream.mapConcatEffect((observation): Effect.Effect<ReadonlyArray<LiveItem>> => {
       switch (observation._tag) {
         case "Connected":
           return Effect.as(
-            Effect.logDebug(`${source.name} stream connected to ${observation.node}`),
+            Effect.zipRight(
+              Effect.logDebug(`${source.name} stream connected to ${observation.node}`),
+              outages.answered(observation.node)
+            ),
             source.gapAt === undefined ? [{ _tag: "Gap", resources: source.feeds, source: source.name } as const] : []
           )
         case "Message": {
@@ -65,9 +105,7 @@ const itemsOf = <A>(source: Source<A>): Stream.Stream<LiveItem, never, Socket.We
                 ),
                 1
               ),
-              Effect.logWarning(
-                `${source.name} stream ended: ${FailureText.ofStreamEnd(observation.node, observation.reason)}${FailureText.nextTry(observation.retryIn)}; what it carries is read again once it is back`
-              )
+              saidEnd(source.name, observation, outages)
             ),
             [{ _tag: "Down", resources: source.feeds, source: source.name } as const]
           )
@@ -79,23 +117,33 @@ type Items = Stream.Stream<LiveItem, never, Socket.WebSocketConstructor>
 
 /** How each of the node's dedicated streams is opened, and what its messages say. */
 const streams: {
-  readonly [S in LiveStreamName]: (client: DataNodeClient.Service, feeds: ReadonlyArray<ResourceName>) => Items
+  readonly [S in LiveStreamName]: (
+    client: DataNodeClient.Service,
+    feeds: ReadonlyArray<ResourceName>,
+    outages: Outages
+  ) => Items
 } = {
-  positions: (client, feeds) =>
-    itemsOf({
-      name: "positions",
-      feeds,
-      observations: client.observePositions({}, { skipSnapshot: true }),
-      items: (message, node) => fromPositions(message, node),
-      gapAt: (message) => message.snapshot?.lastPage === true
-    }),
-  liquidity: (client, feeds) =>
-    itemsOf({
-      name: "liquidity",
-      feeds,
-      observations: client.observeLiquidityProvisions({}),
-      items: (provisions, node) => fromProvisions(provisions, node)
-    })
+  positions: (client, feeds, outages) =>
+    itemsOf(
+      {
+        name: "positions",
+        feeds,
+        observations: client.observePositions({}, { skipSnapshot: true }),
+        items: (message, node) => fromPositions(message, node),
+        gapAt: (message) => message.snapshot?.lastPage === true
+      },
+      outages
+    ),
+  liquidity: (client, feeds, outages) =>
+    itemsOf(
+      {
+        name: "liquidity",
+        feeds,
+        observations: client.observeLiquidityProvisions({}),
+        items: (provisions, node) => fromProvisions(provisions, node)
+      },
+      outages
+    )
 }
 
 /** The watched resources by the source that feeds them (a bus subscription or a stream), in report order. */
@@ -120,24 +168,30 @@ export const liveItems = (client: DataNodeClient.Service, options: SourceOptions
   const { buses, streamed } = bySource(options.resources)
   const onBus = buses.get(SHARED_BUS) ?? []
   const sources: Array<Items> = [
-    itemsOf({
-      name: SHARED_BUS,
-      feeds: onBus,
-      observations: client.observeEventBus({ types: busTypesFor(onBus) }, { idleTimeout: options.idleTimeout }),
-      items: (events: BusEvents, node: string) => fromBusEvents(events, node)
-    })
+    itemsOf(
+      {
+        name: SHARED_BUS,
+        feeds: onBus,
+        observations: client.observeEventBus({ types: busTypesFor(onBus) }, { idleTimeout: options.idleTimeout }),
+        items: (events: BusEvents, node: string) => fromBusEvents(events, node)
+      },
+      options.outages
+    )
   ]
   for (const [name, feeds] of buses) {
     if (name === SHARED_BUS) continue
     sources.push(
-      itemsOf({
-        name,
-        feeds,
-        observations: client.observeEventBus({ types: feeds.flatMap((resource) => busTypesOf[resource] ?? []) }),
-        items: (events: BusEvents, node: string) => fromBusEvents(events, node)
-      })
+      itemsOf(
+        {
+          name,
+          feeds,
+          observations: client.observeEventBus({ types: feeds.flatMap((resource) => busTypesOf[resource] ?? []) }),
+          items: (events: BusEvents, node: string) => fromBusEvents(events, node)
+        },
+        options.outages
+      )
     )
   }
-  for (const [stream, feeds] of streamed) sources.push(streams[stream](client, feeds))
+  for (const [stream, feeds] of streamed) sources.push(streams[stream](client, feeds, options.outages))
   return Stream.mergeAll(sources, { concurrency: "unbounded" })
 }

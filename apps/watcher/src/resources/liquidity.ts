@@ -18,6 +18,7 @@ import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, enumName, noAssets, rowDiff, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
+import { catalog } from "../ResourceCatalog.js"
 
 /** `watch.liquidity`: the parties and markets to watch (absent: all). */
 const fields = { parties: Schema.optional(IdList), markets: Schema.optional(IdList) }
@@ -232,11 +233,9 @@ export const diffLiquidity = (before: Row | undefined, after: Row | undefined): 
 
 /** Liquidity provisions: one slice, read again per market and party the provisions stream names. */
 export const definition = define({
-  name: "liquidity",
-  label: "liquidity",
+  ...catalog.liquidity,
   sharding: unsharded,
   options: fields,
-  sharedFilters: ["parties", "markets"],
   reader: ({ client, options }) => make(client, options),
   live: { _tag: "Stream", stream: "liquidity" },
   row: LiquidityRow,
@@ -245,7 +244,7 @@ export const definition = define({
   mainFields: ["current", "pending"],
   units: {
     ids: (row) => ({ market: Units.textAt(row, "current", "marketId") }),
-    fields: {},
+    fields: { "current.commitmentAmount": "settlement", "pending.commitmentAmount": "settlement" },
     details: { commitmentAmount: "settlement" }
   }
 })

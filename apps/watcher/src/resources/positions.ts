@@ -16,6 +16,7 @@ import { type DecodedDiff, define, enumName, noAssets, rowDiff } from "../Resour
 import * as Units from "../Units.js"
 import { inShard, type Shard, whole } from "../Shard.js"
 import { IdList, type OptionsOf, PnlThresholds } from "../WatchOptions.js"
+import { catalog } from "../ResourceCatalog.js"
 
 /** `watch.positions`: the parties and markets to watch (absent: all), and PnL thresholds to report. */
 const fields = {
@@ -309,11 +310,9 @@ export const make = (
 
 /** Positions: sharded by market, fed by the positions stream with whole rows. */
 export const definition = define({
-  name: "positions",
-  label: "positions",
+  ...catalog.positions,
   sharding: { count: 16, idOf: (key) => splitKey(key).marketId, ids: (client) => marketIds(client) },
   options: fields,
-  sharedFilters: ["parties", "markets"],
   reader: ({ client, options, shard, shardIds }) => make(client, options, { shard, markets: shardIds }),
   live: { _tag: "Stream", stream: "positions" },
   row: Position.Position,

@@ -19,6 +19,7 @@ import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
+import { catalog } from "../ResourceCatalog.js"
 
 /** `watch.profiles`: the parties to watch (absent: all). */
 const fields = { parties: Schema.optional(IdList) }
@@ -121,11 +122,9 @@ export const make = (client: DataNodeClient.Service, options: Options): Resource
 
 /** Profiles: one slice, fed by the bus's profile updates and new parties, as whole rows. */
 export const definition = define({
-  name: "profiles",
-  label: "profiles",
+  ...catalog.profiles,
   sharding: unsharded,
   options: fields,
-  sharedFilters: ["parties"],
   reader: ({ client, options }) => make(client, options),
   live: {
     _tag: "Bus",

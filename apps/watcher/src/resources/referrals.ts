@@ -29,6 +29,7 @@ import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
+import { catalog } from "../ResourceCatalog.js"
 
 const encodeStats = Encoder.encodeSync(ReferralSetStats.ReferralSetStats)
 
@@ -188,11 +189,9 @@ export const make = (client: DataNodeClient.Service, options: Options): Resource
 
 /** Referral set statistics: one slice, read again on a hint when the bus says a set's statistics were updated. */
 export const definition = define({
-  name: "referrals",
-  label: "referrals",
+  ...catalog.referrals,
   sharding: unsharded,
   options: fields,
-  sharedFilters: [],
   reader: ({ client, options }) => make(client, options),
   live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_REFERRAL_SET_STATS_UPDATED"], subscription: SHARED_BUS },
   row: ReferralEpochRow,

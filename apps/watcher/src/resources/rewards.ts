@@ -15,6 +15,7 @@ import type { DiffContext, Resource } from "../Resource.js"
 import { type DecodedDiff, define, rowDiff, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
+import { catalog } from "../ResourceCatalog.js"
 
 /** `watch.rewards`: the parties and assets to watch (absent: all). */
 const fields = { parties: Schema.optional(IdList), assets: Schema.optional(IdList) }
@@ -110,11 +111,9 @@ export const make = (client: DataNodeClient.Service, options: Options): Resource
  * own, that close costs a read of the totals only, not of every resource the shared bus feeds).
  */
 export const definition = define({
-  name: "rewards",
-  label: "rewards",
+  ...catalog.rewards,
   sharding: unsharded,
   options: fields,
-  sharedFilters: ["parties"],
   reader: ({ client, options }) => make(client, options),
   live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT"], subscription: "payouts" },
   row: RewardRow,

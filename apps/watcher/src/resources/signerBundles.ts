@@ -22,6 +22,7 @@ import type { Resource } from "../Resource.js"
 import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
+import { catalog } from "../ResourceCatalog.js"
 
 const encodeBundle = Encoder.encodeSync(SignerBundle.SignerAddedBundle)
 
@@ -106,11 +107,9 @@ export const make = (client: DataNodeClient.Service, options: Options): Resource
 
 /** Signer bundles: one slice, read again on a hint when the bus says a signer was added or a node signed. */
 export const definition = define({
-  name: "signerBundles",
-  label: "signer bundles",
+  ...catalog.signerBundles,
   sharding: unsharded,
   options: fields,
-  sharedFilters: [],
   reader: ({ client, options }) => make(client, options),
   live: {
     _tag: "Bus",

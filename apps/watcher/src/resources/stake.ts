@@ -22,6 +22,7 @@ import { fingerprint, type Resource } from "../Resource.js"
 import { type DecodedDiff, define, enumName, noAssets, rowDiff, SHARED_BUS } from "../ResourceDefinition.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 import { inShard, type Shard, whole } from "../Shard.js"
+import { catalog } from "../ResourceCatalog.js"
 
 /** `watch.stake`: stake is read per party, the listed parties or every party that has a profile. */
 const fields = { parties: Schema.optional(IdList) }
@@ -220,8 +221,7 @@ export const make = (
 
 /** Stake: sharded by party, fed by the bus's stake linkings as hints naming the party. */
 export const definition = define({
-  name: "stake",
-  label: "stake",
+  ...catalog.stake,
   sharding: {
     count: 16,
     // a linking carries its `party`, the available row its `partyId`
@@ -230,7 +230,6 @@ export const definition = define({
     ids: partiesOf
   },
   options: fields,
-  sharedFilters: ["parties"],
   reader: ({ client, options, shard, shardIds }) => make(client, options, {}, { shard, parties: shardIds }),
   live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_STAKE_LINKING"], subscription: SHARED_BUS },
   row: StakeRow,

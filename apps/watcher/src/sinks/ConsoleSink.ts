@@ -5,11 +5,15 @@
  *
  * time (whole seconds), block height, kind, key (long hex ids cut to 8 characters), then what
  * changed: for an update the most telling changed fields before → after, for a new row its main
- * fields, for a row that is gone its last ones, and last the event's details in brackets.
- * Amounts, prices and volumes are said in human units next to the raw value, with the decimals of
- * their market or asset learned from the node (`averageEntryPrice 38.28052 (3828052)`, `amount
- * 446.446 VEGA (446446000000000000000)`); which decimals scale which field is each definition's
- * `units`. A value whose decimals are not known is said raw. At-least-once, like stdout.
+ * fields, for a row that is gone its last ones, and last the event's details in brackets, but for
+ * those the line already says (a volume's `from` and `to`, a linking's amount): each value once.
+ * A field holding an object (a liquidity provision's `current` and `pending` versions) is said by
+ * its own fields, its changed ones for an update (`current.status A → B`), not as JSON.
+ * Amounts, prices and volumes are said in human units with the raw value in brackets, once, with
+ * the decimals of their market or asset learned from the node (`averageEntryPrice 38.28052
+ * (3828052)`, `amount 446.446 VEGA (446446000000000000000)`); which decimals scale which field is
+ * each definition's `units`. A value whose decimals are not known is said raw. At-least-once, like
+ * stdout.
  */
 import * as Effect from "effect/Effect"
 import type { Decimals, Needed } from "../Decimals.js"
@@ -58,7 +62,32 @@ const show = (value: Json | undefined): string => {
   return clip(shortHex(JSON.stringify(value)))
 }
 
+type JsonObject = { readonly [key: string]: Json }
+
+const isObject = (value: Json | undefined): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/**
+ * An object's fields worth a line, plain values first: not its ids (the key and the details say
+ * them), nor incidental ones, nor empty lists.
+ */
+const innerFields = (object: JsonObject): ReadonlyArray<string> => {
+  const names = Object.keys(object).filter(
+    (name) =>
+      !incidentalFields.has(name) &&
+      !/^(id|reference)$|Id$/.test(name) &&
+      !(Array.isArray(object[name]) && (object[name] as ReadonlyArray<Json>).length === 0)
+  )
+  const plain = (name: string) => typeof object[name] !== "object" || object[name] === null
+  return [...names.filter(plain), ...names.filter((name) => !plain(name))]
+}
+
 const same = (a: Json | undefined, b: Json | undefined): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+const limited = (parts: ReadonlyArray<string>): string =>
+  parts.length > MAX_FIELDS
+    ? `${parts.slice(0, MAX_FIELDS).join(", ")} +${parts.length - MAX_FIELDS} more`
+    : parts.join(", ")
 
 /** How a row's values are said: raw, or in human units next to the raw value where the decimals are known. */
 interface Said {
@@ -80,8 +109,13 @@ const scaled = (said: Said, unit: Units.Unit | undefined, value: Json | undefine
   return human === undefined ? undefined : `${human} (${String(value)})`
 }
 
-const showField = (said: Said, name: string, value: Json | undefined): string =>
-  scaled(said, said.units.fields[name], value) ?? show(value)
+/** A field's value: scaled where its unit is known, an object by its fields (`name.field` for their units). */
+const showField = (said: Said, name: string, value: Json | undefined): string => {
+  if (isObject(value)) {
+    return `{${limited(innerFields(value).map((field) => `${field} ${showField(said, `${name}.${field}`, value[field])}`))}}`
+  }
+  return scaled(said, said.units.fields[name], value) ?? show(value)
+}
 
 /** Field names of a row, the main ones first, incidental ones only when nothing else is there. */
 const ranked = (resource: ResourceName, names: ReadonlyArray<string>): ReadonlyArray<string> => {
@@ -91,53 +125,87 @@ const ranked = (resource: ResourceName, names: ReadonlyArray<string>): ReadonlyA
   return ordered.length > 0 ? ordered : names
 }
 
-const limited = (parts: ReadonlyArray<string>): string =>
-  parts.length > MAX_FIELDS
-    ? `${parts.slice(0, MAX_FIELDS).join(", ")} +${parts.length - MAX_FIELDS} more`
-    : parts.join(", ")
-
-const fieldsOf = (resource: ResourceName, row: Row, said: Said): ReadonlyArray<string> => {
+/** The fields a new or gone row is said by: its main ones, else the others ranked. */
+const shownOf = (resource: ResourceName, row: Row): ReadonlyArray<readonly [string, Json | undefined]> => {
   const main = mainFields(resource).filter((name) => name in row)
-  return (main.length > 0 ? main : ranked(resource, Object.keys(row))).map(
-    (name) => `${name} ${showField(said, name, row[name])}`
-  )
+  return (main.length > 0 ? main : ranked(resource, Object.keys(row))).map((name) => [name, row[name]] as const)
 }
 
-const changesOf = (event: WatchEvent, said: Said): string => {
+/** A field's value as the line says it, or its object's fields' values (those it shows). */
+const saidValues = (said: Said, name: string, value: Json | undefined): ReadonlyArray<string> =>
+  isObject(value)
+    ? innerFields(value)
+        .slice(0, MAX_FIELDS)
+        .map((field) => showField(said, `${name}.${field}`, value[field]))
+    : [showField(said, name, value)]
+
+const fieldsOf = (resource: ResourceName, row: Row, said: Said): ReadonlyArray<string> =>
+  shownOf(resource, row).map(([name, value]) => `${name} ${showField(said, name, value)}`)
+
+/** The fields of an update that changed: an object's own changed fields (`current.status`) when both sides are objects. */
+const changedFields = (resource: ResourceName, before: Row, after: Row) =>
+  ranked(
+    resource,
+    Object.keys({ ...before, ...after }).filter((name) => !same(before[name], after[name]))
+  ).flatMap((name) => {
+    const [from, to] = [before[name], after[name]]
+    if (!isObject(from) || !isObject(to)) return [{ name, from, to }]
+    const fields = innerFields({ ...from, ...to }).filter((field) => !same(from[field], to[field]))
+    return fields.map((field) => ({ name: `${name}.${field}`, from: from[field], to: to[field] }))
+  })
+
+/** What changed, and every value it says, as it says them (the details say no value twice). */
+const changesOf = (event: WatchEvent, said: Said): { readonly text: string; readonly values: ReadonlySet<string> } => {
   const { before, after, resource } = event
-  if (after === null) return before === null ? "" : `was ${limited(fieldsOf(resource, before, said))}`
-  if (before === null) return limited(fieldsOf(resource, after, said))
-  const changed = Object.keys({ ...before, ...after }).filter((name) => !same(before[name], after[name]))
-  return limited(
-    ranked(resource, changed).map((name) => {
-      const [from, to] = [showField(said, name, before[name]), showField(said, name, after[name])]
-      // long values that differ only past the cut (signatures, say) would read as no change
-      return from === to ? `${name} changed` : `${name} ${from} → ${to}`
-    })
+  if (after === null || before === null) {
+    const row = after ?? before
+    if (row === null) return { text: "", values: new Set() }
+    const values = new Set(shownOf(resource, row).flatMap(([name, value]) => saidValues(said, name, value)))
+    const fields = limited(fieldsOf(resource, row, said))
+    return { text: after === null ? `was ${fields}` : fields, values }
+  }
+  const changed = changedFields(resource, before, after)
+  const parts = changed.map(({ from, name, to }) => {
+    const [said1, said2] = [showField(said, name, from), showField(said, name, to)]
+    // long values that differ only past the cut (signatures, say) would read as no change
+    return said1 === said2 ? `${name} changed` : `${name} ${said1} → ${said2}`
+  })
+  const values = new Set(
+    changed.flatMap(({ from, name, to }) => [...saidValues(said, name, from), ...saidValues(said, name, to)])
   )
+  return { text: limited(parts), values }
 }
 
 /** Details the diff already scaled (`deltaHuman`, `amountVega`): the name of their raw sibling. */
 const prescaled = (name: string): string | undefined => /^(.+)(Human|Vega)$/.exec(name)?.[1]
 
-const detailsOf = (details: WatchEvent["details"], said: Said): string => {
+/**
+ * The details the line does not say yet, each once: in human units with the raw value in brackets,
+ * scaled here or by the diff (`deltaHuman` with the `symbol` beside it, `amountVega`), whose own
+ * scaled copy is then not said again.
+ */
+const detailsOf = (details: WatchEvent["details"], said: Said, already: ReadonlySet<string>): string => {
   const symbol = typeof details.symbol === "string" ? details.symbol : undefined
-  const items = Object.entries(details).map(([name, value]) => {
-    const human = scaled(said, said.units.details[name], value)
-    return { name, value, human }
+  const copyOf = (name: string): string | undefined => {
+    const human = details[`${name}Human`] ?? details[`${name}Vega`]
+    if (typeof human !== "string") return undefined
+    return `${human} ${details[`${name}Vega`] !== undefined ? "VEGA" : (symbol ?? "")}`.trimEnd()
+  }
+  const parts = Object.entries(details).flatMap(([name, value]) => {
+    const raw = prescaled(name)
+    // a scaled copy goes with its raw value, said once
+    if (silentDetails.has(name) || (raw !== undefined && raw in details)) return []
+    const human =
+      scaled(said, said.units.details[name], value) ?? mapDefined(copyOf(name), (copy) => `${copy} (${show(value)})`)
+    const text = human ?? show(value)
+    // a value the line already says, as it says it (a volume's `from` and `to`); counts and lists are not compared
+    return (typeof value === "string" || typeof value === "number") && already.has(text) ? [] : [`${name} ${text}`]
   })
-  const scaledNames = new Set(items.filter((d) => d.human !== undefined).map((d) => d.name))
-  const parts = items
-    // said once: a value scaled here makes the diff's own scaled copy of it redundant
-    .filter(({ name }) => !silentDetails.has(name) && !scaledNames.has(prescaled(name) ?? ""))
-    .map(({ human, name, value }) => {
-      if (human !== undefined) return `${name} ${human}`
-      // the diff's scaled copy of an amount is in the units of the `symbol` beside it
-      if (symbol !== undefined && /Human$/.test(name) && typeof value === "string") return `${name} ${value} ${symbol}`
-      return `${name} ${show(value)}`
-    })
   return parts.length === 0 ? "" : `[${parts.join(", ")}]`
 }
+
+const mapDefined = <A, B>(value: A | undefined, f: (a: A) => B): B | undefined =>
+  value === undefined ? undefined : f(value)
 
 /** RFC 3339 without the fraction of a second. */
 const wholeSeconds = (time: string): string => time.replace(/\.\d+(?=Z$|[+-]\d\d:\d\d$)/, "")
@@ -170,13 +238,14 @@ export const colorsFor = (stream: { readonly isTTY?: boolean }): boolean =>
 export const render = (event: WatchEvent, options: Options): string => {
   const plain = (text: string) => text
   const said = saidFor(event, options.scales ?? Units.unknown)
+  const changes = changesOf(event, said)
   const cells: ReadonlyArray<readonly [string, (text: string) => string]> = [
     [wholeSeconds(event.time), dim],
     [`#${event.height}`, dim],
     [event.kind, toneOf(event.kind)],
     [shortHex(event.key), plain],
-    [changesOf(event, said), plain],
-    [detailsOf(event.details, said), dim]
+    [changes.text, plain],
+    [detailsOf(event.details, said, changes.values), dim]
   ]
   return cells
     .filter(([text]) => text !== "")

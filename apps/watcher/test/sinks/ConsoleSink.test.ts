@@ -94,9 +94,11 @@ describe("ConsoleSink.render", () => {
     )
   })
 
-  it("shows the details, the diff's amounts in the asset's units with its symbol", () => {
+  it("shows the details not said yet, the diff's amounts in the asset's units with the raw one in brackets", () => {
+    // the diff's scaled copies go with their raw values: the total, raw on the line, in VEGA here
     expect(ConsoleSink.render(rewardReceived, plain)).toBe(
-      "2024-04-01T00:10:00Z  #1234  reward.increased  a1b2c3d4…/0f1e2d3c…  amount 1000000000000000000 → 3500000000000000000000000000000  [delta 3499999999999000000000000000000, deltaHuman 3499999999999 VEGA, total 3500000000000000000000000000000, totalHuman 3500000000000 VEGA]"
+      "2024-04-01T00:10:00Z  #1234  reward.increased  a1b2c3d4…/0f1e2d3c…  amount 1000000000000000000 → 3500000000000000000000000000000  " +
+        "[delta 3499999999999 VEGA (3499999999999000000000000000000), total 3500000000000 VEGA (3500000000000000000000000000000)]"
     )
   })
 
@@ -207,7 +209,7 @@ describe("ConsoleSink.render in human units", () => {
     expect(ConsoleSink.render(traded, { colors: false, scales })).toBe(
       "2024-04-01T00:10:00Z  #1234  position.volume_changed  0f1e2d3c…/a1b2c3d4…  " +
         "openVolume -2.7975 (-27975) → -2.7344 (-27344), unrealisedPnl 252.258407 USDC (252258407) → -0.171255 USDC (-171255)  " +
-        "[from -2.7975 (-27975), to -2.7344 (-27344), delta 0.0631 (631)]"
+        "[delta 0.0631 (631)]"
     )
     const opened = makeEvent("positions", `${market}/${party}`, { kind: "position.opened" }, at, null, {
       ...position("5", "0"),
@@ -232,7 +234,7 @@ describe("ConsoleSink.render in human units", () => {
   it("stake: in VEGA from the asset's 18 decimals, the diff's own copy not repeated", () => {
     expect(ConsoleSink.render(linked, { colors: false, scales })).toBe(
       "2024-04-01T00:10:00Z  #1234  stake.linked  link-1  type TYPE_LINK, amount 446.446 VEGA (446446000000000000000), status STATUS_PENDING  " +
-        "[party a1b2c3d4…, amount 446.446 VEGA (446446000000000000000), status STATUS_PENDING]"
+        "[party a1b2c3d4…]"
     )
   })
 
@@ -250,7 +252,7 @@ describe("ConsoleSink.render in human units", () => {
     )
     expect(ConsoleSink.render(paid, { colors: false, scales })).toBe(
       `2024-04-01T00:10:00Z  #1234  reward.increased  a1b2c3d4…/c9fe6fc2…  amount 1 USDC (1000000) → 3.5 USDC (3500000)  ` +
-        "[delta 2.5 USDC (2500000), total 3.5 USDC (3500000)]"
+        "[delta 2.5 USDC (2500000)]"
     )
   })
 
@@ -261,6 +263,9 @@ describe("ConsoleSink.render in human units", () => {
       marketId: market,
       commitmentAmount: "5000000",
       fee: "0.01",
+      // empty lists say nothing
+      sells: [],
+      buys: [],
       status: "STATUS_PENDING",
       version: "1"
     }
@@ -282,8 +287,37 @@ describe("ConsoleSink.render in human units", () => {
       null,
       { current: lp, pending: null }
     )
-    expect(ConsoleSink.render(created, { colors: false, scales })).toContain(
-      "commitmentAmount 5 USDC (5000000), fee 0.01]"
+    // the version in force by its fields, not as JSON; the details only what it does not say
+    expect(ConsoleSink.render(created, { colors: false, scales })).toBe(
+      "2024-04-01T00:10:00Z  #1234  liquidity.created  lp-1  " +
+        "current {commitmentAmount 5 USDC (5000000), fee 0.01, status STATUS_PENDING}, pending –  " +
+        "[partyId a1b2c3d4…, marketId 0f1e2d3c…, version 1]"
+    )
+    const amended = makeEvent(
+      "liquidity",
+      "lp-1",
+      { kind: "liquidity.amended", details: { version: "2", commitmentAmount: "7000000", fee: "0.02" } },
+      at,
+      { current: { ...lp, status: "STATUS_ACTIVE" }, pending: null },
+      {
+        current: { ...lp, status: "STATUS_ACTIVE" },
+        pending: { ...lp, commitmentAmount: "7000000", fee: "0.02", version: "2" }
+      }
+    )
+    expect(ConsoleSink.render(amended, { colors: false, scales })).toBe(
+      "2024-04-01T00:10:00Z  #1234  liquidity.amended  lp-1  " +
+        "pending – → {commitmentAmount 7 USDC (7000000), fee 0.02, status STATUS_PENDING}  [version 2]"
+    )
+    const activated = makeEvent(
+      "liquidity",
+      "lp-1",
+      { kind: "liquidity.status_changed", details: { from: "STATUS_PENDING", to: "STATUS_ACTIVE" } },
+      at,
+      { current: lp, pending: null },
+      { current: { ...lp, status: "STATUS_ACTIVE", updatedAt: "2" }, pending: null }
+    )
+    expect(ConsoleSink.render(activated, { colors: false, scales })).toBe(
+      "2024-04-01T00:10:00Z  #1234  liquidity.status_changed  lp-1  current.status STATUS_PENDING → STATUS_ACTIVE"
     )
   })
 
@@ -297,10 +331,10 @@ describe("ConsoleSink.render in human units", () => {
       { ...position("-27344", "0"), marketId: vega }
     )
     expect(ConsoleSink.render(elsewhere, { colors: false, scales })).toContain(
-      "openVolume -27975 → -27344  [from -27975, to -27344, delta 631]"
+      "openVolume -27975 → -27344  [delta 631]"
     )
     expect(ConsoleSink.render(linked, plain)).toContain(
-      "amount 446446000000000000000, status STATUS_PENDING  [party a1b2c3d4…, amount 446446000000000000000, amountVega 446.446,"
+      "amount 446446000000000000000, status STATUS_PENDING  [party a1b2c3d4…, amount 446.446 VEGA (446446000000000000000)]"
     )
   })
 })

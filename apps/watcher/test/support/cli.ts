@@ -1,21 +1,28 @@
 /**
- * The `vega-watcher` command run from the sources, as a user runs it (`node --import tsx` is `npx
+ * The `vega-watcher` command (and `vega-reward-report`, beside it) run from the sources, as a user runs it (`node --import tsx` is `npx
  * tsx` without npx's start-up time), with an environment free of the watcher's and the client's
  * variables.
  */
-import { spawn, spawnSync } from "node:child_process"
-import { fileURLToPath } from "node:url"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import { createRequire } from "node:module"
+import { dirname, join } from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 
 const cwd = fileURLToPath(new URL("../..", import.meta.url))
+const reportDir = fileURLToPath(new URL("../../../reward-report", import.meta.url))
 const cleanEnv = Object.fromEntries(
-  Object.entries(process.env).filter(([key]) => !key.startsWith("VEGA_WATCHER_") && !key.startsWith("VEGA_DATANODE_"))
+  Object.entries(process.env).filter(([key]) => !/^VEGA_(WATCHER|REPORT|DATANODE)_/.test(key))
 )
 
-const argv = (args: ReadonlyArray<string>) => [
+// tsx's ES module entry, by path: a command run from another folder resolves `--import tsx` there
+const tsxManifest = createRequire(import.meta.url).resolve("tsx/package.json")
+const tsx = pathToFileURL(join(dirname(tsxManifest), "dist", "loader.mjs")).href
+
+const argv = (dir: string, args: ReadonlyArray<string>) => [
   "--import",
-  "tsx",
+  tsx,
   "--conditions=@vega-effect/source",
-  "src/bin.ts",
+  join(dir, "src", "bin.ts"),
   ...args
 ]
 
@@ -25,9 +32,9 @@ export interface Ran {
   readonly stderr: string
 }
 
-export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran => {
-  const result = spawnSync(process.execPath, argv(args), {
-    cwd,
+const spawnFrom = (dir: string, args: ReadonlyArray<string>, env: Record<string, string>, where = dir): Ran => {
+  const result = spawnSync(process.execPath, argv(dir, args), {
+    cwd: where,
     env: { ...cleanEnv, NO_COLOR: "1", ...env },
     encoding: "utf8",
     timeout: 60_000
@@ -35,10 +42,18 @@ export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> 
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 
+/** The command, run from `where` (the app's folder by default: a relative state file lands there). */
+export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, where = cwd): Ran =>
+  spawnFrom(cwd, args, env, where)
+
+/** `vega-reward-report`, run the same way: the two commands answer the same bad input alike. */
+export const runReport = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran =>
+  spawnFrom(reportDir, args, env)
+
 /** {@link runCli} without blocking this process: for a command talking to a simulator running here. */
 export const runCliAsync = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Ran> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv(args), {
+    const child = spawn(process.execPath, argv(cwd, args), {
       cwd,
       env: { ...cleanEnv, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -51,3 +66,25 @@ export const runCliAsync = (args: ReadonlyArray<string>, env: Record<string, str
     child.on("error", reject)
     child.on("close", (status) => resolve({ status, stdout, stderr }))
   })
+
+export interface Started {
+  readonly child: ChildProcess
+  readonly stdout: () => string
+  readonly stderr: () => string
+  readonly exited: Promise<number | null>
+}
+
+/** The command started and left running: for a watcher stopped by a signal. */
+export const startCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Started => {
+  const child = spawn(process.execPath, argv(cwd, args), {
+    cwd,
+    env: { ...cleanEnv, NO_COLOR: "1", ...env },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+  const exited = new Promise<number | null>((resolve) => child.on("close", (status) => resolve(status)))
+  return { child, stdout: () => stdout, stderr: () => stderr, exited }
+}

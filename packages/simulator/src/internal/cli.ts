@@ -1,24 +1,26 @@
 /**
  * The `vega-sim` command: flags and how they become simulator options. Every duration flag reads
- * the toolkit's one duration syntax (`DurationText`: `1s`, `500ms`, `1.5m`, `1 second`, …).
+ * the toolkit's one duration syntax (`DurationText`: `1s`, `500ms`, `1.5m`, `1 second`, …). The
+ * world and its server are loaded only to serve (`serve.ts`), not for `--help`.
  */
 import * as Command from "@effect/cli/Command"
 import * as Options from "@effect/cli/Options"
-import { DurationText, RateLimit as NodeLimits } from "@vega-effect/schema"
-import * as Console from "effect/Console"
+import * as DurationText from "@vega-effect/schema/DurationText"
+import * as NodeLimits from "@vega-effect/schema/RateLimit"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import type * as Faults from "../Faults.js"
-import * as Simulator from "../Simulator.js"
-import * as World from "../World.js"
+import type * as Simulator from "../Simulator.js"
+import type * as World from "../World.js"
 import { NODE_VERSIONS } from "./api/nodeVersion.js"
+import * as WorldDefaults from "./world/defaults.js"
 
 /** The defaults of the flags that have one, as `--help` shows them. */
 export const DEFAULTS = {
-  seed: String(World.DEFAULT_SEED),
-  blocksPerEpoch: World.DEFAULT_BLOCKS_PER_EPOCH,
+  seed: String(WorldDefaults.DEFAULT_SEED),
+  blocksPerEpoch: WorldDefaults.DEFAULT_BLOCKS_PER_EPOCH,
   blockInterval: "1s",
   host: "127.0.0.1",
   port: 3008,
@@ -41,7 +43,7 @@ const withDefault = <A, const B extends A>(option: Options.Options<A>, fallback:
 const count = (name: string, key: keyof World.Scale, description: string) =>
   Options.integer(name).pipe(
     Options.withDescription(description),
-    defaultLine(String(World.defaultScale[key])),
+    defaultLine(String(WorldDefaults.defaultScale[key])),
     Options.optional
   )
 
@@ -219,14 +221,10 @@ export const toOptions = (f: Flags): Simulator.Options | { readonly error: strin
 
 export const command = Command.make("vega-sim", flags, (f) =>
   Effect.gen(function* () {
-    const started = Date.now()
     const options = toOptions(f)
     if ("error" in options) return yield* Effect.fail(new Error(options.error))
-    const sim = yield* Simulator.make(options)
-    yield* Console.log(
-      `vega-sim: world of seed ${f.seed} at height ${sim.world.height} built in ${((Date.now() - started) / 1000).toFixed(1)} s`
-    )
-    for (const node of sim.nodes) yield* Console.log(`${node.name} ${node.url}`)
-    yield* Effect.never
+    // loaded only to serve: help and usage errors need none of the world
+    const { serve } = yield* Effect.promise(() => import("./serve.js"))
+    return yield* serve(options, f.seed)
   })
 ).pipe(Command.withDescription("A local Vega data node that behaves like the real one."))
