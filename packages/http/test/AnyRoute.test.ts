@@ -217,7 +217,11 @@ describe("paginate by the node's route facts", () => {
         all(DataNodeClient.paginate(DataNodeApi.ListGames, { epochFrom: "1", epochTo: "40" }))
       )
       const half = yield* Effect.either(all(DataNodeClient.paginate(DataNodeApi.ListGames, { epochFrom: "10" })))
-      for (const result of [backward, oldest, games, half] as ReadonlyArray<
+      // a route whose cursors fail on the node cannot be resumed from one
+      const resumed = yield* Effect.either(
+        all(DataNodeClient.paginate(DataNodeApi.ListLedgerEntries, ledgerRequest(0n, DAY), { from: "c0" }))
+      )
+      for (const result of [backward, oldest, games, half, resumed] as ReadonlyArray<
         Either.Either<unknown, { readonly _tag: string }>
       >)
         expect(Either.isLeft(result) && result.left._tag).toBe("InvalidRequestError")

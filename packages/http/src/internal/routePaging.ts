@@ -47,6 +47,10 @@ export const refusal = (facts: RouteFacts.Facts, request: Request, options: Pagi
     return "the node cannot page this route oldest first: read it newest first"
   if (facts.oldestFirstOnly === true && options.newestFirst === true)
     return "the node cuts this route's newest-first first page to the last 24 hours: read it oldest first"
+  if (options.from !== undefined && facts.paging._tag === "TimeWindows")
+    return `the node's cursors fail on this route: resume from the last row's ${facts.paging.time} (${facts.paging.start.join(".")}), not from a cursor`
+  if (options.from !== undefined && facts.paging._tag === "FirstPageOnly")
+    return "the node's cursors fail on this route: it cannot be resumed from a cursor"
   if (
     facts.requiresOneOf !== undefined &&
     !facts.requiresOneOf.some((paths) => paths.every((p) => at(request, [p]) !== undefined))
