@@ -20,6 +20,7 @@ import * as StakeLinking from "./StakeLinking.js"
 import * as StreamForm from "./StreamForm.js"
 import { VegaTimestamp } from "./Timestamp.js"
 import * as TransactionResult from "./TransactionResult.js"
+import * as Vega from "./generated/Vega.js"
 
 /**
  * `vega.events.v1.BusEventType`: the values a client filters on. The enum has more members than
@@ -32,7 +33,9 @@ export const BusEventType = Enum.make("vega.events.v1.BusEventType", {
   BUS_EVENT_TYPE_UNSPECIFIED: 0,
   BUS_EVENT_TYPE_ALL: 1,
   BUS_EVENT_TYPE_TIME_UPDATE: 2,
+  BUS_EVENT_TYPE_ORDER: 5,
   BUS_EVENT_TYPE_PARTY: 7,
+  BUS_EVENT_TYPE_TRADE: 8,
   BUS_EVENT_TYPE_NODE_SIGNATURE: 13,
   BUS_EVENT_TYPE_LIQUIDITY_PROVISION: 25,
   BUS_EVENT_TYPE_EPOCH_UPDATE: 31,
@@ -320,7 +323,9 @@ export const BusEvent = Schema.Struct({
   block: Schema.String,
   type: BusEventType,
   timeUpdate: optional(TimeUpdate),
+  order: optional(Vega.Order),
   party: optional(Party),
+  trade: optional(Vega.Trade),
   nodeSignature: optional(NodeSignature),
   liquidityProvision: optional(LiquidityProvision.LiquidityProvision),
   epochEvent: optional(EpochEvent),

@@ -15,7 +15,7 @@ import { LiquidityProvisions } from "./internal/world/liquidity.js"
 import { SignerBundles } from "./internal/world/bundles.js"
 import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
 import { type Chain, makeChain } from "./internal/world/chain.js"
-import { OrderBook } from "./internal/world/orders.js"
+import { Exchange } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
 import { ReferralSets } from "./internal/world/referrals.js"
@@ -224,11 +224,11 @@ export class World {
    */
   readonly rewards: Rewards
   /**
-   * Resting orders of user transactions, and the fills that move their positions.
+   * The markets' order books, every order and trade, and the fills that move positions.
    *
-   * @since 0.1.0
+   * @since 0.2.0
    */
-  readonly orders: OrderBook
+  readonly exchange: Exchange
   /**
    * What each block changed, until the core publishes the block (see `internal/world/journal.ts`).
    *
@@ -265,7 +265,7 @@ export class World {
     this.signerBundles = new SignerBundles(this.catalog, this.chain, journal)
     this.profiles = new Profiles(this.catalog, journal)
     this.rewards = new Rewards(this.catalog, this.chain, journal)
-    this.orders = new OrderBook(this.seed, this.chain, this.positions)
+    this.exchange = new Exchange(this.seed, this.catalog, this.chain, this.positions, journal)
 
     const stream = (n: number) => makeRandom(mix(this.seed, 0, n))
     this.positions.generate(stream(1), this.scale.positions, this.height)
@@ -274,6 +274,7 @@ export class World {
     this.referralSets.generate(stream(4), this.scale.referralSets, this.scale.refereesPerSet, this.height)
     this.signerBundles.generate(stream(5), this.scale.signerBundles, this.height)
     this.profiles.generate(stream(6), this.scale.profileShare, this.height)
+    this.exchange.open(this.height)
     const rewards = stream(7)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
@@ -301,7 +302,10 @@ export class World {
     for (let i = 0; i < blocks; i++) {
       const height = this.height + 1
       const random = makeRandom(mix(this.seed, height))
-      this.positions.advance(random, height, activity.positionTrades)
+      this.exchange.advance(random, height, activity.positionTrades)
+      for (const row of this.positions.advanceStatuses(random, height, activity.positionTrades)) {
+        this.exchange.closeOut(row, height)
+      }
       this.stakeLinkings.advance(random, height, activity.stakeEvents)
       this.liquidityProvisions.advance(random, height, activity.liquidityChanges)
       for (let p = 0; p < activity.profileChanges; p++) {
@@ -316,7 +320,6 @@ export class World {
         this.rewards.payEpoch(random, height, activity.rewardShare)
         if (epoch % Math.max(1, activity.bundleEveryEpochs) === 0) this.signerBundles.promote(random, epoch + 1, height)
       }
-      this.orders.advance(height)
       this.height = height
     }
   }

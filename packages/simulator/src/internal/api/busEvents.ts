@@ -27,6 +27,7 @@ import { profileValue } from "./profiles.js"
 import { type NodeVersion, resultAs } from "./nodeVersion.js"
 import { rewardValue } from "./rewards.js"
 import { stakeValue } from "./stake.js"
+import { orderValue, tradeValue } from "./tradingValues.js"
 
 const TYPE = EventBus.BusEventType.values
 
@@ -196,6 +197,26 @@ const changeEvents = (change: Change, chain: Chain, timeMicros: number): Array<T
       ]
     case "BundleSigned":
       return nodeSignatures(change.row)
+    case "Order":
+      return [
+        {
+          type: TYPE.BUS_EVENT_TYPE_ORDER,
+          typeName: "BUS_EVENT_TYPE_ORDER",
+          payload: { order: orderValue(change.row) },
+          party: change.row.party.id,
+          marketId: change.row.market.id,
+          partyMethod: true
+        }
+      ]
+    case "Trade":
+      return [
+        {
+          type: TYPE.BUS_EVENT_TYPE_TRADE,
+          typeName: "BUS_EVENT_TYPE_TRADE",
+          payload: { trade: tradeValue(change.row) },
+          marketId: change.row.market.id
+        }
+      ]
     case "Epoch":
       return [
         {

@@ -9,6 +9,7 @@ import { Decimal, Market } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { MarketInfo } from "../world/catalog.js"
+import { FeeFactors } from "../world/fees.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
 
 const encodeMarket = Schema.encodeSync(Market.Market)
@@ -94,9 +95,9 @@ const laterMembers = (version: NodeVersion) =>
 
 const fees = (version: NodeVersion) => ({
   factors: {
-    makerFee: "0.0002",
-    infrastructureFee: "0.0005",
-    liquidityFee: "0.0001",
+    makerFee: FeeFactors.makerFee.text,
+    infrastructureFee: FeeFactors.infrastructureFee.text,
+    liquidityFee: FeeFactors.liquidityFee.text,
     ...(since(version, "v0.79") ? { treasuryFee: "0", buyBackFee: "0" } : {})
   },
   liquidityFeeSettings: { method: "METHOD_MARGINAL_COST" }

@@ -13,7 +13,7 @@
  *   or zero fields keep the active values) that becomes ACTIVE at the next epoch. Amending a
  *   submission that is still pending replaces it (version 1).
  * - `liquidityProvisionCancellation`: the provision becomes STATUS_CANCELLED at once.
- * - `orderSubmission`, `orderAmendment`, `orderCancellation`: see the fill model in `orders.ts`.
+ * - `orderSubmission`, `orderAmendment`, `orderCancellation`: through the markets' books (`orders.ts`).
  *
  * A party the world has not seen joins it with its first successful transaction (a profile with
  * alias `""` from that height, unless the transaction sets one). Anything else fails with
@@ -218,15 +218,15 @@ const apply = (world: World, tx: IncludedTransaction, who: Submitter): Outcome =
       return cancelProvision(world, tx, who, command.value)
     case "orderSubmission": {
       const market = world.catalog.marketById.get(command.value.marketId)
-      return world.orders.submit(who.party, who.join, market, command.value, deterministicId(tx.signature), tx.height)
+      return world.exchange.submit(who.party, who.join, market, command.value, deterministicId(tx.signature), tx.height)
     }
     case "orderAmendment": {
-      const outcome = world.orders.amend(who.id, world.catalog.marketById, command.value, tx.height)
+      const outcome = world.exchange.amend(who.id, world.catalog.marketById, command.value, tx.height)
       if (outcome === undefined) who.join()
       return outcome
     }
     case "orderCancellation": {
-      const outcome = world.orders.cancel(who.id, world.catalog.marketById, command.value)
+      const outcome = world.exchange.cancel(who.id, world.catalog.marketById, command.value, tx.height)
       if (outcome === undefined) who.join()
       return outcome
     }

@@ -11,11 +11,13 @@
 import type { BundleRow } from "./bundles.js"
 import type { Party } from "./catalog.js"
 import type { LpRow } from "./liquidity.js"
+import type { OrderRow } from "./orderTable.js"
 import type { PositionRow } from "./positions.js"
 import type { ProfileRow } from "./profiles.js"
 import type { ReferralStatsRow } from "./referrals.js"
 import type { RewardRow } from "./rewards.js"
 import type { StakeRow } from "./stake.js"
+import type { TradeRow } from "./trades.js"
 
 /** One change, in the order the block made it. */
 export type Change =
@@ -31,6 +33,9 @@ export type Change =
   /** The bundle's signatures became readable. */
   | { readonly _tag: "BundleSigned"; readonly row: BundleRow }
   | { readonly _tag: "Epoch"; readonly epoch: number; readonly action: "START" | "END" }
+  /** A change of an order (every one, in the order made). */
+  | { readonly _tag: "Order"; readonly row: OrderRow }
+  | { readonly _tag: "Trade"; readonly row: TradeRow }
 
 /** A change and the transaction that made it (`""` for the block's own processing). */
 export interface Entry {

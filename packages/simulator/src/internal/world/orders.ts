@@ -1,19 +1,29 @@
 /**
- * Orders, and how they move positions. The simulator does not keep a full limit order book with
- * counterparties; it uses a small deterministic fill model instead:
+ * The exchange: each market's limit order book, matching and the trades it makes, and how fills
+ * move positions on both sides.
  *
- * - **Mark price.** Each market has a mark price per block: its reference price moved by a whole
- *   number of steps between −50 and +50, a step being a thousandth of the reference price (so the
- *   mark stays within ±5% of it). It is a function of the seed, the market and the height.
- * - **Marketable orders fill in full at the mark price** of the block that includes them: MARKET
- *   orders, BUY limits priced at or above the mark and SELL limits priced at or below it, whatever
- *   their time in force (IOC, FOK, GTC, GTT, GFN).
- * - **Other limit orders** rest (GTC, GTT, GFN) with id hex(SHA3-256(signature bytes)), or stop
- *   unfilled (IOC, FOK; the transaction still succeeds, as on the node). A resting order fills in
- *   full, **at its own price**, at the first later block whose mark price reaches it; a GTT order
- *   expires at the first block whose time is at or after its `expiresAt`. Resting orders can be
- *   amended (price, size, time in force, expiry; a marketable amendment fills at the mark price, a
- *   size of 0 or less cancels) and cancelled by id, by market or all at once.
+ * - **Mark price.** Each market's mark price is its reference price moved by a whole number of
+ *   steps between −50 and +50 (a step is a thousandth of the reference price, so the mark stays
+ *   within ±5% of it), drawn anew every {@link MARK_WINDOW} blocks from the seed, the market and
+ *   the window. It stands for the market's mark price source: it does not follow the trades.
+ * - **Market makers.** One of the world's parties per market ({@link Exchange.makerOf}) quotes
+ *   {@link LADDER_LEVELS} price levels on each side, one step apart from the mark outwards, each
+ *   {@link QUOTE_SIZE} in position units. When the mark moves it cancels its quotes and quotes
+ *   again around the new mark; a quote filled in full is placed again at the end of the block.
+ * - **Takers.** Each block some of the world's parties with positions send market orders (IOC) of
+ *   1 to 1,000 units against the book (`activity.positionTrades` of them).
+ * - **Matching** by price, then time: an aggressive order trades with the best opposite level
+ *   first, each fill at the passive order's price, partly or in full; FOK orders trade in full or
+ *   not at all (STOPPED); the rest of an IOC order is stopped (PARTIALLY_FILLED when some traded,
+ *   STOPPED otherwise); the rest of a GTC, GTT or GFN limit order rests on the book (ACTIVE). An
+ *   aggressive order that meets an order of its own party stops there (a wash trade: STOPPED,
+ *   reason ORDER_ERROR_SELF_TRADING, what traded before stands), as the core's matching engine
+ *   stops self-trades. A GTT order expires at the first block whose time is at or after its
+ *   `expiresAt`.
+ * - **Close-outs.** A position that goes CLOSED_OUT is taken over by the network party at the
+ *   mark price: a trade of type TYPE_NETWORK_CLOSE_OUT_BAD between the network and the party,
+ *   through one network order (TYPE_NETWORK, FILLED) named on both sides.
+ * - **Fees** as `fees.ts` says: the aggressor pays.
  * - **Position update** (integers only, in the units the positions table uses: volume in position
  *   decimals, prices in market decimals, PnL in settlement-asset units). A fill of signed size `q`
  *   (+ for BUY, − for SELL) at price `P` on a position of volume `V`, average entry `A` and realised
@@ -23,17 +33,23 @@
  *     `A' = A` while some of the position is left, `0` when it is closed, `P` when it flips;
  *   - `V' = V + q`; `unrealisedPnl = pnl((mark − A') · V')` with the mark price of the block.
  *   `pnl(x) = x · 10^(assetDecimals − priceDecimals − positionDecimals)`. Divisions round half away
- *   from zero. The status and loss socialisation amount stay as they were (new positions:
- *   POSITION_STATUS_UNSPECIFIED, 0).
+ *   from zero.
  *
- * Pegged orders are not modelled. Only the submitter's position moves: there is no counterparty.
+ * Ids: a user's order is named by its transaction (hex(SHA3-256(signature bytes))), as the core
+ * names it; every other order and every trade by hex(SHA3-256(block hash, counter)), a
+ * deterministic stand-in for the core's per-block id generator. Pegged orders are not modelled.
  */
 import { createHash } from "node:crypto"
 import type { Commands } from "@vega-effect/schema"
-import { mix } from "../random.js"
-import type { MarketInfo, Party } from "./catalog.js"
+import { mix, type Random } from "../random.js"
+import { MarketBook } from "./book.js"
+import type { Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
-import { type PositionRow, PositionStatus, type Positions } from "./positions.js"
+import { feesOf, NO_FEES } from "./fees.js"
+import type { Journal } from "./journal.js"
+import { type OrderRow, type OrderSide, type OrderStatus, OrderTable, type OrderTimeInForce } from "./orderTable.js"
+import type { PositionRow, Positions } from "./positions.js"
+import { type TradeRow, type TradeType, Trades } from "./trades.js"
 
 /**
  * The node's texts for the failures the model produces, inferred from the core's code, not
@@ -61,25 +77,6 @@ export const OrderErrors = {
 /** The deterministic id of a transaction: hex(SHA3-256(signature bytes)). */
 export const deterministicId = (signature: string): string =>
   createHash("sha3-256").update(Buffer.from(signature, "hex")).digest("hex")
-
-export type Side = "buy" | "sell"
-
-export interface RestingOrder {
-  readonly id: string
-  readonly party: Party
-  readonly market: MarketInfo
-  readonly side: Side
-  /** Limit price, market decimals. */
-  readonly price: bigint
-  /** Remaining size, position decimals (resting orders are never partly filled). */
-  readonly size: bigint
-  readonly timeInForce: "TIME_IN_FORCE_GTC" | "TIME_IN_FORCE_GTT" | "TIME_IN_FORCE_GFN"
-  /** Unix nanoseconds; 0 when the order does not expire. */
-  readonly expiresAt: bigint
-  readonly reference: string
-  /** The height of the block that placed it. */
-  readonly height: number
-}
 
 /** The parts of a position a fill changes. */
 export interface Exposure {
@@ -124,27 +121,87 @@ export const afterFill = (market: MarketInfo, before: Exposure, size: bigint, pr
   }
 }
 
-/** The mark price stream of {@link OrderBook.markPrice}. */
+
+/** Blocks a mark price holds before the next is drawn. */
+export const MARK_WINDOW = 10
+/** Price levels a market maker quotes on each side. */
+export const LADDER_LEVELS = 5
+/** The size of each quote, position units. */
+export const QUOTE_SIZE = 5_000n
+/** The largest market order a taker sends, position units. */
+const MAX_TAKE = 1_000
+
+/** The mark price stream of {@link Exchange.markPrice}. */
 const MARK_STREAM = 0x6d61726b
 
+const opposite = (side: OrderSide): OrderSide => (side === "SIDE_BUY" ? "SIDE_SELL" : "SIDE_BUY")
+
+
+/** What an order asks of the book when it arrives. */
+interface Incoming {
+  readonly id: string
+  readonly party: Party
+  readonly market: MarketInfo
+  readonly side: OrderSide
+  /** Undefined for market orders: any price. */
+  readonly limit: bigint | undefined
+  readonly size: bigint
+  readonly timeInForce: OrderTimeInForce
+  readonly expiresAt: bigint
+  readonly reference: string
+  readonly postOnly: boolean
+  readonly reduceOnly: boolean
+  /** For an amended order: its creation time and version. */
+  readonly createdAt?: number
+  readonly version?: number
+  /** For an amended order that traded before: its size as placed (remaining = what is left of it). */
+  readonly placedSize?: bigint
+}
+
 /**
- * The resting orders of every market, and the fills that move positions.
+ * Every market's book, the order table and the trades, and the fills that move positions.
  */
-export class OrderBook {
-  /** Resting orders by id, in the order they were placed (an amended order keeps its place). */
-  readonly resting = new Map<string, RestingOrder>()
+export class Exchange {
+  readonly orders = new OrderTable()
+  readonly trades = new Trades()
+  readonly books: ReadonlyArray<MarketBook>
+  /** The market maker's quotes per market: the order ids of its ladder, bids then asks. */
+  private readonly ladders: Array<Array<string>>
+  private readonly expiring = new Set<string>()
+  private idHeight = -1
+  private idCounter = 0
 
   constructor(
     private readonly seed: number,
+    private readonly catalog: Catalog,
     private readonly chain: Chain,
-    private readonly positions: Positions
-  ) {}
+    private readonly positions: Positions,
+    private readonly journal?: Journal
+  ) {
+    this.books = catalog.markets.map(() => new MarketBook())
+    this.ladders = catalog.markets.map(() => [])
+  }
 
   /** The market's mark price at `height`, in market decimals. */
   markPrice(market: MarketInfo, height: number): bigint {
-    const reference = BigInt(market.referencePrice)
-    const step = reference >= 1000n ? reference / 1000n : 1n
-    return reference + step * BigInt((mix(this.seed, MARK_STREAM, market.index, height) % 101) - 50)
+    const window = Math.floor(height / MARK_WINDOW)
+    return this.referencePrice(market) + this.step(market) * BigInt((mix(this.seed, MARK_STREAM, market.index, window) % 101) - 50)
+  }
+
+  private referencePrice(market: MarketInfo): bigint {
+    return BigInt(market.referencePrice)
+  }
+
+  /** A thousandth of the reference price, at least one tick. */
+  step(market: MarketInfo): bigint {
+    const step = this.referencePrice(market) / 1000n
+    return step > market.tickSize ? step - (step % market.tickSize) : market.tickSize
+  }
+
+  /** The party that makes the market: one of the world's own parties, never the network. */
+  makerOf(market: MarketInfo): Party {
+    const parties = this.catalog.parties
+    return parties[1 + ((market.index * 7 + 3) % (parties.length - 1))]
   }
 
   /** Block time of `height` in unix nanoseconds. */
@@ -152,11 +209,18 @@ export class OrderBook {
     return BigInt(this.chain.blockTime(height)) * 1000n
   }
 
-  /** Whether a limit order at `price` trades at once against the mark price of `height`. */
-  marketable(market: MarketInfo, side: Side, price: bigint | undefined, height: number): boolean {
-    if (price === undefined) return true
-    const mark = this.markPrice(market, height)
-    return side === "buy" ? price >= mark : price <= mark
+  /** The next id of the block's id generator. */
+  private nextId(height: number): string {
+    if (height !== this.idHeight) {
+      this.idHeight = height
+      this.idCounter = 0
+    }
+    const counter = Buffer.alloc(8)
+    counter.writeUInt32BE(this.idCounter++, 4)
+    return createHash("sha3-256")
+      .update(Buffer.from(this.chain.blockHash(height), "hex"))
+      .update(counter)
+      .digest("hex")
   }
 
   /** The open volume of a party's position (0 when it has none). */
@@ -167,7 +231,7 @@ export class OrderBook {
   }
 
   /** Fills `size` (signed: + buys, − sells) at `price` and writes the new version of the position. */
-  fill(party: Party, market: MarketInfo, size: bigint, price: bigint, height: number): PositionRow {
+  private fill(party: Party, market: MarketInfo, size: bigint, price: bigint, height: number): PositionRow {
     const previous = this.positions.current.get(this.positions.keyOf(party, market))
     const before: Exposure =
       previous === undefined
@@ -190,29 +254,281 @@ export class OrderBook {
       unrealisedPnl: after.openVolume === 0n ? 0n : pnl(market, (mark - after.averageEntryPrice) * after.openVolume),
       averageEntryPrice: after.averageEntryPrice,
       lossSocialisation: previous?.lossSocialisation ?? 0,
-      status: previous?.status ?? PositionStatus.UNSPECIFIED
+      status: previous?.status ?? 0
     }
     this.positions.record(row)
     return row
   }
 
-  /** Fills a resting order in full at its own price and takes it off the book. */
-  private fillResting(order: RestingOrder, height: number): void {
-    this.resting.delete(order.id)
-    this.fill(order.party, order.market, order.side === "buy" ? order.size : -order.size, order.price, height)
+  private writeOrder(row: Omit<OrderRow, "seq" | "from" | "to">, height: number): OrderRow {
+    const written = this.orders.write(row, height)
+    this.journal?.record(height, { _tag: "Order", row: written })
+    return written
+  }
+
+  private trade(
+    market: MarketInfo,
+    buyer: Party,
+    seller: Party,
+    price: bigint,
+    size: bigint,
+    aggressor: OrderSide,
+    buyOrder: string,
+    sellOrder: string,
+    type: TradeType,
+    height: number
+  ): TradeRow {
+    const fees = feesOf(market, price, size)
+    const trade = this.trades.record({
+      id: this.nextId(height),
+      market,
+      price,
+      size,
+      buyer,
+      seller,
+      aggressor,
+      buyOrder,
+      sellOrder,
+      type,
+      buyerFee: aggressor === "SIDE_BUY" ? fees : NO_FEES,
+      sellerFee: aggressor === "SIDE_SELL" ? fees : NO_FEES,
+      height,
+      vt: this.chain.blockTime(height)
+    })
+    this.fill(buyer, market, size, price, height)
+    this.fill(seller, market, -size, price, height)
+    this.journal?.record(height, { _tag: "Trade", row: trade })
+    return trade
   }
 
   /**
-   * One block: expires GTT orders whose time has come and fills, at their own price, the resting
-   * orders the block's mark price reaches.
+   * Matches an incoming order against the book, writes its final state, and rests what is left
+   * when its time in force says so. Returns the order's final row.
    */
-  advance(height: number): void {
-    if (this.resting.size === 0) return
-    const now = this.nanosAt(height)
-    for (const order of [...this.resting.values()]) {
-      if (order.expiresAt > 0n && order.expiresAt <= now) this.resting.delete(order.id)
-      else if (this.marketable(order.market, order.side, order.price, height)) this.fillResting(order, height)
+  private place(order: Incoming, height: number): OrderRow {
+    const book = this.books[order.market.index]
+    const vt = this.chain.blockTime(height)
+    const base = {
+      id: order.id,
+      party: order.party,
+      market: order.market,
+      side: order.side,
+      price: order.limit ?? 0n,
+      size: order.placedSize ?? order.size,
+      timeInForce: order.timeInForce,
+      type: order.limit === undefined ? ("TYPE_MARKET" as const) : ("TYPE_LIMIT" as const),
+      createdAt: order.createdAt ?? vt,
+      updatedAt: order.createdAt === undefined ? 0 : vt,
+      expiresAt: order.expiresAt,
+      reference: order.reference,
+      version: order.version ?? 1,
+      postOnly: order.postOnly,
+      reduceOnly: order.reduceOnly,
+      vt
     }
+    const tif = order.timeInForce
+    if (tif === "TIME_IN_FORCE_FOK" && book.available(order.side, order.limit, order.party) < order.size) {
+      return this.writeOrder({ ...base, remaining: order.size, status: "STATUS_STOPPED" }, height)
+    }
+    let remaining = order.size
+    let washed = false
+    const levels = book.side(opposite(order.side))
+    while (remaining > 0n && levels.length > 0) {
+      const level = levels[0]
+      if (order.limit !== undefined && (order.side === "SIDE_BUY" ? level.price > order.limit : level.price < order.limit)) {
+        break
+      }
+      const passive = level.orders[0]
+      if (passive.party === order.party) {
+        washed = true
+        break
+      }
+      const size = remaining < passive.remaining ? remaining : passive.remaining
+      remaining -= size
+      passive.remaining -= size
+      const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
+      const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
+      this.trade(order.market, buyer, seller, level.price, size, order.side, buyOrder, sellOrder, "TYPE_DEFAULT", height)
+      const done = passive.remaining === 0n
+      if (done) {
+        book.remove(passive.id)
+        this.expiring.delete(passive.id)
+      }
+      passive.row = this.writeOrder(
+        { ...passive.row, remaining: passive.remaining, status: done ? "STATUS_FILLED" : "STATUS_ACTIVE", updatedAt: vt, vt },
+        height
+      )
+    }
+    let status: OrderStatus
+    let reason: string | undefined
+    if (remaining === 0n) status = "STATUS_FILLED"
+    else if (washed) {
+      status = "STATUS_STOPPED"
+      reason = "ORDER_ERROR_SELF_TRADING"
+    } else if (tif === "TIME_IN_FORCE_IOC" || tif === "TIME_IN_FORCE_FOK" || order.limit === undefined) {
+      status = remaining < order.size ? "STATUS_PARTIALLY_FILLED" : "STATUS_STOPPED"
+    } else status = "STATUS_ACTIVE"
+    const row = this.writeOrder(
+      {
+        ...base,
+        remaining,
+        status,
+        ...(reason === undefined ? {} : { reason })
+      },
+      height
+    )
+    if (status === "STATUS_ACTIVE") {
+      book.add({ id: order.id, party: order.party, side: order.side, price: order.limit!, remaining, row })
+      if (order.expiresAt > 0n) this.expiring.add(order.id)
+    }
+    return row
+  }
+
+  /** Takes a resting order off the book with its final status. */
+  private retire(market: MarketInfo, id: string, status: OrderStatus, height: number): void {
+    const order = this.books[market.index].remove(id)
+    if (order === undefined) return
+    this.expiring.delete(id)
+    const vt = this.chain.blockTime(height)
+    this.writeOrder({ ...order.row, status, updatedAt: vt, vt }, height)
+  }
+
+  /** The market maker's ladder around the mark price of `height`, cancelling the one before. */
+  private quote(market: MarketInfo, height: number): void {
+    const maker = this.makerOf(market)
+    for (const id of this.ladders[market.index]) this.retire(market, id, "STATUS_CANCELLED", height)
+    const mark = this.markPrice(market, height)
+    const step = this.step(market)
+    const ladder: Array<string> = []
+    for (const side of ["SIDE_BUY", "SIDE_SELL"] as const) {
+      for (let level = 1; level <= LADDER_LEVELS; level++) {
+        const price = side === "SIDE_BUY" ? mark - step * BigInt(level) : mark + step * BigInt(level)
+        if (price <= 0n) continue
+        ladder.push(this.placeQuote(market, maker, side, price, height))
+      }
+    }
+    this.ladders[market.index] = ladder
+  }
+
+  private placeQuote(market: MarketInfo, maker: Party, side: OrderSide, price: bigint, height: number): string {
+    const id = this.nextId(height)
+    this.place(
+      {
+        id,
+        party: maker,
+        market,
+        side,
+        limit: price,
+        size: QUOTE_SIZE,
+        timeInForce: "TIME_IN_FORCE_GTC",
+        expiresAt: 0n,
+        reference: "",
+        postOnly: false,
+        reduceOnly: false
+      },
+      height
+    )
+    return id
+  }
+
+  /** Places again, at the same price, each quote of the ladder that was filled in full. */
+  private replenish(market: MarketInfo, height: number): void {
+    const ladder = this.ladders[market.index]
+    const book = this.books[market.index]
+    for (let i = 0; i < ladder.length; i++) {
+      if (book.byId.has(ladder[i])) continue
+      const filled = this.orders.current(ladder[i])!
+      if (filled.status !== "STATUS_FILLED") continue
+      ladder[i] = this.placeQuote(market, filled.party, filled.side, filled.price, height)
+    }
+  }
+
+  /** The first quotes, at the height the world starts from. */
+  open(height: number): void {
+    for (const market of this.catalog.markets) this.quote(market, height)
+  }
+
+  /** The network takes over a closed-out position at the mark price. */
+  closeOut(position: PositionRow, height: number): void {
+    const volume = BigInt(position.openVolume)
+    if (volume === 0n) return
+    const { market } = position
+    const network = this.catalog.network
+    const mark = this.markPrice(market, height)
+    const vt = this.chain.blockTime(height)
+    const size = volume < 0n ? -volume : volume
+    // the party sells a long position to the network, buys back a short one from it
+    const networkSide: OrderSide = volume > 0n ? "SIDE_BUY" : "SIDE_SELL"
+    const id = this.nextId(height)
+    this.writeOrder(
+      {
+        id,
+        party: network,
+        market,
+        side: networkSide,
+        price: 0n,
+        size,
+        remaining: 0n,
+        timeInForce: "TIME_IN_FORCE_FOK",
+        type: "TYPE_NETWORK",
+        status: "STATUS_FILLED",
+        createdAt: vt,
+        updatedAt: 0,
+        expiresAt: 0n,
+        reference: "",
+        version: 1,
+        postOnly: false,
+        reduceOnly: false,
+        vt
+      },
+      height
+    )
+    const [buyer, seller] = volume > 0n ? [network, position.party] : [position.party, network]
+    this.trade(market, buyer, seller, mark, size, networkSide, id, id, "TYPE_NETWORK_CLOSE_OUT_BAD", height)
+  }
+
+  /**
+   * One block of the world's own trading: GTT orders whose time has come expire, market makers
+   * requote when the mark moves, takers trade, filled quotes are placed again.
+   */
+  advance(random: Random, height: number, takers: number): void {
+    const now = this.nanosAt(height)
+    for (const id of [...this.expiring]) {
+      const row = this.orders.current(id)!
+      if (row.expiresAt <= now) this.retire(row.market, id, "STATUS_EXPIRED", height)
+    }
+    if (Math.floor(height / MARK_WINDOW) !== Math.floor((height - 1) / MARK_WINDOW)) {
+      for (const market of this.catalog.markets) this.quote(market, height)
+    }
+    const traded = new Set<MarketInfo>()
+    for (let i = 0; i < takers; i++) {
+      const position = this.positions.pickGenerated(random)
+      if (position === undefined) break
+      const { market, party } = position
+      if (party === this.catalog.network || party === this.makerOf(market)) continue
+      const volume = BigInt(position.openVolume)
+      // takers lean towards closing positions that grew large
+      const side: OrderSide =
+        volume > 50_000n ? "SIDE_SELL" : volume < -50_000n ? "SIDE_BUY" : random.chance(0.5) ? "SIDE_BUY" : "SIDE_SELL"
+      this.place(
+        {
+          id: this.nextId(height),
+          party,
+          market,
+          side,
+          limit: undefined,
+          size: BigInt(1 + random.int(MAX_TAKE)),
+          timeInForce: "TIME_IN_FORCE_IOC",
+          expiresAt: 0n,
+          reference: "",
+          postOnly: false,
+          reduceOnly: false
+        },
+        height
+      )
+      traded.add(market)
+    }
+    for (const market of traded) this.replenish(market, height)
   }
 
   /**
@@ -229,37 +545,39 @@ export class OrderBook {
   ): string | undefined {
     if (market === undefined) return OrderErrors.invalidMarketId
     if (cmd.peggedOrder !== undefined) return OrderErrors.peggedNotModelled
-    const tif = cmd.timeInForce
+    const tif = cmd.timeInForce as OrderTimeInForce
     if (tif === "TIME_IN_FORCE_GFA") return OrderErrors.gfaDuringContinuousTrading
     if (tif === "TIME_IN_FORCE_GTT" && cmd.expiresAt <= this.nanosAt(height)) return OrderErrors.expiryBeforeCreation
-    const side: Side = cmd.side === "SIDE_BUY" ? "buy" : "sell"
-    const price = cmd.type === "TYPE_MARKET" ? undefined : BigInt(cmd.price)
-    const marketable = this.marketable(market, side, price, height)
-    if (cmd.postOnly && marketable) return OrderErrors.postOnlyWouldTrade
+    const side = cmd.side as OrderSide
+    const limit = cmd.type === "TYPE_MARKET" ? undefined : BigInt(cmd.price)
+    const book = this.books[market.index]
+    const best = book.best(opposite(side))
+    const crosses =
+      best !== undefined && (limit === undefined || (side === "SIDE_BUY" ? limit >= best.price : limit <= best.price))
+    if (cmd.postOnly && crosses) return OrderErrors.postOnlyWouldTrade
     let size = cmd.size
     if (cmd.reduceOnly) {
       const open = this.openVolume(party, market)
-      if (open === 0n || open > 0n === (side === "buy")) return OrderErrors.reduceOnlyWouldNotReduce
-      if (size > abs(open)) size = abs(open)
+      if (open === 0n || open > 0n === (side === "SIDE_BUY")) return OrderErrors.reduceOnlyWouldNotReduce
+      const most = open < 0n ? -open : open
+      if (size > most) size = most
     }
-    const owner = join()
-    if (marketable) {
-      this.fill(owner, market, side === "buy" ? size : -size, this.markPrice(market, height), height)
-    } else if (tif === "TIME_IN_FORCE_GTC" || tif === "TIME_IN_FORCE_GTT" || tif === "TIME_IN_FORCE_GFN") {
-      this.resting.set(id, {
+    this.place(
+      {
         id,
-        party: owner,
+        party: join(),
         market,
         side,
-        price: price!,
+        limit,
         size,
         timeInForce: tif,
         expiresAt: tif === "TIME_IN_FORCE_GTT" ? cmd.expiresAt : 0n,
         reference: cmd.reference,
-        height
-      })
-    }
-    // a non-marketable IOC or FOK order stops without trading
+        postOnly: cmd.postOnly,
+        reduceOnly: cmd.reduceOnly
+      },
+      height
+    )
     return undefined
   }
 
@@ -270,7 +588,8 @@ export class OrderBook {
   cancel(
     partyId: string,
     markets: ReadonlyMap<string, MarketInfo>,
-    cmd: Commands.OrderCancellation
+    cmd: Commands.OrderCancellation,
+    height: number
   ): string | undefined {
     if (cmd.orderId !== "" && cmd.marketId === "") return OrderErrors.invalidCancellation
     let market: MarketInfo | undefined
@@ -279,16 +598,14 @@ export class OrderBook {
       if (market === undefined) return OrderErrors.invalidMarketId
     }
     if (cmd.orderId !== "") {
-      const order = this.resting.get(cmd.orderId)
-      if (order === undefined || order.market !== market) return OrderErrors.orderNotFound
+      const order = this.books[market!.index].byId.get(cmd.orderId)
+      if (order === undefined) return OrderErrors.orderNotFound
       if (order.party.id !== partyId) return OrderErrors.invalidPartyId
-      this.resting.delete(order.id)
+      this.retire(market!, order.id, "STATUS_CANCELLED", height)
       return undefined
     }
-    for (const order of [...this.resting.values()]) {
-      if (order.party.id === partyId && (market === undefined || order.market === market)) {
-        this.resting.delete(order.id)
-      }
+    for (const order of this.liveOrdersOf(partyId)) {
+      if (market === undefined || order.market === market) this.retire(order.market, order.id, "STATUS_CANCELLED", height)
     }
     return undefined
   }
@@ -302,8 +619,10 @@ export class OrderBook {
   ): string | undefined {
     const market = markets.get(cmd.marketId)
     if (market === undefined) return OrderErrors.invalidMarketId
-    const order = this.resting.get(cmd.orderId)
-    if (order === undefined || order.market !== market) return OrderErrors.orderNotFound
+    const book = this.books[market.index]
+    const resting = book.byId.get(cmd.orderId)
+    if (resting === undefined) return OrderErrors.orderNotFound
+    const order = resting.row
     if (order.party.id !== partyId) return OrderErrors.invalidPartyId
     if (cmd.peggedOffset !== "" || cmd.peggedReference !== "PEGGED_REFERENCE_UNSPECIFIED") {
       return OrderErrors.cannotAmendPeggedDetails
@@ -323,29 +642,56 @@ export class OrderBook {
     if (timeInForce === "TIME_IN_FORCE_GTT" && expiresAt <= this.nanosAt(height)) {
       return OrderErrors.expiryBeforeCreation
     }
+    const traded = order.size - order.remaining
     const size = cmd.size ?? order.size + cmd.sizeDelta
-    if (size <= 0n) {
-      this.resting.delete(order.id)
+    const remaining = size - traded
+    if (remaining <= 0n) {
+      this.retire(market, order.id, "STATUS_CANCELLED", height)
       return undefined
     }
-    const amended: RestingOrder = {
-      ...order,
-      price: cmd.price === undefined ? order.price : BigInt(cmd.price),
-      size,
-      timeInForce,
-      expiresAt
+    const price = cmd.price === undefined ? order.price : BigInt(cmd.price)
+    const vt = this.chain.blockTime(height)
+    const amended = { ...order, price, size, remaining, timeInForce, expiresAt, version: order.version + 1, updatedAt: vt, vt }
+    if (price === order.price && remaining <= order.remaining) {
+      // a smaller order at the same price keeps its place in the queue
+      resting.remaining = remaining
+      resting.row = this.writeOrder(amended, height)
+      if (expiresAt > 0n) this.expiring.add(order.id)
+      else this.expiring.delete(order.id)
+      return undefined
     }
-    if (this.marketable(market, amended.side, amended.price, height)) {
-      this.resting.delete(order.id)
-      this.fill(order.party, market, amended.side === "buy" ? size : -size, this.markPrice(market, height), height)
-    } else {
-      this.resting.set(order.id, amended)
-    }
+    // a new price or a larger size goes to the back of its level, and may trade
+    book.remove(order.id)
+    this.expiring.delete(order.id)
+    this.place(
+      {
+        id: order.id,
+        party: order.party,
+        market,
+        side: order.side,
+        limit: price,
+        size: remaining,
+        placedSize: size,
+        timeInForce,
+        expiresAt,
+        reference: order.reference,
+        postOnly: order.postOnly,
+        reduceOnly: order.reduceOnly,
+        createdAt: order.createdAt,
+        version: order.version + 1
+      },
+      height
+    )
     return undefined
   }
 
-  /** The resting orders of a party, in the order they were placed. */
-  ordersOf(partyId: string): Array<RestingOrder> {
-    return [...this.resting.values()].filter((order) => order.party.id === partyId)
+  /** The orders of a party on the book now, in the order they were placed. */
+  liveOrdersOf(partyId: string): Array<OrderRow> {
+    const out: Array<OrderRow> = []
+    for (const placed of this.orders.byParty.get(partyId) ?? []) {
+      const row = this.orders.current(placed.id)!
+      if (row.status === "STATUS_ACTIVE") out.push(row)
+    }
+    return out
   }
 }

@@ -1,8 +1,13 @@
 /**
- * Positions (`positions_current`): one row per party and market, closed ones included. Each block
- * some positions trade: volume, entry price and PnL move, and positions go through
- * ORDERS_CLOSED, DISTRESSED and CLOSED_OUT (the network party takes over what is closed out).
- * Fills of user orders write versions too ({@link Positions.record}).
+ * Positions (`positions_current`): one row per party and market, closed ones included.
+ *
+ * The world starts from a snapshot, as a data node restored from network history does: positions
+ * exist with no trades behind them. In each market the network party holds the opposite of all the
+ * others (it took over their counterparties' closed-out positions), so every market's open volume
+ * sums to zero. From then on volume, entry price and PnL move only through fills (`orders.ts`,
+ * {@link Positions.record}), and each block some positions go through ORDERS_CLOSED, DISTRESSED and
+ * CLOSED_OUT ({@link Positions.advanceStatuses}; the exchange hands a closed-out position to the
+ * network party).
  */
 import type { Random } from "../random.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
@@ -51,8 +56,6 @@ export class Positions {
   readonly byParty: Array<Array<PositionRow> | undefined> = []
   readonly byMarket: Array<Array<PositionRow> | undefined> = []
   private readonly keys: Array<number> = []
-  /** Positions a transaction has changed: they move with transactions only, not with generated trades. */
-  private readonly owned = new Set<number>()
 
   constructor(
     private readonly catalog: Catalog,
@@ -73,7 +76,19 @@ export class Positions {
       const market = markets[(i + offsets[partyIndex]) % markets.length]
       rows.push(this.initial(random, people[partyIndex], market, 1 + random.int(height)))
     }
-    for (const market of markets) rows.push(this.initial(random, network, market, 1 + random.int(height)))
+    const sums = markets.map(() => 0)
+    for (const row of rows) sums[row.market.index] += row.openVolume as number
+    for (const market of markets) {
+      const house = this.initial(random, network, market, 1 + random.int(height))
+      const openVolume = -sums[market.index]
+      rows.push({
+        ...house,
+        openVolume,
+        averageEntryPrice: openVolume === 0 ? 0 : market.referencePrice,
+        unrealisedPnl: 0,
+        status: PositionStatus.UNSPECIFIED
+      })
+    }
     rows.sort(comparePositions)
     for (const row of rows) this.add(row)
   }
@@ -119,106 +134,34 @@ export class Positions {
     ;(this.byMarket[row.market.index] ??= []).push(row)
   }
 
-  /** Trades of one block: `count` positions change. */
-  advance(random: Random, height: number, count: number): void {
-    if (this.keys.length === 0) return
-    const vt = this.chain.blockTime(height)
-    const changed = new Map<number, PositionRow>()
-    const take = (row: PositionRow) => changed.get(this.keyOf(row.party, row.market)) ?? row
-    for (let i = 0; i < count; i++) {
-      const key = this.keys[random.int(this.keys.length)]
-      if (this.owned.has(key)) continue
-      const before = take(this.current.get(key)!)
-      const after = this.trade(random, before, height, vt)
-      changed.set(this.keyOf(after.party, after.market), after)
-      if (after.status === PositionStatus.CLOSED_OUT && before.status !== PositionStatus.CLOSED_OUT) {
-        const house = take(this.current.get(this.keyOf(this.catalog.network, after.market))!)
-        changed.set(this.keyOf(house.party, house.market), {
-          ...house,
-          from: height,
-          to: Infinity,
-          vt,
-          // generated positions (the network's and those it trades) hold numbers
-          openVolume: (house.openVolume as number) + (before.openVolume as number),
-          averageEntryPrice: before.averageEntryPrice || house.averageEntryPrice
-        })
-      }
-    }
-    const rows = [...changed.values()].sort(comparePositions)
-    for (const row of rows) {
-      const key = this.keyOf(row.party, row.market)
-      this.current.get(key)!.to = height
-      this.add(row)
-      this.journal?.position(height, key, row)
-    }
-  }
-
-  private trade(random: Random, row: PositionRow, height: number, vt: number): PositionRow {
-    let { status } = row
-    let averageEntryPrice = row.averageEntryPrice as number
-    let openVolume = row.openVolume as number
-    let realisedPnl = row.realisedPnl as number
-    let unrealisedPnl = row.unrealisedPnl as number
-    const price = Math.max(1, Math.round(row.market.referencePrice * (0.8 + random.next() * 0.4)))
-    switch (status) {
-      case PositionStatus.DISTRESSED:
-        status = random.chance(0.5)
-          ? PositionStatus.CLOSED_OUT
-          : random.chance(0.6)
-            ? PositionStatus.UNSPECIFIED
-            : PositionStatus.DISTRESSED
-        break
-      case PositionStatus.ORDERS_CLOSED:
-        status = random.chance(0.5) ? PositionStatus.UNSPECIFIED : PositionStatus.ORDERS_CLOSED
-        break
-      case PositionStatus.CLOSED_OUT:
-        status = random.chance(0.1) ? PositionStatus.UNSPECIFIED : PositionStatus.CLOSED_OUT
-        break
-      default:
-        status = random.chance(0.03)
-          ? PositionStatus.DISTRESSED
-          : random.chance(0.02)
-            ? PositionStatus.ORDERS_CLOSED
-            : PositionStatus.UNSPECIFIED
-    }
-    if (status === PositionStatus.CLOSED_OUT) {
-      realisedPnl += unrealisedPnl - Math.abs(openVolume)
-      openVolume = 0
-      unrealisedPnl = 0
-      averageEntryPrice = 0
-    } else {
-      const delta = (random.chance(0.5) ? -1 : 1) * (1 + random.int(1_000))
-      const volume = openVolume + delta
-      if (volume === 0 || Math.sign(volume) !== Math.sign(openVolume)) {
-        realisedPnl += unrealisedPnl
-        averageEntryPrice = volume === 0 ? 0 : price
-      } else if (Math.abs(volume) > Math.abs(openVolume)) {
-        averageEntryPrice = Math.round(
-          (averageEntryPrice * Math.abs(openVolume) + price * Math.abs(delta)) / Math.abs(volume)
-        )
-      }
-      openVolume = volume
-      unrealisedPnl = volume === 0 ? 0 : Math.round(((price - averageEntryPrice) * volume) / 1_000)
-    }
-    return {
-      party: row.party,
-      market: row.market,
-      from: height,
-      to: Infinity,
-      vt,
-      openVolume,
-      realisedPnl,
-      unrealisedPnl,
-      averageEntryPrice,
-      lossSocialisation: row.lossSocialisation,
-      status
-    }
+  /** A random position of the world's own parties (none of a party a transaction brought in). */
+  pickGenerated(random: Random): PositionRow | undefined {
+    if (this.keys.length === 0) return undefined
+    const row = this.current.get(this.keys[random.int(this.keys.length)])!
+    return row.party.index < this.catalog.parties.length ? row : undefined
   }
 
   /**
-   * Writes a new version of a position (a change made by a transaction at `row.from`). A version
-   * written at the same height is replaced, so a block shows the last state it left. From then on
-   * the position only changes through {@link Positions.record}.
+   * The statuses of one block: `count` random positions of the world's own parties (not the
+   * network's) may change status. Returns those that became CLOSED_OUT, as they were before.
+   */
+  advanceStatuses(random: Random, height: number, count: number): Array<PositionRow> {
+    const closedOut: Array<PositionRow> = []
+    const vt = this.chain.blockTime(height)
+    for (let i = 0; i < count; i++) {
+      const row = this.pickGenerated(random)
+      if (row === undefined || row.party === this.catalog.network) continue
+      const status = nextStatus(random, row.status)
+      if (status === row.status) continue
+      this.record({ ...row, from: height, to: Infinity, vt, status })
+      if (status === PositionStatus.CLOSED_OUT) closedOut.push(row)
+    }
+    return closedOut
+  }
+
+  /**
+   * Writes a new version of a position at `row.from`. A version written at the same height is
+   * replaced, so a block shows the last state it left.
    */
   record(row: PositionRow): void {
     const key = this.keyOf(row.party, row.market)
@@ -231,7 +174,7 @@ export class Positions {
     } else if (previous !== undefined) {
       previous.to = row.from
     }
-    this.owned.add(key)
+    if (previous === undefined) this.keys.push(key)
     this.current.set(key, row)
     this.journal?.position(row.from, key, row)
     insertSorted(this.log, row, comparePositions)
@@ -244,5 +187,27 @@ export class Positions {
     prune(this.log, minHeight)
     for (const rows of this.byParty) if (rows !== undefined) prune(rows, minHeight)
     for (const rows of this.byMarket) if (rows !== undefined) prune(rows, minHeight)
+  }
+}
+
+/** A position's next status: most stay, some go distressed, some of those are closed out. */
+const nextStatus = (random: Random, status: number): number => {
+  switch (status) {
+    case PositionStatus.DISTRESSED:
+      return random.chance(0.5)
+        ? PositionStatus.CLOSED_OUT
+        : random.chance(0.6)
+          ? PositionStatus.UNSPECIFIED
+          : PositionStatus.DISTRESSED
+    case PositionStatus.ORDERS_CLOSED:
+      return random.chance(0.5) ? PositionStatus.UNSPECIFIED : PositionStatus.ORDERS_CLOSED
+    case PositionStatus.CLOSED_OUT:
+      return random.chance(0.1) ? PositionStatus.UNSPECIFIED : PositionStatus.CLOSED_OUT
+    default:
+      return random.chance(0.03)
+        ? PositionStatus.DISTRESSED
+        : random.chance(0.02)
+          ? PositionStatus.ORDERS_CLOSED
+          : PositionStatus.UNSPECIFIED
   }
 }

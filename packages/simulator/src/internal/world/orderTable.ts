@@ -1,0 +1,111 @@
+/**
+ * Orders as the data node stores them: a row per change of an order (placed, partly filled,
+ * amended, filled, cancelled, expired, stopped, rejected), each visible from the height of the
+ * block that made it until the next change of that order. Changes made in one block are all kept
+ * (in the order they were made, `seq`), but a view at a height sees only the last of them.
+ */
+import type { MarketInfo, Party } from "./catalog.js"
+import { type Versioned, visibleAt } from "./versioned.js"
+
+export type OrderSide = "SIDE_BUY" | "SIDE_SELL"
+
+export type OrderStatus =
+  | "STATUS_ACTIVE"
+  | "STATUS_EXPIRED"
+  | "STATUS_CANCELLED"
+  | "STATUS_STOPPED"
+  | "STATUS_FILLED"
+  | "STATUS_REJECTED"
+  | "STATUS_PARTIALLY_FILLED"
+
+export type OrderType = "TYPE_LIMIT" | "TYPE_MARKET" | "TYPE_NETWORK"
+
+export type OrderTimeInForce =
+  | "TIME_IN_FORCE_GTC"
+  | "TIME_IN_FORCE_GTT"
+  | "TIME_IN_FORCE_IOC"
+  | "TIME_IN_FORCE_FOK"
+  | "TIME_IN_FORCE_GFA"
+  | "TIME_IN_FORCE_GFN"
+
+export interface OrderRow extends Versioned {
+  readonly id: string
+  readonly party: Party
+  readonly market: MarketInfo
+  readonly side: OrderSide
+  /** Market decimals; 0 for market and network orders. */
+  readonly price: bigint
+  /** Position decimals. */
+  readonly size: bigint
+  readonly remaining: bigint
+  readonly timeInForce: OrderTimeInForce
+  readonly type: OrderType
+  readonly status: OrderStatus
+  /** The `vega.OrderError` name of a rejected or stopped order. */
+  readonly reason?: string
+  /** Unix microseconds. */
+  readonly createdAt: number
+  /** Unix microseconds of the change; 0 until the order first changes. */
+  readonly updatedAt: number
+  /** Unix nanoseconds; 0 when it does not expire. */
+  readonly expiresAt: bigint
+  readonly reference: string
+  /** 1, then one more per amendment. */
+  readonly version: number
+  readonly postOnly: boolean
+  readonly reduceOnly: boolean
+  /** The block time of this change, unix microseconds (`vega_time`). */
+  readonly vt: number
+  /** The change's place among every order change of the world. */
+  readonly seq: number
+}
+
+/** Whether an order in this state is still on the book. */
+export const isLive = (row: OrderRow): boolean => row.status === "STATUS_ACTIVE"
+
+export class OrderTable {
+  /** Every change, in the order made. */
+  readonly log: Array<OrderRow> = []
+  /** The changes of each order, oldest first. */
+  readonly byId = new Map<string, Array<OrderRow>>()
+  /** The first change of each order (its placement), in the order placed; by party and market too. */
+  readonly placed: Array<OrderRow> = []
+  readonly byParty = new Map<string, Array<OrderRow>>()
+  readonly byMarket: Array<Array<OrderRow> | undefined> = []
+  private seq = 0
+
+  /** Writes a change at `height` (the first one of an order places it). */
+  write(row: Omit<OrderRow, "seq" | "from" | "to">, height: number): OrderRow {
+    const written: OrderRow = { ...row, seq: this.seq++, from: height, to: Infinity }
+    const versions = this.byId.get(row.id)
+    if (versions === undefined) {
+      this.byId.set(row.id, [written])
+      this.placed.push(written)
+      let own = this.byParty.get(row.party.id)
+      if (own === undefined) this.byParty.set(row.party.id, (own = []))
+      own.push(written)
+      ;(this.byMarket[row.market.index] ??= []).push(written)
+    } else {
+      versions[versions.length - 1].to = height
+      versions.push(written)
+    }
+    this.log.push(written)
+    return written
+  }
+
+  /** The latest change of an order. */
+  current(id: string): OrderRow | undefined {
+    const versions = this.byId.get(id)
+    return versions?.[versions.length - 1]
+  }
+
+  /** The state of an order as a view at `height` sees it. */
+  at(id: string, height: number): OrderRow | undefined {
+    const versions = this.byId.get(id)
+    if (versions === undefined) return undefined
+    for (let i = versions.length - 1; i >= 0; i--) {
+      if (versions[i].from <= height) return visibleAt(versions[i], height) ? versions[i] : undefined
+    }
+    return undefined
+  }
+}
