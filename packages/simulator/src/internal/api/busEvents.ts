@@ -37,6 +37,8 @@ export interface SimEvent {
   readonly event: EventBus.BusEvent
   /** The party `IsParty` answers for, when the event type has that method. */
   readonly party?: string
+  /** A second party `IsParty` answers for (a trade's seller; its buyer is `party`). */
+  readonly otherParty?: string
   /** `MarketID()`, when the event type has that method. */
   readonly marketId?: string
   /** Whether the event type has `PartyID()` too (needed when both filters are set). */
@@ -214,6 +216,8 @@ const changeEvents = (change: Change, chain: Chain, timeMicros: number): Array<T
           type: TYPE.BUS_EVENT_TYPE_TRADE,
           typeName: "BUS_EVENT_TYPE_TRADE",
           payload: { trade: tradeValue(change.row) },
+          party: change.row.buyer.id,
+          otherParty: change.row.seller.id,
           marketId: change.row.market.id
         }
       ]

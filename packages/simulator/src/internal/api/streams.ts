@@ -308,7 +308,7 @@ const filterOf = (request: BusRequest): ((event: SimEvent) => boolean) => {
   const byParty = (event: SimEvent): boolean =>
     marketId !== ""
       ? event.marketId === marketId && (partyId === "" || (event.partyMethod === true && event.party === partyId))
-      : partyId === "" || event.party === partyId
+      : partyId === "" || event.party === partyId || event.otherParty === partyId
   return (event) => (types.has(event.type) || (all && event.type !== TYPE.BUS_EVENT_TYPE_TX_ERROR)) && byParty(event)
 }
 

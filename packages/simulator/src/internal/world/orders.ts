@@ -8,8 +8,8 @@
  *   the window. It stands for the market's mark price source: it does not follow the trades.
  * - **Market makers.** One of the world's parties per market ({@link Exchange.makerOf}) quotes
  *   {@link LADDER_LEVELS} price levels on each side, one step apart from the mark outwards, each
- *   {@link QUOTE_SIZE} in position units. When the mark moves it cancels its quotes and quotes
- *   again around the new mark; a quote filled in full is placed again at the end of the block.
+ *   {@link QUOTE_SIZE} in position units. When the mark moves it amends its quotes to the levels
+ *   around the new mark; a quote filled in full is placed again at the end of the block.
  * - **Takers.** Each block some of the world's parties with positions send market orders (IOC) of
  *   1 to 1,000 units against the book (`activity.positionTrades` of them).
  * - **Matching** by price, then time: an aggressive order trades with the best opposite level
@@ -121,7 +121,6 @@ export const afterFill = (market: MarketInfo, before: Exposure, size: bigint, pr
   }
 }
 
-
 /** Blocks a mark price holds before the next is drawn. */
 export const MARK_WINDOW = 10
 /** Price levels a market maker quotes on each side. */
@@ -135,7 +134,6 @@ const MAX_TAKE = 1_000
 const MARK_STREAM = 0x6d61726b
 
 const opposite = (side: OrderSide): OrderSide => (side === "SIDE_BUY" ? "SIDE_SELL" : "SIDE_BUY")
-
 
 /** What an order asks of the book when it arrives. */
 interface Incoming {
@@ -167,6 +165,8 @@ export class Exchange {
   readonly books: ReadonlyArray<MarketBook>
   /** The market maker's quotes per market: the order ids of its ladder, bids then asks. */
   private readonly ladders: Array<Array<string>>
+  /** The mark price each market's ladder was last quoted around. */
+  private readonly quotedAt: Array<bigint> = []
   private readonly expiring = new Set<string>()
   private idHeight = -1
   private idCounter = 0
@@ -185,7 +185,10 @@ export class Exchange {
   /** The market's mark price at `height`, in market decimals. */
   markPrice(market: MarketInfo, height: number): bigint {
     const window = Math.floor(height / MARK_WINDOW)
-    return this.referencePrice(market) + this.step(market) * BigInt((mix(this.seed, MARK_STREAM, market.index, window) % 101) - 50)
+    return (
+      this.referencePrice(market) +
+      this.step(market) * BigInt((mix(this.seed, MARK_STREAM, market.index, window) % 101) - 50)
+    )
   }
 
   private referencePrice(market: MarketInfo): bigint {
@@ -335,7 +338,10 @@ export class Exchange {
     const levels = book.side(opposite(order.side))
     while (remaining > 0n && levels.length > 0) {
       const level = levels[0]
-      if (order.limit !== undefined && (order.side === "SIDE_BUY" ? level.price > order.limit : level.price < order.limit)) {
+      if (
+        order.limit !== undefined &&
+        (order.side === "SIDE_BUY" ? level.price > order.limit : level.price < order.limit)
+      ) {
         break
       }
       const passive = level.orders[0]
@@ -348,14 +354,31 @@ export class Exchange {
       passive.remaining -= size
       const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
       const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
-      this.trade(order.market, buyer, seller, level.price, size, order.side, buyOrder, sellOrder, "TYPE_DEFAULT", height)
+      this.trade(
+        order.market,
+        buyer,
+        seller,
+        level.price,
+        size,
+        order.side,
+        buyOrder,
+        sellOrder,
+        "TYPE_DEFAULT",
+        height
+      )
       const done = passive.remaining === 0n
       if (done) {
         book.remove(passive.id)
         this.expiring.delete(passive.id)
       }
       passive.row = this.writeOrder(
-        { ...passive.row, remaining: passive.remaining, status: done ? "STATUS_FILLED" : "STATUS_ACTIVE", updatedAt: vt, vt },
+        {
+          ...passive.row,
+          remaining: passive.remaining,
+          status: done ? "STATUS_FILLED" : "STATUS_ACTIVE",
+          updatedAt: vt,
+          vt
+        },
         height
       )
     }
@@ -393,21 +416,54 @@ export class Exchange {
     this.writeOrder({ ...order.row, status, updatedAt: vt, vt }, height)
   }
 
-  /** The market maker's ladder around the mark price of `height`, cancelling the one before. */
+  /**
+   * The market maker's ladder around the mark price of `height`: its quotes still on the book are
+   * amended to their new prices (a new version each, to the back of the new level), the others
+   * placed anew.
+   */
   private quote(market: MarketInfo, height: number): void {
     const maker = this.makerOf(market)
-    for (const id of this.ladders[market.index]) this.retire(market, id, "STATUS_CANCELLED", height)
+    const book = this.books[market.index]
     const mark = this.markPrice(market, height)
     const step = this.step(market)
-    const ladder: Array<string> = []
-    for (const side of ["SIDE_BUY", "SIDE_SELL"] as const) {
+    const ladder = this.ladders[market.index]
+    // the side moving away from the other goes first, so the maker never meets its own quotes
+    const rising = mark > (this.quotedAt[market.index] ?? mark)
+    this.quotedAt[market.index] = mark
+    const sides = rising ? (["SIDE_SELL", "SIDE_BUY"] as const) : (["SIDE_BUY", "SIDE_SELL"] as const)
+    for (const side of sides) {
       for (let level = 1; level <= LADDER_LEVELS; level++) {
+        const slot = (side === "SIDE_BUY" ? 0 : LADDER_LEVELS) + level - 1
         const price = side === "SIDE_BUY" ? mark - step * BigInt(level) : mark + step * BigInt(level)
-        if (price <= 0n) continue
-        ladder.push(this.placeQuote(market, maker, side, price, height))
+        const resting = book.byId.get(ladder[slot] ?? "")
+        if (resting === undefined) {
+          ladder[slot] = this.placeQuote(market, maker, side, price, height)
+          continue
+        }
+        if (resting.price === price) continue
+        book.remove(resting.id)
+        const { row } = resting
+        this.place(
+          {
+            id: row.id,
+            party: maker,
+            market,
+            side,
+            limit: price,
+            size: resting.remaining,
+            placedSize: row.size,
+            timeInForce: row.timeInForce,
+            expiresAt: 0n,
+            reference: "",
+            postOnly: false,
+            reduceOnly: false,
+            createdAt: row.createdAt,
+            version: row.version + 1
+          },
+          height
+        )
       }
     }
-    this.ladders[market.index] = ladder
   }
 
   private placeQuote(market: MarketInfo, maker: Party, side: OrderSide, price: bigint, height: number): string {
@@ -605,7 +661,8 @@ export class Exchange {
       return undefined
     }
     for (const order of this.liveOrdersOf(partyId)) {
-      if (market === undefined || order.market === market) this.retire(order.market, order.id, "STATUS_CANCELLED", height)
+      if (market === undefined || order.market === market)
+        this.retire(order.market, order.id, "STATUS_CANCELLED", height)
     }
     return undefined
   }
@@ -651,7 +708,17 @@ export class Exchange {
     }
     const price = cmd.price === undefined ? order.price : BigInt(cmd.price)
     const vt = this.chain.blockTime(height)
-    const amended = { ...order, price, size, remaining, timeInForce, expiresAt, version: order.version + 1, updatedAt: vt, vt }
+    const amended = {
+      ...order,
+      price,
+      size,
+      remaining,
+      timeInForce,
+      expiresAt,
+      version: order.version + 1,
+      updatedAt: vt,
+      vt
+    }
     if (price === order.price && remaining <= order.remaining) {
       // a smaller order at the same price keeps its place in the queue
       resting.remaining = remaining
