@@ -142,6 +142,26 @@ const rewardPayouts = (change: Extract<Change, { _tag: "Rewards" }>): Array<Type
       }
     })
 
+/** An order or a trade: IsParty, MarketID, and PartyID for orders only. */
+const tradingEvent = (change: Extract<Change, { _tag: "Order" | "Trade" }>): Typed =>
+  change._tag === "Order"
+    ? {
+        type: TYPE.BUS_EVENT_TYPE_ORDER,
+        typeName: "BUS_EVENT_TYPE_ORDER",
+        payload: { order: orderValue(change.row) },
+        party: change.row.party.id,
+        marketId: change.row.market.id,
+        partyMethod: true
+      }
+    : {
+        type: TYPE.BUS_EVENT_TYPE_TRADE,
+        typeName: "BUS_EVENT_TYPE_TRADE",
+        payload: { trade: tradeValue(change.row) },
+        party: change.row.buyer.id,
+        otherParty: change.row.seller.id,
+        marketId: change.row.market.id
+      }
+
 const changeEvents = (change: Change, chain: Chain, timeMicros: number): Array<Typed> => {
   switch (change._tag) {
     case "Party":
@@ -200,27 +220,8 @@ const changeEvents = (change: Change, chain: Chain, timeMicros: number): Array<T
     case "BundleSigned":
       return nodeSignatures(change.row)
     case "Order":
-      return [
-        {
-          type: TYPE.BUS_EVENT_TYPE_ORDER,
-          typeName: "BUS_EVENT_TYPE_ORDER",
-          payload: { order: orderValue(change.row) },
-          party: change.row.party.id,
-          marketId: change.row.market.id,
-          partyMethod: true
-        }
-      ]
     case "Trade":
-      return [
-        {
-          type: TYPE.BUS_EVENT_TYPE_TRADE,
-          typeName: "BUS_EVENT_TYPE_TRADE",
-          payload: { trade: tradeValue(change.row) },
-          party: change.row.buyer.id,
-          otherParty: change.row.seller.id,
-          marketId: change.row.market.id
-        }
-      ]
+      return [tradingEvent(change)]
     case "Epoch":
       return [
         {

@@ -49,7 +49,7 @@ import { feesOf, NO_FEES } from "./fees.js"
 import type { Journal } from "./journal.js"
 import { type OrderRow, type OrderSide, type OrderStatus, OrderTable, type OrderTimeInForce } from "./orderTable.js"
 import type { PositionRow, Positions } from "./positions.js"
-import { type TradeRow, type TradeType, Trades } from "./trades.js"
+import { type TradeRow, Trades } from "./trades.js"
 
 /**
  * The node's texts for the failures the model produces, inferred from the core's code, not
@@ -135,6 +135,12 @@ const MARK_STREAM = 0x6d61726b
 
 const opposite = (side: OrderSide): OrderSide => (side === "SIDE_BUY" ? "SIDE_SELL" : "SIDE_BUY")
 
+/** What a trade is made of, before the exchange names it and prices its fees. */
+type Fill = Pick<
+  TradeRow,
+  "market" | "buyer" | "seller" | "price" | "size" | "aggressor" | "buyOrder" | "sellOrder" | "type"
+>
+
 /** What an order asks of the book when it arrives. */
 interface Incoming {
   readonly id: string
@@ -154,6 +160,22 @@ interface Incoming {
   readonly version?: number
   /** For an amended order that traded before: its size as placed (remaining = what is left of it). */
   readonly placedSize?: bigint
+}
+
+/** The time in force an amendment leaves (GTC and GTT only; unspecified keeps it), or none when refused. */
+const amendedTimeInForce = (
+  current: OrderTimeInForce,
+  asked: Commands.OrderAmendment["timeInForce"]
+): OrderTimeInForce | undefined => {
+  switch (asked) {
+    case "TIME_IN_FORCE_UNSPECIFIED":
+      return current
+    case "TIME_IN_FORCE_GTC":
+    case "TIME_IN_FORCE_GTT":
+      return asked
+    default:
+      return undefined
+  }
 }
 
 /**
@@ -269,30 +291,13 @@ export class Exchange {
     return written
   }
 
-  private trade(
-    market: MarketInfo,
-    buyer: Party,
-    seller: Party,
-    price: bigint,
-    size: bigint,
-    aggressor: OrderSide,
-    buyOrder: string,
-    sellOrder: string,
-    type: TradeType,
-    height: number
-  ): TradeRow {
+  /** Records a fill and moves both positions; the aggressor pays the fees. */
+  private trade(fill: Fill, height: number): TradeRow {
+    const { aggressor, buyer, market, price, seller, size } = fill
     const fees = feesOf(market, price, size)
     const trade = this.trades.record({
+      ...fill,
       id: this.nextId(height),
-      market,
-      price,
-      size,
-      buyer,
-      seller,
-      aggressor,
-      buyOrder,
-      sellOrder,
-      type,
       buyerFee: aggressor === "SIDE_BUY" ? fees : NO_FEES,
       sellerFee: aggressor === "SIDE_SELL" ? fees : NO_FEES,
       height,
@@ -302,6 +307,55 @@ export class Exchange {
     this.fill(seller, market, -size, price, height)
     this.journal?.record(height, { _tag: "Trade", row: trade })
     return trade
+  }
+
+  /** Trades an incoming order with the opposite side, best level first, until it is done or stops. */
+  private match(order: Incoming, height: number): { readonly remaining: bigint; readonly washed: boolean } {
+    const book = this.books[order.market.index]
+    const vt = this.chain.blockTime(height)
+    let remaining = order.size
+    let washed = false
+    const levels = book.side(opposite(order.side))
+    while (remaining > 0n && levels.length > 0) {
+      const level = levels[0]
+      if (
+        order.limit !== undefined &&
+        (order.side === "SIDE_BUY" ? level.price > order.limit : level.price < order.limit)
+      ) {
+        break
+      }
+      const passive = level.orders[0]
+      if (passive.party === order.party) {
+        washed = true
+        break
+      }
+      const size = remaining < passive.remaining ? remaining : passive.remaining
+      remaining -= size
+      passive.remaining -= size
+      const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
+      const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
+      const { market, side: aggressor } = order
+      this.trade(
+        { market, buyer, seller, price: level.price, size, aggressor, buyOrder, sellOrder, type: "TYPE_DEFAULT" },
+        height
+      )
+      const done = passive.remaining === 0n
+      if (done) {
+        book.remove(passive.id)
+        this.expiring.delete(passive.id)
+      }
+      passive.row = this.writeOrder(
+        {
+          ...passive.row,
+          remaining: passive.remaining,
+          status: done ? "STATUS_FILLED" : "STATUS_ACTIVE",
+          updatedAt: vt,
+          vt
+        },
+        height
+      )
+    }
+    return { remaining, washed }
   }
 
   /**
@@ -333,55 +387,7 @@ export class Exchange {
     if (tif === "TIME_IN_FORCE_FOK" && book.available(order.side, order.limit, order.party) < order.size) {
       return this.writeOrder({ ...base, remaining: order.size, status: "STATUS_STOPPED" }, height)
     }
-    let remaining = order.size
-    let washed = false
-    const levels = book.side(opposite(order.side))
-    while (remaining > 0n && levels.length > 0) {
-      const level = levels[0]
-      if (
-        order.limit !== undefined &&
-        (order.side === "SIDE_BUY" ? level.price > order.limit : level.price < order.limit)
-      ) {
-        break
-      }
-      const passive = level.orders[0]
-      if (passive.party === order.party) {
-        washed = true
-        break
-      }
-      const size = remaining < passive.remaining ? remaining : passive.remaining
-      remaining -= size
-      passive.remaining -= size
-      const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
-      const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
-      this.trade(
-        order.market,
-        buyer,
-        seller,
-        level.price,
-        size,
-        order.side,
-        buyOrder,
-        sellOrder,
-        "TYPE_DEFAULT",
-        height
-      )
-      const done = passive.remaining === 0n
-      if (done) {
-        book.remove(passive.id)
-        this.expiring.delete(passive.id)
-      }
-      passive.row = this.writeOrder(
-        {
-          ...passive.row,
-          remaining: passive.remaining,
-          status: done ? "STATUS_FILLED" : "STATUS_ACTIVE",
-          updatedAt: vt,
-          vt
-        },
-        height
-      )
-    }
+    const { remaining, washed } = this.match(order, height)
     let status: OrderStatus
     let reason: string | undefined
     if (remaining === 0n) status = "STATUS_FILLED"
@@ -540,7 +546,11 @@ export class Exchange {
       height
     )
     const [buyer, seller] = volume > 0n ? [network, position.party] : [position.party, network]
-    this.trade(market, buyer, seller, mark, size, networkSide, id, id, "TYPE_NETWORK_CLOSE_OUT_BAD", height)
+    const type = "TYPE_NETWORK_CLOSE_OUT_BAD"
+    this.trade(
+      { market, buyer, seller, price: mark, size, aggressor: networkSide, buyOrder: id, sellOrder: id, type },
+      height
+    )
   }
 
   /**
@@ -684,17 +694,8 @@ export class Exchange {
     if (cmd.peggedOffset !== "" || cmd.peggedReference !== "PEGGED_REFERENCE_UNSPECIFIED") {
       return OrderErrors.cannotAmendPeggedDetails
     }
-    let timeInForce = order.timeInForce
-    switch (cmd.timeInForce) {
-      case "TIME_IN_FORCE_UNSPECIFIED":
-        break
-      case "TIME_IN_FORCE_GTC":
-      case "TIME_IN_FORCE_GTT":
-        timeInForce = cmd.timeInForce
-        break
-      default:
-        return OrderErrors.cannotAmendToFokOrIoc
-    }
+    const timeInForce = amendedTimeInForce(order.timeInForce, cmd.timeInForce)
+    if (timeInForce === undefined) return OrderErrors.cannotAmendToFokOrIoc
     const expiresAt = timeInForce === "TIME_IN_FORCE_GTT" ? (cmd.expiresAt ?? order.expiresAt) : 0n
     if (timeInForce === "TIME_IN_FORCE_GTT" && expiresAt <= this.nanosAt(height)) {
       return OrderErrors.expiryBeforeCreation
