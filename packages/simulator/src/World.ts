@@ -15,6 +15,7 @@ import { LiquidityProvisions } from "./internal/world/liquidity.js"
 import { SignerBundles } from "./internal/world/bundles.js"
 import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
 import { type Chain, makeChain } from "./internal/world/chain.js"
+import { Accounts } from "./internal/world/accounts.js"
 import { Exchange } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
@@ -224,6 +225,12 @@ export class World {
    */
   readonly rewards: Rewards
   /**
+   * Accounts and their balances, the ledger, deposits and withdrawals.
+   *
+   * @since 0.2.0
+   */
+  readonly accounts: Accounts
+  /**
    * The markets' order books, every order and trade, and the fills that move positions.
    *
    * @since 0.2.0
@@ -265,7 +272,8 @@ export class World {
     this.signerBundles = new SignerBundles(this.catalog, this.chain, journal)
     this.profiles = new Profiles(this.catalog, journal)
     this.rewards = new Rewards(this.catalog, this.chain, journal)
-    this.exchange = new Exchange(this.seed, this.catalog, this.chain, this.positions, journal)
+    this.accounts = new Accounts(this.catalog, this.chain)
+    this.exchange = new Exchange(this.seed, this.catalog, this.chain, this.positions, this.accounts, journal)
 
     const stream = (n: number) => makeRandom(mix(this.seed, 0, n))
     this.positions.generate(stream(1), this.scale.positions, this.height)
@@ -274,6 +282,7 @@ export class World {
     this.referralSets.generate(stream(4), this.scale.referralSets, this.scale.refereesPerSet, this.height)
     this.signerBundles.generate(stream(5), this.scale.signerBundles, this.height)
     this.profiles.generate(stream(6), this.scale.profileShare, this.height)
+    this.accounts.open(this.height)
     this.exchange.open(this.height)
     const rewards = stream(7)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
@@ -303,6 +312,7 @@ export class World {
       const height = this.height + 1
       const random = makeRandom(mix(this.seed, height))
       this.exchange.advance(random, height, activity.positionTrades)
+      this.accounts.advance(random, height)
       for (const row of this.positions.advanceStatuses(random, height, activity.positionTrades)) {
         this.exchange.closeOut(row, height)
       }

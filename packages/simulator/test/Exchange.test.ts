@@ -19,11 +19,13 @@ const worldAfter = (seed: number, blocks: number) => {
   const world = new World({ seed, activity: { positionTrades: 30 } })
   const start = world.height
   const opening = new Map<string, bigint>()
+  const openingPnl = new Map<string, bigint>()
   for (const row of world.positions.current.values()) {
     opening.set(`${row.party.id}/${row.market.id}`, BigInt(row.openVolume))
+    openingPnl.set(`${row.party.id}/${row.market.id}`, BigInt(row.realisedPnl))
   }
   world.advance(blocks)
-  return { world, start, opening }
+  return { world, start, opening, openingPnl }
 }
 
 describe("the exchange, over seeds and blocks", () => {
@@ -94,6 +96,79 @@ describe("the exchange, over seeds and blocks", () => {
       }
       // a market maker never meets its own quotes
       expect(orders.log.filter((o) => o.reason === "ORDER_ERROR_SELF_TRADING")).toEqual([])
+    })
+  }
+
+  for (const [seed, blocks] of CASES) {
+    it(`money: seed ${seed}, ${blocks} blocks`, () => {
+      const { openingPnl, world } = worldAfter(seed, blocks)
+      const { accounts } = world
+      const real = [...accounts.byKey.values()].filter((a) => a.type !== "ACCOUNT_TYPE_EXTERNAL")
+      expect(accounts.withdrawals.length).toBeGreaterThan(0)
+      expect(new Set(accounts.ledger.map((l) => l.type))).toEqual(
+        new Set([
+          "TRANSFER_TYPE_DEPOSIT",
+          "TRANSFER_TYPE_TRANSFER",
+          "TRANSFER_TYPE_WITHDRAW",
+          "TRANSFER_TYPE_MAKER_FEE_PAY",
+          "TRANSFER_TYPE_MAKER_FEE_RECEIVE",
+          "TRANSFER_TYPE_INFRASTRUCTURE_FEE_PAY",
+          "TRANSFER_TYPE_LIQUIDITY_FEE_PAY",
+          "TRANSFER_TYPE_MARGIN_LOW",
+          "TRANSFER_TYPE_MARGIN_HIGH",
+          "TRANSFER_TYPE_MTM_WIN",
+          "TRANSFER_TYPE_MTM_LOSS"
+        ])
+      )
+      // per asset, the balances sum to deposits minus withdrawals
+      for (const asset of new Set(world.catalog.markets.map((m) => m.settlementAsset))) {
+        const held = real.filter((a) => a.asset === asset).reduce((n, a) => n + accounts.balance(a), 0n)
+        const deposited = accounts.deposits.filter((d) => d.asset === asset).reduce((n, d) => n + d.amount, 0n)
+        const withdrawn = accounts.withdrawals.filter((d) => d.asset === asset).reduce((n, d) => n + d.amount, 0n)
+        expect(held).toBe(deposited - withdrawn)
+      }
+      // the ledger replayed from zero gives every balance, and no balance ever goes below zero
+      const replayed = new Map<string, bigint>()
+      for (const entry of accounts.ledger) {
+        expect(entry.amount > 0n).toBe(true)
+        for (const [account, delta, after] of [
+          [entry.from, -entry.amount, entry.fromBalance],
+          [entry.to, entry.amount, entry.toBalance]
+        ] as const) {
+          if (account.type === "ACCOUNT_TYPE_EXTERNAL") continue
+          const balance = (replayed.get(account.key) ?? 0n) + delta
+          replayed.set(account.key, balance)
+          expect(balance).toBe(after)
+          expect(balance >= 0n).toBe(true)
+        }
+      }
+      for (const account of real)
+        expect([account.key, replayed.get(account.key) ?? 0n]).toEqual([account.key, accounts.balance(account)])
+      // the PnL each party realised was settled to it: wins in, losses out, per market
+      const settled = new Map<string, bigint>()
+      for (const l of accounts.ledger) {
+        if (l.type === "TRANSFER_TYPE_MTM_WIN") {
+          const key = `${l.to.owner}/${l.from.market!.id}`
+          settled.set(key, (settled.get(key) ?? 0n) + l.amount)
+        }
+        if (l.type === "TRANSFER_TYPE_MTM_LOSS") {
+          const key = `${l.from.owner}/${l.to.market!.id}`
+          settled.set(key, (settled.get(key) ?? 0n) - l.amount)
+        }
+      }
+      for (const row of world.positions.current.values()) {
+        if (row.party === world.catalog.network) continue
+        const key = `${row.party.id}/${row.market.id}`
+        const realised = BigInt(row.realisedPnl) - (openingPnl.get(key) ?? 0n)
+        expect([key, settled.get(key) ?? 0n]).toEqual([key, realised])
+      }
+      // every trade's fees reached the maker, the infrastructure and the liquidity accounts
+      const fees = (type: string) => accounts.ledger.filter((l) => l.type === type).reduce((n, l) => n + l.amount, 0n)
+      const charged = (pick: (f: { makerFee: bigint; infrastructureFee: bigint; liquidityFee: bigint }) => bigint) =>
+        world.exchange.trades.log.reduce((n, t) => n + pick(t.aggressor === "SIDE_BUY" ? t.buyerFee : t.sellerFee), 0n)
+      expect(fees("TRANSFER_TYPE_INFRASTRUCTURE_FEE_PAY")).toBe(charged((f) => f.infrastructureFee))
+      expect(fees("TRANSFER_TYPE_LIQUIDITY_FEE_PAY")).toBe(charged((f) => f.liquidityFee))
+      expect(fees("TRANSFER_TYPE_MAKER_FEE_PAY")).toBe(charged((f) => f.makerFee))
     })
   }
 

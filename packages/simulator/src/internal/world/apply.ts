@@ -16,7 +16,8 @@
  * - `orderSubmission`, `orderAmendment`, `orderCancellation`: through the markets' books (`orders.ts`).
  *
  * A party the world has not seen joins it with its first successful transaction (a profile with
- * alias `""` from that height, unless the transaction sets one). Anything else fails with
+ * alias `""` from that height, unless the transaction sets one, and a deposit in every settlement
+ * asset: see `accounts.ts`). Anything else fails with
  * `<command> is not modelled by the simulator`. Rows a transaction wrote are left alone by the
  * world's own generated activity.
  *
@@ -261,8 +262,10 @@ export const applyTransaction = (world: World, tx: IncludedTransaction): Transac
     id,
     party: world.catalog.partyById.get(id),
     join: () => {
+      const isNew = !world.catalog.partyById.has(id)
       const party = joinParty(world.catalog, id)
       world.profiles.join(party, tx.height)
+      if (isNew) world.accounts.fund(party, tx.height)
       return party
     }
   }

@@ -46,6 +46,7 @@ import { MarketBook } from "./book.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import { feesOf, NO_FEES } from "./fees.js"
+import type { Accounts } from "./accounts.js"
 import type { Journal } from "./journal.js"
 import { type OrderRow, type OrderSide, type OrderStatus, OrderTable, type OrderTimeInForce } from "./orderTable.js"
 import type { PositionRow, Positions } from "./positions.js"
@@ -198,6 +199,7 @@ export class Exchange {
     private readonly catalog: Catalog,
     private readonly chain: Chain,
     private readonly positions: Positions,
+    private readonly accounts?: Accounts,
     private readonly journal?: Journal
   ) {
     this.books = catalog.markets.map(() => new MarketBook())
@@ -256,7 +258,8 @@ export class Exchange {
   }
 
   /** Fills `size` (signed: + buys, − sells) at `price` and writes the new version of the position. */
-  private fill(party: Party, market: MarketInfo, size: bigint, price: bigint, height: number): PositionRow {
+  /** Returns the PnL the fill realised. */
+  private fill(party: Party, market: MarketInfo, size: bigint, price: bigint, height: number): bigint {
     const previous = this.positions.current.get(this.positions.keyOf(party, market))
     const before: Exposure =
       previous === undefined
@@ -282,7 +285,8 @@ export class Exchange {
       status: previous?.status ?? 0
     }
     this.positions.record(row)
-    return row
+    this.accounts?.settle(party, market, after.realisedPnl - before.realisedPnl, after.openVolume, mark, height)
+    return after.realisedPnl - before.realisedPnl
   }
 
   private writeOrder(row: Omit<OrderRow, "seq" | "from" | "to">, height: number): OrderRow {
@@ -303,6 +307,8 @@ export class Exchange {
       height,
       vt: this.chain.blockTime(height)
     })
+    const [payer, maker] = aggressor === "SIDE_BUY" ? [buyer, seller] : [seller, buyer]
+    this.accounts?.payFees(market, payer, maker, fees, height)
     this.fill(buyer, market, size, price, height)
     this.fill(seller, market, -size, price, height)
     this.journal?.record(height, { _tag: "Trade", row: trade })
