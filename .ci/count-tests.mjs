@@ -12,7 +12,7 @@ const [testsExit = "1", otherExit = "0", consumerExit = "0"] = process.argv.slic
 // the consumer step's reports; every other package's report is the test command's
 const consumerReport = join("tests", "consumer", "test-results.json")
 
-const reports = ["packages", "apps", "tests"].flatMap((group) =>
+const reports = ["packages", "apps", "examples", "tests"].flatMap((group) =>
   existsSync(group)
     ? readdirSync(group)
         .map((name) => join(group, name, "test-results.json"))
