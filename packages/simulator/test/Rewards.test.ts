@@ -188,6 +188,21 @@ describe("GET /api/v2/rewards", () => {
     }
   })
 
+  it("answers Go's unmarshal error for a cursor whose integer field is not an integer", () => {
+    const id = "ab".repeat(32)
+    const cursor = (epoch: unknown) =>
+      Buffer.from(JSON.stringify({ party_id: id, asset_id: id, epoch_id: epoch })).toString("base64")
+    const innerOf = (epoch: unknown) =>
+      JSON.parse(call(nodeOf(world), path, { "pagination.after": cursor(epoch) }).body).details[0].inner as string
+    expect(innerOf(1.5)).toContain(
+      "json: cannot unmarshal number 1.5 into Go struct field RewardCursor.epoch_id of type int64"
+    )
+    expect(innerOf("2")).toContain(
+      "json: cannot unmarshal string into Go struct field RewardCursor.epoch_id of type int64"
+    )
+    expect(call(nodeOf(world), path, { "pagination.after": cursor(2) }).status).toBe(200)
+  })
+
   it("rejects ids that are not hex with 230001", () => {
     for (const name of ["partyId", "assetId", "teamId", "gameId"]) {
       const reply = call(nodeOf(world), path, { [name]: "xyz" })

@@ -84,8 +84,15 @@ const goKind = (u: unknown): string =>
           ? "array"
           : "object"
 
-const typeError = (spec: CursorSpec, field: FieldSpec, value: unknown): string =>
-  `json: cannot unmarshal ${goKind(value)} into Go struct field ${spec.struct}.${field.key} of type ${field.goType}`
+/**
+ * Go's `UnmarshalTypeError` text. A number that does not fit an integer field (a fraction, an
+ * exponent, out of range) is named with its literal (`number 1.5`), any other mismatch by its kind
+ * alone (encoding/json `literalStore`, Go 1.21).
+ */
+const typeError = (spec: CursorSpec, field: FieldSpec, value: unknown): string => {
+  const what = typeof value === "number" && field.type === "int" ? `number ${String(value)}` : goKind(value)
+  return `json: cannot unmarshal ${what} into Go struct field ${spec.struct}.${field.key} of type ${field.goType}`
+}
 
 /** Go's encoding/json syntax error for the usual ways a cursor is not JSON (best effort). */
 const goSyntaxError = (text: string): string => {
