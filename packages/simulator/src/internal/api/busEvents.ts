@@ -27,7 +27,7 @@ import { profileValue } from "./profiles.js"
 import { type NodeVersion, resultAs } from "./nodeVersion.js"
 import { rewardValue } from "./rewards.js"
 import { stakeValue } from "./stake.js"
-import { orderValue, tradeValue } from "./tradingValues.js"
+import { coreOrderValue, coreTradeValue } from "./tradingValues.js"
 
 const TYPE = EventBus.BusEventType.values
 
@@ -202,7 +202,7 @@ const changeEvents = (change: Change, chain: Chain, timeMicros: number): Array<T
         {
           type: TYPE.BUS_EVENT_TYPE_ORDER,
           typeName: "BUS_EVENT_TYPE_ORDER",
-          payload: { order: orderValue(change.row) },
+          payload: { order: coreOrderValue(change.row) },
           party: change.row.party.id,
           marketId: change.row.market.id,
           partyMethod: true
@@ -213,7 +213,7 @@ const changeEvents = (change: Change, chain: Chain, timeMicros: number): Array<T
         {
           type: TYPE.BUS_EVENT_TYPE_TRADE,
           typeName: "BUS_EVENT_TYPE_TRADE",
-          payload: { trade: tradeValue(change.row) },
+          payload: { trade: coreTradeValue(change.row) },
           marketId: change.row.market.id
         }
       ]

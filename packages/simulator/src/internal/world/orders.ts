@@ -38,6 +38,14 @@
  * Ids: a user's order is named by its transaction (hex(SHA3-256(signature bytes))), as the core
  * names it; every other order and every trade by hex(SHA3-256(block hash, counter)), a
  * deterministic stand-in for the core's per-block id generator. Pegged orders are not modelled.
+ *
+ * Event numbers: the data node keys a trade by its block time plus the sequence number of its
+ * event in the block (`TradeRow.syntheticTime`). The exchange numbers the events of its changes
+ * in each block from 3 (the block's BEGIN_BLOCK and TIME_UPDATE events come first), one per order
+ * change and one per trade, in the order made: the numbers the event bus gives the block's own
+ * trading, which comes first in the block. Trades made by transactions come later on the bus
+ * (after the block's other changes and the results of the transactions before), so their numbers
+ * here are lower than the bus's: still distinct, and in the same order.
  */
 import { createHash } from "node:crypto"
 import type { Commands } from "@vega-effect/schema"
@@ -121,7 +129,6 @@ export const afterFill = (market: MarketInfo, before: Exposure, size: bigint, pr
   }
 }
 
-
 /** Blocks a mark price holds before the next is drawn. */
 export const MARK_WINDOW = 10
 /** Price levels a market maker quotes on each side. */
@@ -131,11 +138,13 @@ export const QUOTE_SIZE = 5_000n
 /** The largest market order a taker sends, position units. */
 const MAX_TAKE = 1_000
 
+/** The sequence number of the first event after BEGIN_BLOCK and TIME_UPDATE. */
+const FIRST_EVENT = 3
+
 /** The mark price stream of {@link Exchange.markPrice}. */
 const MARK_STREAM = 0x6d61726b
 
 const opposite = (side: OrderSide): OrderSide => (side === "SIDE_BUY" ? "SIDE_SELL" : "SIDE_BUY")
-
 
 /** What an order asks of the book when it arrives. */
 interface Incoming {
@@ -170,6 +179,8 @@ export class Exchange {
   private readonly expiring = new Set<string>()
   private idHeight = -1
   private idCounter = 0
+  private eventHeight = -1
+  private eventCounter = FIRST_EVENT
 
   constructor(
     private readonly seed: number,
@@ -185,7 +196,10 @@ export class Exchange {
   /** The market's mark price at `height`, in market decimals. */
   markPrice(market: MarketInfo, height: number): bigint {
     const window = Math.floor(height / MARK_WINDOW)
-    return this.referencePrice(market) + this.step(market) * BigInt((mix(this.seed, MARK_STREAM, market.index, window) % 101) - 50)
+    return (
+      this.referencePrice(market) +
+      this.step(market) * BigInt((mix(this.seed, MARK_STREAM, market.index, window) % 101) - 50)
+    )
   }
 
   private referencePrice(market: MarketInfo): bigint {
@@ -221,6 +235,15 @@ export class Exchange {
       .update(Buffer.from(this.chain.blockHash(height), "hex"))
       .update(counter)
       .digest("hex")
+  }
+
+  /** The sequence number of the next event of block `height` (see the module's event numbers). */
+  private nextEvent(height: number): number {
+    if (height !== this.eventHeight) {
+      this.eventHeight = height
+      this.eventCounter = FIRST_EVENT
+    }
+    return this.eventCounter++
   }
 
   /** The open volume of a party's position (0 when it has none). */
@@ -262,6 +285,7 @@ export class Exchange {
 
   private writeOrder(row: Omit<OrderRow, "seq" | "from" | "to">, height: number): OrderRow {
     const written = this.orders.write(row, height)
+    this.nextEvent(height)
     this.journal?.record(height, { _tag: "Order", row: written })
     return written
   }
@@ -279,6 +303,7 @@ export class Exchange {
     height: number
   ): TradeRow {
     const fees = feesOf(market, price, size)
+    const vt = this.chain.blockTime(height)
     const trade = this.trades.record({
       id: this.nextId(height),
       market,
@@ -293,7 +318,8 @@ export class Exchange {
       buyerFee: aggressor === "SIDE_BUY" ? fees : NO_FEES,
       sellerFee: aggressor === "SIDE_SELL" ? fees : NO_FEES,
       height,
-      vt: this.chain.blockTime(height)
+      vt,
+      syntheticTime: vt + this.nextEvent(height)
     })
     this.fill(buyer, market, size, price, height)
     this.fill(seller, market, -size, price, height)
@@ -335,7 +361,10 @@ export class Exchange {
     const levels = book.side(opposite(order.side))
     while (remaining > 0n && levels.length > 0) {
       const level = levels[0]
-      if (order.limit !== undefined && (order.side === "SIDE_BUY" ? level.price > order.limit : level.price < order.limit)) {
+      if (
+        order.limit !== undefined &&
+        (order.side === "SIDE_BUY" ? level.price > order.limit : level.price < order.limit)
+      ) {
         break
       }
       const passive = level.orders[0]
@@ -348,14 +377,31 @@ export class Exchange {
       passive.remaining -= size
       const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
       const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
-      this.trade(order.market, buyer, seller, level.price, size, order.side, buyOrder, sellOrder, "TYPE_DEFAULT", height)
+      this.trade(
+        order.market,
+        buyer,
+        seller,
+        level.price,
+        size,
+        order.side,
+        buyOrder,
+        sellOrder,
+        "TYPE_DEFAULT",
+        height
+      )
       const done = passive.remaining === 0n
       if (done) {
         book.remove(passive.id)
         this.expiring.delete(passive.id)
       }
       passive.row = this.writeOrder(
-        { ...passive.row, remaining: passive.remaining, status: done ? "STATUS_FILLED" : "STATUS_ACTIVE", updatedAt: vt, vt },
+        {
+          ...passive.row,
+          remaining: passive.remaining,
+          status: done ? "STATUS_FILLED" : "STATUS_ACTIVE",
+          updatedAt: vt,
+          vt
+        },
         height
       )
     }
@@ -605,7 +651,8 @@ export class Exchange {
       return undefined
     }
     for (const order of this.liveOrdersOf(partyId)) {
-      if (market === undefined || order.market === market) this.retire(order.market, order.id, "STATUS_CANCELLED", height)
+      if (market === undefined || order.market === market)
+        this.retire(order.market, order.id, "STATUS_CANCELLED", height)
     }
     return undefined
   }
@@ -651,7 +698,17 @@ export class Exchange {
     }
     const price = cmd.price === undefined ? order.price : BigInt(cmd.price)
     const vt = this.chain.blockTime(height)
-    const amended = { ...order, price, size, remaining, timeInForce, expiresAt, version: order.version + 1, updatedAt: vt, vt }
+    const amended = {
+      ...order,
+      price,
+      size,
+      remaining,
+      timeInForce,
+      expiresAt,
+      version: order.version + 1,
+      updatedAt: vt,
+      vt
+    }
     if (price === order.price && remaining <= order.remaining) {
       // a smaller order at the same price keeps its place in the queue
       resting.remaining = remaining
