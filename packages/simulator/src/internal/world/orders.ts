@@ -50,7 +50,7 @@
 import { createHash } from "node:crypto"
 import type { Commands } from "@vega-effect/schema"
 import { mix, type Random } from "../random.js"
-import { MarketBook } from "./book.js"
+import { MarketBook, type Resting } from "./book.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import { feesOf, NO_FEES } from "./fees.js"
@@ -145,6 +145,22 @@ const FIRST_EVENT = 3
 const MARK_STREAM = 0x6d61726b
 
 const opposite = (side: OrderSide): OrderSide => (side === "SIDE_BUY" ? "SIDE_SELL" : "SIDE_BUY")
+
+/** The time in force an amendment leaves an order with: undefined for one it cannot take. */
+const amendedTimeInForce = (
+  current: OrderTimeInForce,
+  requested: Commands.OrderAmendment["timeInForce"]
+): OrderTimeInForce | undefined => {
+  switch (requested) {
+    case "TIME_IN_FORCE_UNSPECIFIED":
+      return current
+    case "TIME_IN_FORCE_GTC":
+    case "TIME_IN_FORCE_GTT":
+      return requested
+    default:
+      return undefined
+  }
+}
 
 /** What an order asks of the book when it arrives. */
 interface Incoming {
@@ -374,36 +390,7 @@ export class Exchange {
       }
       const size = remaining < passive.remaining ? remaining : passive.remaining
       remaining -= size
-      passive.remaining -= size
-      const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
-      const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
-      this.trade(
-        order.market,
-        buyer,
-        seller,
-        level.price,
-        size,
-        order.side,
-        buyOrder,
-        sellOrder,
-        "TYPE_DEFAULT",
-        height
-      )
-      const done = passive.remaining === 0n
-      if (done) {
-        book.remove(passive.id)
-        this.expiring.delete(passive.id)
-      }
-      passive.row = this.writeOrder(
-        {
-          ...passive.row,
-          remaining: passive.remaining,
-          status: done ? "STATUS_FILLED" : "STATUS_ACTIVE",
-          updatedAt: vt,
-          vt
-        },
-        height
-      )
+      this.fillPassive(order, book, passive, level.price, size, height)
     }
     let status: OrderStatus
     let reason: string | undefined
@@ -428,6 +415,29 @@ export class Exchange {
       if (order.expiresAt > 0n) this.expiring.add(order.id)
     }
     return row
+  }
+
+  /** Trades `size` of a resting order with an incoming one, and writes the resting order's new state. */
+  private fillPassive(
+    order: Incoming,
+    book: MarketBook,
+    passive: Resting,
+    price: bigint,
+    size: bigint,
+    height: number
+  ): void {
+    const vt = this.chain.blockTime(height)
+    passive.remaining -= size
+    const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
+    const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
+    this.trade(order.market, buyer, seller, price, size, order.side, buyOrder, sellOrder, "TYPE_DEFAULT", height)
+    const done = passive.remaining === 0n
+    if (done) {
+      book.remove(passive.id)
+      this.expiring.delete(passive.id)
+    }
+    const status = done ? ("STATUS_FILLED" as const) : ("STATUS_ACTIVE" as const)
+    passive.row = this.writeOrder({ ...passive.row, remaining: passive.remaining, status, updatedAt: vt, vt }, height)
   }
 
   /** Takes a resting order off the book with its final status. */
@@ -674,17 +684,8 @@ export class Exchange {
     if (cmd.peggedOffset !== "" || cmd.peggedReference !== "PEGGED_REFERENCE_UNSPECIFIED") {
       return OrderErrors.cannotAmendPeggedDetails
     }
-    let timeInForce = order.timeInForce
-    switch (cmd.timeInForce) {
-      case "TIME_IN_FORCE_UNSPECIFIED":
-        break
-      case "TIME_IN_FORCE_GTC":
-      case "TIME_IN_FORCE_GTT":
-        timeInForce = cmd.timeInForce
-        break
-      default:
-        return OrderErrors.cannotAmendToFokOrIoc
-    }
+    const timeInForce = amendedTimeInForce(order.timeInForce, cmd.timeInForce)
+    if (timeInForce === undefined) return OrderErrors.cannotAmendToFokOrIoc
     const expiresAt = timeInForce === "TIME_IN_FORCE_GTT" ? (cmd.expiresAt ?? order.expiresAt) : 0n
     if (timeInForce === "TIME_IN_FORCE_GTT" && expiresAt <= this.nanosAt(height)) {
       return OrderErrors.expiryBeforeCreation
