@@ -7,6 +7,7 @@ import * as liquidity from "./liquidity.js"
 import * as neighbours from "./neighbours.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
+import * as orders from "./orders.js"
 import * as positions from "./positions.js"
 import * as profiles from "./profiles.js"
 import * as referrals from "./referrals.js"
@@ -25,6 +26,7 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   rewards.route,
   rewards.listRoute,
   ...neighbours.routes,
+  ...orders.routes,
   ...transactions.routes
 ]
 
