@@ -14,6 +14,7 @@ import * as referrals from "./referrals.js"
 import * as rewards from "./rewards.js"
 import * as stake from "./stake.js"
 import * as streams from "./streams.js"
+import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
 
 export const routes: ReadonlyArray<Route<NodeView>> = [
@@ -27,6 +28,7 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   rewards.listRoute,
   ...neighbours.routes,
   ...orders.routes,
+  ...trades.routes,
   ...transactions.routes
 ]
 
