@@ -36,6 +36,7 @@
 import { Commands, DataNodeApi, Encoder, GatewayError, Ids, Vega } from "@vega-effect/schema"
 import { atOrBeyond, isDescending, resolve } from "../paging.js"
 import { enumParam, paginationParams, param, type Params, type Reply, type Route } from "../route.js"
+import type { World } from "../../World.js"
 import type { OrderRow, OrderTable } from "../world/orderTable.js"
 import { compareStrings, idSortKey, lowerBound } from "../world/versioned.js"
 import { cachedJson, listInOrder } from "./connection.js"
@@ -131,6 +132,39 @@ const placementsOf = (lists: ReadonlyArray<ReadonlyArray<OrderRow> | undefined>)
   return present.flat().sort((a, b) => a.seq - b.seq)
 }
 
+/** The placements of the orders of some parties, else of some markets, else of all, in the order placed. */
+const placementsFor = (
+  world: World,
+  parties: ReadonlySet<string>,
+  markets: ReadonlySet<string>
+): ReadonlyArray<OrderRow> => {
+  const table = world.exchange.orders
+  if (parties.size > 0) return placementsOf([...parties].map((id) => table.byParty.get(id)))
+  if (markets.size > 0) {
+    return placementsOf([...markets].map((id) => table.byMarket[world.catalog.marketById.get(id)?.index ?? -1]))
+  }
+  return table.placed
+}
+
+/**
+ * The orders in `orders_live` at `height` of the given parties and markets (lowercase ids or
+ * `network`; none: all), newest first then by id: ListOrders with `liveOnly` and no limit, which
+ * the orders stream sends as its snapshot.
+ */
+export const liveOrders = (
+  world: World,
+  height: number,
+  parties: ReadonlySet<string>,
+  markets: ReadonlySet<string>
+): Array<OrderRow> => {
+  const keep = (row: OrderRow): boolean =>
+    inLiveTable(row) &&
+    (parties.size === 0 || parties.has(row.party.id)) &&
+    (markets.size === 0 || markets.has(row.market.id))
+  const placements = placementsFor(world, parties, markets)
+  return [...currentStates(placements, world.exchange.orders, height, keep, VIEW_ORDER.live, undefined)]
+}
+
 const OLDEST_FIRST = "oldest first order query is not currently supported"
 
 const listOrders = (params: Params, node: NodeView): Reply => {
@@ -150,8 +184,7 @@ const listOrders = (params: Params, node: NodeView): Reply => {
     return error(GatewayError.fromApiError(api, api.message))
   }
 
-  const { catalog, exchange } = node.world
-  const table = exchange.orders
+  const table = node.world.exchange.orders
   const liveOnly = bool(params, "filter.liveOnly") ?? false
   const reference = str(params, "filter.reference")
   const statuses = new Set(strings(params, "filter.statuses"))
@@ -178,12 +211,7 @@ const listOrders = (params: Params, node: NodeView): Reply => {
         : markets.size > 0
           ? "market"
           : "all"
-  const placements =
-    parties.size > 0
-      ? placementsOf([...parties].map((id) => table.byParty.get(id)))
-      : markets.size > 0
-        ? placementsOf([...markets].map((id) => table.byMarket[catalog.marketById.get(id)?.index ?? -1]))
-        : table.placed
+  const placements = placementsFor(node.world, parties, markets)
   const height = node.readableHeight
   const result = listInOrder<OrderRow, OrderKey>({
     request,
