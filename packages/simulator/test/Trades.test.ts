@@ -89,6 +89,17 @@ describe("GET /api/v2/trades", () => {
     expect(trade.assetPrice).toBe("")
     expect(trade.buyerFee.makerFeeReferrerDiscount).toBe("0")
     expect(reply.body).toContain('"assetPrice":""')
+    // a v0.79 node writes three more fee members, zero here
+    const v079 = JSON.parse(call(nodeOf(world, { nodeVersion: "v0.79" }), LIST, { "pagination.first": 1 }).body)
+    const fee = v079.trades.edges[0].node.sellerFee
+    expect(Object.keys(fee).slice(-4)).toEqual([
+      "liquidityFeeReferrerDiscount",
+      "treasuryFee",
+      "buyBackFee",
+      "highVolumeMakerFee"
+    ])
+    expect([fee.treasuryFee, fee.buyBackFee, fee.highVolumeMakerFee]).toEqual(["0", "0", "0"])
+    expect({ ...v079.trades.edges[0].node, buyerFee: trade.buyerFee, sellerFee: trade.sellerFee }).toEqual(trade)
   })
 
   it("filters by market, party (buyer or seller) and order, as bytes", () => {

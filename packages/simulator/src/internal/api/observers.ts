@@ -39,7 +39,7 @@ import { provisionValue } from "./liquidity.js"
 import { liveOrders } from "./orders.js"
 import { positionValue } from "./positions.js"
 import { strings } from "./params.js"
-import { orderValue, tradeValue } from "./tradingValues.js"
+import { orderValue, tradeJsonAs, tradeValue } from "./tradingValues.js"
 import type { Watch, WatchedKind } from "./streamControls.js"
 import { notHex } from "./reply.js"
 import { follow, type StreamNode } from "./streams.js"
@@ -336,8 +336,12 @@ const tradesRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
       for (const { change } of block.changes?.entries ?? []) {
         if (change._tag === "Trade" && matches(change.row)) trades.push(change.row)
       }
+      const version = node.nodeVersion ?? "v0.75"
       for (const page of pages(trades)) {
-        sink.send(JSON.stringify(encodeTrades({ result: { trades: page.map(tradeValue) } } as never)))
+        const frame = encodeTrades({ result: { trades: page.map(tradeValue) } } as never) as {
+          readonly result: { readonly trades: ReadonlyArray<Record<string, unknown>> }
+        }
+        sink.send(JSON.stringify({ result: { trades: frame.result.trades.map((t) => tradeJsonAs(t, version)) } }))
       }
     })
     return {

@@ -17,25 +17,30 @@
  * GetLastTrade: the market's trade of the latest synthetic time, `{"trade":null}` when it has none
  * (an unknown market included); an empty id answers `empty or missing market ID`, one that is not
  * 64 hex digits `invalid market ID`.
+ *
+ * A v0.79 node answers the same, with its trade form (see `tradingValues.ts`).
  */
-import { DataNodeApi, Encoder, GatewayError, Ids, Vega } from "@vega-effect/schema"
+import { DataNodeApi, GatewayError, Ids, Vega } from "@vega-effect/schema"
+import * as Schema from "effect/Schema"
 import { resolve, type Source } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { TradeRow } from "../world/trades.js"
-import { cachedJson, list } from "./connection.js"
+import { cachedJsonByVersion, list } from "./connection.js"
 import { TradeCursor, writeCursor } from "./cursors.js"
 import { storedIdKey } from "./ids.js"
 import type { NodeView } from "./node.js"
 import { dateRange, inDateRange, pagination, strings } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
-import { tradeValue } from "./tradingValues.js"
+import { tradeJsonAs, tradeValue } from "./tradingValues.js"
 
 const { ApiErrors } = GatewayError
 
-const encode = Encoder.stringify(Vega.Trade)
+const encode = Schema.encodeSync(Vega.Trade)
 
-/** A trade's REST JSON. */
-export const tradeJson = cachedJson((row: TradeRow) => encode(tradeValue(row)))
+/** A trade's REST JSON, per node release. */
+export const tradeJson = cachedJsonByVersion((row: TradeRow, version) =>
+  JSON.stringify(tradeJsonAs(encode(tradeValue(row)) as unknown as Record<string, unknown>, version))
+)
 
 export const tradeCursor = (row: TradeRow): string => writeCursor(TradeCursor, [row.syntheticTime])
 
@@ -106,7 +111,7 @@ const listTrades = (params: Params, node: NodeView): Reply => {
     cursor: TradeCursor,
     keyOf: (v) => v.get("synthetic_time") as number,
     source,
-    nodeJson: tradeJson
+    nodeJson: tradeJson(node.nodeVersion)
   })
   if ("cursorError" in result) {
     return internal(ApiErrors.TradeServiceList, `failed to get trade by market:${badCursor(result.cursorError)}`)
@@ -122,7 +127,7 @@ const lastTrade = (params: Params, node: NodeView): Reply => {
   const rows = market === undefined ? [] : (node.world.exchange.trades.byMarket[market.index] ?? [])
   const height = node.readableHeight
   for (let i = rows.length - 1; i >= 0; i--) {
-    if (rows[i].height <= height) return ok(`{"trade":${tradeJson(rows[i])}}`)
+    if (rows[i].height <= height) return ok(`{"trade":${tradeJson(node.nodeVersion)(rows[i])}}`)
   }
   return ok(`{"trade":null}`)
 }

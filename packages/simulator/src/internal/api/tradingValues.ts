@@ -11,12 +11,18 @@
  *   `entities.Trade.ToProto` does not set it (`datanode/entities/trade.go`), so the data node
  *   answers `""`; the core's trade event sets it to the price in asset decimals
  *   (`core/events/trade.go`).
+ *
+ * A v0.79 data node writes three more members of each fee (`vega.Fee` and `entities.Trade.ToProto`
+ * at v0.79.0): the treasury, buy-back and high-volume maker fees, `"0"` here, as no simulated
+ * market charges them. The schema knows the v0.75 `vega.Fee`, so {@link tradeJsonAs} adds them to
+ * the encoded trade.
  */
 import type { Vega } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import type { TradeFees } from "../world/fees.js"
 import type { OrderRow } from "../world/orderTable.js"
 import type { TradeRow } from "../world/trades.js"
+import { type NodeVersion, since } from "./nodeVersion.js"
 
 const nanos = (micros: number): bigint => BigInt(micros) * 1000n
 
@@ -95,3 +101,15 @@ export const tradeValue = (row: TradeRow): Vega.Trade => tradeOf(row, Option.non
 /** A trade as the core's trade event carries it, with its price in asset decimals. */
 export const coreTradeValue = (row: TradeRow): Vega.Trade =>
   tradeOf(row, Option.some(row.price * 10n ** BigInt(row.market.settlementAsset.decimals - row.market.priceDecimals)))
+
+/** The fee members v0.79 nodes add, after the v0.75 ones (field numbers 10 to 12). */
+const V079_FEES = { treasuryFee: "0", buyBackFee: "0", highVolumeMakerFee: "0" } as const
+
+const feeAs = (fee: unknown): unknown =>
+  typeof fee === "object" && fee !== null ? { ...(fee as Record<string, unknown>), ...V079_FEES } : fee
+
+/** An encoded trade (REST or stream form) as the data node of `version` writes it. */
+export const tradeJsonAs = (encoded: Record<string, unknown>, version: NodeVersion): Record<string, unknown> =>
+  since(version, "v0.79")
+    ? { ...encoded, buyerFee: feeAs(encoded.buyerFee), sellerFee: feeAs(encoded.sellerFee) }
+    : encoded
