@@ -14,7 +14,7 @@ const streamed = <A, I>(schema: Schema.Schema<A, I>, rest: unknown): unknown =>
 const rest = async (url: string, path: string): Promise<any> => JSON.parse((await request(url, path)).text)
 
 /** Every frame that arrives within `ms`. */
-const drain = async (client: SocketClient, ms = 600): Promise<Array<any>> => {
+const drain = async (client: SocketClient, ms = 400): Promise<Array<any>> => {
   await sleep(ms)
   const out: Array<any> = []
   while (client.frames.pending.length > 0) out.push(JSON.parse(await client.frames.next()))
@@ -32,7 +32,7 @@ const snapshotOf = async (client: SocketClient): Promise<Array<any>> => {
 }
 
 // eight markets: more live quotes than one snapshot page holds
-const world = { seed: 3, scale: { epochs: 2, markets: 8 } }
+const world = { seed: 3, scale: { epochs: 2, markets: 8, positions: 300, stakeLinkings: 100 } }
 
 describe("/api/v2/stream/orders", () => {
   it.scopedLive("sends the live orders in pages of 50, newest first, then each block's order changes", () =>
