@@ -140,6 +140,24 @@ const rewardPayouts = (change: Extract<Change, { _tag: "Rewards" }>): Array<Type
       }
     })
 
+/** The core's event of an order change or a trade. */
+const tradingEvent = (change: Extract<Change, { _tag: "Order" | "Trade" }>): Typed =>
+  change._tag === "Order"
+    ? {
+        type: TYPE.BUS_EVENT_TYPE_ORDER,
+        typeName: "BUS_EVENT_TYPE_ORDER",
+        payload: { order: coreOrderValue(change.row) },
+        party: change.row.party.id,
+        marketId: change.row.market.id,
+        partyMethod: true
+      }
+    : {
+        type: TYPE.BUS_EVENT_TYPE_TRADE,
+        typeName: "BUS_EVENT_TYPE_TRADE",
+        payload: { trade: coreTradeValue(change.row) },
+        marketId: change.row.market.id
+      }
+
 const changeEvents = (change: Change, chain: Chain, timeMicros: number): Array<Typed> => {
   switch (change._tag) {
     case "Party":
@@ -198,25 +216,8 @@ const changeEvents = (change: Change, chain: Chain, timeMicros: number): Array<T
     case "BundleSigned":
       return nodeSignatures(change.row)
     case "Order":
-      return [
-        {
-          type: TYPE.BUS_EVENT_TYPE_ORDER,
-          typeName: "BUS_EVENT_TYPE_ORDER",
-          payload: { order: coreOrderValue(change.row) },
-          party: change.row.party.id,
-          marketId: change.row.market.id,
-          partyMethod: true
-        }
-      ]
     case "Trade":
-      return [
-        {
-          type: TYPE.BUS_EVENT_TYPE_TRADE,
-          typeName: "BUS_EVENT_TYPE_TRADE",
-          payload: { trade: coreTradeValue(change.row) },
-          marketId: change.row.market.id
-        }
-      ]
+      return [tradingEvent(change)]
     case "Epoch":
       return [
         {
