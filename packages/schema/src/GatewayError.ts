@@ -246,10 +246,15 @@ export const httpStatusOf = (body: ErrorBody): number => httpStatus(body.code)
 export const ErrorDetailCode = {
   Unmapped: 10000,
   EmptyMarketId: 10003,
+  MissingOrderId: 10012,
   MissingPartyId: 10014,
   InvalidPagination: 10028,
   EpochIdParse: 10036,
+  OrderServiceGetVersions: 20005,
+  OrderNotFound: 20006,
   MarketServiceGetById: 30002,
+  TradeServiceGetByMarket: 40001,
+  TradeServiceList: 40005,
   RewardsSummary: 140001,
   Rewards: 230001,
   PositionsForParty: 160001,
@@ -277,7 +282,9 @@ export interface ApiError {
 const apiErrorEntry = (message: string, code: number, grpcCode: GrpcCode): ApiError => ({ message, code, grpcCode })
 
 /**
- * The API errors of the read endpoints, as the node words them.
+ * The API errors of the read endpoints, as the node words them (`datanode/api/errors.go`,
+ * v0.75.8: an error missing from its code table, e.g. `invalid orderID parameter`, is sent with
+ * the code `Unmapped`).
  *
  * @since 0.1.0
  * @category Constants
@@ -288,6 +295,31 @@ export const ApiErrors = {
   InvalidMarketId: apiErrorEntry("invalid market ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
   InvalidPagination: apiErrorEntry("invalid pagination", ErrorDetailCode.InvalidPagination, GrpcCode.InvalidArgument),
   EpochIdParse: apiErrorEntry("failed to parse epoch id", ErrorDetailCode.EpochIdParse, GrpcCode.InvalidArgument),
+  EmptyMissingMarketId: apiErrorEntry(
+    "empty or missing market ID",
+    ErrorDetailCode.EmptyMarketId,
+    GrpcCode.InvalidArgument
+  ),
+  MissingOrderId: apiErrorEntry("missing orderID parameter", ErrorDetailCode.MissingOrderId, GrpcCode.InvalidArgument),
+  InvalidOrderId: apiErrorEntry("invalid orderID parameter", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  NegativeOrderVersion: apiErrorEntry("negative order version", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  LastPaginationNotSupported: apiErrorEntry(
+    "'last' pagination is not supported",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.InvalidArgument
+  ),
+  OrderNotFound: apiErrorEntry("order not found", ErrorDetailCode.OrderNotFound, GrpcCode.NotFound),
+  OrderServiceGetVersions: apiErrorEntry(
+    "failed to get order versions",
+    ErrorDetailCode.OrderServiceGetVersions,
+    GrpcCode.Internal
+  ),
+  TradeServiceGetByMarket: apiErrorEntry(
+    "failed to get trades for market",
+    ErrorDetailCode.TradeServiceGetByMarket,
+    GrpcCode.Internal
+  ),
+  TradeServiceList: apiErrorEntry("failed to list trades", ErrorDetailCode.TradeServiceList, GrpcCode.Internal),
   StakeLinking: apiErrorEntry("failed to get stake linking", ErrorDetailCode.StakeLinking, GrpcCode.Internal),
   LiquidityProvision: apiErrorEntry(
     "failed to get liquidity provision",

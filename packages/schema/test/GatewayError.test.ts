@@ -128,8 +128,13 @@ describe("GatewayError", () => {
       EmptyMarketId: 10003,
       MissingPartyId: 10014,
       InvalidPagination: 10028,
+      MissingOrderId: 10012,
       EpochIdParse: 10036,
+      OrderServiceGetVersions: 20005,
+      OrderNotFound: 20006,
       MarketServiceGetById: 30002,
+      TradeServiceGetByMarket: 40001,
+      TradeServiceList: 40005,
       RewardsSummary: 140001,
       Rewards: 230001,
       PositionsForParty: 160001,
@@ -154,6 +159,17 @@ describe("GatewayError", () => {
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })
     expect(ApiErrors.AssetServiceGetById).toEqual({ message: "failed to get asset for ID", code: 200002, grpcCode: 5 })
+    expect(ApiErrors.MissingOrderId).toEqual({ message: "missing orderID parameter", code: 10012, grpcCode: 3 })
+    expect(ApiErrors.InvalidOrderId).toEqual({ message: "invalid orderID parameter", code: 10000, grpcCode: 3 })
+    expect(ApiErrors.LastPaginationNotSupported.message).toBe("'last' pagination is not supported")
+    expect(ApiErrors.OrderNotFound).toEqual({ message: "order not found", code: 20006, grpcCode: 5 })
+    expect(ApiErrors.OrderServiceGetVersions).toEqual({
+      message: "failed to get order versions",
+      code: 20005,
+      grpcCode: 13
+    })
+    expect(ApiErrors.TradeServiceList).toEqual({ message: "failed to list trades", code: 40005, grpcCode: 13 })
+    expect(ApiErrors.TradeServiceGetByMarket.code).toBe(40001)
   })
 
   it("names the path and the expected type of a bad body", () => {

@@ -10,7 +10,7 @@ import {
   parseUint,
   unescapePath
 } from "../src/internal/goQuery.js"
-import { paginationParams, param } from "../src/internal/route.js"
+import { enumParam, paginationParams, param } from "../src/internal/route.js"
 
 const specs = [
   ...paginationParams,
@@ -22,7 +22,9 @@ const specs = [
   param("epochSeq", "int64"),
   param("proportion", "uint32"),
   param("live", "bool"),
-  param("referralSetId", "string")
+  param("referralSetId", "string"),
+  enumParam("filter.statuses", { STATUS_UNSPECIFIED: 0, STATUS_ACTIVE: 1, STATUS_FILLED: 5 }, true),
+  enumParam("side", { SIDE_UNSPECIFIED: 0, SIDE_BUY: 1 })
 ]
 
 const ok = (query: string) => {
@@ -91,6 +93,22 @@ describe("goQuery", () => {
   })
 
   describe("values", () => {
+    it("reads enums by name or by number, as their names", () => {
+      expect(ok("filter.statuses=STATUS_ACTIVE&filter.statuses=5&filter.statuses=0")).toEqual({
+        "filter.statuses": ["STATUS_ACTIVE", "STATUS_FILLED", "STATUS_UNSPECIFIED"]
+      })
+      expect(ok("side=%2B1")).toEqual({ side: "SIDE_BUY" })
+      // Atoi's int is converted to the enum's int32 number
+      expect(ok("side=4294967297")).toEqual({ side: "SIDE_BUY" })
+    })
+
+    it("rejects an enum value by neither name nor number", () => {
+      expect(err("filter.statuses=active")).toBe('"active" is not a valid value')
+      expect(err("filter.statuses=7")).toBe('"7" is not a valid value')
+      expect(err("side=")).toBe('"" is not a valid value')
+      expect(err("side=1.0")).toBe('"1.0" is not a valid value')
+    })
+
     it("parses each type", () => {
       expect(
         ok(

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "@effect/vitest"
 import { decodeBase64 } from "../src/internal/goJson.js"
-import { page, type PageRequest, resolve, type Source } from "../src/internal/paging.js"
+import {
+  atOrBeyond,
+  isDescending,
+  page,
+  pageInOrder,
+  type PageRequest,
+  resolve,
+  type Source
+} from "../src/internal/paging.js"
 
 // ten rows, 1..10 in base (ascending) order; newest first shows 10, 9, ..., 1
 const rows = Array.from({ length: 10 }, (_, i) => i + 1)
@@ -93,6 +101,38 @@ describe("page: every row of the node's PageEntities table", () => {
         expect(back).toEqual(newestFirst ? [...rows].reverse() : rows)
       }
     }
+  })
+})
+
+describe("pageInOrder: rows in an order of the query's own", () => {
+  // a view that lists the rows odd first, then even, while the cursor compares them by number
+  const view = [9, 7, 5, 3, 1, 10, 8, 6, 4, 2]
+  const cursorOf = (row: number) => `{"n":${row}}`
+  const run = (limit: number, cursor?: number) => {
+    const request: PageRequest = {
+      forward: true,
+      limit,
+      cursor: cursor === undefined ? undefined : cursorOf(cursor),
+      newestFirst: true
+    }
+    const descending = isDescending(request)
+    const rows = cursor === undefined ? view : view.filter((row) => atOrBeyond(row - cursor, descending))
+    const result = pageInOrder(rows, request, cursor !== undefined, cursorOf)
+    return [result.rows, result.hasNextPage, result.hasPreviousPage]
+  }
+
+  it("takes the SQL limit in the view's order, then the node's PageEntities", () => {
+    expect(run(3)).toEqual([[9, 7, 5], true, false])
+    // the predicate keeps 5 and below; the first row read is taken to be the cursor row
+    expect(run(3, 5)).toEqual([[3, 1, 4], true, true])
+    expect(run(20, 1)).toEqual([[], false, true])
+    // the cursor row comes second in the view's order, so it is not dropped
+    expect(run(20, 2)).toEqual([[1, 2], false, false])
+  })
+
+  it("is at or beyond the cursor in the direction read", () => {
+    expect([atOrBeyond(-1, true), atOrBeyond(0, true), atOrBeyond(1, true)]).toEqual([true, true, false])
+    expect([atOrBeyond(-1, false), atOrBeyond(0, false), atOrBeyond(1, false)]).toEqual([false, true, true])
   })
 })
 

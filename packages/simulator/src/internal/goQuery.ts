@@ -261,8 +261,32 @@ export const parseBool = (s: string): boolean | { readonly error: string } => {
   return { error: syntaxError("ParseBool", s) }
 }
 
-const parseValue = (type: ParamType, s: string): ParamValue | { readonly error: string } => {
+/** Go's `strconv.Atoi` on a 64-bit platform: the value, or undefined where it fails. */
+const atoi = (s: string): bigint | undefined => {
+  const n = parseInt64(s, 64)
+  return typeof n === "bigint" ? n : undefined
+}
+
+/**
+ * grpc-gateway v2.9.0 `parseField` for an enum: the value by name, else `strconv.Atoi` and the
+ * value by number (Go converts the int to the enum's int32 number, wrapping), else
+ * `"<value>" is not a valid value`. The value is the enum's name.
+ */
+const parseEnum = (values: Readonly<Record<string, number>>, s: string): ParamValue | { readonly error: string } => {
+  if (Object.hasOwn(values, s)) return s
+  const n = atoi(s)
+  if (n !== undefined) {
+    const number = Number(BigInt.asIntN(32, n))
+    for (const name in values) if (values[name] === number) return name
+  }
+  return { error: `${goQuote(s)} is not a valid value` }
+}
+
+const parseValue = (spec: ParamSpec, s: string): ParamValue | { readonly error: string } => {
+  const type: ParamType = spec.type
   switch (type) {
+    case "enum":
+      return parseEnum(spec.enumValues ?? {}, s)
     case "string":
       return bytesToText(s)
     case "bool":
@@ -394,14 +418,14 @@ export const populate = (
       const existing = query.get(spec.path)
       const out: Array<ParamValue> = Array.isArray(existing) ? existing : []
       for (const raw of list) {
-        const value = parseValue(spec.type, raw)
+        const value = parseValue(spec, raw)
         if (typeof value === "object") return value.error
         out.push(value)
       }
       query.set(spec.path, out)
     } else {
       if (list.length > 1) return `too many values for field ${goQuote(field!.protoName)}: ${list.join(", ")}`
-      const value = parseValue(spec.type, list[0])
+      const value = parseValue(spec, list[0])
       if (typeof value === "object") return value.error
       query.set(spec.path, value)
     }

@@ -114,9 +114,9 @@ const upperBoundInclusive = <Row, Key>(source: Source<Row, Key>, key: Key): numb
  * cursor JSON the client sent, compared byte for byte with the first row's cursor.
  */
 export const page = <Row, Key>(source: Source<Row, Key>, request: PageRequest, key: Key | undefined): Page<Row> => {
-  const { forward, limit, newestFirst } = request
+  const { forward, limit } = request
   const hasCursor = request.cursor !== undefined && key !== undefined
-  const descending = (forward && newestFirst) || (!forward && !newestFirst)
+  const descending = isDescending(request)
   const sqlLimit = limit + (hasCursor ? 2 : 1)
   const rows: Array<Row> = []
   if (descending) {
@@ -133,6 +133,45 @@ export const page = <Row, Key>(source: Source<Row, Key>, request: PageRequest, k
     }
   }
   return pageEntities(rows, limit, forward, hasCursor ? request.cursor : undefined, source.cursorOf)
+}
+
+/**
+ * Whether the query reads the rows in the reverse of their base order: a forward newest-first or
+ * a backward oldest-first page (`paginateQueryInternal` reverses the table ordering then).
+ */
+export const isDescending = (request: PageRequest): boolean =>
+  (request.forward && request.newestFirst) || (!request.forward && !request.newestFirst)
+
+/**
+ * The cursor predicate (`CursorPredicate`, sqlstore/cursor.go): whether a row is at or beyond the
+ * cursor in the direction the query reads, given the base-order comparison of the row with the
+ * cursor's key.
+ */
+export const atOrBeyond = (comparison: number, descending: boolean): boolean =>
+  descending ? comparison <= 0 : comparison >= 0
+
+/**
+ * A page over rows the query reads in an order of their own rather than by the cursor's columns:
+ * a view whose own sort the query keeps (`PaginateQueryWithoutOrderBy`), or one that sorts by more
+ * columns than the cursor has. `rows` yields the rows in that order, already kept by the query's
+ * filters and by the cursor predicate ({@link atOrBeyond}); the SQL limit is applied to them, then
+ * `PageEntities` as for {@link page}.
+ */
+export const pageInOrder = <Row>(
+  rows: Iterable<Row>,
+  request: PageRequest,
+  hasCursor: boolean,
+  cursorOf: (row: Row) => string
+): Page<Row> => {
+  const sqlLimit = request.limit + (hasCursor ? 2 : 1)
+  const taken: Array<Row> = []
+  if (sqlLimit > 0) {
+    for (const row of rows) {
+      taken.push(row)
+      if (taken.length >= sqlLimit) break
+    }
+  }
+  return pageEntities(taken, request.limit, request.forward, hasCursor ? request.cursor : undefined, cursorOf)
 }
 
 /** entities.go PageEntities: trims the SQL rows to the page and works out hasNext/hasPrevious. */

@@ -8,8 +8,8 @@
  */
 import type { GatewayError } from "@vega-effect/schema"
 
-/** The proto scalar type of a query parameter. */
-export type ParamType = "string" | "bool" | "int32" | "uint32" | "int64" | "uint64"
+/** The proto scalar type of a query parameter (`enum`: a proto enum, see {@link enumParam}). */
+export type ParamType = "string" | "bool" | "int32" | "uint32" | "int64" | "uint64" | "enum"
 
 export interface ParamSpec {
   /** Dotted path of lowerCamel JSON names, e.g. `pagination.first`, `filter.partyIds`. */
@@ -18,9 +18,14 @@ export interface ParamSpec {
   readonly protoPath: string
   readonly type: ParamType
   readonly repeated: boolean
+  /** An `enum` parameter's values, name to number. */
+  readonly enumValues?: Readonly<Record<string, number>>
 }
 
-/** A parsed query value: strings stay strings, bools are booleans, 32-bit numbers, 64-bit bigints. */
+/**
+ * A parsed query value: strings stay strings, bools are booleans, 32-bit numbers, 64-bit bigints,
+ * and an enum value is its name (however the query spelt it).
+ */
 export type ParamValue = string | boolean | number | bigint
 
 /**
@@ -65,6 +70,12 @@ export const param = (path: string, type: ParamType, repeated = false): ParamSpe
   protoPath: path.split(".").map(snake).join("."),
   type,
   repeated
+})
+
+/** Declares a query parameter of a proto enum type, given the enum's values (name to number). */
+export const enumParam = (path: string, values: Readonly<Record<string, number>>, repeated = false): ParamSpec => ({
+  ...param(path, "enum", repeated),
+  enumValues: values
 })
 
 /** The five pagination parameters every list request carries. */

@@ -7,7 +7,7 @@ import { Commands } from "@vega-effect/schema"
 import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { request } from "../support/http.js"
-import { openHttpStream } from "../support/streams.js"
+import { type HttpStream, openHttpStream } from "../support/streams.js"
 import {
   base64,
   buildTransaction,
@@ -172,6 +172,65 @@ const resources = async (r: Recorder) => {
   return { party, market }
 }
 
+/** Orders and trades: pages, filters, lookups and their error bodies. */
+const trading = async (r: Recorder, market: string) => {
+  const orders = nodesOf(await r.query("/api/v2/orders", { "pagination.first": "20" }), "orders")
+  // newest first only, forward only: the other pages answer the node's errors
+  await r.pages("/api/v2/orders", "orders")
+  await r.pages("/api/v2/orders", "orders", { "filter.partyIds": orders[0].partyId })
+  await r.query("/api/v2/orders", {
+    "filter.marketIds": market,
+    "filter.liveOnly": "true",
+    "filter.statuses": ["STATUS_ACTIVE", "STATUS_PARKED"],
+    "filter.types": "TYPE_LIMIT",
+    "filter.timeInForces": "2"
+  })
+  await r.query("/api/v2/orders", {
+    "filter.reference": "",
+    "filter.excludeLiquidity": "true",
+    "filter.dateRange.startTimestamp": orders[5].createdAt,
+    "pagination.first": "3"
+  })
+  await r.query("/api/v2/orders", { "filter.statuses": "STATUS_NOPE" })
+  await r.query("/api/v2/orders", { "filter.partyIds": "nope" })
+  const order = orders.find((o: { version: string }) => o.version !== "1") ?? orders[0]
+  await r.query("/api/v2/order/{orderId}", {}, { orderId: order.id })
+  await r.query("/api/v2/order/{orderId}", { version: "1" }, { orderId: order.id })
+  await r.query("/api/v2/order/{orderId}", {}, { orderId: "ab".repeat(32) })
+  await r.query("/api/v2/order/{orderId}", { version: "0" }, { orderId: order.id })
+  await r.query("/api/v2/order/{orderId}", {}, { orderId: "not-an-id" })
+  await r.pages("/api/v2/order/versions/{orderId}", "orders", {}, { orderId: order.id })
+  await r.query("/api/v2/order/versions/{orderId}", {}, { orderId: "ab".repeat(32) })
+
+  const trades = nodesOf(await r.query("/api/v2/trades", { "pagination.first": "5" }), "trades")
+  await r.pages("/api/v2/trades", "trades")
+  await r.pages("/api/v2/trades", "trades", { marketIds: market })
+  await r.query("/api/v2/trades", { partyIds: trades[0].buyer, orderIds: trades[0].buyOrder })
+  await r.query("/api/v2/trades", { "dateRange.startTimestamp": trades[3].timestamp, partyIds: "network" })
+  await r.query("/api/v2/trades", { marketIds: "xyz" })
+  await r.query("/api/v2/trades", { "pagination.after": Buffer.from("[1]").toString("base64") })
+  await r.query("/api/v2/market/{marketId}/trade/latest", {}, { marketId: market })
+  await r.query("/api/v2/market/{marketId}/trade/latest", {}, { marketId: "ab".repeat(32) })
+  await r.query("/api/v2/market/{marketId}/trade/latest", {}, { marketId: "xyz" })
+}
+
+/** Every frame of a stream that arrives within a second of the last, recorded under its template. */
+const recordFrames = async (r: Recorder, template: string, stream: HttpStream) => {
+  for (;;) {
+    const line = await stream.lines.next(1_000).catch(() => undefined)
+    if (line === undefined) break
+    r.exchanges.push({
+      method: "get",
+      template,
+      label: `stream frame ${line.slice(0, 120)}`,
+      status: 200,
+      body: JSON.parse(line),
+      form: "stream"
+    })
+  }
+  stream.close()
+}
+
 /** Markets, assets, epochs, time and info, and their error bodies. */
 const neighbours = async (r: Recorder, market: string) => {
   await r.query("/api/v2/info")
@@ -219,6 +278,8 @@ const stopOrder = (market: string): Commands.Command =>
 /** Transactions accepted, rejected and checked, the core's routes, and the results stream's frames. */
 const transactions = async (r: Recorder, sim: Simulator.Service, market: string) => {
   const stream = openHttpStream(r.url, "/api/v2/stream/transaction-results")
+  const orderStream = openHttpStream(r.url, `/api/v2/stream/orders?marketIds=${market}`)
+  const tradeStream = openHttpStream(r.url, "/api/v2/stream/trades")
   const chain = await chainOf(r.url)
   const signer = key(18)
   const tx = (command: Commands.Command, extra: object = {}) =>
@@ -242,29 +303,16 @@ const transactions = async (r: Recorder, sim: Simulator.Service, market: string)
   await r.query("/statistics/spam/{partyId}", {}, { partyId: signer.publicKey })
   await r.query("/blockchain/height")
   await r.query("/statistics")
-  const frames: Array<string> = []
-  for (;;) {
-    const line = await stream.lines.next(1_000).catch(() => undefined)
-    if (line === undefined) break
-    frames.push(line)
-  }
-  stream.close()
-  for (const frame of frames) {
-    r.exchanges.push({
-      method: "get",
-      template: "/api/v2/stream/transaction-results",
-      label: `stream frame ${frame.slice(0, 120)}`,
-      status: 200,
-      body: JSON.parse(frame),
-      form: "stream"
-    })
-  }
+  await recordFrames(r, "/api/v2/stream/transaction-results", stream)
+  await recordFrames(r, "/api/v2/stream/orders", orderStream)
+  await recordFrames(r, "/api/v2/stream/trades", tradeStream)
 }
 
 /** Every answer the contract test checks, from a simulator that has run a few epochs. */
 export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exchange>> => {
   const r = new Recorder(sim.url)
   const { market } = await resources(r)
+  await trading(r, market)
   await neighbours(r, market)
   await transactions(r, sim, market)
   return r.exchanges

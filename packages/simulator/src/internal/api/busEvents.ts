@@ -27,7 +27,7 @@ import { profileValue } from "./profiles.js"
 import { type NodeVersion, resultAs } from "./nodeVersion.js"
 import { rewardValue } from "./rewards.js"
 import { stakeValue } from "./stake.js"
-import { orderValue, tradeValue } from "./tradingValues.js"
+import { coreOrderValue, coreTradeValue } from "./tradingValues.js"
 
 const TYPE = EventBus.BusEventType.values
 
@@ -142,13 +142,13 @@ const rewardPayouts = (change: Extract<Change, { _tag: "Rewards" }>): Array<Type
       }
     })
 
-/** An order or a trade: IsParty, MarketID, and PartyID for orders only. */
+/** The core's event of an order change or a trade: IsParty, MarketID, and PartyID for orders only. */
 const tradingEvent = (change: Extract<Change, { _tag: "Order" | "Trade" }>): Typed =>
   change._tag === "Order"
     ? {
         type: TYPE.BUS_EVENT_TYPE_ORDER,
         typeName: "BUS_EVENT_TYPE_ORDER",
-        payload: { order: orderValue(change.row) },
+        payload: { order: coreOrderValue(change.row) },
         party: change.row.party.id,
         marketId: change.row.market.id,
         partyMethod: true
@@ -156,7 +156,7 @@ const tradingEvent = (change: Extract<Change, { _tag: "Order" | "Trade" }>): Typ
     : {
         type: TYPE.BUS_EVENT_TYPE_TRADE,
         typeName: "BUS_EVENT_TYPE_TRADE",
-        payload: { trade: tradeValue(change.row) },
+        payload: { trade: coreTradeValue(change.row) },
         party: change.row.buyer.id,
         otherParty: change.row.seller.id,
         marketId: change.row.market.id

@@ -5,7 +5,7 @@
 import { Pagination } from "@vega-effect/schema"
 import * as Schema from "effect/Schema"
 import { base64 } from "../goJson.js"
-import { page, type PageRequest, type Source } from "../paging.js"
+import { page, pageInOrder, type PageRequest, type Source } from "../paging.js"
 import { type CursorSpec, type CursorValues, readCursor } from "./cursors.js"
 import type { NodeVersion } from "./nodeVersion.js"
 
@@ -20,19 +20,52 @@ export interface Listing<Row, Key> {
 }
 
 /** The connection JSON, or the reason the cursor could not be read (which the node reports as a 500). */
-export const list = <Row, Key>(
-  listing: Listing<Row, Key>
-): { readonly json: string } | { readonly cursorError: string } => {
+export type Listed = { readonly json: string } | { readonly cursorError: string }
+
+/** The request's cursor key: none, the key, or why the cursor's JSON could not be read. */
+const cursorKey = <Key>(
+  request: PageRequest,
+  spec: CursorSpec,
+  keyOf: (values: CursorValues) => Key
+): { readonly key: Key | undefined } | { readonly cursorError: string } => {
+  if (request.cursor === undefined) return { key: undefined }
+  const values = readCursor(spec, request.cursor)
+  if ("error" in values) return { cursorError: values.error as string }
+  return { key: keyOf(values as CursorValues) }
+}
+
+export const list = <Row, Key>(listing: Listing<Row, Key>): Listed => {
   const { request, source } = listing
-  let key: Key | undefined
-  if (request.cursor !== undefined) {
-    const values = readCursor(listing.cursor, request.cursor)
-    if ("error" in values) return { cursorError: values.error as string }
-    key = listing.keyOf(values as CursorValues)
-  }
-  const result = page(source, request, key)
+  const key = cursorKey(request, listing.cursor, listing.keyOf)
+  if ("cursorError" in key) return key
+  const result = page(source, request, key.key)
   return {
     json: connectionJson(result.rows, listing.nodeJson, source.cursorOf, result.hasNextPage, result.hasPreviousPage)
+  }
+}
+
+/** A listing whose rows come in the order the query reads them (see `pageInOrder`). */
+export interface OrderedListing<Row, Key> {
+  readonly request: PageRequest
+  readonly cursor: CursorSpec
+  readonly keyOf: (values: CursorValues) => Key
+  /**
+   * The rows in the order the query reads them, kept by its filters and, when there is a cursor
+   * (`key`), by the cursor predicate.
+   */
+  readonly rows: (key: Key | undefined) => Iterable<Row>
+  readonly cursorOf: (row: Row) => string
+  readonly nodeJson: (row: Row) => string
+}
+
+/** {@link list} for rows the query reads in an order of their own. */
+export const listInOrder = <Row, Key>(listing: OrderedListing<Row, Key>): Listed => {
+  const { request } = listing
+  const key = cursorKey(request, listing.cursor, listing.keyOf)
+  if ("cursorError" in key) return key
+  const result = pageInOrder(listing.rows(key.key), request, key.key !== undefined, listing.cursorOf)
+  return {
+    json: connectionJson(result.rows, listing.nodeJson, listing.cursorOf, result.hasNextPage, result.hasPreviousPage)
   }
 }
 

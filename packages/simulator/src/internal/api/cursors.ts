@@ -197,3 +197,20 @@ export const RewardCursor: CursorSpec = {
   struct: "RewardCursor",
   fields: [id("party_id", "string"), id("asset_id", "string"), { key: "epoch_id", type: "int", goType: "int64" }]
 }
+
+/**
+ * `entities.OrderCursor` (datanode/entities/order.go, v0.75.8). Its id is an `entities.OrderID`,
+ * an alias of the generic `ID[_Order]`, which Go's reflection names with its type argument's
+ * package path.
+ */
+export const OrderCursor: CursorSpec = {
+  struct: "OrderCursor",
+  fields: [
+    time("createdAt"),
+    id("id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Order]"),
+    time("vegaTime")
+  ]
+}
+
+/** `entities.TradeCursor` (datanode/entities/trade.go, v0.75.8): the trade's synthetic time only. */
+export const TradeCursor: CursorSpec = { struct: "TradeCursor", fields: [time("synthetic_time")] }

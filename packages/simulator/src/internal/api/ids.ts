@@ -9,5 +9,47 @@ import { isHexBytes } from "../hex.js"
 export const normalizeId = (s: string): string | undefined =>
   s === Ids.NETWORK_PARTY ? s : Ids.isVegaId(s) ? s.toLowerCase() : undefined
 
-/** Whether a filter value survives the node's hex decoding (any even-length hex, or `network`). */
-export const decodesAsId = (s: string): boolean => s === Ids.NETWORK_PARTY || isHexBytes(s)
+/**
+ * The well-known ids the store keeps as fixed bytes (`wellKnownIds`, datanode/entities/id.go,
+ * v0.75.8), as lowercase hex.
+ */
+const WELL_KNOWN: Readonly<Record<string, string>> = {
+  VOTE: "00",
+  [Ids.NETWORK_PARTY]: "03",
+  XYZalpha: "04",
+  XYZbeta: "05",
+  XYZdelta: "06",
+  XYZepsilon: "07",
+  XYZgamma: "08",
+  fBTC: "09",
+  fDAI: "0a",
+  fEURO: "0b",
+  fUSDC: "0c"
+}
+
+/**
+ * The bytes the store compares an id by (`ID.Bytes()`: a well-known name's fixed bytes, else
+ * `hex.DecodeString`), as lowercase hex; undefined when it does not decode.
+ */
+export const storedIdKey = (s: string): string | undefined =>
+  Object.hasOwn(WELL_KNOWN, s) ? WELL_KNOWN[s] : isHexBytes(s) ? s.toLowerCase() : undefined
+
+/** Whether a filter value survives the node's hex decoding (any even-length hex, or a well-known id). */
+export const decodesAsId = (s: string): boolean => storedIdKey(s) !== undefined
+
+/**
+ * The node's `NewVegaIDSlice(...).Ensure()` (`datanode/api/trading_data_v2.go`, v0.75.8): each
+ * element split on commas, each part `network` or 64 hex digits. The ids lowercase, or undefined
+ * when a part is neither.
+ */
+export const vegaIdSlice = (values: ReadonlyArray<string>): Array<string> | undefined => {
+  const out: Array<string> = []
+  for (const value of values) {
+    for (const part of value.split(",")) {
+      const id = normalizeId(part)
+      if (id === undefined) return undefined
+      out.push(id)
+    }
+  }
+  return out
+}

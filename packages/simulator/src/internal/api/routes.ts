@@ -7,12 +7,14 @@ import * as liquidity from "./liquidity.js"
 import * as neighbours from "./neighbours.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
+import * as orders from "./orders.js"
 import * as positions from "./positions.js"
 import * as profiles from "./profiles.js"
 import * as referrals from "./referrals.js"
 import * as rewards from "./rewards.js"
 import * as stake from "./stake.js"
 import * as streams from "./streams.js"
+import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
 
 export const routes: ReadonlyArray<Route<NodeView>> = [
@@ -25,6 +27,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   rewards.route,
   rewards.listRoute,
   ...neighbours.routes,
+  ...orders.routes,
+  ...trades.routes,
   ...transactions.routes
 ]
 

@@ -38,11 +38,19 @@
  * Ids: a user's order is named by its transaction (hex(SHA3-256(signature bytes))), as the core
  * names it; every other order and every trade by hex(SHA3-256(block hash, counter)), a
  * deterministic stand-in for the core's per-block id generator. Pegged orders are not modelled.
+ *
+ * Event numbers: the data node keys a trade by its block time plus the sequence number of its
+ * event in the block (`TradeRow.syntheticTime`). The exchange numbers the events of its changes
+ * in each block from 3 (the block's BEGIN_BLOCK and TIME_UPDATE events come first), one per order
+ * change and one per trade, in the order made: the numbers the event bus gives the block's own
+ * trading, which comes first in the block. Trades made by transactions come later on the bus
+ * (after the block's other changes and the results of the transactions before), so their numbers
+ * here are lower than the bus's: still distinct, and in the same order.
  */
 import { createHash } from "node:crypto"
 import type { Commands } from "@vega-effect/schema"
 import { mix, type Random } from "../random.js"
-import { MarketBook } from "./book.js"
+import { MarketBook, type Resting } from "./book.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import { feesOf, NO_FEES } from "./fees.js"
@@ -131,6 +139,9 @@ export const QUOTE_SIZE = 5_000n
 /** The largest market order a taker sends, position units. */
 const MAX_TAKE = 1_000
 
+/** The sequence number of the first event after BEGIN_BLOCK and TIME_UPDATE. */
+const FIRST_EVENT = 3
+
 /** The mark price stream of {@link Exchange.markPrice}. */
 const MARK_STREAM = 0x6d61726b
 
@@ -193,6 +204,8 @@ export class Exchange {
   private readonly expiring = new Set<string>()
   private idHeight = -1
   private idCounter = 0
+  private eventHeight = -1
+  private eventCounter = FIRST_EVENT
 
   constructor(
     private readonly seed: number,
@@ -250,6 +263,15 @@ export class Exchange {
       .digest("hex")
   }
 
+  /** The sequence number of the next event of block `height` (see the module's event numbers). */
+  private nextEvent(height: number): number {
+    if (height !== this.eventHeight) {
+      this.eventHeight = height
+      this.eventCounter = FIRST_EVENT
+    }
+    return this.eventCounter++
+  }
+
   /** The open volume of a party's position (0 when it has none). */
   openVolume(party: Party | undefined, market: MarketInfo): bigint {
     if (party === undefined) return 0n
@@ -291,6 +313,7 @@ export class Exchange {
 
   private writeOrder(row: Omit<OrderRow, "seq" | "from" | "to">, height: number): OrderRow {
     const written = this.orders.write(row, height)
+    this.nextEvent(height)
     this.journal?.record(height, { _tag: "Order", row: written })
     return written
   }
@@ -299,13 +322,15 @@ export class Exchange {
   private trade(fill: Fill, height: number): TradeRow {
     const { aggressor, buyer, market, price, seller, size } = fill
     const fees = feesOf(market, price, size)
+    const vt = this.chain.blockTime(height)
     const trade = this.trades.record({
       ...fill,
       id: this.nextId(height),
       buyerFee: aggressor === "SIDE_BUY" ? fees : NO_FEES,
       sellerFee: aggressor === "SIDE_SELL" ? fees : NO_FEES,
       height,
-      vt: this.chain.blockTime(height)
+      vt,
+      syntheticTime: vt + this.nextEvent(height)
     })
     const [payer, maker] = aggressor === "SIDE_BUY" ? [buyer, seller] : [seller, buyer]
     this.accounts?.payFees(market, payer, maker, fees, height)
@@ -318,7 +343,6 @@ export class Exchange {
   /** Trades an incoming order with the opposite side, best level first, until it is done or stops. */
   private match(order: Incoming, height: number): { readonly remaining: bigint; readonly washed: boolean } {
     const book = this.books[order.market.index]
-    const vt = this.chain.blockTime(height)
     let remaining = order.size
     let washed = false
     const levels = book.side(opposite(order.side))
@@ -337,29 +361,7 @@ export class Exchange {
       }
       const size = remaining < passive.remaining ? remaining : passive.remaining
       remaining -= size
-      passive.remaining -= size
-      const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
-      const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
-      const { market, side: aggressor } = order
-      this.trade(
-        { market, buyer, seller, price: level.price, size, aggressor, buyOrder, sellOrder, type: "TYPE_DEFAULT" },
-        height
-      )
-      const done = passive.remaining === 0n
-      if (done) {
-        book.remove(passive.id)
-        this.expiring.delete(passive.id)
-      }
-      passive.row = this.writeOrder(
-        {
-          ...passive.row,
-          remaining: passive.remaining,
-          status: done ? "STATUS_FILLED" : "STATUS_ACTIVE",
-          updatedAt: vt,
-          vt
-        },
-        height
-      )
+      this.fillPassive(order, book, passive, level.price, size, height)
     }
     return { remaining, washed }
   }
@@ -417,6 +419,30 @@ export class Exchange {
       if (order.expiresAt > 0n) this.expiring.add(order.id)
     }
     return row
+  }
+
+  /** Trades `size` of a resting order with an incoming one, and writes the resting order's new state. */
+  private fillPassive(
+    order: Incoming,
+    book: MarketBook,
+    passive: Resting,
+    price: bigint,
+    size: bigint,
+    height: number
+  ): void {
+    const vt = this.chain.blockTime(height)
+    passive.remaining -= size
+    const [buyer, seller] = order.side === "SIDE_BUY" ? [order.party, passive.party] : [passive.party, order.party]
+    const [buyOrder, sellOrder] = order.side === "SIDE_BUY" ? [order.id, passive.id] : [passive.id, order.id]
+    const { market, side: aggressor } = order
+    this.trade({ market, buyer, seller, price, size, aggressor, buyOrder, sellOrder, type: "TYPE_DEFAULT" }, height)
+    const done = passive.remaining === 0n
+    if (done) {
+      book.remove(passive.id)
+      this.expiring.delete(passive.id)
+    }
+    const status = done ? ("STATUS_FILLED" as const) : ("STATUS_ACTIVE" as const)
+    passive.row = this.writeOrder({ ...passive.row, remaining: passive.remaining, status, updatedAt: vt, vt }, height)
   }
 
   /** Takes a resting order off the book with its final status. */
