@@ -261,8 +261,24 @@ export const parseBool = (s: string): boolean | { readonly error: string } => {
   return { error: syntaxError("ParseBool", s) }
 }
 
-const parseValue = (type: ParamType, s: string): ParamValue | { readonly error: string } => {
+/**
+ * grpc-gateway v2.9.0 runtime/query.go: an enum value is looked up by name, then (when it is an
+ * integer to strconv.Atoi) by number; anything else is `"x" is not a valid value`.
+ */
+const parseEnum = (values: Readonly<Record<string, number>>, s: string): number | { readonly error: string } => {
+  const text = bytesToText(s)
+  const invalid = { error: `${goQuote(s)} is not a valid value` }
+  if (Object.prototype.hasOwnProperty.call(values, text)) return values[text]
+  if (!/^[+-]?\d+$/.test(text)) return invalid
+  const n = Number(text)
+  return Object.values(values).includes(n) && Number.isSafeInteger(n) ? n : invalid
+}
+
+const parseValue = (spec: ParamSpec, s: string): ParamValue | { readonly error: string } => {
+  const type: ParamType = spec.type
   switch (type) {
+    case "enum":
+      return parseEnum(spec.enumValues ?? {}, s)
     case "string":
       return bytesToText(s)
     case "bool":
@@ -394,14 +410,14 @@ export const populate = (
       const existing = query.get(spec.path)
       const out: Array<ParamValue> = Array.isArray(existing) ? existing : []
       for (const raw of list) {
-        const value = parseValue(spec.type, raw)
+        const value = parseValue(spec, raw)
         if (typeof value === "object") return value.error
         out.push(value)
       }
       query.set(spec.path, out)
     } else {
       if (list.length > 1) return `too many values for field ${goQuote(field!.protoName)}: ${list.join(", ")}`
-      const value = parseValue(spec.type, list[0])
+      const value = parseValue(spec, list[0])
       if (typeof value === "object") return value.error
       query.set(spec.path, value)
     }

@@ -9,7 +9,7 @@
 import type { GatewayError } from "@vega-effect/schema"
 
 /** The proto scalar type of a query parameter. */
-export type ParamType = "string" | "bool" | "int32" | "uint32" | "int64" | "uint64"
+export type ParamType = "string" | "bool" | "int32" | "uint32" | "int64" | "uint64" | "enum"
 
 export interface ParamSpec {
   /** Dotted path of lowerCamel JSON names, e.g. `pagination.first`, `filter.partyIds`. */
@@ -18,9 +18,14 @@ export interface ParamSpec {
   readonly protoPath: string
   readonly type: ParamType
   readonly repeated: boolean
+  /** An enum's values by name (`enum` parameters): a value is a name or a known number. */
+  readonly enumValues?: Readonly<Record<string, number>>
 }
 
-/** A parsed query value: strings stay strings, bools are booleans, 32-bit numbers, 64-bit bigints. */
+/**
+ * A parsed query value: strings stay strings, bools are booleans, 32-bit numbers and enums
+ * numbers, 64-bit bigints.
+ */
 export type ParamValue = string | boolean | number | bigint
 
 /**
@@ -65,6 +70,12 @@ export const param = (path: string, type: ParamType, repeated = false): ParamSpe
   protoPath: path.split(".").map(snake).join("."),
   type,
   repeated
+})
+
+/** Declares an enum query parameter with its values by name. */
+export const enumParam = (path: string, values: Readonly<Record<string, number>>, repeated = false): ParamSpec => ({
+  ...param(path, "enum", repeated),
+  enumValues: values
 })
 
 /** The five pagination parameters every list request carries. */

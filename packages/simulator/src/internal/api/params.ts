@@ -46,3 +46,14 @@ export const pagination = (params: Params): PaginationInput => {
   if (newestFirst !== undefined) input.newestFirst = newestFirst
   return input
 }
+
+/** An int64 parameter (parsed to a bigint, as uint64 ones are). */
+export const int64 = uint64
+
+/** A repeated enum parameter: its numbers. */
+export const enums = (params: Params, path: string): ReadonlyArray<number> => {
+  const value = params.query.get(path)
+  if (value === undefined) return []
+  const list: ReadonlyArray<ParamValue> = Array.isArray(value) ? value : [value as ParamValue]
+  return list.filter((v): v is number => typeof v === "number")
+}

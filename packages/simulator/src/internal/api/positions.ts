@@ -9,7 +9,7 @@ import { idSortKey, visibleAt } from "../world/versioned.js"
 import { arraySource, cachedJsonByVersion, list } from "./connection.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
 import { PositionCursor, writeCursor } from "./cursors.js"
-import { normalizeId } from "./ids.js"
+import { vegaIds as ids } from "./ids.js"
 import type { NodeView } from "./node.js"
 import { strings, pagination } from "./params.js"
 import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
@@ -54,19 +54,6 @@ export const positionJson = cachedJsonByVersion((row: PositionRow, version) => e
 
 export const positionCursor = (row: PositionRow): string =>
   writeCursor(PositionCursor, [row.vt, row.party.id, row.market.id])
-
-/** ListAllPositions splits each element on commas (v0.75), then requires 64 hex or `network`. */
-const ids = (values: ReadonlyArray<string>): Array<string> | undefined => {
-  const out: Array<string> = []
-  for (const value of values) {
-    for (const part of value.split(",")) {
-      const id = normalizeId(part)
-      if (id === undefined) return undefined
-      out.push(id)
-    }
-  }
-  return out
-}
 
 const handle = (params: Params, node: NodeView): Reply => {
   const { catalog, positions } = node.world

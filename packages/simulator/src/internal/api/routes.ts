@@ -2,7 +2,10 @@
  * Every route the simulated data node serves.
  */
 import type { Route, StreamRoute } from "../route.js"
+import * as accounts from "./accounts.js"
 import * as bundles from "./bundles.js"
+import * as deposits from "./deposits.js"
+import * as ledger from "./ledger.js"
 import * as liquidity from "./liquidity.js"
 import * as neighbours from "./neighbours.js"
 import { makeObserverRoutes } from "./observers.js"
@@ -25,7 +28,10 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   rewards.route,
   rewards.listRoute,
   ...neighbours.routes,
-  ...transactions.routes
+  ...transactions.routes,
+  ...accounts.routes,
+  ledger.route,
+  ...deposits.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
