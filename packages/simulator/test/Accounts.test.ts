@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { DataNode } from "@vega-effect/schema"
+import { Commands, DataNode } from "@vega-effect/schema"
 import { createHash } from "node:crypto"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
@@ -18,8 +18,8 @@ const deposits = (query: Query = {}) => decoded(DataNode.ListDepositsResponse, c
 const withdrawals = (query: Query = {}) =>
   decoded(DataNode.ListWithdrawalsResponse, call(node, "/api/v2/withdrawals", query))
 
-const GENERAL = 4
-const MARGIN = 3
+const GENERAL = Commands.AccountType.values.ACCOUNT_TYPE_GENERAL
+const MARGIN = Commands.AccountType.values.ACCOUNT_TYPE_MARGIN
 /** The first block time of the world, in unix nanoseconds: a date range from it covers everything. */
 const since = BigInt(world.chain.blockTime(1)) * 1000n - 86_400n * 1_000_000_000n
 
