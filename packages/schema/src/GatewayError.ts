@@ -253,6 +253,7 @@ export const ErrorDetailCode = {
   MissingWithdrawalId: 80003,
   MissingDepositId: 80004,
   AccountServiceListAccounts: 80006,
+  FailedToSendSnapshot: 80008,
   AccountServiceGetBalances: 90004,
   WithdrawalServiceGet: 150001,
   DepositServiceGet: 210001,
@@ -336,6 +337,12 @@ export const ApiErrors = {
   AccountServiceListAccounts: apiErrorEntry(
     "failed to get accounts",
     ErrorDetailCode.AccountServiceListAccounts,
+    GrpcCode.Internal
+  ),
+  /** Reported as Internal, or InvalidArgument when an id of the request does not decode. */
+  FailedToSendSnapshot: apiErrorEntry(
+    "failed to send accounts snapshot",
+    ErrorDetailCode.FailedToSendSnapshot,
     GrpcCode.Internal
   ),
   AccountServiceGetBalances: apiErrorEntry(

@@ -46,7 +46,7 @@ const idOf = (asset: string, owner: string, market: string, type: string): strin
 const sorted = new WeakMap<World, { size: number; accounts: Array<Account> }>()
 
 /** Every account of the world by id (accounts are only ever opened, so a count tells staleness). */
-const accountsById = (world: World): ReadonlyArray<Account> => {
+export const accountsById = (world: World): ReadonlyArray<Account> => {
   const { byKey } = world.accounts
   let cached = sorted.get(world)
   if (cached === undefined || cached.size !== byKey.size) {
@@ -121,15 +121,16 @@ const filterParams = [
 const encodeBalance = Encoder.stringify(DataNode.AccountBalance)
 
 /** entities/account_balance.go: owner, balance, asset, market id ("" for none) and type. */
-const balanceJson = cachedJson((row: BalanceRow) =>
-  encodeBalance({
+export const balanceValue = (row: BalanceRow): DataNode.AccountBalance =>
+  ({
     owner: row.account.owner,
     balance: row.balance,
     asset: row.account.asset.id,
     marketId: row.account.market?.id ?? "",
     type: row.account.type
-  } as DataNode.AccountBalance)
-)
+  }) as DataNode.AccountBalance
+
+const balanceJson = cachedJson((row: BalanceRow) => encodeBalance(balanceValue(row)))
 
 const accountCursor = (row: BalanceRow): string => writeCursor(AccountCursor, [accountId(row.account)])
 

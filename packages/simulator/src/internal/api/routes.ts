@@ -3,6 +3,7 @@
  */
 import type { Route, StreamRoute } from "../route.js"
 import * as accounts from "./accounts.js"
+import { makeAccountStreamRoutes } from "./accountStream.js"
 import * as bundles from "./bundles.js"
 import * as deposits from "./deposits.js"
 import * as ledger from "./ledger.js"
@@ -35,4 +36,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
-export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [...streams.routes, ...makeObserverRoutes(50)]
+export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
+  ...streams.routes,
+  ...makeObserverRoutes(50),
+  ...makeAccountStreamRoutes(50)
+]
