@@ -5,6 +5,10 @@
  * id is the hex SHA-256 of `asset id + owner + market id + type name`, where a system account's
  * owner is `network` (the core's `*`) and an account without a market has the empty market id
  * (the core's `!`). The id is what accounts are ordered and paged by, and what their cursor holds.
+ *
+ * v0.75.8's ListAccountsRequest has no `includeDerivedParties` (v0.79 added it, for the AMM
+ * sub-accounts of a party): the gateway ignores it as an unknown field, and since the world has
+ * no derived parties, a v0.79 node would answer the same either way.
  */
 import { createHash } from "node:crypto"
 import { Commands, DataNode, DataNodeApi, Encoder, GatewayError } from "@vega-effect/schema"
