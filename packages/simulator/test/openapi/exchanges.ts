@@ -197,8 +197,39 @@ const neighbours = async (r: Recorder, market: string) => {
   await r.get(undefined, "/api/v2/no/such/route")
 }
 
+/** The frames a stream sends within a second of the last one. */
+const framesOf = async (stream: ReturnType<typeof openHttpStream>): Promise<Array<string>> => {
+  const frames: Array<string> = []
+  for (;;) {
+    const line = await stream.lines.next(1_000).catch(() => undefined)
+    if (line === undefined) return frames
+    frames.push(line)
+  }
+}
+
+const recordFrames = (r: Recorder, template: string, frames: ReadonlyArray<string>) => {
+  for (const frame of frames) {
+    r.exchanges.push({
+      method: "get",
+      template,
+      label: `stream frame ${frame.slice(0, 120)}`,
+      status: 200,
+      body: JSON.parse(frame),
+      form: "stream"
+    })
+  }
+}
+
 /** Accounts, balance changes, the ledger, deposits and withdrawals, and their error bodies. */
-const money = async (r: Recorder, party: string, market: string) => {
+const money = async (r: Recorder, sim: Simulator.Service, party: string, market: string) => {
+  // the accounts stream: a party's snapshot, then the balances of the next blocks
+  const stream = openHttpStream(r.url, `/api/v2/stream/accounts?partyId=${party}`)
+  const everyone = openHttpStream(r.url, "/api/v2/stream/accounts?type=ACCOUNT_TYPE_GENERAL")
+  await Effect.runPromise(sim.advance(2))
+  recordFrames(r, "/api/v2/stream/accounts", [...(await framesOf(stream)), ...(await framesOf(everyone))])
+  stream.close()
+  everyone.close()
+
   await r.pages("/api/v2/accounts", "accounts")
   const mine = nodesOf(await r.query("/api/v2/accounts", { "filter.partyIds": party }), "accounts")
   const asset = mine[0]?.asset as string
@@ -285,23 +316,9 @@ const transactions = async (r: Recorder, sim: Simulator.Service, market: string)
   await r.query("/statistics/spam/{partyId}", {}, { partyId: signer.publicKey })
   await r.query("/blockchain/height")
   await r.query("/statistics")
-  const frames: Array<string> = []
-  for (;;) {
-    const line = await stream.lines.next(1_000).catch(() => undefined)
-    if (line === undefined) break
-    frames.push(line)
-  }
+  const frames = await framesOf(stream)
   stream.close()
-  for (const frame of frames) {
-    r.exchanges.push({
-      method: "get",
-      template: "/api/v2/stream/transaction-results",
-      label: `stream frame ${frame.slice(0, 120)}`,
-      status: 200,
-      body: JSON.parse(frame),
-      form: "stream"
-    })
-  }
+  recordFrames(r, "/api/v2/stream/transaction-results", frames)
 }
 
 /** Every answer the contract test checks, from a simulator that has run a few epochs. */
@@ -309,7 +326,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   const r = new Recorder(sim.url)
   const { market, party } = await resources(r)
   await neighbours(r, market)
-  await money(r, party, market)
+  await money(r, sim, party, market)
   await transactions(r, sim, market)
   return r.exchanges
 }
