@@ -22,22 +22,15 @@ import * as Schema from "effect/Schema"
 import type { BlockResults } from "../core/contract.js"
 import { enumParam, param, type Params, type StreamRoute, type StreamSink } from "../route.js"
 import type { BalanceRow } from "../world/accounts.js"
-import { accountsById, balanceAt, balanceValue } from "./accounts.js"
+import { accountsById, accountTypeName, balanceAt, balanceValue } from "./accounts.js"
 import { decodesAsId } from "./ids.js"
-import { STREAM_PAGE_SIZE } from "./limits.js"
 import { str } from "./params.js"
+import { pages } from "./observers.js"
 import { notHex } from "./reply.js"
 import { follow, type StreamNode } from "./streams.js"
 
 const encodeFrame = Schema.encodeSync(StreamForm.frame(StreamForm.make(DataNode.ObserveAccountsResponse)))
 const ACCOUNT_TYPES = Commands.AccountType.values
-const typeNames = new Map(Object.entries(ACCOUNT_TYPES).map(([name, n]) => [n, name]))
-
-const pages = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
-  const out: Array<ReadonlyArray<A>> = []
-  for (let at = 0; at < items.length; at += STREAM_PAGE_SIZE) out.push(items.slice(at, at + STREAM_PAGE_SIZE))
-  return out
-}
 
 interface Filter {
   readonly marketId: string
@@ -53,7 +46,7 @@ const read = (params: Params): Filter => {
     marketId: str(params, "marketId") ?? "",
     partyId: str(params, "partyId") ?? "",
     asset: str(params, "asset") ?? "",
-    type: typeof type === "number" && type !== 0 ? (typeNames.get(type) ?? "") : ""
+    type: typeof type === "number" && type !== 0 ? accountTypeName(type) : ""
   }
 }
 

@@ -82,6 +82,9 @@ interface AccountFilter {
 
 const typeNames = new Map(Object.entries(ACCOUNT_TYPES).map(([name, n]) => [n, name]))
 
+/** An account type's name from its number (a parsed enum parameter). */
+export const accountTypeName = (n: number): string => typeNames.get(n) ?? String(n)
+
 /**
  * ListAccounts and ListBalanceChanges check `filter.marketIds`, then `filter.partyIds`, with
  * `NewVegaIDSlice(...).Ensure()` (both report "invalid party id"). The asset id is not checked
@@ -101,7 +104,7 @@ const readFilter = (params: Params): AccountFilter | Reply => {
     assetId: asset === undefined || asset === "" ? undefined : asset,
     partyIds: new Set(partyIds),
     marketIds: new Set(marketIds),
-    types: new Set(enums(params, "filter.accountTypes").map((n) => typeNames.get(n) ?? String(n)))
+    types: new Set(enums(params, "filter.accountTypes").map(accountTypeName))
   }
 }
 

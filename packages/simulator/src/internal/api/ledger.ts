@@ -22,6 +22,7 @@ import { resolve } from "../paging.js"
 import { enumParam, paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { Account, LedgerRow } from "../world/accounts.js"
 import type { World } from "../../World.js"
+import { accountTypeName } from "./accounts.js"
 import { arraySource, cachedJson, list } from "./connection.js"
 import { LedgerEntryCursor, writeCursor } from "./cursors.js"
 import { dateRange } from "./dateRange.js"
@@ -34,7 +35,6 @@ const { ApiErrors } = GatewayError
 const TRANSFER_TYPES = Vega.TransferType.values
 const ACCOUNT_TYPES = Commands.AccountType.values
 const transferNames = new Map(Object.entries(TRANSFER_TYPES).map(([name, n]) => [n, name]))
-const accountTypeNames = new Map(Object.entries(ACCOUNT_TYPES).map(([name, n]) => [n, name]))
 
 const FIVE_DAYS_NANOS = 5n * 86_400n * 1_000_000_000n
 const SECOND_NANOS = 1_000_000_000n
@@ -92,7 +92,7 @@ const side = (params: Params, prefix: string): SideFilter => {
     assetId: asset === undefined || asset === "" ? undefined : asset,
     partyIds: strings(params, `${prefix}.partyIds`),
     marketIds: strings(params, `${prefix}.marketIds`),
-    types: new Set(enums(params, `${prefix}.accountTypes`).map((n) => accountTypeNames.get(n) ?? String(n)))
+    types: new Set(enums(params, `${prefix}.accountTypes`).map(accountTypeName))
   }
 }
 
