@@ -252,6 +252,15 @@ export const ErrorDetailCode = {
   EpochIdParse: 10036,
   OrderServiceGetVersions: 20005,
   OrderNotFound: 20006,
+  InvalidFilter: 10029,
+  MissingWithdrawalId: 80003,
+  MissingDepositId: 80004,
+  AccountServiceListAccounts: 80006,
+  FailedToSendSnapshot: 80008,
+  AccountServiceGetBalances: 90004,
+  WithdrawalServiceGet: 150001,
+  DepositServiceGet: 210001,
+  LedgerServiceGet: 260001,
   MarketServiceGetById: 30002,
   TradeServiceGetByMarket: 40001,
   TradeServiceList: 40005,
@@ -354,6 +363,44 @@ export const ApiErrors = {
     "failed to get asset for ID",
     ErrorDetailCode.AssetServiceGetById,
     GrpcCode.NotFound
+  ),
+  InvalidFilter: apiErrorEntry("invalid filter", ErrorDetailCode.InvalidFilter, GrpcCode.InvalidArgument),
+  NotAValidVegaId: apiErrorEntry("not a valid vega id", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  AccountServiceListAccounts: apiErrorEntry(
+    "failed to get accounts",
+    ErrorDetailCode.AccountServiceListAccounts,
+    GrpcCode.Internal
+  ),
+  /** Reported as Internal, or InvalidArgument when an id of the request does not decode. */
+  FailedToSendSnapshot: apiErrorEntry(
+    "failed to send accounts snapshot",
+    ErrorDetailCode.FailedToSendSnapshot,
+    GrpcCode.Internal
+  ),
+  AccountServiceGetBalances: apiErrorEntry(
+    "failed to get balances",
+    ErrorDetailCode.AccountServiceGetBalances,
+    GrpcCode.Internal
+  ),
+  /** Not in the node's code table, and not an invalid-argument error: Internal with code 10000. */
+  DateRangeValidationFailed: apiErrorEntry("invalid date range", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  LedgerServiceGet: apiErrorEntry(
+    "failed to query ledger entries",
+    ErrorDetailCode.LedgerServiceGet,
+    GrpcCode.Internal
+  ),
+  MissingDepositId: apiErrorEntry("missing deposit ID", ErrorDetailCode.MissingDepositId, GrpcCode.InvalidArgument),
+  DepositServiceGet: apiErrorEntry("failed to get deposit", ErrorDetailCode.DepositServiceGet, GrpcCode.Internal),
+  MissingWithdrawalId: apiErrorEntry(
+    "missing withdrawal ID",
+    ErrorDetailCode.MissingWithdrawalId,
+    GrpcCode.InvalidArgument
+  ),
+  InvalidWithdrawalId: apiErrorEntry("invalid withdrawal ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  WithdrawalServiceGet: apiErrorEntry(
+    "failed to get withdrawal",
+    ErrorDetailCode.WithdrawalServiceGet,
+    GrpcCode.Internal
   )
 } as const
 

@@ -272,7 +272,7 @@ export class World {
     this.signerBundles = new SignerBundles(this.catalog, this.chain, journal)
     this.profiles = new Profiles(this.catalog, journal)
     this.rewards = new Rewards(this.catalog, this.chain, journal)
-    this.accounts = new Accounts(this.catalog, this.chain)
+    this.accounts = new Accounts(this.catalog, this.chain, journal)
     this.exchange = new Exchange(this.seed, this.catalog, this.chain, this.positions, this.accounts, journal)
 
     const stream = (n: number) => makeRandom(mix(this.seed, 0, n))

@@ -41,7 +41,15 @@ const COVERED = [
   "/transaction/raw/check",
   "/statistics",
   "/blockchain/height",
-  "/statistics/spam/{partyId}"
+  "/statistics/spam/{partyId}",
+  "/api/v2/accounts",
+  "/api/v2/balance/changes",
+  "/api/v2/ledgerentry/history",
+  "/api/v2/deposits",
+  "/api/v2/deposit/{id}",
+  "/api/v2/withdrawals",
+  "/api/v2/withdrawal/{id}",
+  "/api/v2/stream/accounts"
 ]
 
 /**

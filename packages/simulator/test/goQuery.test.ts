@@ -10,6 +10,7 @@ import {
   parseUint,
   unescapePath
 } from "../src/internal/goQuery.js"
+import { Commands } from "@vega-effect/schema"
 import { enumParam, paginationParams, param } from "../src/internal/route.js"
 
 const specs = [
@@ -24,7 +25,9 @@ const specs = [
   param("live", "bool"),
   param("referralSetId", "string"),
   enumParam("filter.statuses", { STATUS_UNSPECIFIED: 0, STATUS_ACTIVE: 1, STATUS_FILLED: 5 }, true),
-  enumParam("side", { SIDE_UNSPECIFIED: 0, SIDE_BUY: 1 })
+  enumParam("side", { SIDE_UNSPECIFIED: 0, SIDE_BUY: 1 }),
+  enumParam("filter.accountTypes", Commands.AccountType.values, true),
+  enumParam("type", Commands.AccountType.values)
 ]
 
 const ok = (query: string) => {
@@ -256,5 +259,16 @@ describe("goQuery", () => {
     it("goQuote", () => {
       expect(goQuote("a\u0007\u0008\u000b\u000c\r")).toBe('"a\\a\\b\\v\\f\\r"')
     })
+  })
+
+  it("reads an enum by name or by known number, as runtime/query.go does", () => {
+    expect(ok("filter.account_types=ACCOUNT_TYPE_GENERAL&filter.accountTypes=3&type=%2B4")).toEqual({
+      "filter.accountTypes": ["ACCOUNT_TYPE_GENERAL", "ACCOUNT_TYPE_MARGIN"],
+      type: "ACCOUNT_TYPE_GENERAL"
+    })
+    expect(err("type=ACCOUNT_TYPE_NOPE")).toBe('"ACCOUNT_TYPE_NOPE" is not a valid value')
+    expect(err("type=8")).toBe('"8" is not a valid value')
+    expect(err("type=4.0")).toBe('"4.0" is not a valid value')
+    expect(err("type=account_type_general")).toBe('"account_type_general" is not a valid value')
   })
 })

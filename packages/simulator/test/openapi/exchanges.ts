@@ -256,6 +256,56 @@ const neighbours = async (r: Recorder, market: string) => {
   await r.get(undefined, "/api/v2/no/such/route")
 }
 
+/** Accounts, balance changes, the ledger, deposits and withdrawals, and their error bodies. */
+const money = async (r: Recorder, sim: Simulator.Service, party: string, market: string) => {
+  // the accounts stream: a party's snapshot, then the balances of the next blocks
+  const stream = openHttpStream(r.url, `/api/v2/stream/accounts?partyId=${party}`)
+  const everyone = openHttpStream(r.url, "/api/v2/stream/accounts?type=ACCOUNT_TYPE_GENERAL")
+  await Effect.runPromise(sim.advance(2))
+  await recordFrames(r, "/api/v2/stream/accounts", stream)
+  await recordFrames(r, "/api/v2/stream/accounts", everyone)
+
+  await r.pages("/api/v2/accounts", "accounts")
+  const mine = nodesOf(await r.query("/api/v2/accounts", { "filter.partyIds": party }), "accounts")
+  const asset = mine[0]?.asset as string
+  await r.query("/api/v2/accounts", {
+    "filter.assetId": asset,
+    "filter.marketIds": market,
+    "filter.accountTypes": ["ACCOUNT_TYPE_MARGIN", "4"]
+  })
+  await r.query("/api/v2/accounts", { "filter.partyIds": "nope" })
+  await r.query("/api/v2/accounts", { "filter.accountTypes": "ACCOUNT_TYPE_NOPE" })
+
+  // a date range is required, within a year of now: from the world's first deposit
+  const first = nodesOf(await r.query("/api/v2/deposits", { "pagination.last": "1" }), "deposits")[0]
+  const since = { "dateRange.startTimestamp": String(first.createdTimestamp) }
+  await r.pages("/api/v2/balance/changes", "balances", { ...since, "filter.partyIds": party })
+  await r.query("/api/v2/balance/changes", { "filter.assetId": asset })
+  await r.query("/api/v2/balance/changes", { "dateRange.startTimestamp": "1577836800000000000" })
+
+  await r.pages("/api/v2/ledgerentry/history", "ledgerEntries", { "filter.fromAccountFilter.partyIds": party })
+  await r.query("/api/v2/ledgerentry/history", {
+    "filter.toAccountFilter.partyIds": party,
+    "filter.fromAccountFilter.accountTypes": "ACCOUNT_TYPE_GENERAL",
+    "filter.closeOnAccountFilters": "true",
+    "filter.transferTypes": ["TRANSFER_TYPE_MARGIN_LOW", "TRANSFER_TYPE_MAKER_FEE_RECEIVE"]
+  })
+  await r.query("/api/v2/ledgerentry/history", { "filter.fromAccountFilter.assetId": asset })
+  await r.query("/api/v2/ledgerentry/history", { "filter.fromAccountFilter.partyIds": "xyz" })
+
+  const deposits = nodesOf(await r.query("/api/v2/deposits", { partyId: party }), "deposits")
+  await r.pages("/api/v2/deposits", "deposits")
+  await r.query("/api/v2/deposit/{id}", {}, { id: deposits[0].id })
+  await r.query("/api/v2/deposit/{id}", {}, { id: "ab".repeat(32) })
+  await r.query("/api/v2/deposit/{id}", {}, { id: "xyz" })
+  await r.query("/api/v2/deposits", { partyId: "xyz" })
+  const withdrawals = nodesOf(await r.query("/api/v2/withdrawals"), "withdrawals")
+  await r.pages("/api/v2/withdrawals", "withdrawals")
+  if (withdrawals.length > 0) await r.query("/api/v2/withdrawal/{id}", {}, { id: withdrawals[0].id })
+  await r.query("/api/v2/withdrawal/{id}", {}, { id: "ab".repeat(32) })
+  await r.query("/api/v2/withdrawal/{id}", {}, { id: "xyz" })
+}
+
 /** A stop order: a command the simulator does not model, so its result fails and echoes it. */
 const stopOrder = (market: string): Commands.Command =>
   Commands.command(
@@ -311,9 +361,10 @@ const transactions = async (r: Recorder, sim: Simulator.Service, market: string)
 /** Every answer the contract test checks, from a simulator that has run a few epochs. */
 export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exchange>> => {
   const r = new Recorder(sim.url)
-  const { market } = await resources(r)
+  const { market, party } = await resources(r)
   await trading(r, market)
   await neighbours(r, market)
+  await money(r, sim, party, market)
   await transactions(r, sim, market)
   return r.exchanges
 }

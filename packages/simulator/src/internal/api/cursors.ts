@@ -214,3 +214,46 @@ export const OrderCursor: CursorSpec = {
 
 /** `entities.TradeCursor` (datanode/entities/trade.go, v0.75.8): the trade's synthetic time only. */
 export const TradeCursor: CursorSpec = { struct: "TradeCursor", fields: [time("synthetic_time")] }
+/** entities/account_balance.go (v0.75.8): `AccountCursor`, the account id only. */
+export const AccountCursor: CursorSpec = {
+  struct: "AccountCursor",
+  fields: [id("account_id", "entities.AccountID")]
+}
+
+/**
+ * entities/aggregated_ledgerentries.go (v0.75.8): `AggregatedLedgerEntriesCursor`, the entry's
+ * ledger time only (its block time plus its index in the block, in microseconds).
+ */
+export const LedgerEntryCursor: CursorSpec = {
+  struct: "AggregatedLedgerEntriesCursor",
+  fields: [time("vega_time")]
+}
+
+/**
+ * entities/aggregated_balance.go (v0.75.8): `AggregatedBalanceCursor`. Only `vega_time` has a
+ * JSON tag; the others are pointers written under their Go names, `AccountID` always `null` (the
+ * query never groups by it) and `Type` the account type's number.
+ */
+export const AggregatedBalanceCursor: CursorSpec = {
+  struct: "AggregatedBalanceCursor",
+  fields: [
+    time("vega_time"),
+    { key: "AccountID", type: "any", goType: "entities.AccountID" },
+    id("PartyID", "entities.PartyID"),
+    id("AssetID", "entities.AssetID"),
+    id("MarketID", "entities.MarketID"),
+    { key: "Type", type: "int", goType: "vega.AccountType" }
+  ]
+}
+
+/** entities/deposit.go (v0.75.8): `DepositCursor`. */
+export const DepositCursor: CursorSpec = {
+  struct: "DepositCursor",
+  fields: [time("vegaTime"), id("id", "entities.DepositID")]
+}
+
+/** entities/withdrawal.go (v0.75.8): `WithdrawalCursor`. */
+export const WithdrawalCursor: CursorSpec = {
+  struct: "WithdrawalCursor",
+  fields: [time("vegaTime"), id("id", "entities.WithdrawalID")]
+}

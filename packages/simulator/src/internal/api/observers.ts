@@ -55,7 +55,8 @@ const text = (params: Params, name: string): string => {
   return value === undefined ? "" : String(value)
 }
 
-const pages = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
+/** Items in messages of at most {@link STREAM_PAGE_SIZE}. */
+export const pages = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
   const out: Array<ReadonlyArray<A>> = []
   for (let at = 0; at < items.length; at += STREAM_PAGE_SIZE) out.push(items.slice(at, at + STREAM_PAGE_SIZE))
   return out

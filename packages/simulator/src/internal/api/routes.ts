@@ -2,7 +2,11 @@
  * Every route the simulated data node serves.
  */
 import type { Route, StreamRoute } from "../route.js"
+import * as accounts from "./accounts.js"
+import { makeAccountStreamRoutes } from "./accountStream.js"
 import * as bundles from "./bundles.js"
+import * as deposits from "./deposits.js"
+import * as ledger from "./ledger.js"
 import * as liquidity from "./liquidity.js"
 import * as neighbours from "./neighbours.js"
 import { makeObserverRoutes } from "./observers.js"
@@ -29,8 +33,15 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...neighbours.routes,
   ...orders.routes,
   ...trades.routes,
-  ...transactions.routes
+  ...transactions.routes,
+  ...accounts.routes,
+  ledger.route,
+  ...deposits.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
-export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [...streams.routes, ...makeObserverRoutes(50)]
+export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
+  ...streams.routes,
+  ...makeObserverRoutes(50),
+  ...makeAccountStreamRoutes(50)
+]

@@ -30,6 +30,7 @@ import type { Random } from "../random.js"
 import type { AssetInfo, Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import type { TradeFees } from "./fees.js"
+import type { Journal } from "./journal.js"
 import type { Versioned } from "./versioned.js"
 
 export type AccountType =
@@ -125,7 +126,8 @@ export class Accounts {
 
   constructor(
     private readonly catalog: Catalog,
-    private readonly chain: Chain
+    private readonly chain: Chain,
+    private readonly journal: Journal
   ) {
     this.settlementAssets = [...new Set(catalog.markets.map((m) => m.settlementAsset))]
   }
@@ -137,7 +139,9 @@ export class Accounts {
     if (account === undefined) {
       account = { key, owner, asset, market, type, versions: [] }
       if (type !== "ACCOUNT_TYPE_EXTERNAL") {
-        account.versions.push({ account, balance: 0n, from: height, to: Infinity, vt: this.chain.blockTime(height) })
+        const row: BalanceRow = { account, balance: 0n, from: height, to: Infinity, vt: this.chain.blockTime(height) }
+        account.versions.push(row)
+        this.journal.balance(height, key, row)
       }
       this.byKey.set(key, account)
       let own = this.byOwner.get(owner)
@@ -160,6 +164,7 @@ export class Accounts {
       last.to = height
       account.versions.push(row)
     }
+    this.journal.balance(height, account.key, row)
     return balance
   }
 

@@ -2,12 +2,13 @@
  * What each block changed in the world: the rows `World.advance` and the applied transactions
  * wrote at that height, recorded as they are written (never by scanning the world, so a block's
  * journal costs what the block changed). The core takes a block's changes when it publishes the
- * block; the streams read them from there (the event bus, the positions and liquidity-provision
- * streams).
+ * block; the streams read them from there (the event bus, the positions, liquidity-provision and
+ * accounts streams).
  *
  * Nothing is recorded while the world is generated: the journal is switched on once the world
  * exists.
  */
+import type { BalanceRow } from "./accounts.js"
 import type { BundleRow } from "./bundles.js"
 import type { Party } from "./catalog.js"
 import type { LpRow } from "./liquidity.js"
@@ -50,18 +51,29 @@ export interface BlockChanges {
   readonly entries: ReadonlyArray<Entry>
   /** The positions the block changed, each in its final state in the block (one per party and market). */
   readonly positions: ReadonlyMap<number, PositionRow>
+  /**
+   * The balances the block set, one per account (by key) in its final state in the block, in the
+   * order of each account's last change (as the node's balance batcher flushes them).
+   */
+  readonly balances: ReadonlyMap<string, BalanceRow>
 }
 
 interface OpenBlock {
   readonly height: number
   readonly entries: Array<Entry>
   readonly positions: Map<number, PositionRow>
+  readonly balances: Map<string, BalanceRow>
 }
 
 /** Blocks changes are kept for until the core takes them (a world advanced without a core drops them). */
 const KEEP_UNTAKEN = 64
 
-export const emptyChanges = (height: number): BlockChanges => ({ height, entries: [], positions: new Map() })
+export const emptyChanges = (height: number): BlockChanges => ({
+  height,
+  entries: [],
+  positions: new Map(),
+  balances: new Map()
+})
 
 export class Journal {
   private readonly open = new Map<number, OpenBlock>()
@@ -82,7 +94,7 @@ export class Journal {
     if (!this.enabled) return undefined
     let block = this.open.get(height)
     if (block === undefined) {
-      block = { height, entries: [], positions: new Map() }
+      block = { height, entries: [], positions: new Map(), balances: new Map() }
       this.open.set(height, block)
       for (const old of this.open.keys()) if (old <= height - KEEP_UNTAKEN) this.open.delete(old)
     }
@@ -96,6 +108,14 @@ export class Journal {
   /** A position's new state in block `height` (a later state of the same block replaces it). */
   position(height: number, key: number, row: PositionRow): void {
     this.block(height)?.positions.set(key, row)
+  }
+
+  /** An account's new balance in block `height`: a later one replaces it and moves it last. */
+  balance(height: number, key: string, row: BalanceRow): void {
+    const balances = this.block(height)?.balances
+    if (balances === undefined) return
+    balances.delete(key)
+    balances.set(key, row)
   }
 
   /** Hands over the changes of block `height` and forgets them. */
