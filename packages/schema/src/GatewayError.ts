@@ -247,9 +247,16 @@ export const ErrorDetailCode = {
   Unmapped: 10000,
   EmptyMarketId: 10003,
   MissingPartyId: 10014,
+  MalformedRequest: 10015,
   InvalidPagination: 10028,
+  MissingCandleId: 10030,
   EpochIdParse: 10036,
   MarketServiceGetById: 30002,
+  MarketServiceGetMarketData: 30004,
+  MarketServiceGetMarketDataHistory: 30006,
+  TradeServiceGetByMarket: 40001,
+  CandleServiceGetCandleData: 60001,
+  CandleServiceSubscribeToCandles: 60002,
   RewardsSummary: 140001,
   Rewards: 230001,
   PositionsForParty: 160001,
@@ -286,6 +293,21 @@ export const ApiErrors = {
   MissingPartyId: apiErrorEntry("missing party id", ErrorDetailCode.MissingPartyId, GrpcCode.InvalidArgument),
   InvalidPartyId: apiErrorEntry("invalid party id", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
   InvalidMarketId: apiErrorEntry("invalid market ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  EmptyMissingMarketId: apiErrorEntry(
+    "empty or missing market ID",
+    ErrorDetailCode.EmptyMarketId,
+    GrpcCode.InvalidArgument
+  ),
+  MissingCandleId: apiErrorEntry(
+    "candle id is a required parameter",
+    ErrorDetailCode.MissingCandleId,
+    GrpcCode.InvalidArgument
+  ),
+  InvalidCandleTimestampsRange: apiErrorEntry(
+    "invalid candle timestamps range",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.InvalidArgument
+  ),
   InvalidPagination: apiErrorEntry("invalid pagination", ErrorDetailCode.InvalidPagination, GrpcCode.InvalidArgument),
   EpochIdParse: apiErrorEntry("failed to parse epoch id", ErrorDetailCode.EpochIdParse, GrpcCode.InvalidArgument),
   StakeLinking: apiErrorEntry("failed to get stake linking", ErrorDetailCode.StakeLinking, GrpcCode.Internal),
@@ -322,6 +344,31 @@ export const ApiErrors = {
     "failed to get asset for ID",
     ErrorDetailCode.AssetServiceGetById,
     GrpcCode.NotFound
+  ),
+  MarketServiceGetMarketData: apiErrorEntry(
+    "failed to get market data",
+    ErrorDetailCode.MarketServiceGetMarketData,
+    GrpcCode.Internal
+  ),
+  MarketServiceGetMarketDataHistory: apiErrorEntry(
+    "failed to get market data history",
+    ErrorDetailCode.MarketServiceGetMarketDataHistory,
+    GrpcCode.Internal
+  ),
+  TradeServiceGetByMarket: apiErrorEntry(
+    "failed to get trades for market",
+    ErrorDetailCode.TradeServiceGetByMarket,
+    GrpcCode.Internal
+  ),
+  CandleServiceGetCandleData: apiErrorEntry(
+    "failed to get candle data",
+    ErrorDetailCode.CandleServiceGetCandleData,
+    GrpcCode.Internal
+  ),
+  CandleServiceSubscribeToCandles: apiErrorEntry(
+    "failed to subscribe to candle data",
+    ErrorDetailCode.CandleServiceSubscribeToCandles,
+    GrpcCode.Internal
   )
 } as const
 

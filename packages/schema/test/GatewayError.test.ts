@@ -127,9 +127,16 @@ describe("GatewayError", () => {
       Unmapped: 10000,
       EmptyMarketId: 10003,
       MissingPartyId: 10014,
+      MalformedRequest: 10015,
       InvalidPagination: 10028,
+      MissingCandleId: 10030,
       EpochIdParse: 10036,
       MarketServiceGetById: 30002,
+      MarketServiceGetMarketData: 30004,
+      MarketServiceGetMarketDataHistory: 30006,
+      TradeServiceGetByMarket: 40001,
+      CandleServiceGetCandleData: 60001,
+      CandleServiceSubscribeToCandles: 60002,
       RewardsSummary: 140001,
       Rewards: 230001,
       PositionsForParty: 160001,
@@ -154,6 +161,31 @@ describe("GatewayError", () => {
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })
     expect(ApiErrors.AssetServiceGetById).toEqual({ message: "failed to get asset for ID", code: 200002, grpcCode: 5 })
+    // market data, depth and candles (datanode/api/errors.go at v0.75.8)
+    expect(ApiErrors.EmptyMissingMarketId).toEqual({ message: "empty or missing market ID", code: 10003, grpcCode: 3 })
+    expect(ApiErrors.MissingCandleId).toEqual({
+      message: "candle id is a required parameter",
+      code: 10030,
+      grpcCode: 3
+    })
+    expect(ApiErrors.InvalidCandleTimestampsRange).toEqual({
+      message: "invalid candle timestamps range",
+      code: 10000,
+      grpcCode: 3
+    })
+    expect(ApiErrors.MarketServiceGetMarketData).toEqual({
+      message: "failed to get market data",
+      code: 30004,
+      grpcCode: 13
+    })
+    expect(ApiErrors.MarketServiceGetMarketDataHistory.code).toBe(30006)
+    expect(ApiErrors.TradeServiceGetByMarket.message).toBe("failed to get trades for market")
+    expect(ApiErrors.CandleServiceGetCandleData).toEqual({
+      message: "failed to get candle data",
+      code: 60001,
+      grpcCode: 13
+    })
+    expect(ApiErrors.CandleServiceSubscribeToCandles.code).toBe(60002)
   })
 
   it("names the path and the expected type of a bad body", () => {
