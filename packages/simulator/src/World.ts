@@ -15,6 +15,7 @@ import { LiquidityProvisions } from "./internal/world/liquidity.js"
 import { SignerBundles } from "./internal/world/bundles.js"
 import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
 import { type Chain, makeChain } from "./internal/world/chain.js"
+import { Candles } from "./internal/world/candles.js"
 import { MarketData } from "./internal/world/marketData.js"
 import { Exchange } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
@@ -237,6 +238,12 @@ export class World {
    */
   readonly marketData: MarketData
   /**
+   * Each market's candles of every interval the node offers, from the trades.
+   *
+   * @since 0.2.0
+   */
+  readonly candles: Candles
+  /**
    * What each block changed, until the core publishes the block (see `internal/world/journal.ts`).
    *
    * @since 0.1.0
@@ -291,6 +298,7 @@ export class World {
       this.height,
       () => this.height
     )
+    this.candles = new Candles(this.exchange.trades, this.marketData.times)
     const rewards = stream(7)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
