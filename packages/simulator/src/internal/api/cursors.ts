@@ -190,3 +190,6 @@ export const RewardCursor: CursorSpec = {
   struct: "RewardCursor",
   fields: [id("party_id", "string"), id("asset_id", "string"), { key: "epoch_id", type: "int", goType: "int64" }]
 }
+
+/** entities/marketdata.go `MarketDataCursor` (v0.75.8). */
+export const MarketDataCursor: CursorSpec = { struct: "MarketDataCursor", fields: [time("synthetic_time")] }

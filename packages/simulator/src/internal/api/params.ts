@@ -46,3 +46,9 @@ export const pagination = (params: Params): PaginationInput => {
   if (newestFirst !== undefined) input.newestFirst = newestFirst
   return input
 }
+
+/** An `int64` parameter (the gateway parses 64-bit integers to bigints). */
+export const int64 = (params: Params, path: string): bigint | undefined => {
+  const value = params.query.get(path)
+  return typeof value === "bigint" ? value : undefined
+}

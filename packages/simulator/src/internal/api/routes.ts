@@ -3,7 +3,9 @@
  */
 import type { Route, StreamRoute } from "../route.js"
 import * as bundles from "./bundles.js"
+import * as depth from "./depth.js"
 import * as liquidity from "./liquidity.js"
+import * as marketData from "./marketData.js"
 import * as neighbours from "./neighbours.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
@@ -25,6 +27,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   rewards.route,
   rewards.listRoute,
   ...neighbours.routes,
+  ...marketData.routes,
+  depth.route,
   ...transactions.routes
 ]
 

@@ -392,13 +392,20 @@ export class MarketData {
     return at === 0 ? 0n : interestValues[at - 1]
   }
 
-  /** The ACTIVE liquidity provisions of a market at `height`, by party id. */
+  /**
+   * The parties with ACTIVE liquidity provisions in a market at `height`, by party id, each with
+   * its provisions' commitments summed (the core keeps fee shares per party).
+   */
   providersAt(market: MarketInfo, height: number): Array<Provider> {
-    const rows = this.provisions.byMarket.get(market.id) ?? []
-    return rows
-      .filter((row) => visibleAt(row, height) && row.status === LpStatus.ACTIVE)
-      .sort((a, b) => compareStrings(a.party.key, b.party.key))
-      .map((row) => ({ party: row.party, commitment: row.commitment }))
+    const byParty = new Map<Party, bigint>()
+    for (const row of this.provisions.byMarket.get(market.id) ?? []) {
+      if (visibleAt(row, height) && row.status === LpStatus.ACTIVE) {
+        byParty.set(row.party, (byParty.get(row.party) ?? 0n) + row.commitment)
+      }
+    }
+    return [...byParty.entries()]
+      .sort(([a], [b]) => compareStrings(a.key, b.key))
+      .map(([party, commitment]) => ({ party, commitment }))
   }
 
   /**
