@@ -193,3 +193,6 @@ export const RewardCursor: CursorSpec = {
 
 /** entities/marketdata.go `MarketDataCursor` (v0.75.8). */
 export const MarketDataCursor: CursorSpec = { struct: "MarketDataCursor", fields: [time("synthetic_time")] }
+
+/** entities/candle.go `CandleCursor` (v0.75.8). */
+export const CandleCursor: CursorSpec = { struct: "CandleCursor", fields: [time("periodStart")] }

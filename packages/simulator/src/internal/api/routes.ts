@@ -3,6 +3,7 @@
  */
 import type { Route, StreamRoute } from "../route.js"
 import * as bundles from "./bundles.js"
+import * as candles from "./candles.js"
 import * as depth from "./depth.js"
 import * as liquidity from "./liquidity.js"
 import * as marketData from "./marketData.js"
@@ -29,6 +30,7 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...neighbours.routes,
   ...marketData.routes,
   depth.route,
+  ...candles.routes,
   ...transactions.routes
 ]
 
