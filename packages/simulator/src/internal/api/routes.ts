@@ -7,6 +7,7 @@ import * as candles from "./candles.js"
 import * as depth from "./depth.js"
 import * as liquidity from "./liquidity.js"
 import * as marketData from "./marketData.js"
+import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
@@ -35,4 +36,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
-export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [...streams.routes, ...makeObserverRoutes(50)]
+export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
+  ...streams.routes,
+  ...makeObserverRoutes(50),
+  ...makeMarketStreamRoutes()
+]
