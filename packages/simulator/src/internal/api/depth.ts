@@ -12,7 +12,7 @@
  *
  * The body has `lastTrade` `null` when the market has not traded.
  */
-import { DataNodeApi, Encoder, GatewayError, Vega } from "@vega-effect/schema"
+import { DataNodeApi, GatewayError, Vega } from "@vega-effect/schema"
 import * as Schema from "effect/Schema"
 import { goString } from "../goJson.js"
 import { param, type Route } from "../route.js"
@@ -22,10 +22,9 @@ import type { NodeView } from "./node.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
 import { uint64 } from "./params.js"
 import { invalidId, notHex, ok } from "./reply.js"
-import { tradeValue } from "./tradingValues.js"
+import { tradeJson } from "./tradingValues.js"
 
 const encodeLevel = Schema.encodeSync(Vega.PriceLevel)
-const encodeTrade = Encoder.stringify(Vega.Trade)
 
 /** A price level as `vega.PriceLevel`. */
 export const levelValue = (level: DepthLevel): Vega.PriceLevel => ({
@@ -67,7 +66,7 @@ export const route: Route<NodeView> = {
     const { nodeVersion } = node
     return ok(
       `{"marketId":${goString(id)},"buy":${levelsJson(depth.buy, nodeVersion)},"sell":${levelsJson(depth.sell, nodeVersion)},` +
-        `"lastTrade":${trade === undefined ? "null" : encodeTrade(tradeValue(trade))},"sequenceNumber":"${depth.sequenceNumber}"}`
+        `"lastTrade":${trade === undefined ? "null" : tradeJson(trade, nodeVersion)},"sequenceNumber":"${depth.sequenceNumber}"}`
     )
   }
 }

@@ -2,11 +2,13 @@
  * Orders and trades as the node writes them (`vega.Order`, `vega.Trade`), from the exchange's
  * rows: the REST routes, the streams and the event bus all write these values.
  */
-import type { Vega } from "@vega-effect/schema"
+import { Vega } from "@vega-effect/schema"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import type { TradeFees } from "../world/fees.js"
 import type { OrderRow } from "../world/orderTable.js"
 import type { TradeRow } from "../world/trades.js"
+import { type NodeVersion, since } from "./nodeVersion.js"
 
 const nanos = (micros: number): bigint => BigInt(micros) * 1000n
 
@@ -67,3 +69,16 @@ export const tradeValue = (row: TradeRow): Vega.Trade =>
     // the trade's price in asset decimals, as the core sets it
     assetPrice: Option.some(row.price * 10n ** BigInt(row.market.settlementAsset.decimals - row.market.priceDecimals))
   }) as Vega.Trade
+
+const encodeTrade = Schema.encodeSync(Vega.Trade)
+
+/** v0.79's fees add the treasury, buy-back and high-volume maker fees: none is charged here. */
+const laterFees = (fee: Vega.FeeEncoded | null): object | null =>
+  fee === null ? null : { ...fee, treasuryFee: "0", buyBackFee: "0", highVolumeMakerFee: "0" }
+
+/** A trade as the REST gateway of a node of `version` writes it. */
+export const tradeJson = (row: TradeRow, version: NodeVersion): string => {
+  const encoded = encodeTrade(tradeValue(row))
+  if (!since(version, "v0.79")) return JSON.stringify(encoded)
+  return JSON.stringify({ ...encoded, buyerFee: laterFees(encoded.buyerFee), sellerFee: laterFees(encoded.sellerFee) })
+}
