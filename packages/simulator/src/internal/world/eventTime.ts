@@ -6,7 +6,7 @@
  * (`seq_num`), and derives from it:
  *
  * - a row's `synthetic_time`: the block time plus the sequence number in microseconds
- *   (sqlsubscribers/market_data.go at v0.75.8; trades are stored the same way), which orders rows
+ *   (sqlsubscribers/market_data.go and entities/trade.go at v0.75.8), which orders rows
  *   within a block and is what the candle aggregates bucket and what `lastUpdate` shows;
  * - the market depth's `sequenceNumber`: the block time in nanoseconds (truncated to microseconds)
  *   plus the sequence number of the last order event it took in (service/market_depth.go).
