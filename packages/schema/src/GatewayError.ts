@@ -248,7 +248,9 @@ export const ErrorDetailCode = {
   EmptyMarketId: 10003,
   MissingOrderId: 10012,
   MissingPartyId: 10014,
+  MalformedRequest: 10015,
   InvalidPagination: 10028,
+  MissingCandleId: 10030,
   EpochIdParse: 10036,
   OrderServiceGetVersions: 20005,
   OrderNotFound: 20006,
@@ -264,6 +266,10 @@ export const ErrorDetailCode = {
   MarketServiceGetById: 30002,
   TradeServiceGetByMarket: 40001,
   TradeServiceList: 40005,
+  MarketServiceGetMarketData: 30004,
+  MarketServiceGetMarketDataHistory: 30006,
+  CandleServiceGetCandleData: 60001,
+  CandleServiceSubscribeToCandles: 60002,
   RewardsSummary: 140001,
   Rewards: 230001,
   PositionsForParty: 160001,
@@ -302,13 +308,23 @@ export const ApiErrors = {
   MissingPartyId: apiErrorEntry("missing party id", ErrorDetailCode.MissingPartyId, GrpcCode.InvalidArgument),
   InvalidPartyId: apiErrorEntry("invalid party id", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
   InvalidMarketId: apiErrorEntry("invalid market ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
-  InvalidPagination: apiErrorEntry("invalid pagination", ErrorDetailCode.InvalidPagination, GrpcCode.InvalidArgument),
-  EpochIdParse: apiErrorEntry("failed to parse epoch id", ErrorDetailCode.EpochIdParse, GrpcCode.InvalidArgument),
   EmptyMissingMarketId: apiErrorEntry(
     "empty or missing market ID",
     ErrorDetailCode.EmptyMarketId,
     GrpcCode.InvalidArgument
   ),
+  MissingCandleId: apiErrorEntry(
+    "candle id is a required parameter",
+    ErrorDetailCode.MissingCandleId,
+    GrpcCode.InvalidArgument
+  ),
+  InvalidCandleTimestampsRange: apiErrorEntry(
+    "invalid candle timestamps range",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.InvalidArgument
+  ),
+  InvalidPagination: apiErrorEntry("invalid pagination", ErrorDetailCode.InvalidPagination, GrpcCode.InvalidArgument),
+  EpochIdParse: apiErrorEntry("failed to parse epoch id", ErrorDetailCode.EpochIdParse, GrpcCode.InvalidArgument),
   MissingOrderId: apiErrorEntry("missing orderID parameter", ErrorDetailCode.MissingOrderId, GrpcCode.InvalidArgument),
   InvalidOrderId: apiErrorEntry("invalid orderID parameter", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
   NegativeOrderVersion: apiErrorEntry("negative order version", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
@@ -400,6 +416,26 @@ export const ApiErrors = {
   WithdrawalServiceGet: apiErrorEntry(
     "failed to get withdrawal",
     ErrorDetailCode.WithdrawalServiceGet,
+    GrpcCode.Internal
+  ),
+  MarketServiceGetMarketData: apiErrorEntry(
+    "failed to get market data",
+    ErrorDetailCode.MarketServiceGetMarketData,
+    GrpcCode.Internal
+  ),
+  MarketServiceGetMarketDataHistory: apiErrorEntry(
+    "failed to get market data history",
+    ErrorDetailCode.MarketServiceGetMarketDataHistory,
+    GrpcCode.Internal
+  ),
+  CandleServiceGetCandleData: apiErrorEntry(
+    "failed to get candle data",
+    ErrorDetailCode.CandleServiceGetCandleData,
+    GrpcCode.Internal
+  ),
+  CandleServiceSubscribeToCandles: apiErrorEntry(
+    "failed to subscribe to candle data",
+    ErrorDetailCode.CandleServiceSubscribeToCandles,
     GrpcCode.Internal
   )
 } as const

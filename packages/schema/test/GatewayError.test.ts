@@ -127,14 +127,29 @@ describe("GatewayError", () => {
       Unmapped: 10000,
       EmptyMarketId: 10003,
       MissingPartyId: 10014,
+      MalformedRequest: 10015,
       InvalidPagination: 10028,
       MissingOrderId: 10012,
+      MissingCandleId: 10030,
       EpochIdParse: 10036,
       OrderServiceGetVersions: 20005,
       OrderNotFound: 20006,
+      InvalidFilter: 10029,
+      MissingWithdrawalId: 80003,
+      MissingDepositId: 80004,
+      AccountServiceListAccounts: 80006,
+      FailedToSendSnapshot: 80008,
+      AccountServiceGetBalances: 90004,
+      WithdrawalServiceGet: 150001,
+      DepositServiceGet: 210001,
+      LedgerServiceGet: 260001,
       MarketServiceGetById: 30002,
       TradeServiceGetByMarket: 40001,
       TradeServiceList: 40005,
+      MarketServiceGetMarketData: 30004,
+      MarketServiceGetMarketDataHistory: 30006,
+      CandleServiceGetCandleData: 60001,
+      CandleServiceSubscribeToCandles: 60002,
       RewardsSummary: 140001,
       Rewards: 230001,
       PositionsForParty: 160001,
@@ -170,6 +185,31 @@ describe("GatewayError", () => {
     })
     expect(ApiErrors.TradeServiceList).toEqual({ message: "failed to list trades", code: 40005, grpcCode: 13 })
     expect(ApiErrors.TradeServiceGetByMarket.code).toBe(40001)
+    // market data, depth and candles (datanode/api/errors.go at v0.75.8)
+    expect(ApiErrors.EmptyMissingMarketId).toEqual({ message: "empty or missing market ID", code: 10003, grpcCode: 3 })
+    expect(ApiErrors.MissingCandleId).toEqual({
+      message: "candle id is a required parameter",
+      code: 10030,
+      grpcCode: 3
+    })
+    expect(ApiErrors.InvalidCandleTimestampsRange).toEqual({
+      message: "invalid candle timestamps range",
+      code: 10000,
+      grpcCode: 3
+    })
+    expect(ApiErrors.MarketServiceGetMarketData).toEqual({
+      message: "failed to get market data",
+      code: 30004,
+      grpcCode: 13
+    })
+    expect(ApiErrors.MarketServiceGetMarketDataHistory.code).toBe(30006)
+    expect(ApiErrors.TradeServiceGetByMarket.message).toBe("failed to get trades for market")
+    expect(ApiErrors.CandleServiceGetCandleData).toEqual({
+      message: "failed to get candle data",
+      code: 60001,
+      grpcCode: 13
+    })
+    expect(ApiErrors.CandleServiceSubscribeToCandles.code).toBe(60002)
   })
 
   it("names the path and the expected type of a bad body", () => {

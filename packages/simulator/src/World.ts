@@ -16,6 +16,8 @@ import { SignerBundles } from "./internal/world/bundles.js"
 import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
 import { type Chain, makeChain } from "./internal/world/chain.js"
 import { Accounts } from "./internal/world/accounts.js"
+import { Candles } from "./internal/world/candles.js"
+import { MarketData } from "./internal/world/marketData.js"
 import { Exchange } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
@@ -237,6 +239,18 @@ export class World {
    */
   readonly exchange: Exchange
   /**
+   * Each market's book, depth and market data as of any height since the exchange opened.
+   *
+   * @since 0.2.0
+   */
+  readonly marketData: MarketData
+  /**
+   * Each market's candles of every interval the node offers, from the trades.
+   *
+   * @since 0.2.0
+   */
+  readonly candles: Candles
+  /**
    * What each block changed, until the core publishes the block (see `internal/world/journal.ts`).
    *
    * @since 0.1.0
@@ -284,6 +298,16 @@ export class World {
     this.profiles.generate(stream(6), this.scale.profileShare, this.height)
     this.accounts.open(this.height)
     this.exchange.open(this.height)
+    this.marketData = new MarketData(
+      this.chain,
+      this.exchange,
+      this.positions,
+      this.liquidityProvisions,
+      this.catalog.markets,
+      this.height,
+      () => this.height
+    )
+    this.candles = new Candles(this.exchange.trades, this.marketData.times)
     const rewards = stream(7)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
@@ -309,6 +333,8 @@ export class World {
   advance(blocks = 1): void {
     const { activity, chain } = this
     for (let i = 0; i < blocks; i++) {
+      // the block before is done (its transactions applied): what it ends with is settled
+      this.marketData.settle(this.height)
       const height = this.height + 1
       const random = makeRandom(mix(this.seed, height))
       this.exchange.advance(random, height, activity.positionTrades)

@@ -7,6 +7,15 @@
 /** Unix microseconds → unix nanoseconds as a decimal string. */
 export const microsToNanos = (micros: number): string => (micros === 0 ? "0" : `${micros}000`)
 
+/**
+ * Unix nanoseconds → unix microseconds, truncated towards the past, as pgx writes a Go time with
+ * nanoseconds to a Postgres `timestamptz`.
+ */
+export const nanosToMicros = (nanos: bigint): number => {
+  const q = nanos / 1000n
+  return Number(nanos < 0n && q * 1000n !== nanos ? q - 1n : q)
+}
+
 /** Unix microseconds → Go `time.Time.MarshalJSON` text (UTC), e.g. `2024-03-01T12:00:00.123456Z`. */
 export const microsToRfc3339 = (micros: number): string => {
   const millis = Math.floor(micros / 1000)

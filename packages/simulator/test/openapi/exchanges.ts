@@ -1,7 +1,8 @@
 /**
  * Real answers of a running simulator, for the OpenAPI contract test: every route a client of the
  * toolkit uses, over several pages in both orders, with filters, with errors, and transactions
- * accepted, rejected and included, plus the frames of the transaction-results stream.
+ * accepted, rejected and included, plus the frames of the transaction-results stream and of the
+ * market data, depth and candle streams.
  */
 import { Commands } from "@vega-effect/schema"
 import type { Simulator } from "@vega-effect/simulator"
@@ -306,6 +307,66 @@ const money = async (r: Recorder, sim: Simulator.Service, party: string, market:
   await r.query("/api/v2/withdrawal/{id}", {}, { id: "xyz" })
 }
 
+/** Market data, depth and candles, their errors, and the frames of their streams. */
+const markets = async (r: Recorder, sim: Simulator.Service, market: string) => {
+  const streams = [
+    `/api/v2/stream/markets/data?marketIds=${market}`,
+    `/api/v2/stream/markets/depth?marketIds=${market}`,
+    `/api/v2/stream/markets/depth/updates?marketIds=${market}`,
+    `/api/v2/stream/candle/data?candleId=trades_candle_1_minute_${market}`,
+    `/api/v2/stream/candle/data?candleId=trades_candle_block_${market}`,
+    "/api/v2/stream/markets/depth?marketIds=" + "ab".repeat(32),
+    "/api/v2/stream/candle/data?candleId=nonsense"
+  ].map((path) => ({ path, stream: openHttpStream(r.url, path) }))
+  await r.query("/api/v2/markets/data")
+  await r.query("/api/v2/market/data/{marketId}/latest", {}, { marketId: market })
+  await r.query("/api/v2/market/data/{marketId}/latest", {}, { marketId: market.toUpperCase() })
+  await r.query("/api/v2/market/data/{marketId}", {}, { marketId: market })
+  await r.pages("/api/v2/market/data/{marketId}", "marketData", { startTimestamp: "0" }, { marketId: market })
+  await r.query("/api/v2/market/data/{marketId}", { startTimestamp: "2", endTimestamp: "1" }, { marketId: market })
+  await r.query("/api/v2/market/data/{marketId}", { startTimestamp: "0" }, { marketId: "xyz" })
+  await r.query("/api/v2/market/depth/{marketId}/latest", {}, { marketId: market })
+  await r.query("/api/v2/market/depth/{marketId}/latest", { maxDepth: "2" }, { marketId: market })
+  await r.query("/api/v2/market/depth/{marketId}/latest", {}, { marketId: "ab".repeat(32) })
+  await r.query("/api/v2/market/depth/{marketId}/latest", {}, { marketId: "xyz" })
+  const intervals = await r.query("/api/v2/candle/intervals", { marketId: market })
+  await r.query("/api/v2/candle/intervals", { marketId: "" })
+  await r.query("/api/v2/candle/intervals", { marketId: "xyz" })
+  for (const { candleId } of intervals.intervalToCandleId.slice(0, 3)) {
+    await r.pages("/api/v2/candle", "candles", { candleId })
+  }
+  const minute = `trades_candle_1_minute_${market}`
+  const first = await r.query("/api/v2/candle", {
+    candleId: minute,
+    "pagination.first": "1",
+    "pagination.newestFirst": "false"
+  })
+  const start = BigInt(first.candles.edges[0].node.start)
+  await r.query("/api/v2/candle", { candleId: minute, fromTimestamp: String(start - 180_000_000_000n) })
+  await r.query("/api/v2/candle", { candleId: minute, fromTimestamp: String(start), toTimestamp: String(start + 1n) })
+  await r.query("/api/v2/candle", { candleId: `trades_candle_60_minutes_${market}` })
+  await r.query("/api/v2/candle", {})
+  await r.query("/api/v2/candle", { candleId: minute, fromTimestamp: "2", toTimestamp: "1" })
+  // the streams' frames of two blocks (the candle poller reads the store every second)
+  await Effect.runPromise(sim.advance(2))
+  await new Promise((resolve) => setTimeout(resolve, 1_300))
+  for (const { path, stream } of streams) {
+    for (;;) {
+      const line = await stream.lines.next(200).catch(() => undefined)
+      if (line === undefined) break
+      r.exchanges.push({
+        method: "get",
+        template: path.slice(0, path.indexOf("?")),
+        label: `stream frame ${path.slice(0, 60)} ${line.slice(0, 80)}`,
+        status: 200,
+        body: JSON.parse(line),
+        form: "stream"
+      })
+    }
+    stream.close()
+  }
+}
+
 /** A stop order: a command the simulator does not model, so its result fails and echoes it. */
 const stopOrder = (market: string): Commands.Command =>
   Commands.command(
@@ -365,6 +426,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await trading(r, market)
   await neighbours(r, market)
   await money(r, sim, party, market)
+  await markets(r, sim, market)
   await transactions(r, sim, market)
   return r.exchanges
 }

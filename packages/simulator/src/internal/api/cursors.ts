@@ -257,3 +257,9 @@ export const WithdrawalCursor: CursorSpec = {
   struct: "WithdrawalCursor",
   fields: [time("vegaTime"), id("id", "entities.WithdrawalID")]
 }
+
+/** entities/marketdata.go `MarketDataCursor` (v0.75.8). */
+export const MarketDataCursor: CursorSpec = { struct: "MarketDataCursor", fields: [time("synthetic_time")] }
+
+/** entities/candle.go `CandleCursor` (v0.75.8). */
+export const CandleCursor: CursorSpec = { struct: "CandleCursor", fields: [time("periodStart")] }

@@ -10,6 +10,12 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { MarketInfo } from "../world/catalog.js"
 import { FeeFactors } from "../world/fees.js"
+import {
+  DISPOSAL_TIME_STEP_SECONDS,
+  FUNDING_PERIOD_SECONDS,
+  PRICE_MONITORING_TRIGGERS,
+  TARGET_STAKE_SCALING
+} from "../world/marketData.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
 
 const encodeMarket = Schema.encodeSync(Market.Market)
@@ -50,7 +56,9 @@ const scheduleSpec = (market: MarketInfo) => ({
     internal: {
       timeTrigger: {
         conditions: [{ operator: "OPERATOR_GREATER_THAN_OR_EQUAL", value: "0" }],
-        triggers: [{ initial: String(Math.floor(market.openMicros / 1_000_000)), every: "28800" }]
+        triggers: [
+          { initial: String(Math.floor(market.openMicros / 1_000_000)), every: String(FUNDING_PERIOD_SECONDS) }
+        ]
       }
     }
   },
@@ -104,7 +112,7 @@ const fees = (version: NodeVersion) => ({
 })
 
 const liquidationStrategy = (version: NodeVersion) => ({
-  disposalTimeStep: "10",
+  disposalTimeStep: String(DISPOSAL_TIME_STEP_SECONDS),
   disposalFraction: "0.1",
   fullDisposalSize: "10000",
   maxFractionConsumed: "0.1",
@@ -141,14 +149,15 @@ export const marketJson = (market: MarketInfo, version: NodeVersion): string =>
       openingAuction: { duration: "3600", volume: "0" },
       priceMonitoringSettings: {
         parameters: {
-          triggers: [
-            { horizon: "4320", probability: "0.9999999", auctionExtension: "300" },
-            { horizon: "1440", probability: "0.9999999", auctionExtension: "180" }
-          ]
+          triggers: PRICE_MONITORING_TRIGGERS.map((t) => ({
+            horizon: String(t.horizon),
+            probability: t.probability,
+            auctionExtension: String(t.auctionExtension)
+          }))
         }
       },
       liquidityMonitoringParameters: {
-        targetStakeParameters: { timeWindow: "3600", scalingFactor: 0.05 },
+        targetStakeParameters: { timeWindow: "3600", scalingFactor: TARGET_STAKE_SCALING.json },
         triggeringRatio: "0",
         auctionExtension: "0"
       },

@@ -63,23 +63,28 @@ export const pages = <A>(items: ReadonlyArray<A>): Array<ReadonlyArray<A>> => {
 }
 
 /** How the node ends a stream whose subscriber it closed: `ErrStreamInternal`, `channel closed`. */
-const CHANNEL_CLOSED = GatewayError.internal(STREAM_INTERNAL_DETAIL_CODE, "internal stream failure", "channel closed")
+export const CHANNEL_CLOSED = GatewayError.internal(
+  STREAM_INTERNAL_DETAIL_CODE,
+  "internal stream failure",
+  "channel closed"
+)
 
 /**
  * Registers an open stream with the node's controls, and gives the check made when a block comes:
  * whether the stream ends here as a slow consumer (told to, or the client has left too much
- * unread), in which case it is ended with `channel closed`.
+ * unread), in which case it is ended with `closed` ({@link CHANNEL_CLOSED} unless told).
  */
-const watchStream = (
+export const watchStream = (
   node: StreamNode,
   kind: WatchedKind,
-  sink: StreamSink
+  sink: StreamSink,
+  closed: GatewayError.ErrorBody = CHANNEL_CLOSED
 ): { readonly watch: Watch; readonly release: () => void; readonly closedAsSlow: () => boolean } => {
   const { release, watch } = node.controls.watch(kind)
   const closedAsSlow = (): boolean => {
     if (!watch.slowAtNextBlock && sink.backlog() <= SLOW_CONSUMER_BACKLOG_BYTES) return false
     release()
-    sink.fail(CHANNEL_CLOSED)
+    sink.fail(closed)
     return true
   }
   return { watch, release, closedAsSlow }

@@ -80,13 +80,16 @@ export const inDateRange = (micros: number, range: DateRangeMicros): boolean => 
   return (range.start === undefined || t >= range.start) && (range.end === undefined || t < range.end)
 }
 
-/** An int64 parameter (parsed to a bigint, as uint64 ones are). */
-export const int64 = uint64
-
 /** A repeated enum parameter: its values' names. */
 export const enums = (params: Params, path: string): ReadonlyArray<string> => {
   const value = params.query.get(path)
   if (value === undefined) return []
   const list: ReadonlyArray<ParamValue> = Array.isArray(value) ? value : [value as ParamValue]
   return list.filter((v): v is string => typeof v === "string")
+}
+
+/** An `int64` parameter (the gateway parses 64-bit integers to bigints). */
+export const int64 = (params: Params, path: string): bigint | undefined => {
+  const value = params.query.get(path)
+  return typeof value === "bigint" ? value : undefined
 }

@@ -5,9 +5,13 @@ import type { Route, StreamRoute } from "../route.js"
 import * as accounts from "./accounts.js"
 import { makeAccountStreamRoutes } from "./accountStream.js"
 import * as bundles from "./bundles.js"
+import * as candles from "./candles.js"
 import * as deposits from "./deposits.js"
+import * as depth from "./depth.js"
 import * as ledger from "./ledger.js"
 import * as liquidity from "./liquidity.js"
+import * as marketData from "./marketData.js"
+import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
@@ -33,6 +37,9 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...neighbours.routes,
   ...orders.routes,
   ...trades.routes,
+  ...marketData.routes,
+  depth.route,
+  ...candles.routes,
   ...transactions.routes,
   ...accounts.routes,
   ledger.route,
@@ -43,5 +50,6 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
 export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...streams.routes,
   ...makeObserverRoutes(50),
-  ...makeAccountStreamRoutes(50)
+  ...makeAccountStreamRoutes(50),
+  ...makeMarketStreamRoutes()
 ]

@@ -17,7 +17,7 @@
  * market charges them. The schema knows the v0.75 `vega.Fee`, so {@link tradeJsonAs} adds them to
  * the encoded trade.
  */
-import type { Vega } from "@vega-effect/schema"
+import { type Vega } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import type { TradeFees } from "../world/fees.js"
 import type { OrderRow } from "../world/orderTable.js"

@@ -29,13 +29,18 @@ const encodeErrorFrame = Schema.encodeSync(Schema.Struct({ error: StreamForm.mak
 
 /**
  * An `{"error":…}` frame as the stream marshaller writes it: enums as numbers and defaults
- * omitted, so an empty `details` is absent.
+ * omitted, so an empty `details` is absent, and so is an empty `inner` of a Vega detail (the
+ * detail is a `vega.ErrorDetail` message, written by the same marshaller).
  */
 export const errorFrame = (body: GatewayError.ErrorBody): string => {
   // the schema keeps an optional list that is set; the stream marshaller drops an empty one
   const { details, ...rest } = body
   const error = details !== undefined && details.length > 0 ? body : rest
-  return goSafe(JSON.stringify(encodeErrorFrame({ error })))
+  const encoded = encodeErrorFrame({ error }) as { error: { details?: Array<Record<string, unknown>> } }
+  for (const detail of encoded.error.details ?? []) {
+    if (detail["@type"] === GatewayError.VEGA_ERROR_DETAIL_TYPE && detail.inner === "") delete detail.inner
+  }
+  return goSafe(JSON.stringify(encoded))
 }
 
 /** The bare status of the node's refusal of one stream too many (ResourceExhausted, HTTP 429). */
