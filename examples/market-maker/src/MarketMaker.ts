@@ -96,74 +96,76 @@ export const statusLine = (market: Traded, book: Book.Book, mark: bigint, label 
 
 /**
  * Runs the market maker; returns its book when its cycles are done (never, when unbounded). Its
- * orders are cancelled when it stops.
+ * orders are cancelled when it stops, however it stops.
  */
 export const run = (config: Config) =>
-  Effect.gen(function* () {
-    const submitter = yield* TransactionSubmitter.TransactionSubmitter
-    const party = submitter.partyId
-    const market = yield* marketOf(config.marketId)
-    yield* config.print(`market maker ${party.slice(0, 8)}… on ${market.code}`)
+  Effect.scoped(
+    Effect.gen(function* () {
+      const submitter = yield* TransactionSubmitter.TransactionSubmitter
+      const party = submitter.partyId
+      const market = yield* marketOf(config.marketId)
+      yield* config.print(`market maker ${party.slice(0, 8)}… on ${market.code}`)
 
-    const book = yield* Ref.make(Book.empty)
-    const seen = new Set<string>()
-    const take = (trade: Vega.Trade) =>
-      seen.has(trade.id)
-        ? Effect.void
-        : Effect.gen(function* () {
-            seen.add(trade.id)
-            const { position, price } = market.decimals
-            yield* Ref.update(book, (b) => applyTrade(market, party, b, trade))
-            const side = trade.buyer === party ? "bought" : "sold"
-            yield* config.print(
-              `trade ${side} ${Book.human(trade.size, position)} at ${Book.human(trade.price, price)}`
-            )
-          })
-    const filter = { partyIds: [party], marketIds: [market.id] }
-    // every trade the node has for the bot, oldest first: after each (re)connection, what the stream missed
-    const catchUp = DataNodeClient.paginate(DataNodeApi.ListTrades, filter, {}).pipe(
-      Stream.runCollect,
-      Effect.flatMap((items) =>
-        Effect.forEach(
-          [...items]
-            .map((item) => item.node)
-            .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0)),
-          take,
-          { discard: true }
-        )
-      ),
-      Effect.orDie
-    )
-    yield* DataNodeClient.observe(DataNodeApi.ObserveTrades, filter).pipe(
-      Stream.runForEach((observation) =>
-        LiveStream.isConnected(observation)
-          ? catchUp
-          : LiveStream.isMessage(observation)
-            ? Effect.forEach(observation.message.trades, take, { discard: true })
-            : Effect.void
-      ),
-      Effect.forkScoped
-    )
+      const book = yield* Ref.make(Book.empty)
+      const seen = new Set<string>()
+      const take = (trade: Vega.Trade) =>
+        seen.has(trade.id)
+          ? Effect.void
+          : Effect.gen(function* () {
+              seen.add(trade.id)
+              const { position, price } = market.decimals
+              yield* Ref.update(book, (b) => applyTrade(market, party, b, trade))
+              const side = trade.buyer === party ? "bought" : "sold"
+              yield* config.print(
+                `trade ${side} ${Book.human(trade.size, position)} at ${Book.human(trade.price, price)}`
+              )
+            })
+      const filter = { partyIds: [party], marketIds: [market.id] }
+      // every trade the node has for the bot, oldest first: after each (re)connection, what the stream missed
+      const catchUp = DataNodeClient.paginate(DataNodeApi.ListTrades, filter, {}).pipe(
+        Stream.runCollect,
+        Effect.flatMap((items) =>
+          Effect.forEach(
+            [...items]
+              .map((item) => item.node)
+              .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0)),
+            take,
+            { discard: true }
+          )
+        ),
+        Effect.orDie
+      )
+      yield* DataNodeClient.observe(DataNodeApi.ObserveTrades, filter).pipe(
+        Stream.runForEach((observation) =>
+          LiveStream.isConnected(observation)
+            ? catchUp
+            : LiveStream.isMessage(observation)
+              ? Effect.forEach(observation.message.trades, take, { discard: true })
+              : Effect.void
+        ),
+        Effect.forkScoped
+      )
 
-    const cancelAll = Commands.command("orderCancellation", { orderId: "", marketId: market.id })
-    const cycle = Effect.gen(function* () {
-      const { marketData } = yield* DataNodeClient.query(DataNodeApi.GetLatestMarketData, { marketId: market.id })
-      const mark = marketData?.markPrice ?? 0n
-      if (mark <= config.offset) return yield* config.print("no usable mark price yet")
+      const cancelAll = Commands.command("orderCancellation", { orderId: "", marketId: market.id })
+      const cycle = Effect.gen(function* () {
+        const { marketData } = yield* DataNodeClient.query(DataNodeApi.GetLatestMarketData, { marketId: market.id })
+        const mark = marketData?.markPrice ?? 0n
+        if (mark <= config.offset) return yield* config.print("no usable mark price yet")
+        yield* submitter.submitAndWait(cancelAll)
+        yield* submitter.submitAndWait(limit(market.id, "SIDE_BUY", mark - config.offset, config.size))
+        yield* submitter.submitAndWait(limit(market.id, "SIDE_SELL", mark + config.offset, config.size))
+        yield* Effect.sleep(config.pause)
+        yield* config.print(statusLine(market, yield* Ref.get(book), mark))
+      })
+      yield* Effect.addFinalizer(() => submitter.submitAndWait(cancelAll).pipe(Effect.ignore))
+      if (config.cycles === undefined) return yield* Effect.forever(cycle)
+      yield* Effect.repeatN(cycle, Math.max(0, config.cycles - 1))
+      // nothing resting any more, every trade taken: the final state
       yield* submitter.submitAndWait(cancelAll)
-      yield* submitter.submitAndWait(limit(market.id, "SIDE_BUY", mark - config.offset, config.size))
-      yield* submitter.submitAndWait(limit(market.id, "SIDE_SELL", mark + config.offset, config.size))
-      yield* Effect.sleep(config.pause)
-      yield* config.print(statusLine(market, yield* Ref.get(book), mark))
+      yield* catchUp
+      const final = yield* Ref.get(book)
+      const { marketData } = yield* DataNodeClient.query(DataNodeApi.GetLatestMarketData, { marketId: market.id })
+      yield* config.print(statusLine(market, final, marketData?.markPrice ?? 0n, "final"))
+      return final
     })
-    yield* Effect.addFinalizer(() => submitter.submitAndWait(cancelAll).pipe(Effect.ignore))
-    if (config.cycles === undefined) return yield* Effect.forever(cycle)
-    yield* Effect.repeatN(cycle, Math.max(0, config.cycles - 1))
-    // nothing resting any more, every trade taken: the final state
-    yield* submitter.submitAndWait(cancelAll)
-    yield* catchUp
-    const final = yield* Ref.get(book)
-    const { marketData } = yield* DataNodeClient.query(DataNodeApi.GetLatestMarketData, { marketId: market.id })
-    yield* config.print(statusLine(market, final, marketData?.markPrice ?? 0n, "final"))
-    return final
-  })
+  )

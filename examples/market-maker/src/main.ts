@@ -42,7 +42,7 @@ const program = Effect.gen(function* () {
     pause,
     print: Console.log,
     ...(Option.isSome(cycles) ? { cycles: cycles.value } : {})
-  }).pipe(Effect.scoped, Effect.provide(nodes), Effect.provide(NodeSocket.layerWebSocketConstructor))
+  }).pipe(Effect.provide(nodes), Effect.provide(NodeSocket.layerWebSocketConstructor))
 })
 
 NodeRuntime.runMain(program)

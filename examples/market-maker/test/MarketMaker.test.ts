@@ -3,7 +3,8 @@
  * must be what its trades say, and what the node's positions and accounts say.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { FetchHttpClient, Socket } from "@effect/platform"
+import { FetchHttpClient } from "@effect/platform"
+import { NodeSocket } from "@effect/platform-node"
 import { Keys, ProofOfWork } from "@vega-effect/crypto"
 import { DataNodeClient } from "@vega-effect/http"
 import * as DataNodeApi from "@vega-effect/schema/DataNodeApi"
@@ -24,7 +25,7 @@ const field = (line: string, name: string) =>
     .slice(name.length + 1)
 
 describe("the market maker on a simulated network", () => {
-  it.scoped(
+  it.scopedLive(
     "quotes both sides, trades, and prints the PnL its trades, positions and accounts agree on",
     () =>
       Effect.gen(function* () {
@@ -48,7 +49,7 @@ describe("the market maker on a simulated network", () => {
           cycles: 6,
           pause: "400 millis",
           print: (line) => Effect.sync(() => lines.push(line))
-        }).pipe(Effect.provide(nodes), Effect.provide(Socket.layerWebSocketConstructorGlobal))
+        }).pipe(Effect.provide(nodes), Effect.provide(NodeSocket.layerWebSocketConstructor))
         expect(book.trades).toBeGreaterThan(0)
         expect(lines.filter((l) => l.startsWith("trade ")).length).toBe(book.trades)
 
