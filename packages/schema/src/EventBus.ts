@@ -20,7 +20,6 @@ import * as StakeLinking from "./StakeLinking.js"
 import * as StreamForm from "./StreamForm.js"
 import { VegaTimestamp } from "./Timestamp.js"
 import * as TransactionResult from "./TransactionResult.js"
-import * as Vega from "./generated/Vega.js"
 
 /**
  * `vega.events.v1.BusEventType`: the values a client filters on. The enum has more members than
@@ -323,9 +322,11 @@ export const BusEvent = Schema.Struct({
   block: Schema.String,
   type: BusEventType,
   timeUpdate: optional(TimeUpdate),
-  order: optional(Vega.Order),
+  // kept as received (decode with `Vega.Order` / `Vega.Trade` in their stream form): typed here,
+  // they would bring the generated messages into every program that reads the bus
+  order: optional(Opaque),
   party: optional(Party),
-  trade: optional(Vega.Trade),
+  trade: optional(Opaque),
   nodeSignature: optional(NodeSignature),
   liquidityProvision: optional(LiquidityProvision.LiquidityProvision),
   epochEvent: optional(EpochEvent),

@@ -12,7 +12,7 @@
  * subscriber sees another order: {@link deliveryOrder} imitates it by sending a block's events
  * grouped by type, the groups in an order drawn (deterministically) per block.
  */
-import { Decimal, EventBus, Timestamp, TransactionResult } from "@vega-effect/schema"
+import { Decimal, EventBus, StreamForm, Timestamp, TransactionResult, Vega } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { BlockResults, IncludedResult } from "../core/contract.js"
@@ -142,13 +142,17 @@ const rewardPayouts = (change: Extract<Change, { _tag: "Rewards" }>): Array<Type
       }
     })
 
+// the bus keeps orders and trades as received: they go in already in their stream form
+const encodeOrderStream = Schema.encodeSync(StreamForm.make(Vega.Order))
+const encodeTradeStream = Schema.encodeSync(StreamForm.make(Vega.Trade))
+
 /** The core's event of an order change or a trade: IsParty, MarketID, and PartyID for orders only. */
 const tradingEvent = (change: Extract<Change, { _tag: "Order" | "Trade" }>): Typed =>
   change._tag === "Order"
     ? {
         type: TYPE.BUS_EVENT_TYPE_ORDER,
         typeName: "BUS_EVENT_TYPE_ORDER",
-        payload: { order: coreOrderValue(change.row) },
+        payload: { order: encodeOrderStream(coreOrderValue(change.row)) },
         party: change.row.party.id,
         marketId: change.row.market.id,
         partyMethod: true
@@ -156,7 +160,7 @@ const tradingEvent = (change: Extract<Change, { _tag: "Order" | "Trade" }>): Typ
     : {
         type: TYPE.BUS_EVENT_TYPE_TRADE,
         typeName: "BUS_EVENT_TYPE_TRADE",
-        payload: { trade: coreTradeValue(change.row) },
+        payload: { trade: encodeTradeStream(coreTradeValue(change.row)) },
         party: change.row.buyer.id,
         otherParty: change.row.seller.id,
         marketId: change.row.market.id
