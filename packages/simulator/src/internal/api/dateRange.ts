@@ -13,9 +13,10 @@ export interface DateRange {
   readonly end: bigint | undefined
 }
 
-export const dateRange = (params: Params): DateRange => ({
-  start: int64(params, "dateRange.startTimestamp"),
-  end: int64(params, "dateRange.endTimestamp")
+/** The `<prefix>.startTimestamp` and `<prefix>.endTimestamp` parameters (orders nest it in `filter.`). */
+export const dateRange = (params: Params, prefix = "dateRange"): DateRange => ({
+  start: int64(params, `${prefix}.startTimestamp`),
+  end: int64(params, `${prefix}.endTimestamp`)
 })
 
 /** A nanosecond bound as the microseconds Postgres compares (pgx truncates toward minus infinity). */

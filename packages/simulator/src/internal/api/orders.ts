@@ -43,7 +43,8 @@ import { cachedJson, listInOrder } from "./connection.js"
 import { type CursorValues, OrderCursor, writeCursor } from "./cursors.js"
 import { vegaIdSlice } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { bool, dateRange, inDateRange, int, pagination, str, strings } from "./params.js"
+import { dateRange, inRange } from "./dateRange.js"
+import { bool, int, pagination, str, strings } from "./params.js"
 import { badCursor, error, invalidPagination, ok } from "./reply.js"
 import { orderValue } from "./tradingValues.js"
 
@@ -201,7 +202,7 @@ const listOrders = (params: Params, node: NodeView): Reply => {
     (statuses.size === 0 || statuses.has(row.status)) &&
     (types.size === 0 || types.has(row.type)) &&
     (timesInForce.size === 0 || timesInForce.has(row.timeInForce)) &&
-    inDateRange(row.vt, range)
+    inRange(range, row.vt)
   const view = liveOnly
     ? "live"
     : reference !== undefined

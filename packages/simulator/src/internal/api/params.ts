@@ -48,38 +48,6 @@ export const pagination = (params: Params): PaginationInput => {
   return input
 }
 
-/** A `DateRange` filter's bounds, unix microseconds (absent bounds undefined). */
-export interface DateRangeMicros {
-  readonly start: bigint | undefined
-  readonly end: bigint | undefined
-}
-
-/** Unix nanoseconds as whole microseconds, rounded down (pgx sends a time to Postgres so). */
-const floorMicros = (nanos: bigint): bigint => {
-  const q = nanos / 1000n
-  return nanos % 1000n < 0n ? q - 1n : q
-}
-
-/**
- * The `<prefix>.startTimestamp` and `<prefix>.endTimestamp` parameters (unix nanoseconds) as the
- * store compares them with its microsecond columns (`DateRangeFromProto`, then pgx's timestamptz
- * encoding, which drops what is below a microsecond).
- */
-export const dateRange = (params: Params, prefix: string): DateRangeMicros => {
-  const start = uint64(params, `${prefix}.startTimestamp`)
-  const end = uint64(params, `${prefix}.endTimestamp`)
-  return {
-    start: start === undefined ? undefined : floorMicros(start),
-    end: end === undefined ? undefined : floorMicros(end)
-  }
-}
-
-/** `filterDateRange` (sqlstore/utils.go, v0.75.8): the start is inclusive, the end exclusive. */
-export const inDateRange = (micros: number, range: DateRangeMicros): boolean => {
-  const t = BigInt(micros)
-  return (range.start === undefined || t >= range.start) && (range.end === undefined || t < range.end)
-}
-
 /** A repeated enum parameter: its values' names. */
 export const enums = (params: Params, path: string): ReadonlyArray<string> => {
   const value = params.query.get(path)

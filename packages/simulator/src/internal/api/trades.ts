@@ -29,7 +29,8 @@ import { cachedJsonByVersion, list } from "./connection.js"
 import { TradeCursor, writeCursor } from "./cursors.js"
 import { storedIdKey } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { dateRange, inDateRange, pagination, strings } from "./params.js"
+import { dateRange, inRange } from "./dateRange.js"
+import { pagination, strings } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 import { tradeJsonAs, tradeValue } from "./tradingValues.js"
 
@@ -83,7 +84,7 @@ const listTrades = (params: Params, node: NodeView): Reply => {
     filters.push(parsed.keys)
   }
   const [markets, parties, orders] = filters
-  const range = dateRange(params, "dateRange")
+  const range = dateRange(params)
   const height = node.readableHeight
   const { catalog, exchange } = node.world
   const trades = exchange.trades
@@ -102,7 +103,7 @@ const listTrades = (params: Params, node: NodeView): Reply => {
       (markets.size === 0 || markets.has(row.market.id)) &&
       (parties.size === 0 || parties.has(partyKey(row.buyer.id)) || parties.has(partyKey(row.seller.id))) &&
       (orders.size === 0 || orders.has(row.buyOrder) || orders.has(row.sellOrder)) &&
-      inDateRange(row.syntheticTime, range),
+      inRange(range, row.syntheticTime),
     compare: compareToKey,
     cursorOf: tradeCursor
   }

@@ -28,6 +28,7 @@
 import type { MarketInfo } from "./catalog.js"
 import type { EventTimes } from "./eventTime.js"
 import type { TradeRow, Trades } from "./trades.js"
+import { upperBound } from "./versioned.js"
 
 /** A candle interval the node offers. */
 export interface CandleInterval {
@@ -114,18 +115,6 @@ const arraySeries = (candles: ReadonlyArray<Candle>): CandleSeries => ({
   size: candles.length,
   at: (i) => candles[i]
 })
-
-/** Index of the first element with `key(e) > value`, in an array sorted by `key`. */
-const upperBound = <A>(items: ReadonlyArray<A>, value: number, key: (a: A) => number): number => {
-  let lo = 0
-  let hi = items.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (key(items[mid]) <= value) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
 
 const startOf = (c: Candle): number => c.start
 

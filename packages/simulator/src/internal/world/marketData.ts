@@ -30,7 +30,7 @@ import { type Exchange, MARK_WINDOW, pnl } from "./orders.js"
 import type { OrderRow, OrderSide } from "./orderTable.js"
 import type { Positions } from "./positions.js"
 import type { TradeRow } from "./trades.js"
-import { compareStrings, visibleAt } from "./versioned.js"
+import { compareStrings, upperBound, visibleAt } from "./versioned.js"
 
 /** Blocks between two checkpoints of a market's resting orders. */
 export const CHECKPOINT_BLOCKS = 64
@@ -140,18 +140,6 @@ const LEAVES_DEPTH = new Set([
   "STATUS_REJECTED",
   "STATUS_PARKED"
 ])
-
-/** Index of the first element with `key(e) > value`, in an array sorted by `key`. */
-const upperBound = <A>(items: ReadonlyArray<A>, value: number, key: (a: A) => number): number => {
-  let lo = 0
-  let hi = items.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (key(items[mid]) <= value) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
 
 const fromOf = (row: OrderRow): number => row.from
 

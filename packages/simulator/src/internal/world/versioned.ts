@@ -26,6 +26,18 @@ export const lowerBound = <A, B>(items: ReadonlyArray<A>, probe: B, compare: (a:
   return lo
 }
 
+/** Index of the first element with `key(e) > value`, in an array sorted by `key`. */
+export const upperBound = <A>(items: ReadonlyArray<A>, value: number, key: (a: A) => number): number => {
+  let lo = 0
+  let hi = items.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (key(items[mid]) <= value) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
 /** Inserts keeping the array sorted (rows with equal keys keep insertion order). */
 export const insertSorted = <A>(items: Array<A>, item: A, compare: (a: A, b: A) => number): void => {
   let lo = 0
