@@ -21,9 +21,9 @@ import type { World } from "../../World.js"
 import { arraySource, cachedJson, list } from "./connection.js"
 import { AccountCursor, AggregatedBalanceCursor, writeCursor } from "./cursors.js"
 import { dateRange, inRange, validate } from "./dateRange.js"
-import { decodesAsId, vegaIdSlice } from "./ids.js"
+import { decodesAsId, marketAndPartyIds } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { enums, pagination, str, strings } from "./params.js"
+import { enums, pagination, str } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const { ApiErrors } = GatewayError
@@ -89,14 +89,9 @@ interface AccountFilter {
  * there: the store binds it as bytes, and an id that is not hex fails the query (below).
  */
 const readFilter = (params: Params): AccountFilter | Reply => {
-  const marketIds = vegaIdSlice(strings(params, "filter.marketIds"))
-  if (marketIds === undefined) {
-    return error(GatewayError.fromApiError(ApiErrors.InvalidPartyId, "one or more market id is invalid"))
-  }
-  const partyIds = vegaIdSlice(strings(params, "filter.partyIds"))
-  if (partyIds === undefined) {
-    return error(GatewayError.fromApiError(ApiErrors.InvalidPartyId, "one or more party id is invalid"))
-  }
+  const ids = marketAndPartyIds(params)
+  if ("status" in ids) return ids
+  const { marketIds, partyIds } = ids
   const asset = str(params, "filter.assetId")
   return {
     assetId: asset === undefined || asset === "" ? undefined : asset,

@@ -2,8 +2,11 @@
  * How the node reads ids: hex in any case (stored as bytes, written back lowercase), plus the
  * well-known `network` party.
  */
-import { Ids } from "@vega-effect/schema"
+import { GatewayError, Ids } from "@vega-effect/schema"
 import { isHexBytes } from "../hex.js"
+import type { Params, Reply } from "../route.js"
+import { strings } from "./params.js"
+import { error } from "./reply.js"
 
 /** Lowercase form of a valid id, or undefined. */
 export const normalizeId = (s: string): string | undefined =>
@@ -52,4 +55,23 @@ export const vegaIdSlice = (values: ReadonlyArray<string>): Array<string> | unde
     }
   }
   return out
+}
+
+/**
+ * The `filter.marketIds` and `filter.partyIds` of the lists that take both (positions, orders,
+ * accounts), each read as {@link vegaIdSlice}: the market ids checked first, and both answered
+ * with the invalid-party-id error and their own message, as the node does.
+ */
+export const marketAndPartyIds = (
+  params: Params
+): { readonly marketIds: Array<string>; readonly partyIds: Array<string> } | Reply => {
+  const marketIds = vegaIdSlice(strings(params, "filter.marketIds"))
+  if (marketIds === undefined) {
+    return error(GatewayError.fromApiError(GatewayError.ApiErrors.InvalidPartyId, "one or more market id is invalid"))
+  }
+  const partyIds = vegaIdSlice(strings(params, "filter.partyIds"))
+  if (partyIds === undefined) {
+    return error(GatewayError.fromApiError(GatewayError.ApiErrors.InvalidPartyId, "one or more party id is invalid"))
+  }
+  return { marketIds, partyIds }
 }

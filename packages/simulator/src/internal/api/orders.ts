@@ -41,7 +41,7 @@ import type { OrderRow, OrderTable } from "../world/orderTable.js"
 import { compareStrings, idSortKey, lowerBound } from "../world/versioned.js"
 import { cachedJson, listInOrder } from "./connection.js"
 import { type CursorValues, OrderCursor, writeCursor } from "./cursors.js"
-import { vegaIdSlice } from "./ids.js"
+import { marketAndPartyIds } from "./ids.js"
 import type { NodeView } from "./node.js"
 import { dateRange, inRange } from "./dateRange.js"
 import { bool, int, pagination, str, strings } from "./params.js"
@@ -171,14 +171,9 @@ const OLDEST_FIRST = "oldest first order query is not currently supported"
 const listOrders = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
-  const marketIds = vegaIdSlice(strings(params, "filter.marketIds"))
-  if (marketIds === undefined) {
-    return error(GatewayError.fromApiError(ApiErrors.InvalidPartyId, "one or more market id is invalid"))
-  }
-  const partyIds = vegaIdSlice(strings(params, "filter.partyIds"))
-  if (partyIds === undefined) {
-    return error(GatewayError.fromApiError(ApiErrors.InvalidPartyId, "one or more party id is invalid"))
-  }
+  const ids = marketAndPartyIds(params)
+  if ("status" in ids) return ids
+  const { marketIds, partyIds } = ids
   if (!request.newestFirst) return error(GatewayError.internal(ErrorDetailCode.Unmapped, OLDEST_FIRST))
   if (!request.forward) {
     const api = ApiErrors.LastPaginationNotSupported

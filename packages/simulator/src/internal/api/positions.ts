@@ -9,10 +9,10 @@ import { idSortKey, visibleAt } from "../world/versioned.js"
 import { arraySource, cachedJsonByVersion, list } from "./connection.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
 import { PositionCursor, writeCursor } from "./cursors.js"
-import { vegaIdSlice } from "./ids.js"
+import { marketAndPartyIds } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { strings, pagination } from "./params.js"
-import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
+import { pagination } from "./params.js"
+import { badCursor, internal, invalidPagination, ok } from "./reply.js"
 
 const STATUS_NAMES = [
   "POSITION_STATUS_UNSPECIFIED",
@@ -55,19 +55,11 @@ export const positionJson = cachedJsonByVersion((row: PositionRow, version) => e
 export const positionCursor = (row: PositionRow): string =>
   writeCursor(PositionCursor, [row.vt, row.party.id, row.market.id])
 
-/** ListAllPositions splits each element on commas (v0.75), then requires 64 hex or `network`. */
-const ids = vegaIdSlice
-
 const handle = (params: Params, node: NodeView): Reply => {
   const { catalog, positions } = node.world
-  const marketIds = ids(strings(params, "filter.marketIds"))
-  if (marketIds === undefined) {
-    return error(GatewayError.fromApiError(GatewayError.ApiErrors.InvalidPartyId, "one or more market id is invalid"))
-  }
-  const partyIds = ids(strings(params, "filter.partyIds"))
-  if (partyIds === undefined) {
-    return error(GatewayError.fromApiError(GatewayError.ApiErrors.InvalidPartyId, "one or more party id is invalid"))
-  }
+  const ids = marketAndPartyIds(params)
+  if ("status" in ids) return ids
+  const { marketIds, partyIds } = ids
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
 
