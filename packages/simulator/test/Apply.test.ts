@@ -8,12 +8,18 @@ import { afterFill } from "../src/internal/world/orders.js"
 import { comparePositions, type PositionRow } from "../src/internal/world/positions.js"
 import type { World } from "../src/World.js"
 import { call, decoded, nodeOf, smallWorld } from "./harness.js"
+import {
+  amendment,
+  cancellation,
+  freshKey,
+  limitOrder,
+  marketOrder,
+  orderIdOf as idOf,
+  type Side,
+  submission
+} from "./support/apply.js"
 
 const sha = (algorithm: string, text: string) => createHash(algorithm).update(text).digest("hex")
-/** The deterministic id of a transaction (order or provision id): hex(SHA3-256(signature bytes)). */
-const idOf = (tx: IncludedTransaction) => createHash("sha3-256").update(Buffer.from(tx.signature, "hex")).digest("hex")
-/** A fresh 64-hex party key. */
-const freshKey = (name: string) => sha("sha256", `party ${name}`)
 
 /** Includes transactions the way the core does: one block, then each transaction in order. */
 const makeChainOf = (world: World) => {
@@ -53,54 +59,6 @@ const errorOf = (result: Record<string, unknown>) => (result.failure as { error:
 // -------------------------------------------------------------------------------------------------
 // commands
 
-type Side = "SIDE_BUY" | "SIDE_SELL"
-
-const submission = (marketId: string, fields: Partial<Commands.OrderSubmission>): Commands.Command => ({
-  _tag: "orderSubmission",
-  value: {
-    marketId,
-    price: "",
-    size: 1n,
-    side: "SIDE_BUY",
-    timeInForce: "TIME_IN_FORCE_IOC",
-    expiresAt: 0n,
-    type: "TYPE_MARKET",
-    reference: "",
-    postOnly: false,
-    reduceOnly: false,
-    ...fields
-  }
-})
-const marketOrder = (
-  marketId: string,
-  side: Side,
-  size: bigint,
-  timeInForce: Commands.TimeInForce = "TIME_IN_FORCE_IOC"
-) => submission(marketId, { side, size, timeInForce })
-const limitOrder = (
-  marketId: string,
-  side: Side,
-  size: bigint,
-  price: bigint,
-  timeInForce: Commands.TimeInForce = "TIME_IN_FORCE_GTC",
-  fields: Partial<Commands.OrderSubmission> = {}
-) => submission(marketId, { side, size, price: String(price), timeInForce, type: "TYPE_LIMIT", ...fields })
-const cancellation = (marketId: string, orderId = ""): Commands.Command => ({
-  _tag: "orderCancellation",
-  value: { orderId, marketId }
-})
-const amendment = (marketId: string, orderId: string, fields: Partial<Commands.OrderAmendment>): Commands.Command => ({
-  _tag: "orderAmendment",
-  value: {
-    orderId,
-    marketId,
-    sizeDelta: 0n,
-    timeInForce: "TIME_IN_FORCE_UNSPECIFIED",
-    peggedOffset: "",
-    peggedReference: "PEGGED_REFERENCE_UNSPECIFIED",
-    ...fields
-  }
-})
 const profile = (alias: string, metadata: Array<{ key: string; value: string }> = []): Commands.Command => ({
   _tag: "updatePartyProfile",
   value: { alias, metadata }

@@ -55,6 +55,27 @@ export const submission = (marketId: string, fields: Partial<Commands.OrderSubmi
   }
 })
 
+export type Side = "SIDE_BUY" | "SIDE_SELL"
+
+/** A market order (IOC unless told). */
+export const marketOrder = (
+  marketId: string,
+  side: Side,
+  size: bigint,
+  timeInForce: Commands.TimeInForce = "TIME_IN_FORCE_IOC"
+): Commands.Command => submission(marketId, { side, size, timeInForce })
+
+/** A limit order (GTC unless told). */
+export const limitOrder = (
+  marketId: string,
+  side: Side,
+  size: bigint,
+  price: bigint,
+  timeInForce: Commands.TimeInForce = "TIME_IN_FORCE_GTC",
+  fields: Partial<Commands.OrderSubmission> = {}
+): Commands.Command =>
+  submission(marketId, { side, size, price: String(price), timeInForce, type: "TYPE_LIMIT", ...fields })
+
 /** An amendment of an order's price, size or expiry. */
 export const amendment = (
   marketId: string,
@@ -73,7 +94,8 @@ export const amendment = (
   }
 })
 
-export const cancellation = (marketId: string, orderId: string): Commands.Command => ({
+/** A cancellation of one order, or (no order id) of all the party's orders in the market. */
+export const cancellation = (marketId: string, orderId = ""): Commands.Command => ({
   _tag: "orderCancellation",
   value: { orderId, marketId }
 })
