@@ -59,7 +59,8 @@ const COVERED = [
   "/api/v2/deposit/{id}",
   "/api/v2/withdrawals",
   "/api/v2/withdrawal/{id}",
-  "/api/v2/stream/accounts"
+  "/api/v2/stream/accounts",
+  "/api/v2/stream/ledger/movements"
 ]
 
 /**

@@ -8,7 +8,7 @@ import { Commands } from "@vega-effect/schema"
 import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { request } from "../support/http.js"
-import { type HttpStream, openHttpStream } from "../support/streams.js"
+import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
 import {
   base64,
   buildTransaction,
@@ -215,9 +215,9 @@ const trading = async (r: Recorder, market: string) => {
   await r.query("/api/v2/market/{marketId}/trade/latest", {}, { marketId: "xyz" })
 }
 
-/** Every frame of a stream that arrives within a second of the last, recorded under its template. */
-const recordFrames = async (r: Recorder, template: string, stream: HttpStream) => {
-  for (;;) {
+/** Every frame (up to `max`) of a stream that arrives within a second of the last, under its template. */
+const recordFrames = async (r: Recorder, template: string, stream: HttpStream, max = Infinity) => {
+  for (let n = 0; n < max; n++) {
     const line = await stream.lines.next(1_000).catch(() => undefined)
     if (line === undefined) break
     r.exchanges.push({
@@ -262,9 +262,13 @@ const money = async (r: Recorder, sim: Simulator.Service, party: string, market:
   // the accounts stream: a party's snapshot, then the balances of the next blocks
   const stream = openHttpStream(r.url, `/api/v2/stream/accounts?partyId=${party}`)
   const everyone = openHttpStream(r.url, "/api/v2/stream/accounts?type=ACCOUNT_TYPE_GENERAL")
+  const movements = openHttpStream(r.url, "/api/v2/stream/ledger/movements")
+  // a stream with no snapshot follows the blocks after it is subscribed
+  await sleep(100)
   await Effect.runPromise(sim.advance(2))
   await recordFrames(r, "/api/v2/stream/accounts", stream)
   await recordFrames(r, "/api/v2/stream/accounts", everyone)
+  await recordFrames(r, "/api/v2/stream/ledger/movements", movements, 40)
 
   await r.pages("/api/v2/accounts", "accounts")
   const mine = nodesOf(await r.query("/api/v2/accounts", { "filter.partyIds": party }), "accounts")

@@ -9,6 +9,7 @@ import * as candles from "./candles.js"
 import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
 import * as ledger from "./ledger.js"
+import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
 import * as liquidity from "./liquidity.js"
 import * as marketData from "./marketData.js"
 import { makeMarketStreamRoutes } from "./marketStreams.js"
@@ -51,5 +52,6 @@ export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...streams.routes,
   ...makeObserverRoutes(50),
   ...makeAccountStreamRoutes(50),
-  ...makeMarketStreamRoutes()
+  ...makeMarketStreamRoutes(),
+  makeLedgerMovementsRoute(50)
 ]

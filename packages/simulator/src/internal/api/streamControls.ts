@@ -13,7 +13,7 @@ export interface Watch {
 }
 
 /** The kinds of stream the controls act on. */
-export type WatchedKind = "positions" | "provisions" | "orders" | "trades" | "bus" | "markets" | "candles"
+export type WatchedKind = "positions" | "provisions" | "orders" | "trades" | "bus" | "markets" | "candles" | "ledger"
 
 /** The watches of a node's open streams. */
 export class StreamControls {
