@@ -249,6 +249,7 @@ export const ErrorDetailCode = {
   MissingOrderId: 10012,
   MissingPartyId: 10014,
   MalformedRequest: 10015,
+  InvalidAssetId: 10038,
   InvalidPagination: 10028,
   MissingCandleId: 10030,
   EpochIdParse: 10036,
@@ -308,6 +309,7 @@ export const ApiErrors = {
   MissingPartyId: apiErrorEntry("missing party id", ErrorDetailCode.MissingPartyId, GrpcCode.InvalidArgument),
   InvalidPartyId: apiErrorEntry("invalid party id", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
   InvalidMarketId: apiErrorEntry("invalid market ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  InvalidAssetId: apiErrorEntry("invalid asset ID", ErrorDetailCode.InvalidAssetId, GrpcCode.InvalidArgument),
   EmptyMissingMarketId: apiErrorEntry(
     "empty or missing market ID",
     ErrorDetailCode.EmptyMarketId,

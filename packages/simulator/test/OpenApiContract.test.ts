@@ -60,7 +60,8 @@ const COVERED = [
   "/api/v2/withdrawals",
   "/api/v2/withdrawal/{id}",
   "/api/v2/stream/accounts",
-  "/api/v2/stream/ledger/movements"
+  "/api/v2/stream/ledger/movements",
+  "/api/v2/ledgerentry/export"
 ]
 
 /**
@@ -89,6 +90,8 @@ const check = (version: SpecVersion, exchanges: ReadonlyArray<Exchange>) => {
   const failures: Array<string> = []
   let values = 0
   for (const x of exchanges) {
+    // the bytes of an export: the recorder checked their content type (the spec has no schema for them)
+    if (x.form === "raw") continue
     const schema =
       x.template === undefined
         ? STATUS

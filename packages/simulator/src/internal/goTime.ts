@@ -26,6 +26,13 @@ export const microsToRfc3339 = (micros: number): string => {
   return `${iso.slice(0, 19)}${fraction === "" ? "" : `.${fraction}`}Z`
 }
 
+/**
+ * Unix microseconds → Postgres's text of a `timestamptz` in a UTC session, as `COPY … (FORMAT csv)`
+ * writes it: `2024-03-01 12:00:00.123456+00`, the fraction's trailing zeros trimmed.
+ */
+export const microsToPostgresText = (micros: number): string =>
+  microsToRfc3339(micros).replace("T", " ").replace(/Z$/, "+00")
+
 /** Go `time.Time` JSON text → unix microseconds, or undefined when it is not RFC 3339. */
 export const rfc3339ToMicros = (text: string): number | undefined => {
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,9}))?(Z|[+-]\d{2}:\d{2})$/.exec(text)

@@ -95,6 +95,16 @@ export const paginationParams: ReadonlyArray<ParamSpec> = [
 export interface StreamSink {
   /** Sends one `{"result":…}` frame. */
   readonly send: (frame: string) => void
+  /**
+   * Sends one `google.api.HttpBody` message: its bytes as they are, then the gateway's `\n`
+   * delimiter; the first one's content type is the response's.
+   */
+  readonly sendBody: (contentType: string, data: string) => void
+  /**
+   * gRPC's `SendHeader`: metadata the gateway writes as response headers (with the first message,
+   * so call it before any).
+   */
+  readonly sendHeader: (headers: Readonly<Record<string, string>>) => void
   /** Ends the stream with an `{"error":…}` frame carrying this status. */
   readonly fail: (error: GatewayError.ErrorBody) => void
   /** Ends the stream without an error (the handler returned nil). */

@@ -31,7 +31,11 @@ export interface Exchange {
   readonly label: string
   readonly status: number
   readonly body: unknown
-  readonly form: Form
+  /**
+   * How the body is written: REST or stream JSON, or `raw` for the bytes of a `google.api.HttpBody`
+   * (an export), which the gateway writes as they are though the spec describes a JSON stream.
+   */
+  readonly form: Form | "raw"
 }
 
 type Query = Record<string, string | ReadonlyArray<string>>
@@ -56,6 +60,24 @@ export class Recorder {
     const body = JSON.parse(response.text)
     this.exchanges.push({ method: "get", template, label, status: response.status, body, form: "rest" })
     return body
+  }
+
+  /** A raw export: its text, and the content type the node gave it. */
+  async raw(template: string, query: Query): Promise<{ readonly text: string; readonly contentType: string }> {
+    const url = template + queryString(query)
+    const response = await request(this.url, url)
+    const contentType = String(response.headers["content-type"])
+    this.exchanges.push({
+      method: "get",
+      template,
+      label: url,
+      status: response.status,
+      // a refusal is one `{"error":…}` line: its status is what the spec describes
+      ...(response.status === 200
+        ? { body: response.text, form: "raw" as const }
+        : { body: JSON.parse(response.text).error, form: "stream" as const })
+    })
+    return { text: response.text, contentType }
   }
 
   async query(template: string, query: Query = {}, path: Record<string, string> = {}): Promise<any> {
@@ -297,6 +319,9 @@ const money = async (r: Recorder, sim: Simulator.Service, party: string, market:
   })
   await r.query("/api/v2/ledgerentry/history", { "filter.fromAccountFilter.assetId": asset })
   await r.query("/api/v2/ledgerentry/history", { "filter.fromAccountFilter.partyIds": "xyz" })
+  const csv = await r.raw("/api/v2/ledgerentry/export", { partyId: party, assetId: asset })
+  if (csv.contentType !== "text/csv" || !csv.text.startsWith("vega_time,")) throw new Error("not the export's CSV")
+  await r.raw("/api/v2/ledgerentry/export", { partyId: "xyz" })
 
   const deposits = nodesOf(await r.query("/api/v2/deposits", { partyId: party }), "deposits")
   await r.pages("/api/v2/deposits", "deposits")

@@ -38,7 +38,7 @@ const FIVE_DAYS_NANOS = 5n * 86_400n * 1_000_000_000n
 const SECOND_NANOS = 1_000_000_000n
 
 /** The ledger in the store's order, with each entry's ledger time. */
-interface Timed {
+export interface Timed {
   readonly row: LedgerRow
   /** Block time plus the entry's index in its block, unix microseconds. */
   readonly time: number
@@ -58,7 +58,7 @@ const indexes = new WeakMap<World, TimedLedger>()
  * order, so entry times increase along it, unless a block holds more entries than microseconds
  * are left before the next block: the entries are kept sorted by (time, seq) either way.
  */
-const timedLedger = (world: World): ReadonlyArray<Timed> => {
+export const timedLedger = (world: World): ReadonlyArray<Timed> => {
   const ledger = world.accounts.ledger
   let timed = indexes.get(world)
   if (timed === undefined) indexes.set(world, (timed = { entries: [], height: -1, index: -1 }))
@@ -148,7 +148,7 @@ const window = (start: bigint | undefined, end: bigint | undefined, now: bigint)
 }
 
 /** `time.Format(time.RFC3339)`: whole seconds, cut toward the past; in microseconds. */
-const toSecondMicros = (nanos: bigint): number => {
+export const toSecondMicros = (nanos: bigint): number => {
   const q = nanos / SECOND_NANOS
   return Number(nanos < 0n && q * SECOND_NANOS !== nanos ? q - 1n : q) * 1_000_000
 }

@@ -9,6 +9,7 @@ import * as candles from "./candles.js"
 import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
 import * as ledger from "./ledger.js"
+import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
 import * as liquidity from "./liquidity.js"
 import * as marketData from "./marketData.js"
@@ -53,5 +54,6 @@ export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...makeObserverRoutes(50),
   ...makeAccountStreamRoutes(50),
   ...makeMarketStreamRoutes(),
-  makeLedgerMovementsRoute(50)
+  makeLedgerMovementsRoute(50),
+  ledgerExport.route
 ]

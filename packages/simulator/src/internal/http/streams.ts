@@ -25,6 +25,8 @@ import { ignoreBody, readJsonItems } from "./requestBody.js"
 import { VARY } from "./response.js"
 import type { DecodedParams } from "./routing.js"
 
+const JSON_TYPE = "application/json"
+
 const encodeErrorFrame = Schema.encodeSync(Schema.Struct({ error: StreamForm.make(GatewayError.ErrorBody) }))
 
 /**
@@ -49,6 +51,10 @@ const TOO_MANY_STREAMS = gatewayErrorText(GatewayError.GrpcCode.ResourceExhauste
 /** Where a stream's frames go. */
 interface StreamOutput {
   readonly line: (frame: string) => void
+  /** An `HttpBody` message's bytes, then the delimiter; its content type goes out with the first. */
+  readonly body: (contentType: string, data: string) => void
+  /** Headers to send with the first frame. */
+  readonly header: (headers: Readonly<Record<string, string>>) => void
   /** The final error frame; its code gives the status when nothing was sent before. */
   readonly fail: (code: number, frame: string) => void
   readonly finish: () => void
@@ -64,33 +70,40 @@ interface StreamOutput {
 const httpStream = (x: Exchange, res: http.ServerResponse, extra: Headers): StreamOutput => {
   let started = false
   let over = false
-  const start = (status: number, json: boolean): boolean => {
+  let metadata: Headers = {}
+  const start = (status: number, contentType: string | undefined): boolean => {
     if (over || res.destroyed) return false
     if (!started) {
       started = true
-      const headers: Headers = { ...extra, "Transfer-Encoding": "chunked", Vary: VARY }
+      const headers: Headers = { ...metadata, ...extra, "Transfer-Encoding": "chunked", Vary: VARY }
       // with no message at all nothing sets it (Go only sniffs a type when there is a body)
-      if (json) headers["Content-Type"] = "application/json"
+      if (contentType !== undefined) headers["Content-Type"] = contentType
       res.writeHead(status, addAllowOrigin(headers, x.allowOrigin))
     }
     return true
   }
   return {
     line: (frame) => {
-      if (start(200, true)) res.write(`${frame}\n`)
+      if (start(200, JSON_TYPE)) res.write(`${frame}\n`)
+    },
+    body: (contentType, data) => {
+      if (start(200, contentType)) res.write(`${data}\n`)
+    },
+    header: (headers) => {
+      if (!started) metadata = { ...metadata, ...headers }
     },
     fail: (code, frame) => {
-      if (!start(GatewayError.httpStatus(code), true)) return
+      if (!start(GatewayError.httpStatus(code), JSON_TYPE)) return
       over = true
       res.end(`${frame}\n`)
     },
     finish: () => {
-      if (!start(200, false)) return
+      if (!start(200, undefined)) return
       over = true
       res.end()
     },
     cut: (part, fault) => {
-      if (!start(200, true)) return
+      if (!start(200, JSON_TYPE)) return
       over = true
       if (fault === "Truncate") res.end(part)
       else res.write(part, () => res.destroy())
@@ -113,6 +126,15 @@ const fitsProxy = (frame: string): boolean => Buffer.byteLength(frame) < WEBSOCK
 /** Frames over a WebSocket; the end of the stream drops the connection. */
 const socketStream = (socket: Socket): StreamOutput => ({
   line: (frame) => (fitsProxy(frame) ? socket.send(frame) : socket.drop()),
+  // the proxy reads the response line by line: each line of the body is a frame
+  body: (_contentType, data) => {
+    for (const line of data.split("\n")) {
+      if (!fitsProxy(line)) return socket.drop()
+      socket.send(line)
+    }
+  },
+  // the proxy does not forward response headers
+  header: () => {},
   fail: (_code, frame) => {
     if (fitsProxy(frame)) socket.send(frame)
     socket.drop()
@@ -172,6 +194,15 @@ class ServerStream {
       const cut = this.cut
       if (cut === undefined) return this.emit(() => this.out.line(text))
       this.last(() => this.out.cut(cutFrame(text), cut))
+    },
+    sendBody: (contentType, data) => {
+      if (this.finished) return
+      const cut = this.cut
+      if (cut === undefined) return this.emit(() => this.out.body(contentType, data))
+      this.last(() => this.out.cut(cutFrame(data), cut))
+    },
+    sendHeader: (headers) => {
+      if (!this.finished) this.emit(() => this.out.header(headers))
     },
     fail: (error) => {
       if (this.finished) return
