@@ -59,7 +59,9 @@ const COVERED = [
   "/api/v2/deposit/{id}",
   "/api/v2/withdrawals",
   "/api/v2/withdrawal/{id}",
-  "/api/v2/stream/accounts"
+  "/api/v2/stream/accounts",
+  "/api/v2/stoporders",
+  "/api/v2/stoporder/{orderId}"
 ]
 
 /**

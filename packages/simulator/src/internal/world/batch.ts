@@ -117,6 +117,31 @@ export const applyBatch = (
     last = i
   })
 
+  stopOrderInstructions(world, batch, who, { ids, last, index, nextId, failedMarkets, fail }, height)
+  return Object.keys(errors).length === 0 ? undefined : CommandValidation.format(errors)
+}
+
+interface Progress {
+  readonly ids: ReadonlyArray<string>
+  /** The index of the last order submission (0 without any). */
+  last: number
+  /** The index of the next instruction in the whole batch. */
+  index: number
+  readonly nextId: () => string
+  readonly failedMarkets: ReadonlySet<string>
+  readonly fail: (property: string | number, text: string) => void
+}
+
+/** The stop order cancellations, then submissions, of a batch. */
+const stopOrderInstructions = (
+  world: World,
+  batch: Commands.BatchMarketInstructions,
+  who: BatchSubmitter,
+  progress: Progress,
+  height: number
+): void => {
+  const { fail, failedMarkets, ids, nextId } = progress
+  const markets = world.catalog.marketById
   batch.stopOrdersCancellation.forEach((cancel, i) => {
     const marketId = cancel.marketId ?? ""
     const text =
@@ -126,7 +151,7 @@ export const applyBatch = (
         : world.stopOrders.cancel(who.id, markets, cancel, height))
     if (text !== undefined) fail(i, text)
     who.join()
-    index++
+    progress.index++
   })
 
   batch.stopOrdersSubmission.forEach((submission, i) => {
@@ -136,11 +161,11 @@ export const applyBatch = (
     if (text !== undefined) fail(index, text)
     else if (failedMarket !== undefined) fail(i, failedMarketText(failedMarket))
     else {
-      const fallsBelow = submission.fallsBelow === undefined ? undefined : ids[i + last]
-      if (fallsBelow !== undefined && submission.risesAbove !== undefined) last++
-      const risesAbove = submission.risesAbove === undefined ? undefined : ids[i + last]
+      const fallsBelow = submission.fallsBelow === undefined ? undefined : ids[i + progress.last]
+      if (fallsBelow !== undefined && submission.risesAbove !== undefined) progress.last++
+      const risesAbove = submission.risesAbove === undefined ? undefined : ids[i + progress.last]
       world.stopOrders.submit(
-        party(),
+        world.catalog.partyById.get(who.id),
         who.join,
         markets,
         submission,
@@ -150,8 +175,6 @@ export const applyBatch = (
       )
       who.join()
     }
-    index++
+    progress.index++
   })
-
-  return Object.keys(errors).length === 0 ? undefined : CommandValidation.format(errors)
 }
