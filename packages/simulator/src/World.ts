@@ -24,6 +24,7 @@ import { Profiles } from "./internal/world/profiles.js"
 import { ReferralSets } from "./internal/world/referrals.js"
 import { Rewards } from "./internal/world/rewards.js"
 import { StakeLinkings } from "./internal/world/stake.js"
+import { StopOrders } from "./internal/world/stopOrders.js"
 
 /**
  * How big the world is.
@@ -44,6 +45,11 @@ export interface Scale {
   readonly signerBundles: number
   /** Share of parties that set a profile. */
   readonly profileShare: number
+  /**
+   * Stop orders the world's parties have placed when it starts (a few more come later); none when
+   * the world's parties do not trade (`activity.positionTrades` 0).
+   */
+  readonly stopOrders: number
   /** Epochs of history before the first block the simulator serves. */
   readonly epochs: number
 }
@@ -123,6 +129,10 @@ export const DEFAULT_SEED = Defaults.DEFAULT_SEED
 export const DEFAULT_BLOCKS_PER_EPOCH = Defaults.DEFAULT_BLOCKS_PER_EPOCH
 
 const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
+
+/** The per-block random stream of stop orders, and the chance a block has a new one. */
+const STOP_ORDER_STREAM = 113
+const STOP_ORDER_CHANCE = 0.3
 
 /**
  * The chain id of a world built without one: `vega-sim-` and eight hex digits drawn from the seed,
@@ -239,6 +249,12 @@ export class World {
    */
   readonly exchange: Exchange
   /**
+   * Stop orders: order submissions held until the market's price crosses their triggers.
+   *
+   * @since 0.2.0
+   */
+  readonly stopOrders: StopOrders
+  /**
    * Each market's book, depth and market data as of any height since the exchange opened.
    *
    * @since 0.2.0
@@ -298,6 +314,11 @@ export class World {
     this.profiles.generate(stream(6), this.scale.profileShare, this.height)
     this.accounts.open(this.height)
     this.exchange.open(this.height)
+    this.stopOrders = new StopOrders(this.chain, this.exchange, this.positions)
+    // the world's parties protect positions with stop orders only in a world that trades
+    const stops = stream(13)
+    const ownStops = this.activity.positionTrades > 0 ? this.scale.stopOrders : 0
+    for (let i = 0; i < ownStops; i++) this.stopOrders.generate(stops, this.height)
     this.marketData = new MarketData(
       this.chain,
       this.exchange,
@@ -342,6 +363,10 @@ export class World {
       for (const row of this.positions.advanceStatuses(random, height, activity.positionTrades)) {
         this.exchange.closeOut(row, height)
       }
+      // stop orders draw from a stream of their own, so the other domains draw as they did
+      const stops = makeRandom(mix(this.seed, height, STOP_ORDER_STREAM))
+      this.stopOrders.advance(height)
+      if (activity.positionTrades > 0 && stops.chance(STOP_ORDER_CHANCE)) this.stopOrders.generate(stops, height)
       this.stakeLinkings.advance(random, height, activity.stakeEvents)
       this.liquidityProvisions.advance(random, height, activity.liquidityChanges)
       for (let p = 0; p < activity.profileChanges; p++) {

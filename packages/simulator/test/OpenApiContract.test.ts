@@ -61,7 +61,9 @@ const COVERED = [
   "/api/v2/withdrawal/{id}",
   "/api/v2/stream/accounts",
   "/api/v2/stream/ledger/movements",
-  "/api/v2/ledgerentry/export"
+  "/api/v2/ledgerentry/export",
+  "/api/v2/stoporders",
+  "/api/v2/stoporder/{orderId}"
 ]
 
 /**

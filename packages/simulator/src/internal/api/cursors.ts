@@ -212,6 +212,19 @@ export const OrderCursor: CursorSpec = {
   ]
 }
 
+/**
+ * `entities.StopOrderCursor` (datanode/entities/stop_orders.go, v0.75.8): as the order cursor, its
+ * id an `entities.StopOrderID` (`ID[_StopOrder]`).
+ */
+export const StopOrderCursor: CursorSpec = {
+  struct: "StopOrderCursor",
+  fields: [
+    time("createdAt"),
+    id("id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._StopOrder]"),
+    time("vegaTime")
+  ]
+}
+
 /** `entities.TradeCursor` (datanode/entities/trade.go, v0.75.8): the trade's synthetic time only. */
 export const TradeCursor: CursorSpec = { struct: "TradeCursor", fields: [time("synthetic_time")] }
 /** entities/account_balance.go (v0.75.8): `AccountCursor`, the account id only. */

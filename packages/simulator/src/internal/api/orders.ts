@@ -34,7 +34,7 @@
  * versions`. An unknown order has no versions: an empty page.
  */
 import { Commands, DataNodeApi, Encoder, GatewayError, Ids, Vega } from "@vega-effect/schema"
-import { atOrBeyond, isDescending, resolve } from "../paging.js"
+import { atOrBeyond, isDescending, type PageRequest, resolve } from "../paging.js"
 import { enumParam, paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { World } from "../../World.js"
 import type { OrderRow, OrderTable } from "../world/orderTable.js"
@@ -57,21 +57,29 @@ export const orderJson = cachedJson((row: OrderRow) => encode(orderValue(row)))
 
 export const orderCursor = (row: OrderRow): string => writeCursor(OrderCursor, [row.createdAt, row.id, row.vt])
 
-/** A decoded order cursor. */
-interface OrderKey {
+/** A decoded order (or stop order) cursor. */
+export interface OrderKey {
   readonly createdAt: number
   readonly id: string
   readonly vt: number
 }
 
-const keyOf = (v: CursorValues): OrderKey => ({
+export const keyOf = (v: CursorValues): OrderKey => ({
   createdAt: v.get("createdAt") as number,
   id: (v.get("id") as string).toLowerCase(),
   vt: v.get("vegaTime") as number
 })
 
+/** What the order views sort and page by: an order's, or a stop order's, state. */
+export interface PlacedRow {
+  readonly createdAt: number
+  readonly id: string
+  readonly vt: number
+  readonly seq: number
+}
+
 /** The store's `ordersOrdering` (created_at, id descending, vega_time) of a row against a key. */
-const compareToKey = (row: OrderRow, key: OrderKey): number =>
+const compareToKey = (row: PlacedRow, key: OrderKey): number =>
   row.createdAt - key.createdAt || compareStrings(key.id, row.id) || row.vt - key.vt
 
 /** Whether an order state is in `orders_live` (the `archive_orders` trigger's condition). */
@@ -97,14 +105,14 @@ const VIEW_ORDER = {
  * orders' first rows in the order placed (so by creation time), `keep` the query's filters. With
  * a key, only states at or beyond it (the cursor predicate of a newest-first page).
  */
-function* currentStates(
-  placements: ReadonlyArray<OrderRow>,
-  table: OrderTable,
+export function* currentStates<Row extends PlacedRow>(
+  placements: ReadonlyArray<Row>,
+  table: { readonly at: (id: string, height: number) => Row | undefined },
   height: number,
-  keep: (row: OrderRow) => boolean,
-  within: (a: OrderRow, b: OrderRow) => number,
+  keep: (row: Row) => boolean,
+  within: (a: Row, b: Row) => number,
   key: OrderKey | undefined
-): Generator<OrderRow> {
+): Generator<Row> {
   let end =
     key === undefined
       ? placements.length
@@ -113,7 +121,7 @@ function* currentStates(
     const createdAt = placements[end - 1].createdAt
     let start = end - 1
     while (start > 0 && placements[start - 1].createdAt === createdAt) start--
-    const group: Array<OrderRow> = []
+    const group: Array<Row> = []
     for (let i = start; i < end; i++) {
       const row = table.at(placements[i].id, height)
       if (row === undefined || !keep(row)) continue
@@ -127,8 +135,10 @@ function* currentStates(
 }
 
 /** The placements of the given parties' (or markets') orders, in the order placed. */
-const placementsOf = (lists: ReadonlyArray<ReadonlyArray<OrderRow> | undefined>): ReadonlyArray<OrderRow> => {
-  const present = lists.filter((list): list is ReadonlyArray<OrderRow> => list !== undefined)
+export const placementsOf = <Row extends PlacedRow>(
+  lists: ReadonlyArray<ReadonlyArray<Row> | undefined>
+): ReadonlyArray<Row> => {
+  const present = lists.filter((list): list is ReadonlyArray<Row> => list !== undefined)
   if (present.length === 1) return present[0]
   return present.flat().sort((a, b) => a.seq - b.seq)
 }
@@ -168,17 +178,24 @@ export const liveOrders = (
 
 const OLDEST_FIRST = "oldest first order query is not currently supported"
 
+/** The order stores page newest first and forward only: the refusal of any other page, or undefined. */
+export const newestFirstForwardOnly = (request: PageRequest): Reply | undefined => {
+  if (!request.newestFirst) return error(GatewayError.internal(ErrorDetailCode.Unmapped, OLDEST_FIRST))
+  if (!request.forward) {
+    const api = ApiErrors.LastPaginationNotSupported
+    return error(GatewayError.fromApiError(api, api.message))
+  }
+  return undefined
+}
+
 const listOrders = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
   const ids = marketAndPartyIds(params)
   if ("status" in ids) return ids
   const { marketIds, partyIds } = ids
-  if (!request.newestFirst) return error(GatewayError.internal(ErrorDetailCode.Unmapped, OLDEST_FIRST))
-  if (!request.forward) {
-    const api = ApiErrors.LastPaginationNotSupported
-    return error(GatewayError.fromApiError(api, api.message))
-  }
+  const refused = newestFirstForwardOnly(request)
+  if (refused !== undefined) return refused
 
   const table = node.world.exchange.orders
   const liveOnly = bool(params, "filter.liveOnly") ?? false

@@ -23,6 +23,7 @@ import * as profiles from "./profiles.js"
 import * as referrals from "./referrals.js"
 import * as rewards from "./rewards.js"
 import * as stake from "./stake.js"
+import * as stopOrders from "./stopOrders.js"
 import * as streams from "./streams.js"
 import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
@@ -45,7 +46,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...transactions.routes,
   ...accounts.routes,
   ledger.route,
-  ...deposits.routes
+  ...deposits.routes,
+  ...stopOrders.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */

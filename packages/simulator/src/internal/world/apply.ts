@@ -14,6 +14,10 @@
  *   submission that is still pending replaces it (version 1).
  * - `liquidityProvisionCancellation`: the provision becomes STATUS_CANCELLED at once.
  * - `orderSubmission`, `orderAmendment`, `orderCancellation`: through the markets' books (`orders.ts`).
+ * - `stopOrdersSubmission`, `stopOrdersCancellation`: through the stop orders (`stopOrders.ts`).
+ *   The core's processor logs what the market answers and reports success, so these succeed
+ *   once they pass validation; a rejected stop order is served with its rejection reason.
+ * - `batchMarketInstructions`: as `batch.ts` says.
  *
  * A party the world has not seen joins it with its first successful transaction (a profile with
  * alias `""` from that height, unless the transaction sets one, and a deposit in every settlement
@@ -37,7 +41,9 @@ import type { World } from "../../World.js"
 import type { IncludedTransaction } from "../core/contract.js"
 import { joinParty, type MarketInfo, type Party } from "./catalog.js"
 import { compareLp, type LpRow, LpStatus } from "./liquidity.js"
+import { applyBatch } from "./batch.js"
 import { deterministicId, OrderErrors } from "./orders.js"
+import { idGenerator } from "./stopOrders.js"
 
 /** A result with the command's echo and either `success` or the failure text. */
 export const resultOf = (tx: IncludedTransaction, error?: string): TransactionResult.TransactionResult =>
@@ -231,6 +237,23 @@ const apply = (world: World, tx: IncludedTransaction, who: Submitter): Outcome =
       if (outcome === undefined) who.join()
       return outcome
     }
+    case "stopOrdersSubmission": {
+      const nextId = idGenerator(deterministicId(tx.signature))
+      const cmd = command.value
+      const ids = {
+        ...(cmd.fallsBelow === undefined ? {} : { fallsBelow: nextId() }),
+        ...(cmd.risesAbove === undefined ? {} : { risesAbove: nextId() })
+      }
+      world.stopOrders.submit(who.party, who.join, world.catalog.marketById, cmd, nextId, ids, tx.height)
+      who.join()
+      return undefined
+    }
+    case "stopOrdersCancellation":
+      world.stopOrders.cancel(who.id, world.catalog.marketById, command.value, tx.height)
+      who.join()
+      return undefined
+    case "batchMarketInstructions":
+      return applyBatch(world, command.value, who, deterministicId(tx.signature), tx.height)
     default:
       return `${command._tag} is not modelled by the simulator`
   }
@@ -243,7 +266,10 @@ const MODELLED = new Set<Commands.CommandName>([
   "liquidityProvisionCancellation",
   "orderSubmission",
   "orderAmendment",
-  "orderCancellation"
+  "orderCancellation",
+  "stopOrdersSubmission",
+  "stopOrdersCancellation",
+  "batchMarketInstructions"
 ])
 
 /**

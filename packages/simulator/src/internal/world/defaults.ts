@@ -16,6 +16,7 @@ export const defaultScale: Scale = {
   refereesPerSet: 6,
   signerBundles: 8,
   profileShare: 0.3,
+  stopOrders: 6,
   epochs: 10
 }
 

@@ -250,7 +250,7 @@ export class Exchange {
   }
 
   /** The next id of the block's id generator. */
-  private nextId(height: number): string {
+  nextId(height: number): string {
     if (height !== this.idHeight) {
       this.idHeight = height
       this.idCounter = 0
