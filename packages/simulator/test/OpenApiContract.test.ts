@@ -132,38 +132,45 @@ const streamed = (exchanges: ReadonlyArray<Exchange>): string =>
     .join("\n")
 
 describe("the simulator's answers against Vega's OpenAPI spec", () => {
-  it.effect("v0.75.0: every answer of a v0.75 node, with and without its quirks", () =>
-    Effect.gen(function* () {
-      const exchanges = yield* run({})
-      const { failures, values } = check("v0.75.0", exchanges)
-      console.log(`v0.75.0: ${exchanges.length} answers, ${values} JSON values checked`)
-      expect(failures).toEqual([])
-      expect([...COVERED].filter((t) => !covered(exchanges).has(t))).toEqual([])
-      // the results echo a stop order under its v0.75 name, and failures carry `error` only
-      expect(streamed(exchanges)).toContain('"stopOrderSubmission":')
-      expect(streamed(exchanges)).toMatch(/"failure":\{"error":"[^"]+"\}/)
+  it.effect(
+    "v0.75.0: every answer of a v0.75 node, with and without its quirks",
+    () =>
+      Effect.gen(function* () {
+        const exchanges = yield* run({})
+        const { failures, values } = check("v0.75.0", exchanges)
+        console.log(`v0.75.0: ${exchanges.length} answers, ${values} JSON values checked`)
+        expect(failures).toEqual([])
+        expect([...COVERED].filter((t) => !covered(exchanges).has(t))).toEqual([])
+        // the results echo a stop order under its v0.75 name, and failures carry `error` only
+        expect(streamed(exchanges)).toContain('"stopOrderSubmission":')
+        expect(streamed(exchanges)).toMatch(/"failure":\{"error":"[^"]+"\}/)
 
-      const quirky = yield* run({ quirks: "v0.75" })
-      const quirks = check("v0.75.0", quirky)
-      console.log(`v0.75.0 with quirks: ${quirky.length} answers, ${quirks.values} JSON values checked`)
-      expect(quirks.failures).toEqual([])
-      const statusOf = new Map(exchanges.map((x) => [x.label, x.status]))
-      const changed = new Set(
-        quirky.filter((x) => statusOf.has(x.label) && statusOf.get(x.label) !== x.status).map((x) => x.template)
-      )
-      expect([...changed].sort()).toEqual(KNOWN_QUIRKS.map(([template]) => template).sort())
-    })
+        const quirky = yield* run({ quirks: "v0.75" })
+        const quirks = check("v0.75.0", quirky)
+        console.log(`v0.75.0 with quirks: ${quirky.length} answers, ${quirks.values} JSON values checked`)
+        expect(quirks.failures).toEqual([])
+        const statusOf = new Map(exchanges.map((x) => [x.label, x.status]))
+        const changed = new Set(
+          quirky.filter((x) => statusOf.has(x.label) && statusOf.get(x.label) !== x.status).map((x) => x.template)
+        )
+        expect([...changed].sort()).toEqual(KNOWN_QUIRKS.map(([template]) => template).sort())
+      }),
+    // two simulators recorded one after the other: room for a busy machine
+    90_000
   )
 
-  it.effect("v0.79.0: every answer of a v0.79 node", () =>
-    Effect.gen(function* () {
-      const exchanges = yield* run({ nodeVersion: "v0.79" })
-      const { failures, values } = check("v0.79.0", exchanges)
-      console.log(`v0.79.0: ${exchanges.length} answers, ${values} JSON values checked`)
-      expect(failures).toEqual([])
-      expect([...COVERED].filter((t) => !covered(exchanges).has(t))).toEqual([])
-      expect(streamed(exchanges)).toContain('"stopOrdersSubmission":')
-      expect(streamed(exchanges)).toContain('"statusDetail":')
-    })
+  it.effect(
+    "v0.79.0: every answer of a v0.79 node",
+    () =>
+      Effect.gen(function* () {
+        const exchanges = yield* run({ nodeVersion: "v0.79" })
+        const { failures, values } = check("v0.79.0", exchanges)
+        console.log(`v0.79.0: ${exchanges.length} answers, ${values} JSON values checked`)
+        expect(failures).toEqual([])
+        expect([...COVERED].filter((t) => !covered(exchanges).has(t))).toEqual([])
+        expect(streamed(exchanges)).toContain('"stopOrdersSubmission":')
+        expect(streamed(exchanges)).toContain('"statusDetail":')
+      }),
+    60_000
   )
 })

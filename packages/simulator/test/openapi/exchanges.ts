@@ -291,6 +291,8 @@ const money = async (r: Recorder, sim: Simulator.Service, party: string, market:
   await Effect.runPromise(sim.advance(2))
   await recordFrames(r, "/api/v2/stream/accounts", stream)
   await recordFrames(r, "/api/v2/stream/accounts", everyone)
+  // and one more block, in case the movements stream subscribed after those (a busy machine)
+  await Effect.runPromise(sim.advance(1))
   await recordFrames(r, "/api/v2/stream/ledger/movements", movements, 40)
 
   await r.pages("/api/v2/accounts", "accounts")
