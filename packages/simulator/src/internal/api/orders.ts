@@ -178,24 +178,30 @@ export const liveOrders = (
 
 const OLDEST_FIRST = "oldest first order query is not currently supported"
 
-/** The order stores page newest first and forward only: the refusal of any other page, or undefined. */
-export const newestFirstForwardOnly = (request: PageRequest): Reply | undefined => {
+/**
+ * What the order lists (orders, stop orders) check first, in the node's order: the pagination,
+ * the market and party ids, then that the page is newest first and forward (the stores page no
+ * other way). The page and the ids, or the refusal.
+ */
+export const orderListRequest = (
+  params: Params
+): { readonly request: PageRequest; readonly marketIds: Array<string>; readonly partyIds: Array<string> } | Reply => {
+  const request = resolve(pagination(params))
+  if ("error" in request) return invalidPagination(request.error)
+  const ids = marketAndPartyIds(params)
+  if ("status" in ids) return ids
   if (!request.newestFirst) return error(GatewayError.internal(ErrorDetailCode.Unmapped, OLDEST_FIRST))
   if (!request.forward) {
     const api = ApiErrors.LastPaginationNotSupported
     return error(GatewayError.fromApiError(api, api.message))
   }
-  return undefined
+  return { request, ...ids }
 }
 
 const listOrders = (params: Params, node: NodeView): Reply => {
-  const request = resolve(pagination(params))
-  if ("error" in request) return invalidPagination(request.error)
-  const ids = marketAndPartyIds(params)
-  if ("status" in ids) return ids
-  const { marketIds, partyIds } = ids
-  const refused = newestFirstForwardOnly(request)
-  if (refused !== undefined) return refused
+  const checked = orderListRequest(params)
+  if ("status" in checked) return checked
+  const { marketIds, partyIds, request } = checked
 
   const table = node.world.exchange.orders
   const liveOnly = bool(params, "filter.liveOnly") ?? false

@@ -27,7 +27,6 @@
 import { Commands, DataNodeApi, Encoder, GatewayError, Ids, Vega, VegaEvents } from "@vega-effect/schema"
 import * as BigDecimal from "effect/BigDecimal"
 import { microsToNanos } from "../goTime.js"
-import { resolve } from "../paging.js"
 import { enumParam, paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { World } from "../../World.js"
 import type { StopOrderRow } from "../world/stopOrders.js"
@@ -35,11 +34,10 @@ import { compareStrings, idSortKey } from "../world/versioned.js"
 import { cachedJson, listInOrder } from "./connection.js"
 import { StopOrderCursor, writeCursor } from "./cursors.js"
 import { dateRange, inRange } from "./dateRange.js"
-import { marketAndPartyIds } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { currentStates, keyOf, newestFirstForwardOnly, type OrderKey, placementsOf } from "./orders.js"
-import { bool, pagination, strings } from "./params.js"
-import { badCursor, error, invalidPagination, ok } from "./reply.js"
+import { currentStates, keyOf, orderListRequest, type OrderKey, placementsOf } from "./orders.js"
+import { bool, strings } from "./params.js"
+import { badCursor, error, ok } from "./reply.js"
 
 const { ApiErrors, ErrorDetailCode } = GatewayError
 
@@ -99,13 +97,9 @@ const placementsFor = (world: World, parties: ReadonlySet<string>, markets: Read
 }
 
 const listStopOrders = (params: Params, node: NodeView): Reply => {
-  const request = resolve(pagination(params))
-  if ("error" in request) return invalidPagination(request.error)
-  const ids = marketAndPartyIds(params)
-  if ("status" in ids) return ids
-  const { marketIds, partyIds } = ids
-  const refused = newestFirstForwardOnly(request)
-  if (refused !== undefined) return refused
+  const checked = orderListRequest(params)
+  if ("status" in checked) return checked
+  const { marketIds, partyIds, request } = checked
   const liveOnly = bool(params, "filter.liveOnly") ?? false
   const statuses = new Set(strings(params, "filter.statuses"))
   const strategies = new Set(strings(params, "filter.expiryStrategies"))

@@ -5,7 +5,7 @@
  * (in the order they were made, `seq`), but a view at a height sees only the last of them.
  */
 import type { MarketInfo, Party } from "./catalog.js"
-import { type Versioned, visibleAt } from "./versioned.js"
+import { versionAt, type Versioned } from "./versioned.js"
 
 export type OrderSide = "SIDE_BUY" | "SIDE_SELL"
 
@@ -101,11 +101,6 @@ export class OrderTable {
 
   /** The state of an order as a view at `height` sees it. */
   at(id: string, height: number): OrderRow | undefined {
-    const versions = this.byId.get(id)
-    if (versions === undefined) return undefined
-    for (let i = versions.length - 1; i >= 0; i--) {
-      if (versions[i].from <= height) return visibleAt(versions[i], height) ? versions[i] : undefined
-    }
-    return undefined
+    return versionAt(this.byId.get(id), height)
   }
 }

@@ -43,7 +43,7 @@ import type { MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import type { Exchange } from "./orders.js"
 import type { Positions } from "./positions.js"
-import { type Versioned, visibleAt } from "./versioned.js"
+import { versionAt, type Versioned } from "./versioned.js"
 
 /** The default of `spam.protection.max.stopOrdersPerMarket` (core/netparams/defaults.go, v0.75.8). */
 export const MAX_STOP_ORDERS_PER_MARKET = 4
@@ -160,12 +160,7 @@ export class StopOrders {
 
   /** The stop order as a view at `height` sees it. */
   at(id: string, height: number): StopOrderRow | undefined {
-    const versions = this.byId.get(id)
-    if (versions === undefined) return undefined
-    for (let i = versions.length - 1; i >= 0; i--) {
-      if (versions[i].from <= height) return visibleAt(versions[i], height) ? versions[i] : undefined
-    }
-    return undefined
+    return versionAt(this.byId.get(id), height)
   }
 
   private write(row: Draft, height: number): StopOrderRow {

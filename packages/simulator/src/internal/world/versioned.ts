@@ -14,6 +14,18 @@ export interface Versioned {
 
 export const visibleAt = (row: Versioned, height: number): boolean => row.from <= height && height < row.to
 
+/** The version of a row a view at `height` sees, from its versions oldest first. */
+export const versionAt = <A extends Versioned>(
+  versions: ReadonlyArray<A> | undefined,
+  height: number
+): A | undefined => {
+  if (versions === undefined) return undefined
+  for (let i = versions.length - 1; i >= 0; i--) {
+    if (versions[i].from <= height) return visibleAt(versions[i], height) ? versions[i] : undefined
+  }
+  return undefined
+}
+
 /** Index of the first element not less than `probe`, in an array sorted by `compare`. */
 export const lowerBound = <A, B>(items: ReadonlyArray<A>, probe: B, compare: (a: A, b: B) => number): number => {
   let lo = 0
