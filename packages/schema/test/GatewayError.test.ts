@@ -128,6 +128,7 @@ describe("GatewayError", () => {
       EmptyMarketId: 10003,
       MissingPartyId: 10014,
       MalformedRequest: 10015,
+      InvalidAssetId: 10038,
       InvalidPagination: 10028,
       MissingOrderId: 10012,
       MissingCandleId: 10030,
@@ -163,6 +164,7 @@ describe("GatewayError", () => {
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
     expect(ApiErrors.InvalidPartyId).toEqual({ message: "invalid party id", code: 10000, grpcCode: 3 })
     expect(ApiErrors.EpochIdParse).toEqual({ message: "failed to parse epoch id", code: 10036, grpcCode: 3 })
+    expect(ApiErrors.InvalidAssetId).toEqual({ message: "invalid asset ID", code: 10038, grpcCode: 3 })
     expect(ApiErrors.ReferralSetStats).toEqual({
       message: "failed to get referral set stats",
       code: 10000,
