@@ -109,6 +109,17 @@ const race = (
     return { polled: linesOf(file("poll")), followed: linesOf(file("live")), stderr: live.stderr() }
   })
 
+/**
+ * Stake is read party by party when polled, each party a request paced at the node's 20 a second:
+ * the first few parties with a profile keep the reference at about a second a block.
+ */
+const stakeOfFewParties = (url: string) =>
+  Effect.promise(async () => {
+    const answer = await fetch(`${url}/api/v2/parties/profiles?pagination.first=10`).then((r) => r.json())
+    const edges = (answer as { profiles: { edges: Array<{ node: { partyId: string } }> } }).profiles.edges
+    return { stake: { parties: edges.map((e) => e.node.partyId) } }
+  })
+
 /** The live events equal the polled ones by content, none twice. */
 const expectSameEvents = (polled: ReadonlyArray<string>, followed: ReadonlyArray<string>) => {
   expect(polled.length).toBeGreaterThan(100)
@@ -184,7 +195,8 @@ it.scopedLive(
   () =>
     Effect.gen(function* () {
       const sim = yield* processTestWorld({ seed: 21, markets: 4, positions: 160 })
-      const { followed, polled } = yield* race(sim, { poll: sim.url, live: sim.url }, 20)
+      const watch = yield* stakeOfFewParties(sim.url)
+      const { followed, polled } = yield* race(sim, { poll: sim.url, live: sim.url }, 20, undefined, watch)
       expectSameEvents(polled, followed)
       expect(laterThan(polled, followed)).toBe(0)
       // one node: the same heights, times and node, so the same ids and bytes
@@ -226,19 +238,13 @@ it.scopedLive(
         17: sim.cutStreams(0),
         19: sim.dropPositionsBlock(0)
       }
-      // stake is read party by party when polled: a few parties keep the reference quick
-      const profiles = yield* Effect.promise(() =>
-        fetch(`${sim.urls[1]}/api/v2/parties/profiles?pagination.first=30`).then((r) => r.json())
-      )
-      const parties = (
-        (profiles as { profiles: { edges: unknown } }).profiles.edges as Array<{ node: { partyId: string } }>
-      ).map((e) => e.node.partyId)
+      const watch = yield* stakeOfFewParties(sim.urls[1])
       const { followed, polled, stderr } = yield* race(
         sim,
         { poll: sim.urls[1], live: sim.urls[0] },
         22,
         (block) => Effect.orDie(faults[block] ?? Effect.void),
-        { stake: { parties } },
+        watch,
         { reconcileEvery: "5s", positionsCheckEvery: "1s" },
         "7 seconds"
       )
