@@ -21,6 +21,7 @@ import { MarketData } from "./internal/world/marketData.js"
 import { Exchange } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
+import { NetworkParameters } from "./internal/world/networkParameters.js"
 import { ReferralSets } from "./internal/world/referrals.js"
 import { Rewards } from "./internal/world/rewards.js"
 import { StakeLinkings } from "./internal/world/stake.js"
@@ -266,6 +267,12 @@ export class World {
    * @since 0.2.0
    */
   readonly candles: Candles
+  /**
+   * The network parameters: Vega testnet's set, changed by the proposals governance enacts.
+   *
+   * @since 0.2.0
+   */
+  readonly networkParameters = new NetworkParameters()
   /**
    * What each block changed, until the core publishes the block (see `internal/world/journal.ts`).
    *

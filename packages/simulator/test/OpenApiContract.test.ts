@@ -63,7 +63,9 @@ const COVERED = [
   "/api/v2/stream/ledger/movements",
   "/api/v2/ledgerentry/export",
   "/api/v2/stoporders",
-  "/api/v2/stoporder/{orderId}"
+  "/api/v2/stoporder/{orderId}",
+  "/api/v2/network/parameters",
+  "/api/v2/network/parameters/{key}"
 ]
 
 /**

@@ -15,6 +15,7 @@ import * as liquidity from "./liquidity.js"
 import * as marketData from "./marketData.js"
 import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
+import * as networkParameters from "./networkParameters.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
 import * as orders from "./orders.js"
@@ -47,7 +48,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...accounts.routes,
   ledger.route,
   ...deposits.routes,
-  ...stopOrders.routes
+  ...stopOrders.routes,
+  ...networkParameters.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
