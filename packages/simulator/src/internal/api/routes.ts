@@ -8,6 +8,8 @@ import * as bundles from "./bundles.js"
 import * as candles from "./candles.js"
 import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
+import * as governance from "./governance.js"
+import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -49,7 +51,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ledger.route,
   ...deposits.routes,
   ...stopOrders.routes,
-  ...networkParameters.routes
+  ...networkParameters.routes,
+  ...governance.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
@@ -59,5 +62,6 @@ export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...makeAccountStreamRoutes(50),
   ...makeMarketStreamRoutes(),
   makeLedgerMovementsRoute(50),
-  ledgerExport.route
+  ledgerExport.route,
+  ...makeGovernanceStreamRoutes(50)
 ]
