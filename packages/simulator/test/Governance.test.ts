@@ -82,6 +82,34 @@ describe("the world's governance", () => {
     }
   })
 
+  it("passes a proposal on the majority and participation of the tokens that voted", () => {
+    const reasons = new Set<string>()
+    for (const row of current()) {
+      if (row.state === "STATE_OPEN") continue
+      const closedAt = world.governance.byId.get(row.id)![1].from
+      const data = JSON.parse(
+        call(nodeOf(world, { height: closedAt }), "/api/v2/governance", { proposalId: row.id }).body
+      ).data
+      const sum = (vs: Array<any>) => vs.reduce((n: bigint, v: any) => n + BigInt(v.totalGovernanceTokenBalance), 0n)
+      const yes = sum(data.yes)
+      const total = yes + sum(data.no)
+      const [whole, decimals = ""] = row.requiredMajority.split(".")
+      const scale = 10n ** BigInt(decimals.length)
+      const majority = total > 0n && yes * scale >= total * BigInt(whole + decimals)
+      const passed = row.state === "STATE_ENACTED" || row.state === "STATE_PASSED"
+      expect(passed, row.id).toBe(majority)
+      if (!passed) reasons.add(total === 0n ? "participation" : "majority")
+      if (!passed) {
+        expect(row.reason).toBe(
+          total === 0n
+            ? "PROPOSAL_ERROR_PARTICIPATION_THRESHOLD_NOT_REACHED"
+            : "PROPOSAL_ERROR_MAJORITY_THRESHOLD_NOT_REACHED"
+        )
+      }
+    }
+    expect([...reasons].sort()).toEqual(["majority", "participation"])
+  })
+
   it("weighs each vote at the close, to 16 places", () => {
     expect(ratioText(1n, 3n)).toBe("0.3333333333333333")
     expect(ratioText(2n, 3n)).toBe("0.6666666666666667")
@@ -113,6 +141,15 @@ describe("ListGovernanceData", () => {
     expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true })
     const before = list({ "pagination.last": 3, "pagination.before": last.pageInfo.startCursor })
     expect(idsOf(before)).toEqual(expected.slice(-6, -3))
+    const backward: Array<string> = []
+    let cursor: string | undefined
+    for (let guard = 0; guard < 100; guard++) {
+      const page = list({ "pagination.last": 2, ...(cursor === undefined ? {} : { "pagination.before": cursor }) })
+      backward.unshift(...idsOf(page))
+      if (!page.pageInfo.hasPreviousPage) break
+      cursor = page.pageInfo.startCursor
+    }
+    expect(backward).toEqual(expected)
     // oldest first: still the open ones first
     const rows = current()
     const oldest = [
