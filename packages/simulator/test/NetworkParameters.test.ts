@@ -5,7 +5,8 @@ import { generate, outputFile, sourceFile } from "../codegen/networkParameters.j
 import { TESTNET_NETWORK_PARAMETERS } from "../src/internal/world/networkParameters.generated.js"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
-const world = smallWorld()
+// a world without governance keeps testnet's parameters as they are
+const world = smallWorld({ activity: { proposalChance: 0 } })
 
 type Query = Parameters<typeof call>[2]
 
@@ -101,6 +102,19 @@ describe("GetNetworkParameter", () => {
       })
     )
     expect(get(TESTNET_NETWORK_PARAMETERS[0][0].toUpperCase()).status).toBe(404)
+  })
+
+  it("serves the values the world's enacted proposals set, and testnet's for the rest", () => {
+    const w = smallWorld()
+    const changed = new Map<string, string>()
+    const enacted = w.governance.placed
+      .map((first) => w.governance.current(first.id)!)
+      .filter((row) => row.state === "STATE_ENACTED" && row.change !== undefined)
+      .sort((a, b) => a.from - b.from)
+    for (const row of enacted) changed.set(row.change!.key, row.change!.value)
+    expect(changed.size).toBeGreaterThan(0)
+    const served = list({ "pagination.first": 1000 }, nodeOf(w)).edges.map((e) => [e.node.key, e.node.value])
+    expect(served).toEqual(TESTNET_NETWORK_PARAMETERS.map(([key, value]) => [key, changed.get(key) ?? value]))
   })
 
   it("serves a changed value from the height that changed it", () => {
