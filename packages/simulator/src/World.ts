@@ -140,6 +140,7 @@ const STOP_ORDER_STREAM = 113
 const STOP_ORDER_CHANCE = 0.3
 /** The per-block random stream of governance. */
 const GOVERNANCE_STREAM = 127
+const governanceRandom = (seed: number, height: number) => makeRandom(mix(seed, height, GOVERNANCE_STREAM))
 
 /**
  * The chain id of a world built without one: `vega-sim-` and eight hex digits drawn from the seed,
@@ -350,7 +351,9 @@ export class World {
     this.candles = new Candles(this.exchange.trades, this.marketData.times)
     // governance runs from the first block, each block with a stream of its own
     this.governance = new Governance(this.catalog, this.chain, this.networkParameters, journal)
-    for (let h = 2; h <= this.height; h++) this.advanceGovernance(h)
+    for (let h = 2; h <= this.height; h++) {
+      this.governance.advance(governanceRandom(this.seed, h), h, this.activity.proposalChance)
+    }
     const rewards = stream(7)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
@@ -389,7 +392,7 @@ export class World {
       const stops = makeRandom(mix(this.seed, height, STOP_ORDER_STREAM))
       this.stopOrders.advance(height)
       if (activity.positionTrades > 0 && stops.chance(STOP_ORDER_CHANCE)) this.stopOrders.generate(stops, height)
-      this.advanceGovernance(height)
+      this.governance.advance(governanceRandom(this.seed, height), height, activity.proposalChance)
       this.stakeLinkings.advance(random, height, activity.stakeEvents)
       this.liquidityProvisions.advance(random, height, activity.liquidityChanges)
       for (let p = 0; p < activity.profileChanges; p++) {
@@ -406,10 +409,6 @@ export class World {
       }
       this.height = height
     }
-  }
-
-  private advanceGovernance(height: number): void {
-    this.governance.advance(makeRandom(mix(this.seed, height, GOVERNANCE_STREAM)), height, this.activity.proposalChance)
   }
 
   /**
