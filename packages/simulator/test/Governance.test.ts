@@ -177,6 +177,12 @@ describe("ListGovernanceData", () => {
     expect(node.proposalType).toBe("TYPE_SINGLE_OR_UNSPECIFIED")
     expect(node.proposal!.partyId).toBe(row.party.id)
     expect(String(node.proposal!.terms!.closingTimestamp)).toBe(String(row.closingSecs))
+    // a freeform proposal has no enactment time; a parameter change's comes after its close
+    for (const r of current()) {
+      const terms = JSON.parse(get({ proposalId: r.id }).body).data.proposal.terms
+      if (r.kind === "newFreeform") expect([terms.enactmentTimestamp, terms.newFreeform]).toEqual(["0", {}])
+      else expect(BigInt(terms.enactmentTimestamp)).toBeGreaterThan(BigInt(terms.closingTimestamp))
+    }
   })
 
   it("filters by state, type and proposer, or answers one proposal by reference", () => {

@@ -69,7 +69,7 @@ export interface ProposalRow extends Versioned {
   readonly reason?: ProposalReason
   /** Unix microseconds, when it was submitted. */
   readonly submittedAt: number
-  /** Unix seconds. */
+  /** Unix seconds (enactment 0 for a freeform proposal, which has none). */
   readonly closingSecs: number
   readonly enactmentSecs: number
   /** Decimal text, as the node writes it (no trailing zeros). */
@@ -270,7 +270,8 @@ export class Governance {
     const submittedAt = this.chain.blockTime(height)
     const submitSecs = Math.floor(submittedAt / 1_000_000)
     const closingSecs = submitSecs + random.between(this.chain.blocksPerEpoch, 2 * this.chain.blocksPerEpoch)
-    const enactmentSecs = freeform ? closingSecs : closingSecs + random.between(5, this.chain.blocksPerEpoch)
+    // a freeform proposal has no enactment time: it must be 0 (commands/proposal_submission.go, v0.75.8)
+    const enactmentSecs = freeform ? 0 : closingSecs + random.between(5, this.chain.blocksPerEpoch)
     const party = random.pick(this.voters())
     const topic = random.pick(TOPICS)
     let change: { key: string; value: string } | undefined
