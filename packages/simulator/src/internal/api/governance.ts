@@ -67,7 +67,7 @@ export const proposalValue = (row: ProposalRow): Vega.Proposal =>
     requiredMajority: BigDecimal.unsafeFromString(row.requiredMajority)
   }) as unknown as Vega.Proposal
 
-/** A vote's wire value (`entities.Vote.ToProto`): its time is the party's first vote's. */
+/** A vote's wire value (`entities.Vote.ToProto`): its time is the core's, when it was cast. */
 export const voteValue = (row: VoteRow): Vega.Vote =>
   ({
     partyId: row.party.id,

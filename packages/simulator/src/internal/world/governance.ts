@@ -9,9 +9,9 @@
  *   held when it was made (`governance.proposal.updateNetParam.*`, `governance.proposal.freeform.*`).
  *   It opens at once (STATE_OPEN) and closes at the first block whose time, in whole seconds, is
  *   past its closing timestamp (one to two epochs of blocks later).
- * - **Votes**: while a proposal is open, parties vote yes or no; a party voting again changes its
- *   vote (its first vote's time stays). A vote carries the party's governance-token balance and
- *   zero weights until the close.
+ * - **Votes**: while a proposal is open, parties vote yes or no; a party voting again replaces its
+ *   vote (the vote's time is the new one's). A vote carries the party's governance-token balance
+ *   and zero weights until the close.
  * - **Close**: the votes are counted with the tokens (yes at least the required majority of the
  *   tokens that voted, and those at least the required participation of the total supply,
  *   {@link TOTAL_SUPPLY}): STATE_PASSED, else STATE_DECLINED with reason
@@ -23,7 +23,7 @@
  *   timestamp: STATE_ENACTED, and the parameter takes its new value from that block.
  *
  * Simplifications: no other kinds of proposal, no batch proposals, no rejection at submission,
- * no node validation; token balances are drawn for each voter rather than read from the stake
+ * no node validation; each voter's token balance is drawn once rather than read from the stake
  * linkings, and the total supply is a constant; equity-like shares are always zero. The close and
  * enactment happen before the block's other changes, as the core's tick runs at the start of a
  * block. Each block draws from a random stream of its own.
@@ -90,7 +90,7 @@ export interface VoteRow extends Versioned {
   readonly balance: bigint
   /** Decimal text: the share of the tokens that voted, set at the close ("0" before). */
   readonly weight: string
-  /** Unix microseconds of the party's first vote on the proposal. */
+  /** Unix microseconds of the vote (the core's timestamp; the store's `initial_time`). */
   readonly initialAt: number
   /** Block time of this version, unix microseconds. */
   readonly vt: number
@@ -153,6 +153,8 @@ export class Governance {
   private readonly active: Array<string> = []
   /** How likely each open proposal is to get a vote in a block, and a vote to be yes. */
   private readonly interest = new Map<string, { readonly turnout: number; readonly support: number }>()
+  /** Each voter's governance-token balance, drawn at its first vote. */
+  private readonly balances = new Map<string, bigint>()
   private seq = 0
 
   constructor(
@@ -308,18 +310,14 @@ export class Governance {
   private vote(random: Random, proposal: ProposalRow, height: number, support: number): void {
     const party = random.pick(this.voters())
     const value: VoteValue = random.chance(support) ? "VALUE_YES" : "VALUE_NO"
-    const versions = this.votes.get(`${proposal.id}/${party.id}`)
-    const before = versions?.[versions.length - 1]
-    const balance = before?.balance ?? BigInt(random.between(1, 2_000_000)) * 10n ** 18n
+    let balance = this.balances.get(party.id)
+    if (balance === undefined) {
+      balance = BigInt(random.between(1, 2_000_000)) * 10n ** 18n
+      this.balances.set(party.id, balance)
+    }
+    // each vote is a new one, timed now, with zero weights (core/governance/engine.go AddVote)
     this.writeVote(
-      {
-        proposalId: proposal.id,
-        party,
-        value,
-        balance,
-        weight: "0",
-        initialAt: before?.initialAt ?? this.chain.blockTime(height)
-      },
+      { proposalId: proposal.id, party, value, balance, weight: "0", initialAt: this.chain.blockTime(height) },
       height
     )
   }
