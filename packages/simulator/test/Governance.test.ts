@@ -3,6 +3,7 @@ import { DataNode, StreamForm, Vega } from "@vega-effect/schema"
 import { Simulator } from "@vega-effect/simulator"
 import { Effect, Schema } from "effect"
 import { PROPOSAL_STATE_NUMBER, ratioText, TOTAL_SUPPLY, type ProposalRow } from "../src/internal/world/governance.js"
+import { rfc3339ToMicros } from "../src/internal/goTime.js"
 import { World } from "../src/World.js"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 import { connect, type SocketClient, sleep } from "./support/streams.js"
@@ -122,8 +123,12 @@ describe("the world's governance", () => {
     const all = [...data.yes, ...data.no]
     const total = all.reduce((n: bigint, v: any) => n + BigInt(v.totalGovernanceTokenBalance), 0n)
     expect(total).toBeLessThan(TOTAL_SUPPLY)
-    for (const v of all)
+    const closedAt = BigInt(world.chain.blockTime(world.governance.byId.get(closed.id)![1].from)) * 1000n
+    for (const v of all) {
       expect(v.totalGovernanceTokenWeight).toBe(ratioText(BigInt(v.totalGovernanceTokenBalance), total))
+      // the close weighs the votes but keeps the times they were cast
+      expect(BigInt(v.timestamp)).toBeLessThan(closedAt)
+    }
   })
 })
 
@@ -287,6 +292,11 @@ describe("ListVotes", () => {
       }
     })
     expect(new Set(paged)).toEqual(new Set(all.edges.map((e) => e.node.partyId)))
+    // before the close, each vote's time is when it was cast: the time its cursor has
+    for (const e of all.edges) {
+      const micros = rfc3339ToMicros(JSON.parse(cursorJson(e.cursor)).vega_time)!
+      expect(String(e.node.timestamp)).toBe(String(BigInt(micros) * 1000n))
+    }
     const party = all.edges[0].node.partyId
     const mine = votes({ partyId: party, "pagination.first": 1000 })
     expect(mine.edges.every((e) => e.node.partyId === party)).toBe(true)
