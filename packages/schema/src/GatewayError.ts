@@ -278,7 +278,15 @@ export const ErrorDetailCode = {
   AssetServiceGetById: 200002,
   AddedMultisigEvents: 270001,
   LiquidityProvision: 280001,
-  StakeLinking: 300001
+  StakeLinking: 300001,
+  MissingProposalIdOrReference: 10022,
+  MissingProposalIdAndPartyId: 10023,
+  MissingProposalIdOrPartyId: 10024,
+  GetNetworkParameters: 100002,
+  NetworkParameterNotFound: 100003,
+  GovernanceServiceGet: 170001,
+  GovernanceServiceGetProposals: 170002,
+  GovernanceServiceGetVotes: 170003
 } as const
 
 /**
@@ -438,6 +446,43 @@ export const ApiErrors = {
   CandleServiceSubscribeToCandles: apiErrorEntry(
     "failed to subscribe to candle data",
     ErrorDetailCode.CandleServiceSubscribeToCandles,
+    GrpcCode.Internal
+  ),
+  /** Reported as NotFound when the key is unknown. */
+  GetNetworkParameters: apiErrorEntry(
+    "failed to get network parameters",
+    ErrorDetailCode.GetNetworkParameters,
+    GrpcCode.Internal
+  ),
+  MissingProposalIdOrReference: apiErrorEntry(
+    "missing proposal ID or reference",
+    ErrorDetailCode.MissingProposalIdOrReference,
+    GrpcCode.InvalidArgument
+  ),
+  MissingProposalIdAndPartyId: apiErrorEntry(
+    "missing proposal id and party id",
+    ErrorDetailCode.MissingProposalIdAndPartyId,
+    GrpcCode.InvalidArgument
+  ),
+  MissingProposalIdOrPartyId: apiErrorEntry(
+    "missing proposal id or party id",
+    ErrorDetailCode.MissingProposalIdOrPartyId,
+    GrpcCode.InvalidArgument
+  ),
+  /** Reported as NotFound for an unknown proposal, InvalidArgument for an id that does not decode. */
+  GovernanceServiceGet: apiErrorEntry(
+    "failed to get proposal",
+    ErrorDetailCode.GovernanceServiceGet,
+    GrpcCode.Internal
+  ),
+  GovernanceServiceGetProposals: apiErrorEntry(
+    "failed to get proposals",
+    ErrorDetailCode.GovernanceServiceGetProposals,
+    GrpcCode.Internal
+  ),
+  GovernanceServiceGetVotes: apiErrorEntry(
+    "failed to get votes",
+    ErrorDetailCode.GovernanceServiceGetVotes,
     GrpcCode.Internal
   )
 } as const

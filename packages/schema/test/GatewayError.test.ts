@@ -158,7 +158,15 @@ describe("GatewayError", () => {
       AssetServiceGetById: 200002,
       AddedMultisigEvents: 270001,
       LiquidityProvision: 280001,
-      StakeLinking: 300001
+      StakeLinking: 300001,
+      MissingProposalIdOrReference: 10022,
+      MissingProposalIdAndPartyId: 10023,
+      MissingProposalIdOrPartyId: 10024,
+      GetNetworkParameters: 100002,
+      NetworkParameterNotFound: 100003,
+      GovernanceServiceGet: 170001,
+      GovernanceServiceGetProposals: 170002,
+      GovernanceServiceGetVotes: 170003
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -212,6 +220,30 @@ describe("GatewayError", () => {
       grpcCode: 13
     })
     expect(ApiErrors.CandleServiceSubscribeToCandles.code).toBe(60002)
+    // network parameters and governance (datanode/api/errors.go at v0.75.8)
+    expect(ApiErrors.GetNetworkParameters).toEqual({
+      message: "failed to get network parameters",
+      code: 100002,
+      grpcCode: 13
+    })
+    expect(ApiErrors.MissingProposalIdOrReference).toEqual({
+      message: "missing proposal ID or reference",
+      code: 10022,
+      grpcCode: 3
+    })
+    expect(ApiErrors.MissingProposalIdAndPartyId).toEqual({
+      message: "missing proposal id and party id",
+      code: 10023,
+      grpcCode: 3
+    })
+    expect(ApiErrors.MissingProposalIdOrPartyId).toEqual({
+      message: "missing proposal id or party id",
+      code: 10024,
+      grpcCode: 3
+    })
+    expect(ApiErrors.GovernanceServiceGet).toEqual({ message: "failed to get proposal", code: 170001, grpcCode: 13 })
+    expect(ApiErrors.GovernanceServiceGetProposals.code).toBe(170002)
+    expect(ApiErrors.GovernanceServiceGetVotes).toEqual({ message: "failed to get votes", code: 170003, grpcCode: 13 })
   })
 
   it("names the path and the expected type of a bad body", () => {

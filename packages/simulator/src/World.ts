@@ -21,6 +21,8 @@ import { MarketData } from "./internal/world/marketData.js"
 import { Exchange } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
+import { Governance } from "./internal/world/governance.js"
+import { NetworkParameters } from "./internal/world/networkParameters.js"
 import { ReferralSets } from "./internal/world/referrals.js"
 import { Rewards } from "./internal/world/rewards.js"
 import { StakeLinkings } from "./internal/world/stake.js"
@@ -69,6 +71,8 @@ export interface Activity {
   readonly rewardShare: number
   /** A new signer bundle every this many epochs. */
   readonly bundleEveryEpochs: number
+  /** The chance a block has a new governance proposal (0 for none). */
+  readonly proposalChance: number
 }
 
 /**
@@ -109,7 +113,8 @@ export const defaultActivity: Activity = {
   liquidityChanges: 1,
   profileChanges: 1,
   rewardShare: 0.3,
-  bundleEveryEpochs: 3
+  bundleEveryEpochs: 3,
+  proposalChance: 0.04
 }
 
 /**
@@ -133,6 +138,9 @@ const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
 /** The per-block random stream of stop orders, and the chance a block has a new one. */
 const STOP_ORDER_STREAM = 113
 const STOP_ORDER_CHANCE = 0.3
+/** The per-block random stream of governance. */
+const GOVERNANCE_STREAM = 127
+const governanceRandom = (seed: number, height: number) => makeRandom(mix(seed, height, GOVERNANCE_STREAM))
 
 /**
  * The chain id of a world built without one: `vega-sim-` and eight hex digits drawn from the seed,
@@ -267,6 +275,18 @@ export class World {
    */
   readonly candles: Candles
   /**
+   * The network parameters: Vega testnet's set, changed by the proposals governance enacts.
+   *
+   * @since 0.2.0
+   */
+  readonly networkParameters = new NetworkParameters()
+  /**
+   * Governance proposals, their votes, and their states as the blocks close and enact them.
+   *
+   * @since 0.2.0
+   */
+  readonly governance: Governance
+  /**
    * What each block changed, until the core publishes the block (see `internal/world/journal.ts`).
    *
    * @since 0.1.0
@@ -329,6 +349,11 @@ export class World {
       () => this.height
     )
     this.candles = new Candles(this.exchange.trades, this.marketData.times)
+    // governance runs from the first block, each block with a stream of its own
+    this.governance = new Governance(this.catalog, this.chain, this.networkParameters, journal)
+    for (let h = 2; h <= this.height; h++) {
+      this.governance.advance(governanceRandom(this.seed, h), h, this.activity.proposalChance)
+    }
     const rewards = stream(7)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
@@ -367,6 +392,7 @@ export class World {
       const stops = makeRandom(mix(this.seed, height, STOP_ORDER_STREAM))
       this.stopOrders.advance(height)
       if (activity.positionTrades > 0 && stops.chance(STOP_ORDER_CHANCE)) this.stopOrders.generate(stops, height)
+      this.governance.advance(governanceRandom(this.seed, height), height, activity.proposalChance)
       this.stakeLinkings.advance(random, height, activity.stakeEvents)
       this.liquidityProvisions.advance(random, height, activity.liquidityChanges)
       for (let p = 0; p < activity.profileChanges; p++) {

@@ -63,7 +63,14 @@ const COVERED = [
   "/api/v2/stream/ledger/movements",
   "/api/v2/ledgerentry/export",
   "/api/v2/stoporders",
-  "/api/v2/stoporder/{orderId}"
+  "/api/v2/stoporder/{orderId}",
+  "/api/v2/network/parameters",
+  "/api/v2/network/parameters/{key}",
+  "/api/v2/governances",
+  "/api/v2/governance",
+  "/api/v2/votes",
+  "/api/v2/stream/governance",
+  "/api/v2/stream/votes"
 ]
 
 /**

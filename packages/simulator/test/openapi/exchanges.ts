@@ -9,6 +9,8 @@ import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { request } from "../support/http.js"
 import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
+import { governance } from "./governance.js"
+import { networkParameters } from "./networkParameters.js"
 import { stopOrders } from "./stopOrders.js"
 import {
   base64,
@@ -239,7 +241,7 @@ const trading = async (r: Recorder, market: string) => {
 }
 
 /** Every frame (up to `max`) of a stream that arrives within a second of the last, under its template. */
-const recordFrames = async (r: Recorder, template: string, stream: HttpStream, max = Infinity) => {
+export const recordFrames = async (r: Recorder, template: string, stream: HttpStream, max = Infinity) => {
   for (let n = 0; n < max; n++) {
     const line = await stream.lines.next(1_000).catch(() => undefined)
     if (line === undefined) break
@@ -461,5 +463,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await markets(r, sim, market)
   await transactions(r, sim, market)
   await stopOrders(r, market)
+  await networkParameters(r)
+  await governance(r, sim)
   return r.exchanges
 }

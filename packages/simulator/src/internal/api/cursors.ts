@@ -276,3 +276,22 @@ export const MarketDataCursor: CursorSpec = { struct: "MarketDataCursor", fields
 
 /** entities/candle.go `CandleCursor` (v0.75.8). */
 export const CandleCursor: CursorSpec = { struct: "CandleCursor", fields: [time("periodStart")] }
+
+/**
+ * `entities.ProposalCursor` (datanode/entities/proposal.go, v0.75.8): the proposal's state (a
+ * number: `entities.ProposalState` has no JSON methods), the time of that state and the id.
+ */
+export const ProposalCursor: CursorSpec = {
+  struct: "ProposalCursor",
+  fields: [
+    { key: "state", type: "int", goType: "entities.ProposalState" },
+    time("vega_time"),
+    id("id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Proposal]")
+  ]
+}
+
+/** `entities.VoteCursor` (datanode/entities/vote.go, v0.75.8): the party and the vote's time. */
+export const VoteCursor: CursorSpec = {
+  struct: "VoteCursor",
+  fields: [id("party_id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]"), time("vega_time")]
+}

@@ -8,6 +8,8 @@ import * as bundles from "./bundles.js"
 import * as candles from "./candles.js"
 import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
+import * as governance from "./governance.js"
+import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -15,6 +17,7 @@ import * as liquidity from "./liquidity.js"
 import * as marketData from "./marketData.js"
 import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
+import * as networkParameters from "./networkParameters.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
 import * as orders from "./orders.js"
@@ -47,7 +50,9 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...accounts.routes,
   ledger.route,
   ...deposits.routes,
-  ...stopOrders.routes
+  ...stopOrders.routes,
+  ...networkParameters.routes,
+  ...governance.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
@@ -57,5 +62,6 @@ export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...makeAccountStreamRoutes(50),
   ...makeMarketStreamRoutes(),
   makeLedgerMovementsRoute(50),
-  ledgerExport.route
+  ledgerExport.route,
+  ...makeGovernanceStreamRoutes(50)
 ]

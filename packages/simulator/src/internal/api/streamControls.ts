@@ -13,7 +13,8 @@ export interface Watch {
 }
 
 /** The kinds of stream the controls act on. */
-export type WatchedKind = "positions" | "provisions" | "orders" | "trades" | "bus" | "markets" | "candles" | "ledger"
+export type WatchedKind =
+  "positions" | "provisions" | "orders" | "trades" | "bus" | "markets" | "candles" | "ledger" | "governance" | "votes"
 
 /** The watches of a node's open streams. */
 export class StreamControls {

@@ -11,6 +11,7 @@
 import type { BalanceRow } from "./accounts.js"
 import type { BundleRow } from "./bundles.js"
 import type { Party } from "./catalog.js"
+import type { ProposalRow, VoteRow } from "./governance.js"
 import type { LpRow } from "./liquidity.js"
 import type { OrderRow } from "./orderTable.js"
 import type { PositionRow } from "./positions.js"
@@ -37,6 +38,9 @@ export type Change =
   /** A change of an order (every one, in the order made). */
   | { readonly _tag: "Order"; readonly row: OrderRow }
   | { readonly _tag: "Trade"; readonly row: TradeRow }
+  /** A proposal's new state, and a vote cast or counted. */
+  | { readonly _tag: "Proposal"; readonly row: ProposalRow }
+  | { readonly _tag: "Vote"; readonly row: VoteRow }
 
 /** A change and the transaction that made it (`""` for the block's own processing). */
 export interface Entry {
