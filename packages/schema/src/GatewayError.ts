@@ -278,7 +278,12 @@ export const ErrorDetailCode = {
   AssetServiceGetById: 200002,
   AddedMultisigEvents: 270001,
   LiquidityProvision: 280001,
-  StakeLinking: 300001
+  StakeLinking: 300001,
+  MissingPrice: 10026,
+  EstimateFee: 10039,
+  EstimateMargin: 10040,
+  RiskServiceGetMarginLevelsById: 70001,
+  RiskFactorServiceGet: 310001
 } as const
 
 /**
@@ -438,6 +443,26 @@ export const ApiErrors = {
   CandleServiceSubscribeToCandles: apiErrorEntry(
     "failed to subscribe to candle data",
     ErrorDetailCode.CandleServiceSubscribeToCandles,
+    GrpcCode.Internal
+  ),
+  MissingPrice: apiErrorEntry("missing price", ErrorDetailCode.MissingPrice, GrpcCode.InvalidArgument),
+  /** Reported as Internal, or with the code of its cause (an invalid argument, an unknown market). */
+  EstimateFee: apiErrorEntry("failed to estimate fee", ErrorDetailCode.EstimateFee, GrpcCode.Internal),
+  /** Reported as Internal, or with the code of its cause (an invalid argument, an unknown market). */
+  EstimateMargin: apiErrorEntry("failed to estimate margin", ErrorDetailCode.EstimateMargin, GrpcCode.Internal),
+  RiskServiceGetMarginLevelsById: apiErrorEntry(
+    "failed to get margin levels",
+    ErrorDetailCode.RiskServiceGetMarginLevelsById,
+    GrpcCode.Internal
+  ),
+  RiskFactorServiceGet: apiErrorEntry(
+    "failed to get risk factor",
+    ErrorDetailCode.RiskFactorServiceGet,
+    GrpcCode.NotFound
+  ),
+  ListPartyMarginModes: apiErrorEntry(
+    "failed to list parties margin modes",
+    ErrorDetailCode.Unmapped,
     GrpcCode.Internal
   )
 } as const

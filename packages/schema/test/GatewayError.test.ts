@@ -158,7 +158,12 @@ describe("GatewayError", () => {
       AssetServiceGetById: 200002,
       AddedMultisigEvents: 270001,
       LiquidityProvision: 280001,
-      StakeLinking: 300001
+      StakeLinking: 300001,
+      MissingPrice: 10026,
+      EstimateFee: 10039,
+      EstimateMargin: 10040,
+      RiskServiceGetMarginLevelsById: 70001,
+      RiskFactorServiceGet: 310001
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -172,6 +177,12 @@ describe("GatewayError", () => {
     })
     expect(ApiErrors.PartiesProfiles).toEqual({ message: "failed to get parties' profiles", code: 10000, grpcCode: 13 })
     expect(ApiErrors.AddedMultisigEvents.code).toBe(270001)
+    expect(ApiErrors.EstimateFee).toEqual({ message: "failed to estimate fee", code: 10039, grpcCode: 13 })
+    expect(ApiErrors.ListPartyMarginModes).toEqual({
+      message: "failed to list parties margin modes",
+      code: 10000,
+      grpcCode: 13
+    })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })

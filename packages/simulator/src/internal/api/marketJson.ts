@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { MarketInfo } from "../world/catalog.js"
 import { FeeFactors } from "../world/fees.js"
+import { ScalingFactors } from "../world/margin.js"
 import {
   DISPOSAL_TIME_STEP_SECONDS,
   FUNDING_PERIOD_SECONDS,
@@ -130,7 +131,13 @@ const tradableInstrument = (market: MarketInfo) => ({
     },
     [market.product]: market.product === "perpetual" ? perpetualProduct(market) : futureProduct(market)
   },
-  marginCalculator: { scalingFactors: { searchLevel: 1.1, initialMargin: 1.5, collateralRelease: 1.7 } },
+  marginCalculator: {
+    scalingFactors: {
+      searchLevel: ScalingFactors.searchLevel.json,
+      initialMargin: ScalingFactors.initialMargin.json,
+      collateralRelease: ScalingFactors.collateralRelease.json
+    }
+  },
   logNormalRiskModel: {
     riskAversionParameter: 0.000001,
     tau: 0.0000071,
