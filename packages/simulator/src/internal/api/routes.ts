@@ -12,6 +12,8 @@ import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
 import * as liquidity from "./liquidity.js"
+import * as margin from "./margin.js"
+import { makeMarginStreamRoutes } from "./marginStream.js"
 import * as marketData from "./marketData.js"
 import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
@@ -47,7 +49,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...accounts.routes,
   ledger.route,
   ...deposits.routes,
-  ...stopOrders.routes
+  ...stopOrders.routes,
+  ...margin.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
@@ -57,5 +60,6 @@ export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...makeAccountStreamRoutes(50),
   ...makeMarketStreamRoutes(),
   makeLedgerMovementsRoute(50),
-  ledgerExport.route
+  ledgerExport.route,
+  ...makeMarginStreamRoutes(50)
 ]
