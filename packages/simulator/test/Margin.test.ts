@@ -353,6 +353,31 @@ describe("estimates", () => {
     )
   })
 
+  it("rounds fees up on a v0.79 node, which adds the treasury and buy-back fees", () => {
+    let differ = 0
+    for (const market of world.catalog.markets) {
+      for (const size of [1n, 3n, 7n]) {
+        const query = { marketId: market.id, price: "3", size }
+        const v75 = JSON.parse(fee(query).body).fee
+        const v79 = JSON.parse(call(nodeOf(world, { nodeVersion: "v0.79" }), "/api/v2/estimate/fee", query).body).fee
+        const exp = market.settlementAsset.decimals - market.priceDecimals
+        const p = market.positionDecimals
+        const value = 3n * 10n ** BigInt(exp) * size * (p < 0 ? 10n ** BigInt(-p) : 1n)
+        const d = p > 0 ? 10n ** BigInt(p) : 1n
+        for (const name of ["makerFee", "infrastructureFee", "liquidityFee"] as const) {
+          const f = fraction(FACTORS[name])
+          expect(v79[name]).toBe(String(ceilDiv(value * f.n, d * f.d)))
+          expect(v75[name]).toBe(String(roundDiv(value * f.n, d * f.d)))
+          if (v79[name] !== v75[name]) differ++
+        }
+        expect(Object.keys(v79).slice(-3)).toEqual(["treasuryFee", "buyBackFee", "highVolumeMakerFee"])
+        expect([v79.treasuryFee, v79.buyBackFee, v79.highVolumeMakerFee]).toEqual(["0", "0", ""])
+        expect(v75.treasuryFee).toBeUndefined()
+      }
+    }
+    expect(differ).toBeGreaterThan(0)
+  })
+
   it("answers the fee estimate's errors in the node's order", () => {
     const id = markets[0].id
     expect(errorOf(fee({ price: "1", size: 1n }))).toMatchObject({ status: 400, message: "empty or missing market ID" })

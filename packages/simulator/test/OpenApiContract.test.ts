@@ -63,7 +63,13 @@ const COVERED = [
   "/api/v2/stream/ledger/movements",
   "/api/v2/ledgerentry/export",
   "/api/v2/stoporders",
-  "/api/v2/stoporder/{orderId}"
+  "/api/v2/stoporder/{orderId}",
+  "/api/v2/margin/levels",
+  "/api/v2/margin-modes",
+  "/api/v2/stream/margin/levels",
+  "/api/v2/market/{marketId}/risk/factors",
+  "/api/v2/estimate/fee",
+  "/api/v2/estimate/margin"
 ]
 
 /**

@@ -9,6 +9,7 @@ import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { request } from "../support/http.js"
 import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
+import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import {
   base64,
@@ -461,5 +462,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await markets(r, sim, market)
   await transactions(r, sim, market)
   await stopOrders(r, market)
+  await margin(r, sim, market, recordFrames)
   return r.exchanges
 }

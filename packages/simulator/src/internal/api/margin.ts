@@ -39,6 +39,7 @@ import { arraySource, cachedJson, list } from "./connection.js"
 import { type CursorSpec, writeCursor } from "./cursors.js"
 import { storedIdKey } from "./ids.js"
 import type { NodeView } from "./node.js"
+import { type NodeVersion, since } from "./nodeVersion.js"
 import { pagination, str, uint64 } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
@@ -237,6 +238,8 @@ const getRiskFactors = (params: Params, node: NodeView): Reply => {
 // Estimates
 // ---------------------------------------------------------------------------------------------
 
+const ceilDiv = (n: bigint, d: bigint): bigint => (n + d - 1n) / d
+
 /** `num.Uint` arithmetic wraps at 2^256. */
 const UINT256 = 1n << 256n
 
@@ -284,8 +287,12 @@ const encodeFee = Encoder.stringify(Vega.Fee)
  * fees are the data node's own arithmetic, not the core's: the price in asset units times the
  * size over 10^positionDecimals, times each fee factor, rounded half away from zero (the core
  * rounds fees up, `world/fees.ts`). No discounts: those members are written empty.
+ *
+ * A v0.79 node (commit a50750cc of vegaprotocol/vega, the same function) rounds each fee up and
+ * adds the treasury and buy-back fees (their factors are 0) and an empty high-volume maker fee.
+ * Its `party` parameter, which applies the party's referral and volume discounts, is not served.
  */
-export const estimateFee = (world: World, params: Params): Estimate => {
+export const estimateFee = (world: World, params: Params, version: NodeVersion): Estimate => {
   const id = str(params, "marketId") ?? ""
   if (id === "") return { fail: GatewayError.fromApiError(ApiErrors.EmptyMissingMarketId) }
   if (!Ids.isVegaId(id)) return { fail: GatewayError.fromApiError(ApiErrors.InvalidMarketId) }
@@ -305,20 +312,23 @@ export const estimateFee = (world: World, params: Params): Estimate => {
   if (size === 0n) return failure(ApiErrors.EstimateFee, INVALID_SIZE, GrpcCode.InvalidArgument)
   const value = (((price * priceFactor(market)) % UINT256) * size) % UINT256
   const { div, mul } = positionFactor(market)
-  const fee = (numerator: bigint) => divRound(value * mul * numerator, div * 10_000n)
-  return {
-    ok: `{"fee":${encodeFee({
-      makerFee: fee(FeeFactors.makerFee.numerator),
-      infrastructureFee: fee(FeeFactors.infrastructureFee.numerator),
-      liquidityFee: fee(FeeFactors.liquidityFee.numerator),
-      makerFeeVolumeDiscount: Option.none(),
-      infrastructureFeeVolumeDiscount: Option.none(),
-      liquidityFeeVolumeDiscount: Option.none(),
-      makerFeeReferrerDiscount: Option.none(),
-      infrastructureFeeReferrerDiscount: Option.none(),
-      liquidityFeeReferrerDiscount: Option.none()
-    } as unknown as Vega.Fee)}}`
-  }
+  const later = since(version, "v0.79")
+  const fee = (numerator: bigint) =>
+    later ? ceilDiv(value * mul * numerator, div * 10_000n) : divRound(value * mul * numerator, div * 10_000n)
+  const json = encodeFee({
+    makerFee: fee(FeeFactors.makerFee.numerator),
+    infrastructureFee: fee(FeeFactors.infrastructureFee.numerator),
+    liquidityFee: fee(FeeFactors.liquidityFee.numerator),
+    makerFeeVolumeDiscount: Option.none(),
+    infrastructureFeeVolumeDiscount: Option.none(),
+    liquidityFeeVolumeDiscount: Option.none(),
+    makerFeeReferrerDiscount: Option.none(),
+    infrastructureFeeReferrerDiscount: Option.none(),
+    liquidityFeeReferrerDiscount: Option.none()
+  } as unknown as Vega.Fee)
+  // v0.79's members follow the others (`vega.Fee` fields 10 to 12)
+  const fees = later ? `${json.slice(0, -1)},"treasuryFee":"0","buyBackFee":"0","highVolumeMakerFee":""}` : json
+  return { ok: `{"fee":${fees}}` }
 }
 
 /** shopspring's `Div` keeps 16 decimal places, rounding half away from zero. */
@@ -433,7 +443,7 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
     method: DataNodeApi.EstimateFee.method,
     path: DataNodeApi.EstimateFee.path,
     params: [param("marketId", "string"), param("price", "string"), param("size", "uint64")],
-    handle: (params, node) => reply(estimateFee(node.world, params))
+    handle: (params, node) => reply(estimateFee(node.world, params, node.nodeVersion))
   },
   {
     method: DataNodeApi.EstimateMargin.method,
