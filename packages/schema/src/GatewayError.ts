@@ -464,7 +464,13 @@ export const ApiErrors = {
     "failed to list parties margin modes",
     ErrorDetailCode.Unmapped,
     GrpcCode.Internal
-  )
+  ),
+  PositionsInvalidAccountBalance: apiErrorEntry(
+    "invalid account balance",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.InvalidArgument
+  ),
+  MissingMarginFactor: apiErrorEntry("missing margin factor", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument)
 } as const
 
 /**

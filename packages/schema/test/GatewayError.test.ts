@@ -178,6 +178,7 @@ describe("GatewayError", () => {
     expect(ApiErrors.PartiesProfiles).toEqual({ message: "failed to get parties' profiles", code: 10000, grpcCode: 13 })
     expect(ApiErrors.AddedMultisigEvents.code).toBe(270001)
     expect(ApiErrors.EstimateFee).toEqual({ message: "failed to estimate fee", code: 10039, grpcCode: 13 })
+    expect(ApiErrors.MissingMarginFactor).toEqual({ message: "missing margin factor", code: 10000, grpcCode: 3 })
     expect(ApiErrors.ListPartyMarginModes).toEqual({
       message: "failed to list parties margin modes",
       code: 10000,

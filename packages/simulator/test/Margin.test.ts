@@ -535,3 +535,175 @@ describe("/api/v2/stream/margin/levels", () => {
       })
   )
 })
+
+describe("GET /api/v2/estimate/position", () => {
+  const world = smallWorld()
+  world.advance(3)
+  const node = nodeOf(world)
+  const estimate = (query: Query) => call(node, "/api/v2/estimate/position", query)
+  /** An exact fraction. */
+  type Q = { n: bigint; d: bigint }
+  const q = (n: bigint, den = 1n): Q => ({ n, d: den })
+  const times = (a: Q, b: Q): Q => q(a.n * b.n, a.d * b.d)
+  const plus = (a: Q, b: Q): Q => q(a.n * b.d + b.n * a.d, a.d * b.d)
+  const minus = (a: Q, b: Q): Q => plus(a, q(-b.n, b.d))
+  const over = (a: Q, b: Q): Q => (b.n < 0n ? q(-a.n * b.d, -a.d * b.n) : q(a.n * b.d, a.d * b.n))
+  /** Half away from zero. */
+  const rounded = (a: Q): string => {
+    const neg = a.n < 0n
+    const n = neg ? -a.n : a.n
+    const r = (2n * n + a.d) / (2n * a.d)
+    return String(neg && r !== 0n ? -r : r)
+  }
+
+  for (const index of [0, 3]) {
+    it(`estimates a cross-margin position's margins, collateral increase and liquidation price (market ${index})`, () => {
+      const market = world.catalog.markets[index]
+      const json = JSON.parse(marketJson(market, "v0.75"))
+      const linear = fraction(json.linearSlippageFactor)
+      const { long, scaling, short } = riskOf(world, market)
+      const priceFactor = 10n ** BigInt(market.settlementAsset.decimals - market.priceDecimals)
+      const mark = q(world.marketData.recordAt(market, world.height).markPrice * priceFactor)
+      const p = market.positionDecimals
+      for (const [openVolume, general] of [
+        [1234n, 10n ** 22n],
+        [-567n, 10n ** 22n],
+        [1234n, 1000n]
+      ] as const) {
+        const balances = { margin: 1_000_000n, general, order: 0n }
+        const body = JSON.parse(
+          estimate({
+            marketId: market.id,
+            openVolume,
+            averageEntryPrice: "1000",
+            marginAccountBalance: String(balances.margin),
+            generalAccountBalance: String(balances.general),
+            orderMarginAccountBalance: String(balances.order),
+            marginMode: "MARGIN_MODE_CROSS_MARGIN"
+          }).body
+        )
+        const volume = p >= 0 ? q(openVolume, 10n ** BigInt(p)) : q(openVolume * 10n ** BigInt(-p))
+        const size = volume.n < 0n ? q(-volume.n, volume.d) : volume
+        const rf = openVolume > 0n ? long : short
+        const slip = times(q(linear.n, linear.d), size)
+        const best = times(times(size, mark), q(rf.n, rf.d))
+        const worst = plus(times(mark, slip), best)
+        const levels = (m: Q) => ({
+          maintenanceMargin: rounded(m),
+          searchLevel: rounded(times(m, q(BigInt(Math.round(scaling.searchLevel * 10)), 10n))),
+          initialMargin: rounded(times(m, q(BigInt(Math.round(scaling.initialMargin * 10)), 10n))),
+          collateralReleaseLevel: rounded(times(m, q(BigInt(Math.round(scaling.collateralRelease * 10)), 10n))),
+          marginMode: "MARGIN_MODE_CROSS_MARGIN",
+          orderMargin: "",
+          marginFactor: "",
+          partyId: "",
+          timestamp: "0"
+        })
+        expect(body.margin.worstCase).toMatchObject(levels(worst))
+        expect(body.margin.bestCase).toMatchObject(levels(best))
+        const combined = balances.margin + balances.order
+        expect(body.collateralIncreaseEstimate).toEqual({
+          worstCase: String(BigInt(body.margin.worstCase.initialMargin) - combined),
+          bestCase: String(BigInt(body.margin.bestCase.initialMargin) - combined)
+        })
+        const collateral = q(balances.margin + balances.general + balances.order)
+        const covers = (m: Q) => collateral.n * m.d >= m.n * collateral.d
+        const price = (slippage: Q, m: Q) => {
+          // below the maintenance margin the position would be closed out at once: the mark
+          if (!covers(m)) return rounded(mark)
+          const value = over(
+            minus(collateral, times(volume, mark)),
+            minus(plus(slippage, times(size, q(rf.n, rf.d))), volume)
+          )
+          return value.n < 0n ? "0" : rounded(value)
+        }
+        const liquidation = (price: string) => ({
+          openVolumeOnly: price,
+          includingBuyOrders: price,
+          includingSellOrders: price
+        })
+        expect(body.liquidation).toEqual({
+          worstCase: liquidation(price(slip, worst)),
+          bestCase: liquidation(price(q(0n), best))
+        })
+        expect(body.liquidation.bestCase.openVolumeOnly === rounded(mark)).toBe(!covers(best))
+      }
+    })
+  }
+
+  it("estimates an isolated-margin position from its entry price and margin factor", () => {
+    const market = world.catalog.markets[0]
+    const priceFactor = 10n ** BigInt(market.settlementAsset.decimals - market.priceDecimals)
+    const body = JSON.parse(
+      estimate({
+        marketId: market.id,
+        openVolume: -40n,
+        averageEntryPrice: "987654",
+        marginAccountBalance: "1000",
+        generalAccountBalance: "x",
+        orderMarginAccountBalance: "10",
+        marginMode: "MARGIN_MODE_ISOLATED_MARGIN",
+        marginFactor: "0.25"
+      }).body
+    )
+    expect(body.margin.worstCase).toMatchObject({
+      searchLevel: "0",
+      collateralReleaseLevel: "0",
+      orderMargin: "0",
+      marginMode: "MARGIN_MODE_ISOLATED_MARGIN",
+      marginFactor: "0.25"
+    })
+    const p = market.positionDecimals
+    const notional = q(40n * 987_654n * priceFactor * (p < 0 ? 10n ** BigInt(-p) : 1n), p > 0 ? 10n ** BigInt(p) : 1n)
+    const required = times(notional, q(1n, 4n))
+    const delta = rounded(minus(required, q(1010n)))
+    expect(body.collateralIncreaseEstimate).toEqual({ worstCase: delta, bestCase: delta })
+  })
+
+  it("answers the node's errors in its order", () => {
+    const id = world.catalog.markets[0].id
+    const base = {
+      marketId: id,
+      openVolume: 1n,
+      averageEntryPrice: "1",
+      marginAccountBalance: "0",
+      generalAccountBalance: "0",
+      orderMarginAccountBalance: "0",
+      marginMode: "MARGIN_MODE_CROSS_MARGIN"
+    }
+    expect(JSON.parse(estimate({ ...base, marketId: "" }).body)).toEqual({
+      code: 2,
+      message: "empty or missing market ID",
+      details: []
+    })
+    expect(errorOf(estimate({ ...base, marginAccountBalance: "" }))).toMatchObject({
+      status: 400,
+      message: "invalid account balance",
+      inner: "can't convert  to decimal"
+    })
+    expect(errorOf(estimate({ ...base, marketId: "ab".repeat(32) }))).toMatchObject({
+      status: 404,
+      code: 30002,
+      message: "failed to get market for ID"
+    })
+    expect(errorOf(estimate({ ...base, generalAccountBalance: "1..2" }))).toMatchObject({
+      status: 400,
+      message: "invalid account balance"
+    })
+    expect(errorOf(estimate({ ...base, marginMode: "MARGIN_MODE_ISOLATED_MARGIN" }))).toMatchObject({
+      status: 400,
+      message: "missing margin factor",
+      inner: "margin factor are required with isolated margin"
+    })
+    expect(errorOf(estimate({ ...base, marketId: id.toUpperCase() }))).toMatchObject({
+      status: 500,
+      code: 30004,
+      inner: `no market data for market: ${id.toUpperCase()}`
+    })
+    expect(errorOf(estimate({ ...base, averageEntryPrice: "abc" }))).toMatchObject({
+      status: 500,
+      message: "can't parse average entry price: abc",
+      inner: "can't convert abc to decimal"
+    })
+  })
+})

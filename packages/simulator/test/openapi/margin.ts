@@ -1,4 +1,4 @@
-/** Margin levels (list and stream), margin modes, risk factors and the estimates, with their errors. */
+/** Margin levels (list and stream), margin modes, risk factors and the three estimates, with their errors. */
 import { Commands } from "@vega-effect/schema"
 import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
@@ -47,4 +47,21 @@ export const margin = async (r: Recorder, sim: Simulator.Service, market: string
     size: "3"
   })
   await r.query("/api/v2/estimate/margin", { marketId: market, size: "3" })
+  const position = {
+    marketId: market,
+    openVolume: "-25",
+    averageEntryPrice: "100000",
+    marginAccountBalance: "1000",
+    generalAccountBalance: "100000000000000000000",
+    orderMarginAccountBalance: "0"
+  }
+  await r.query("/api/v2/estimate/position", { ...position, marginMode: "MARGIN_MODE_CROSS_MARGIN" })
+  await r.query("/api/v2/estimate/position", {
+    ...position,
+    marginMode: "MARGIN_MODE_ISOLATED_MARGIN",
+    marginFactor: "0.3",
+    scaleLiquidationPriceToMarketDecimals: "true"
+  })
+  await r.query("/api/v2/estimate/position", { ...position, marginAccountBalance: "x" })
+  await r.query("/api/v2/estimate/position", { ...position, marketId: "" })
 }

@@ -16,7 +16,7 @@
  *   id that is not 64 hex digits is 400 "invalid market ID"; an unknown one 404 "failed to get
  *   risk factor", inner `marketID: <id>: no resource corresponding to this id`.
  * - `GET /api/v2/estimate/fee` (EstimateFee) and `GET /api/v2/estimate/margin` (EstimateMargin):
- *   see {@link estimateFee} and {@link estimateMargin}.
+ *   see {@link estimateFee} and {@link estimateMargin}; EstimatePosition is `estimatePosition.ts`.
  *
  * The levels and factors come from the world's risk model (`world/margin.ts`).
  */

@@ -10,7 +10,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { MarketInfo } from "../world/catalog.js"
 import { FeeFactors } from "../world/fees.js"
-import { ScalingFactors } from "../world/margin.js"
+import { ScalingFactors, SlippageFactors } from "../world/margin.js"
 import {
   DISPOSAL_TIME_STEP_SECONDS,
   FUNDING_PERIOD_SECONDS,
@@ -179,8 +179,8 @@ export const marketJson = (market: MarketInfo, version: NodeVersion): string =>
       positionDecimalPlaces: market.positionDecimals,
       // replaced by liquiditySlaParams.priceRange; written empty
       lpPriceRange: Option.none(),
-      linearSlippageFactor: Option.some(decimal("0.001")),
-      quadraticSlippageFactor: Option.some(decimal("0")),
+      linearSlippageFactor: Option.some(decimal(SlippageFactors.linear.text)),
+      quadraticSlippageFactor: Option.some(decimal(SlippageFactors.quadratic.text)),
       liquiditySlaParams: {
         priceRange: "0.05",
         commitmentMinTimeFraction: "0.95",

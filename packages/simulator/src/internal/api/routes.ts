@@ -8,6 +8,7 @@ import * as bundles from "./bundles.js"
 import * as candles from "./candles.js"
 import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
+import * as estimatePosition from "./estimatePosition.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -50,7 +51,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ledger.route,
   ...deposits.routes,
   ...stopOrders.routes,
-  ...margin.routes
+  ...margin.routes,
+  estimatePosition.route
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */

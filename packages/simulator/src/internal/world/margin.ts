@@ -55,6 +55,15 @@ export const ScalingFactors = {
   collateralRelease: { json: 1.7, scaled: 170_000n }
 } as const
 
+/**
+ * The markets' slippage factors (`linearSlippageFactor`, `quadraticSlippageFactor`): printed by the
+ * market and used by the position estimate; the world's own margin levels leave slippage out.
+ */
+export const SlippageFactors = {
+  linear: factor("0.001"),
+  quadratic: factor("0")
+} as const
+
 const SCALE = 100_000n
 
 export interface Levels {
