@@ -457,6 +457,15 @@ describe("estimates", () => {
       status: 500,
       inner: "parsing limit price: x: can't convert x to decimal"
     })
+    expect(failing({ side: "SIDE_BUY", marketId: id, type: "TYPE_LIMIT", price: "1.2.3", size: 1n })).toMatchObject({
+      status: 500,
+      inner: "parsing limit price: 1.2.3: can't convert 1.2.3 to decimal: too many .s"
+    })
+    // a negative price wraps around as the node's 256-bit unsigned integer takes it
+    const wrapped = JSON.parse(
+      margin({ side: "SIDE_BUY", marketId: id, type: "TYPE_LIMIT", price: "-5", size: 1n }).body
+    ).marginLevels
+    expect(BigInt(wrapped.maintenanceMargin) > 10n ** 60n).toBe(true)
     expect(failing({ side: "SIDE_BUY", marketId: id, type: "TYPE_LIMIT", price: "0.5", size: 1n })).toMatchObject({
       status: 400,
       inner: "invalid order price"
@@ -658,6 +667,21 @@ describe("GET /api/v2/estimate/position", () => {
     const required = times(notional, q(1n, 4n))
     const delta = rounded(minus(required, q(1010n)))
     expect(body.collateralIncreaseEstimate).toEqual({ worstCase: delta, bestCase: delta })
+  })
+
+  it("writes figures beyond 256 bits, as the node's decimals do", () => {
+    const body = JSON.parse(
+      estimate({
+        marketId: world.catalog.markets[0].id,
+        openVolume: 5n,
+        averageEntryPrice: "1",
+        marginAccountBalance: "1e90",
+        generalAccountBalance: "0",
+        orderMarginAccountBalance: "0",
+        marginMode: "MARGIN_MODE_CROSS_MARGIN"
+      }).body
+    )
+    expect(body.collateralIncreaseEstimate.worstCase).toMatch(/^-\d{90}$/)
   })
 
   it("answers the node's errors in its order", () => {

@@ -24,13 +24,13 @@
  * 500 "can't parse average entry price: <price>". A margin mode neither cross nor isolated takes
  * only the margin balance as collateral and is otherwise estimated as cross margin.
  */
-import { DataNode, DataNodeApi, Encoder, GatewayError, Vega } from "@vega-effect/schema"
+import { DataNodeApi, Decimal, GatewayError, Vega } from "@vega-effect/schema"
 import * as BigDecimal from "effect/BigDecimal"
-import * as Option from "effect/Option"
 import { enumParam, param, type Params, type Reply, type Route } from "../route.js"
-import { goDecimal } from "../world/apply.js"
+import { isGoDecimalError, parseGoDecimal } from "../goDecimal.js"
 import type { MarketInfo } from "../world/catalog.js"
-import { RiskFactors, ScalingFactors, SlippageFactors } from "../world/margin.js"
+import { type Levels, RiskFactors, ScalingFactors, SlippageFactors } from "../world/margin.js"
+import { impliedLevelsJson } from "./margin.js"
 import { storedIdKey } from "./ids.js"
 import type { NodeView } from "./node.js"
 import { bool, int64, str } from "./params.js"
@@ -84,16 +84,11 @@ const round0 = (a: D): bigint => roundDiv(a.v, pow10(a.s))
 const fromFactor = (f: { readonly numerator: bigint; readonly denominator: bigint }): D =>
   d(f.numerator, f.denominator.toString().length - 1)
 
-/** shopspring's `NewFromString`: the value, or its error text. */
+/** The node's `num.DecimalFromString`: the value, or its error text. */
 const parse = (text: string): D | { readonly error: string } => {
-  const match = goDecimal.exec(text)
-  if (match === null || match[2].length + (match[3] ?? "").length === 0) {
-    return { error: `can't convert ${text} to decimal` }
-  }
-  const [, sign, whole, fraction = "", exponent = "0"] = match
-  const v = BigInt(`${sign === "-" ? "-" : ""}${whole}${fraction}`)
-  const s = fraction.length - Number(exponent)
-  return s >= 0 ? d(v, s) : d(v * pow10(-s))
+  const parsed = parseGoDecimal(text)
+  if (isGoDecimalError(parsed)) return parsed
+  return parsed.exp >= 0 ? d(parsed.value * pow10(parsed.exp)) : d(parsed.value, -parsed.exp)
 }
 
 const isError = (x: D | { readonly error: string }): x is { readonly error: string } => "error" in x
@@ -128,8 +123,6 @@ const liquidationOf = ({ mark, volume }: Position, collateral: D, linear: D, qua
 }
 
 const scaled = (m: D, factor: bigint): bigint => round0(div(mul(m, d(factor)), d(100_000n)))
-
-const encode = Encoder.stringify(DataNode.EstimatePositionResponse)
 
 const fail = (api: GatewayError.ApiError, inner: string, code: GatewayError.GrpcCode = api.grpcCode): Reply =>
   error(GatewayError.fromApiError(api, inner, code))
@@ -216,26 +209,16 @@ const readRequest = (params: Params, node: NodeView): Request | Reply => {
   }
 }
 
-/** `implyMarginLevels` for the estimate. */
-const impliedLevels = (request: Request, maintenance: D): Vega.MarginLevels => {
-  const { isolated, market } = request
-  return {
-    maintenanceMargin: round0(maintenance),
-    searchLevel: isolated ? 0n : scaled(maintenance, ScalingFactors.searchLevel.scaled),
-    initialMargin: scaled(maintenance, ScalingFactors.initialMargin.scaled),
-    collateralReleaseLevel: isolated ? 0n : scaled(maintenance, ScalingFactors.collateralRelease.scaled),
-    partyId: "",
-    marketId: market.id,
-    asset: market.settlementAsset.id,
-    timestamp: 0n,
-    orderMargin: isolated ? Option.some(0n) : Option.none(),
-    marginMode: isolated ? "MARGIN_MODE_ISOLATED_MARGIN" : "MARGIN_MODE_CROSS_MARGIN",
-    marginFactor: isolated ? Option.some(toBigDecimal(request.marginFactor)) : Option.none()
-  } as unknown as Vega.MarginLevels
-}
+/** `implyMarginLevels`' amounts for the estimate, each rounded half away from zero. */
+const impliedLevels = (maintenance: D): Levels => ({
+  maintenance: round0(maintenance),
+  search: scaled(maintenance, ScalingFactors.searchLevel.scaled),
+  initial: scaled(maintenance, ScalingFactors.initialMargin.scaled),
+  release: scaled(maintenance, ScalingFactors.collateralRelease.scaled)
+})
 
 /** The collateral increases (worst, best) and what the position margin needs in isolated margin. */
-const increases = (request: Request, worst: Vega.MarginLevels, best: Vega.MarginLevels, pf: D) => {
+const increases = (request: Request, worst: Levels, best: Levels, pf: D) => {
   const { marginBalance, orderBalance } = request
   const combined = add(marginBalance, orderBalance)
   if (request.isolated) {
@@ -243,9 +226,9 @@ const increases = (request: Request, worst: Vega.MarginLevels, best: Vega.Margin
     const delta = sub(required, combined)
     return { worst: delta, best: delta, position: sub(required, marginBalance) }
   }
-  const delta = (levels: Vega.MarginLevels) => {
-    const difference = sub(d(levels.initialMargin), combined)
-    return difference.v > 0n || cmp(combined, d(levels.collateralReleaseLevel)) > 0 ? difference : ZERO
+  const delta = (levels: Levels) => {
+    const difference = sub(d(levels.initial), combined)
+    return difference.v > 0n || cmp(combined, d(levels.release)) > 0 ? difference : ZERO
   }
   return { worst: delta(worst), best: delta(best), position: ZERO }
 }
@@ -263,8 +246,8 @@ const estimatePosition = (params: Params, node: NodeView): Reply => {
   const quadratic = fromFactor(SlippageFactors.quadratic)
   const worst = maintenanceOf(position, linear, quadratic)
   const best = maintenanceOf(position, ZERO, ZERO)
-  const worstLevels = impliedLevels(request, worst)
-  const bestLevels = impliedLevels(request, best)
+  const worstLevels = impliedLevels(worst)
+  const bestLevels = impliedLevels(best)
   const increase = increases(request, worstLevels, bestLevels, positionFactor)
   const collateral =
     request.isolated && bool(params, "includeRequiredPositionMarginInAvailableCollateral") === true
@@ -277,14 +260,17 @@ const estimatePosition = (params: Params, node: NodeView): Reply => {
   const inMarket = bool(params, "scaleLiquidationPriceToMarketDecimals") === true
   const liquidation = (price: D) => {
     const value = round0(inMarket ? div(price, priceFactor) : price)
-    return { openVolumeOnly: value, includingBuyOrders: value, includingSellOrders: value }
+    return `{"openVolumeOnly":"${value}","includingBuyOrders":"${value}","includingSellOrders":"${value}"}`
   }
+  // written out: the figures have no bound (see `impliedLevelsJson`)
+  const isolated = request.isolated
+    ? { orderMargin: 0n, marginFactor: Decimal.format(toBigDecimal(request.marginFactor)) }
+    : undefined
+  const levelsJson = (levels: Levels) => impliedLevelsJson(levels, "", market, isolated)
   return ok(
-    encode({
-      margin: { worstCase: worstLevels, bestCase: bestLevels },
-      collateralIncreaseEstimate: { worstCase: round0(increase.worst), bestCase: round0(increase.best) },
-      liquidation: { worstCase: liquidation(worstPrice), bestCase: liquidation(bestPrice) }
-    } as unknown as DataNode.EstimatePositionResponse)
+    `{"margin":{"worstCase":${levelsJson(worstLevels)},"bestCase":${levelsJson(bestLevels)}},` +
+      `"collateralIncreaseEstimate":{"worstCase":"${round0(increase.worst)}","bestCase":"${round0(increase.best)}"},` +
+      `"liquidation":{"worstCase":${liquidation(worstPrice)},"bestCase":${liquidation(bestPrice)}}}`
   )
 }
 

@@ -24,11 +24,11 @@ import { Commands, DataNode, DataNodeApi, Encoder, GatewayError, Ids, Vega } fro
 import * as BigDecimal from "effect/BigDecimal"
 import * as Option from "effect/Option"
 import { microsToNanos } from "../goTime.js"
+import { isGoDecimalError, parseGoDecimal } from "../goDecimal.js"
 import { goString } from "../goJson.js"
 import { resolve } from "../paging.js"
 import { enumParam, paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { World } from "../../World.js"
-import { goDecimal } from "../world/apply.js"
 import type { MarketInfo } from "../world/catalog.js"
 import { FeeFactors } from "../world/fees.js"
 import { type Levels, type MarginLevelRow, type MarginModeRow, RiskFactors, ScalingFactors } from "../world/margin.js"
@@ -95,6 +95,31 @@ export const marginLevelsValue = (row: MarginLevelRow): Vega.MarginLevels =>
   }) as unknown as Vega.MarginLevels
 
 export const marginLevelsJson = cachedJson((row: MarginLevelRow) => encodeLevels(marginLevelsValue(row)))
+
+/** Isolated margin's members of an estimate's levels: the order margin and the margin factor. */
+export interface Isolated {
+  readonly orderMargin: bigint
+  /** The factor as the node's decimal prints it. */
+  readonly marginFactor: string
+}
+
+/**
+ * An estimate's `vega.MarginLevels` (`implyMarginLevels`), written out: an estimate's values are
+ * decimals with no bound (a request's figures can make them exceed 256 bits), and the party and
+ * market are echoed unchecked.
+ */
+export const impliedLevelsJson = (
+  levels: Levels,
+  partyId: string,
+  market: MarketInfo,
+  isolated: Isolated | undefined
+): string =>
+  `{"maintenanceMargin":"${levels.maintenance}","searchLevel":"${isolated === undefined ? levels.search : 0n}",` +
+  `"initialMargin":"${levels.initial}","collateralReleaseLevel":"${isolated === undefined ? levels.release : 0n}",` +
+  `"partyId":${goString(partyId)},"marketId":${goString(market.id)},"asset":${goString(market.settlementAsset.id)},` +
+  `"timestamp":"0","orderMargin":"${isolated?.orderMargin ?? ""}",` +
+  `"marginMode":"${isolated === undefined ? "MARGIN_MODE_CROSS_MARGIN" : "MARGIN_MODE_ISOLATED_MARGIN"}",` +
+  `"marginFactor":${goString(isolated?.marginFactor ?? "")}}`
 
 const marginCursor = (row: MarginLevelRow): string => writeCursor(MarginCursor, [row.vt, accountId(row.account)])
 
@@ -352,7 +377,9 @@ const impliedLevels = (m: bigint): Levels => {
  * first: an id that is not hex is 400, an unknown or empty one 404), then its market data in the
  * node's cache (keyed by the id's text: another case is a 500 "no market data for market: <id>");
  * the price is the mark price, or for a limit order the `price` given (which must parse as a
- * decimal, else a 500), cut to an integer, that must not be zero (400 "invalid order price");
+ * decimal, else a 500 with the parser's text), cut to an integer (a negative one wraps around in
+ * 256 bits, as the node's unsigned integer takes it), that must not be zero (400 "invalid order
+ * price");
  * then a size of 0 is 400 "invalid order size".
  *
  * The maintenance margin is `size × risk factor (long for a buy, short for a sell) × price in
@@ -375,16 +402,14 @@ export const estimateMargin = (world: World, params: Params, height: number): Es
   let price: bigint
   if (params.query.get("type") === "TYPE_LIMIT") {
     const text = str(params, "price") ?? ""
-    const match = goDecimal.exec(text)
-    if (match === null || match[2].length + (match[3] ?? "").length === 0) {
-      const cause = `can't convert ${text} to decimal`
-      return failure(ApiErrors.EstimateMargin, `parsing limit price: ${text}: ${cause}`, GrpcCode.Internal)
+    const parsed = parseGoDecimal(text)
+    if (isGoDecimalError(parsed)) {
+      return failure(ApiErrors.EstimateMargin, `parsing limit price: ${text}: ${parsed.error}`, GrpcCode.Internal)
     }
-    const [, sign, whole, fraction = "", exponent = "0"] = match
-    const digits = BigInt(whole + fraction)
-    const scale = BigInt(fraction.length) - BigInt(exponent)
-    const truncated = scale >= 0n ? digits / 10n ** scale : digits * 10n ** -scale
-    price = sign === "-" ? 0n : truncated % UINT256
+    // `num.UintFromDecimal`: the integer part (toward zero) in 256 bits, a negative one wrapping
+    const truncated =
+      parsed.exp >= 0 ? parsed.value * 10n ** BigInt(parsed.exp) : parsed.value / 10n ** BigInt(-parsed.exp)
+    price = ((truncated % UINT256) + UINT256) % UINT256
   } else {
     price = world.marketData.recordAt(market, height).markPrice
   }
@@ -401,21 +426,7 @@ export const estimateMargin = (world: World, params: Params, height: number): Es
   const maintenance = divRound(product * 10n ** DIVISION_PLACES, rf.denominator * div)
   const levels = impliedLevels(maintenance)
   const partyId = str(params, "partyId") ?? ""
-  const json = encodeLevels({
-    maintenanceMargin: levels.maintenance,
-    searchLevel: levels.search,
-    initialMargin: levels.initial,
-    collateralReleaseLevel: levels.release,
-    partyId: "",
-    marketId: market.id,
-    asset: market.settlementAsset.id,
-    timestamp: 0n,
-    orderMargin: Option.none(),
-    marginMode: "MARGIN_MODE_CROSS_MARGIN",
-    marginFactor: Option.none()
-  } as unknown as Vega.MarginLevels)
-  // the party is echoed unchecked, as given
-  return { ok: `{"marginLevels":${json.replace(`"partyId":""`, `"partyId":${goString(partyId)}`)}}` }
+  return { ok: `{"marginLevels":${impliedLevelsJson(levels, partyId, market, undefined)}}` }
 }
 
 const reply = (estimate: Estimate): Reply => ("ok" in estimate ? ok(estimate.ok) : error(estimate.fail))

@@ -83,7 +83,7 @@ interface Submitter {
 type Outcome = string | undefined
 
 // shopspring `decimal.NewFromString`, as the node parses fees
-export const goDecimal = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/
+const goDecimal = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/
 
 /** A fee as the data node stores and prints it (plain notation, trailing zeros trimmed). */
 const feeOf = (fee: string): BigDecimal.BigDecimal | undefined => {
