@@ -276,3 +276,18 @@ export const MarketDataCursor: CursorSpec = { struct: "MarketDataCursor", fields
 
 /** entities/candle.go `CandleCursor` (v0.75.8). */
 export const CandleCursor: CursorSpec = { struct: "CandleCursor", fields: [time("periodStart")] }
+
+/** entities/margin_levels.go (v0.75.8): `MarginCursor`, no JSON tags, the account id an `ID[_Account]`. */
+export const MarginCursor: CursorSpec = {
+  struct: "MarginCursor",
+  fields: [time("VegaTime"), id("AccountID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Account]")]
+}
+
+/** entities/margin_mode.go (v0.75.8): `PartyMarginModeCursor`, no JSON tags. */
+export const PartyMarginModeCursor: CursorSpec = {
+  struct: "PartyMarginModeCursor",
+  fields: [
+    id("MarketID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Market]"),
+    id("PartyID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]")
+  ]
+}

@@ -31,6 +31,7 @@ import { isGoDecimalError, parseGoDecimal } from "../goDecimal.js"
 import type { MarketInfo } from "../world/catalog.js"
 import { type Levels, RiskFactors, ScalingFactors, SlippageFactors } from "../world/margin.js"
 import { impliedLevelsJson } from "./margin.js"
+import { divRound } from "../world/orders.js"
 import { storedIdKey } from "./ids.js"
 import type { NodeView } from "./node.js"
 import { bool, int64, str } from "./params.js"
@@ -65,12 +66,7 @@ const abs = (a: D): D => (a.v < 0n ? d(-a.v, a.s) : a)
 const maxD = (a: D, b: D): D => (cmp(a, b) > 0 ? a : b)
 
 /** `n / m` rounded half away from zero (`m ≠ 0`). */
-const roundDiv = (n: bigint, m: bigint): bigint => {
-  if (m < 0n) return roundDiv(-n, -m)
-  const q = n / m
-  const r = n % m
-  return 2n * (r < 0n ? -r : r) >= m ? q + (n < 0n ? -1n : 1n) : q
-}
+const roundDiv = (n: bigint, m: bigint): bigint => (m < 0n ? divRound(-n, -m) : divRound(n, m))
 
 /** shopspring's `Div`: 16 decimal places, half away from zero. */
 const div = (a: D, b: D): D => {

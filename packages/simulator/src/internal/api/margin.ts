@@ -31,12 +31,19 @@ import { enumParam, paginationParams, param, type Params, type Reply, type Route
 import type { World } from "../../World.js"
 import type { MarketInfo } from "../world/catalog.js"
 import { FeeFactors } from "../world/fees.js"
-import { type Levels, type MarginLevelRow, type MarginModeRow, RiskFactors, ScalingFactors } from "../world/margin.js"
+import {
+  ceilDiv,
+  type Levels,
+  type MarginLevelRow,
+  type MarginModeRow,
+  RiskFactors,
+  ScalingFactors
+} from "../world/margin.js"
 import { divRound } from "../world/orders.js"
 import { compareStrings, idSortKey, versionAt } from "../world/versioned.js"
 import { accountId } from "./accounts.js"
 import { arraySource, cachedJson, list } from "./connection.js"
-import { type CursorSpec, writeCursor } from "./cursors.js"
+import { MarginCursor, PartyMarginModeCursor, writeCursor } from "./cursors.js"
 import { storedIdKey } from "./ids.js"
 import type { NodeView } from "./node.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
@@ -44,24 +51,6 @@ import { pagination, str, uint64 } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const { ApiErrors, GrpcCode, NO_RESOURCE_INNER } = GatewayError
-
-/** `entities.MarginCursor`: no JSON tags, the account id an `ID[_Account]`. */
-export const MarginCursor: CursorSpec = {
-  struct: "MarginCursor",
-  fields: [
-    { key: "VegaTime", type: "time", goType: "time.Time" },
-    { key: "AccountID", type: "string", goType: "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Account]" }
-  ]
-}
-
-/** `entities.PartyMarginModeCursor`: no JSON tags. */
-export const PartyMarginModeCursor: CursorSpec = {
-  struct: "PartyMarginModeCursor",
-  fields: [
-    { key: "MarketID", type: "string", goType: "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Market]" },
-    { key: "PartyID", type: "string", goType: "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]" }
-  ]
-}
 
 /** What the store binds an id filter to: the id's bytes as lowercase hex, or why it cannot. */
 const boundId = (value: string | undefined): { readonly key: string | undefined } | { readonly invalid: string } => {
@@ -262,8 +251,6 @@ const getRiskFactors = (params: Params, node: NodeView): Reply => {
 // ---------------------------------------------------------------------------------------------
 // Estimates
 // ---------------------------------------------------------------------------------------------
-
-const ceilDiv = (n: bigint, d: bigint): bigint => (n + d - 1n) / d
 
 /** `num.Uint` arithmetic wraps at 2^256. */
 const UINT256 = 1n << 256n

@@ -73,7 +73,7 @@ export interface Levels {
   readonly release: bigint
 }
 
-const ceilDiv = (n: bigint, d: bigint): bigint => (n + d - 1n) / d
+export const ceilDiv = (n: bigint, d: bigint): bigint => (n + d - 1n) / d
 
 /**
  * `|openVolume| × mark` in asset units, as an exact fraction: the mark in market decimals times
