@@ -286,7 +286,12 @@ export const ErrorDetailCode = {
   NetworkParameterNotFound: 100003,
   GovernanceServiceGet: 170001,
   GovernanceServiceGetProposals: 170002,
-  GovernanceServiceGetVotes: 170003
+  GovernanceServiceGetVotes: 170003,
+  MissingPrice: 10026,
+  EstimateFee: 10039,
+  EstimateMargin: 10040,
+  RiskServiceGetMarginLevelsById: 70001,
+  RiskFactorServiceGet: 310001
 } as const
 
 /**
@@ -484,7 +489,33 @@ export const ApiErrors = {
     "failed to get votes",
     ErrorDetailCode.GovernanceServiceGetVotes,
     GrpcCode.Internal
-  )
+  ),
+  MissingPrice: apiErrorEntry("missing price", ErrorDetailCode.MissingPrice, GrpcCode.InvalidArgument),
+  /** Reported as Internal, or with the code of its cause (an invalid argument, an unknown market). */
+  EstimateFee: apiErrorEntry("failed to estimate fee", ErrorDetailCode.EstimateFee, GrpcCode.Internal),
+  /** Reported as Internal, or with the code of its cause (an invalid argument, an unknown market). */
+  EstimateMargin: apiErrorEntry("failed to estimate margin", ErrorDetailCode.EstimateMargin, GrpcCode.Internal),
+  RiskServiceGetMarginLevelsById: apiErrorEntry(
+    "failed to get margin levels",
+    ErrorDetailCode.RiskServiceGetMarginLevelsById,
+    GrpcCode.Internal
+  ),
+  RiskFactorServiceGet: apiErrorEntry(
+    "failed to get risk factor",
+    ErrorDetailCode.RiskFactorServiceGet,
+    GrpcCode.NotFound
+  ),
+  ListPartyMarginModes: apiErrorEntry(
+    "failed to list parties margin modes",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  PositionsInvalidAccountBalance: apiErrorEntry(
+    "invalid account balance",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.InvalidArgument
+  ),
+  MissingMarginFactor: apiErrorEntry("missing margin factor", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument)
 } as const
 
 /**

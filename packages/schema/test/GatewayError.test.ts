@@ -166,7 +166,12 @@ describe("GatewayError", () => {
       NetworkParameterNotFound: 100003,
       GovernanceServiceGet: 170001,
       GovernanceServiceGetProposals: 170002,
-      GovernanceServiceGetVotes: 170003
+      GovernanceServiceGetVotes: 170003,
+      MissingPrice: 10026,
+      EstimateFee: 10039,
+      EstimateMargin: 10040,
+      RiskServiceGetMarginLevelsById: 70001,
+      RiskFactorServiceGet: 310001
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -180,6 +185,13 @@ describe("GatewayError", () => {
     })
     expect(ApiErrors.PartiesProfiles).toEqual({ message: "failed to get parties' profiles", code: 10000, grpcCode: 13 })
     expect(ApiErrors.AddedMultisigEvents.code).toBe(270001)
+    expect(ApiErrors.EstimateFee).toEqual({ message: "failed to estimate fee", code: 10039, grpcCode: 13 })
+    expect(ApiErrors.MissingMarginFactor).toEqual({ message: "missing margin factor", code: 10000, grpcCode: 3 })
+    expect(ApiErrors.ListPartyMarginModes).toEqual({
+      message: "failed to list parties margin modes",
+      code: 10000,
+      grpcCode: 13
+    })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })

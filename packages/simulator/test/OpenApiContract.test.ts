@@ -70,7 +70,14 @@ const COVERED = [
   "/api/v2/governance",
   "/api/v2/votes",
   "/api/v2/stream/governance",
-  "/api/v2/stream/votes"
+  "/api/v2/stream/votes",
+  "/api/v2/margin/levels",
+  "/api/v2/margin-modes",
+  "/api/v2/stream/margin/levels",
+  "/api/v2/market/{marketId}/risk/factors",
+  "/api/v2/estimate/fee",
+  "/api/v2/estimate/margin",
+  "/api/v2/estimate/position"
 ]
 
 /**

@@ -295,3 +295,17 @@ export const VoteCursor: CursorSpec = {
   struct: "VoteCursor",
   fields: [id("party_id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]"), time("vega_time")]
 }
+/** entities/margin_levels.go (v0.75.8): `MarginCursor`, no JSON tags, the account id an `ID[_Account]`. */
+export const MarginCursor: CursorSpec = {
+  struct: "MarginCursor",
+  fields: [time("VegaTime"), id("AccountID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Account]")]
+}
+
+/** entities/margin_mode.go (v0.75.8): `PartyMarginModeCursor`, no JSON tags. */
+export const PartyMarginModeCursor: CursorSpec = {
+  struct: "PartyMarginModeCursor",
+  fields: [
+    id("MarketID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Market]"),
+    id("PartyID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]")
+  ]
+}

@@ -10,6 +10,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { MarketInfo } from "../world/catalog.js"
 import { FeeFactors } from "../world/fees.js"
+import { ScalingFactors, SlippageFactors } from "../world/margin.js"
 import {
   DISPOSAL_TIME_STEP_SECONDS,
   FUNDING_PERIOD_SECONDS,
@@ -130,7 +131,13 @@ const tradableInstrument = (market: MarketInfo) => ({
     },
     [market.product]: market.product === "perpetual" ? perpetualProduct(market) : futureProduct(market)
   },
-  marginCalculator: { scalingFactors: { searchLevel: 1.1, initialMargin: 1.5, collateralRelease: 1.7 } },
+  marginCalculator: {
+    scalingFactors: {
+      searchLevel: ScalingFactors.searchLevel.json,
+      initialMargin: ScalingFactors.initialMargin.json,
+      collateralRelease: ScalingFactors.collateralRelease.json
+    }
+  },
   logNormalRiskModel: {
     riskAversionParameter: 0.000001,
     tau: 0.0000071,
@@ -172,8 +179,8 @@ export const marketJson = (market: MarketInfo, version: NodeVersion): string =>
       positionDecimalPlaces: market.positionDecimals,
       // replaced by liquiditySlaParams.priceRange; written empty
       lpPriceRange: Option.none(),
-      linearSlippageFactor: Option.some(decimal("0.001")),
-      quadraticSlippageFactor: Option.some(decimal("0")),
+      linearSlippageFactor: Option.some(decimal(SlippageFactors.linear.text)),
+      quadraticSlippageFactor: Option.some(decimal(SlippageFactors.quadratic.text)),
       liquiditySlaParams: {
         priceRange: "0.05",
         commitmentMinTimeFraction: "0.95",

@@ -10,10 +10,13 @@ import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
 import * as governance from "./governance.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
+import * as estimatePosition from "./estimatePosition.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
 import * as liquidity from "./liquidity.js"
+import * as margin from "./margin.js"
+import { makeMarginStreamRoutes } from "./marginStream.js"
 import * as marketData from "./marketData.js"
 import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
@@ -52,7 +55,9 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...deposits.routes,
   ...stopOrders.routes,
   ...networkParameters.routes,
-  ...governance.routes
+  ...governance.routes,
+  ...margin.routes,
+  estimatePosition.route
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
@@ -63,5 +68,6 @@ export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...makeMarketStreamRoutes(),
   makeLedgerMovementsRoute(50),
   ledgerExport.route,
-  ...makeGovernanceStreamRoutes(50)
+  ...makeGovernanceStreamRoutes(50),
+  ...makeMarginStreamRoutes(50)
 ]

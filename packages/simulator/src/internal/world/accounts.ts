@@ -19,10 +19,11 @@
  *   the margin account, then the general account, to the pool), not at every move of the mark
  *   price as the core's mark-to-market does. What a party cannot pay stays unpaid (no loss
  *   socialisation).
- * - **Margin**: after each fill a party's margin account is brought to its initial margin,
- *   `|openVolume| × mark price × 10%` in asset units (rounded up), from or back to its general
- *   account (as much as there is). Positions of the snapshot that never trade hold no margin
- *   account. The network party holds no accounts for its positions.
+ * - **Margin** (`margin.ts`): after each fill a party's margin levels are computed from its new
+ *   open volume at the mark price and written, and its margin account is brought to the initial
+ *   margin, from or back to its general account (as much as there is). Positions of the snapshot
+ *   that never trade hold no margin account and have no margin levels. The network party holds
+ *   no accounts, and has no margin levels, for its positions.
  * - **Withdrawals**: now and then a party of the world withdraws part of its general balance.
  */
 import { createHash } from "node:crypto"
@@ -31,6 +32,7 @@ import type { AssetInfo, Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import type { TradeFees } from "./fees.js"
 import type { Journal } from "./journal.js"
+import { levelsOf, MarginLevels, MarginModes } from "./margin.js"
 import type { Versioned } from "./versioned.js"
 
 export type AccountType =
@@ -109,9 +111,6 @@ const OPENING_UNITS = 10n ** 12n
 /** Each asset's network treasury, in whole units, and what it gives each market's insurance pool. */
 const TREASURY_UNITS = 10n ** 18n
 const INSURANCE_UNITS = 10n ** 15n
-/** The initial margin factor: 10%. */
-const MARGIN_NUMERATOR = 1n
-const MARGIN_DENOMINATOR = 10n
 
 const units = (asset: AssetInfo, whole: bigint): bigint => whole * 10n ** BigInt(asset.decimals)
 
@@ -122,6 +121,10 @@ export class Accounts {
   readonly ledger: Array<LedgerRow> = []
   readonly deposits: Array<CashRow> = []
   readonly withdrawals: Array<CashRow> = []
+  /** Every party's margin levels per market, as each fill left them. */
+  readonly marginLevels: MarginLevels
+  /** The margin modes parties set per market. */
+  readonly marginModes = new MarginModes()
   private readonly settlementAssets: ReadonlyArray<AssetInfo>
 
   constructor(
@@ -130,6 +133,7 @@ export class Accounts {
     private readonly journal: Journal
   ) {
     this.settlementAssets = [...new Set(catalog.markets.map((m) => m.settlementAsset))]
+    this.marginLevels = new MarginLevels(journal)
   }
 
   /** The account, opened with a zero balance at `height` if it did not exist. */
@@ -296,8 +300,9 @@ export class Accounts {
   }
 
   /**
-   * After a fill: the PnL it realised settled against the insurance pool, then the margin account
-   * brought to the initial margin of the new open volume at the mark price.
+   * After a fill: the PnL it realised settled against the insurance pool, then the margin levels
+   * of the new open volume at the mark price written and the margin account brought to their
+   * initial margin.
    */
   settle(party: Party, market: MarketInfo, realised: bigint, openVolume: bigint, mark: bigint, height: number): void {
     if (party === this.catalog.network) return
@@ -310,7 +315,17 @@ export class Accounts {
       const fromMargin = this.move(margin, pool, -realised, "TRANSFER_TYPE_MTM_LOSS", height)
       this.move(general, pool, -realised - fromMargin, "TRANSFER_TYPE_MTM_LOSS", height)
     }
-    const required = initialMargin(market, openVolume, mark)
+    const levels = levelsOf(market, openVolume, mark)
+    this.marginLevels.record({
+      party,
+      market,
+      account: margin,
+      from: height,
+      to: Infinity,
+      vt: this.chain.blockTime(height),
+      levels
+    })
+    const required = levels.initial
     const held = this.balance(margin)
     if (held < required) this.move(general, margin, required - held, "TRANSFER_TYPE_MARGIN_LOW", height)
     if (held > required) this.move(margin, general, held - required, "TRANSFER_TYPE_MARGIN_HIGH", height)
@@ -325,13 +340,4 @@ export class Accounts {
     const held = this.balance(this.general(party, asset, height))
     if (held > 0n) this.withdraw(party, asset, held / BigInt(2 + random.int(20)), height)
   }
-}
-
-/** `|openVolume| × mark × 10%` in asset units, rounded up. */
-export const initialMargin = (market: MarketInfo, openVolume: bigint, mark: bigint): bigint => {
-  const volume = openVolume < 0n ? -openVolume : openVolume
-  const exponent = market.settlementAsset.decimals - market.priceDecimals - market.positionDecimals
-  const numerator = volume * mark * MARGIN_NUMERATOR * (exponent > 0 ? 10n ** BigInt(exponent) : 1n)
-  const denominator = MARGIN_DENOMINATOR * (exponent < 0 ? 10n ** BigInt(-exponent) : 1n)
-  return (numerator + denominator - 1n) / denominator
 }

@@ -18,6 +18,8 @@
  *   The core's processor logs what the market answers and reports success, so these succeed
  *   once they pass validation; a rejected stop order is served with its rejection reason.
  * - `batchMarketInstructions`: as `batch.ts` says.
+ * - `updateMarginMode`: as a batch's margin mode update (`batch.ts`): cross margin succeeds and
+ *   is recorded, isolated margin fails as not modelled.
  *
  * A party the world has not seen joins it with its first successful transaction (a profile with
  * alias `""` from that height, unless the transaction sets one, and a deposit in every settlement
@@ -41,7 +43,7 @@ import type { World } from "../../World.js"
 import type { IncludedTransaction } from "../core/contract.js"
 import { joinParty, type MarketInfo, type Party } from "./catalog.js"
 import { compareLp, type LpRow, LpStatus } from "./liquidity.js"
-import { applyBatch } from "./batch.js"
+import { applyBatch, updateMarginMode } from "./batch.js"
 import { deterministicId, OrderErrors } from "./orders.js"
 import { idGenerator } from "./stopOrders.js"
 
@@ -254,6 +256,8 @@ const apply = (world: World, tx: IncludedTransaction, who: Submitter): Outcome =
       return undefined
     case "batchMarketInstructions":
       return applyBatch(world, command.value, who, deterministicId(tx.signature), tx.height)
+    case "updateMarginMode":
+      return updateMarginMode(world, who, command.value, tx.height)
     default:
       return `${command._tag} is not modelled by the simulator`
   }
@@ -269,7 +273,8 @@ const MODELLED = new Set<Commands.CommandName>([
   "orderCancellation",
   "stopOrdersSubmission",
   "stopOrdersCancellation",
-  "batchMarketInstructions"
+  "batchMarketInstructions",
+  "updateMarginMode"
 ])
 
 /**

@@ -3,8 +3,9 @@
  * (core/processor/batch_market_instructions_processor.go, v0.75.8):
  *
  * - the margin mode updates first (cross margin is what every position of the world has, so it
- *   succeeds and changes nothing; isolated margin is not modelled and fails), a failed one failing
- *   every later instruction of its market;
+ *   succeeds, leaves the margin as it was and is recorded as the party's margin mode in the
+ *   market; isolated margin is not modelled and fails), a failed one failing every later
+ *   instruction of its market;
  * - then the order cancellations, the amendments (an order amended once in the batch cannot be
  *   amended again: `order already amended in batch`), the submissions, the stop order
  *   cancellations and the stop order submissions, each checked as its own transaction would be,
@@ -46,6 +47,30 @@ const invalid = (command: Commands.Command): string | undefined => {
   return Object.keys(errors).length === 0 ? undefined : CommandValidation.format(errors)
 }
 
+/**
+ * A margin mode update that passed validation: cross margin is recorded (the party's mode stays
+ * what it was, but the core reports the update all the same), isolated margin fails.
+ */
+export const updateMarginMode = (
+  world: World,
+  who: BatchSubmitter,
+  update: Commands.UpdateMarginMode,
+  height: number
+): string | undefined => {
+  const market = world.catalog.marketById.get(update.marketId)
+  if (market === undefined) return "OrderError: Invalid Market ID"
+  if (update.mode !== "MODE_CROSS_MARGIN") return ISOLATED_MARGIN_NOT_MODELLED
+  world.accounts.marginModes.record({
+    party: who.join(),
+    market,
+    mode: "MARGIN_MODE_CROSS_MARGIN",
+    atEpoch: world.chain.epochOf(height),
+    from: height,
+    to: Infinity
+  })
+  return undefined
+}
+
 /** Applies a batch at its block's height; returns the failure text, if any. */
 export const applyBatch = (
   world: World,
@@ -64,13 +89,7 @@ export const applyBatch = (
   const party = () => world.catalog.partyById.get(who.id)
 
   for (const update of batch.updateMarginMode) {
-    const text =
-      invalid({ _tag: "updateMarginMode", value: update }) ??
-      (markets.get(update.marketId) === undefined
-        ? "OrderError: Invalid Market ID"
-        : update.mode === "MODE_CROSS_MARGIN"
-          ? undefined
-          : ISOLATED_MARGIN_NOT_MODELLED)
+    const text = invalid({ _tag: "updateMarginMode", value: update }) ?? updateMarginMode(world, who, update, height)
     if (text === undefined) continue
     fail("updateMarginMode", text)
     failedMarkets.add(update.marketId)

@@ -13,6 +13,7 @@ import type { BundleRow } from "./bundles.js"
 import type { Party } from "./catalog.js"
 import type { ProposalRow, VoteRow } from "./governance.js"
 import type { LpRow } from "./liquidity.js"
+import type { MarginLevelRow } from "./margin.js"
 import type { OrderRow } from "./orderTable.js"
 import type { PositionRow } from "./positions.js"
 import type { ProfileRow } from "./profiles.js"
@@ -60,6 +61,8 @@ export interface BlockChanges {
    * order of each account's last change (as the node's balance batcher flushes them).
    */
   readonly balances: ReadonlyMap<string, BalanceRow>
+  /** The margin levels the block set, one per margin account (by key), as `balances` orders them. */
+  readonly margins: ReadonlyMap<string, MarginLevelRow>
 }
 
 interface OpenBlock {
@@ -67,6 +70,7 @@ interface OpenBlock {
   readonly entries: Array<Entry>
   readonly positions: Map<number, PositionRow>
   readonly balances: Map<string, BalanceRow>
+  readonly margins: Map<string, MarginLevelRow>
 }
 
 /** Blocks changes are kept for until the core takes them (a world advanced without a core drops them). */
@@ -76,7 +80,8 @@ export const emptyChanges = (height: number): BlockChanges => ({
   height,
   entries: [],
   positions: new Map(),
-  balances: new Map()
+  balances: new Map(),
+  margins: new Map()
 })
 
 export class Journal {
@@ -98,7 +103,7 @@ export class Journal {
     if (!this.enabled) return undefined
     let block = this.open.get(height)
     if (block === undefined) {
-      block = { height, entries: [], positions: new Map(), balances: new Map() }
+      block = { height, entries: [], positions: new Map(), balances: new Map(), margins: new Map() }
       this.open.set(height, block)
       for (const old of this.open.keys()) if (old <= height - KEEP_UNTAKEN) this.open.delete(old)
     }
@@ -120,6 +125,14 @@ export class Journal {
     if (balances === undefined) return
     balances.delete(key)
     balances.set(key, row)
+  }
+
+  /** A party's new margin levels in block `height`: a later one replaces them and moves them last. */
+  margin(height: number, key: string, row: MarginLevelRow): void {
+    const margins = this.block(height)?.margins
+    if (margins === undefined) return
+    margins.delete(key)
+    margins.set(key, row)
   }
 
   /** Hands over the changes of block `height` and forgets them. */
