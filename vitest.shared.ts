@@ -12,6 +12,10 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     setupFiles: [new URL("./vitest.setup.ts", import.meta.url).pathname],
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
+    // vitest's default for a run is one worker fewer than the cores: one on a 2-core CI machine,
+    // where most test files spend their time waiting on sockets, child processes and timers
+    maxWorkers: 2,
+    minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000
   }
