@@ -41,6 +41,7 @@ import type { Transaction, TransactionResult } from "@vega-effect/schema"
 import * as BigDecimal from "effect/BigDecimal"
 import type { World } from "../../World.js"
 import type { IncludedTransaction } from "../core/contract.js"
+import { isGoDecimalError, parseGoDecimal } from "../goDecimal.js"
 import { joinParty, type MarketInfo, type Party } from "./catalog.js"
 import { compareLp, type LpRow, LpStatus } from "./liquidity.js"
 import { applyBatch, updateMarginMode } from "./batch.js"
@@ -82,16 +83,10 @@ interface Submitter {
 
 type Outcome = string | undefined
 
-// shopspring `decimal.NewFromString`, as the node parses fees
-const goDecimal = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/
-
 /** A fee as the data node stores and prints it (plain notation, trailing zeros trimmed). */
 const feeOf = (fee: string): BigDecimal.BigDecimal | undefined => {
-  const match = goDecimal.exec(fee)
-  if (match === null) return undefined
-  const [, sign, whole, fraction = "", exponent = "0"] = match
-  if (whole.length + fraction.length === 0) return undefined
-  return BigDecimal.normalize(BigDecimal.make(BigInt(sign + whole + fraction), fraction.length - Number(exponent)))
+  const parsed = parseGoDecimal(fee)
+  return isGoDecimalError(parsed) ? undefined : BigDecimal.normalize(BigDecimal.make(parsed.value, -parsed.exp))
 }
 
 /** An unsigned integer amount, `0n` when empty. */
