@@ -23,7 +23,7 @@ import { AccountCursor, AggregatedBalanceCursor, writeCursor } from "./cursors.j
 import { dateRange, inRange, validate } from "./dateRange.js"
 import { decodesAsId, marketAndPartyIds } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { enums, pagination, str } from "./params.js"
+import { pagination, str, strings } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const { ApiErrors } = GatewayError
@@ -97,7 +97,7 @@ const readFilter = (params: Params): AccountFilter | Reply => {
     assetId: asset === undefined || asset === "" ? undefined : asset,
     partyIds: new Set(partyIds),
     marketIds: new Set(marketIds),
-    types: new Set(enums(params, "filter.accountTypes"))
+    types: new Set(strings(params, "filter.accountTypes"))
   }
 }
 

@@ -20,7 +20,7 @@ import type { DepthLevel } from "../world/marketData.js"
 import { decodesAsId } from "./ids.js"
 import type { NodeView } from "./node.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
-import { uint64 } from "./params.js"
+import { int64 } from "./params.js"
 import { invalidId, notHex, ok } from "./reply.js"
 import { tradeJson } from "./trades.js"
 
@@ -58,7 +58,7 @@ export const route: Route<NodeView> = {
     const stored = world.catalog.marketById.get(id.toLowerCase())
     const trade = stored === undefined ? undefined : world.marketData.lastTradeAt(stored, node.readableHeight)
     const market = world.catalog.marketById.get(id)
-    const maxDepth = Number(uint64(params, "maxDepth") ?? 0n)
+    const maxDepth = Number(int64(params, "maxDepth") ?? 0n)
     const depth =
       market === undefined
         ? { buy: [], sell: [], sequenceNumber: 0n }

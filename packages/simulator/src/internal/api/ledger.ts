@@ -27,7 +27,7 @@ import { LedgerEntryCursor, writeCursor } from "./cursors.js"
 import { dateRange } from "./dateRange.js"
 import { decodesAsId } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { bool, enums, pagination, str, strings } from "./params.js"
+import { bool, pagination, str, strings } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const { ApiErrors } = GatewayError
@@ -90,7 +90,7 @@ const side = (params: Params, prefix: string): SideFilter => {
     assetId: asset === undefined || asset === "" ? undefined : asset,
     partyIds: strings(params, `${prefix}.partyIds`),
     marketIds: strings(params, `${prefix}.marketIds`),
-    types: new Set(enums(params, `${prefix}.accountTypes`))
+    types: new Set(strings(params, `${prefix}.accountTypes`))
   }
 }
 
@@ -179,7 +179,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   // by the sources: we report it as the other ids are)
   if (transferId !== "" && !decodesAsId(transferId)) return invalidId(ApiErrors.LedgerServiceGet, notHex(transferId))
 
-  const types = new Set(enums(params, "filter.transferTypes"))
+  const types = new Set(strings(params, "filter.transferTypes"))
   const close = bool(params, "filter.closeOnAccountFilters") ?? false
   const fromEmpty = isEmpty(from)
   const toEmpty = isEmpty(to)

@@ -47,7 +47,7 @@ import { MarginCursor, PartyMarginModeCursor, writeCursor } from "./cursors.js"
 import { storedIdKey } from "./ids.js"
 import type { NodeView } from "./node.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
-import { pagination, str, uint64 } from "./params.js"
+import { int64, pagination, str } from "./params.js"
 import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const { ApiErrors, GrpcCode, NO_RESOURCE_INNER } = GatewayError
@@ -320,7 +320,7 @@ export const estimateFee = (world: World, params: Params, version: NodeVersion):
   }
   const price = ((parsed % UINT256) + UINT256) % UINT256
   if (price === 0n) return failure(ApiErrors.EstimateFee, INVALID_PRICE, GrpcCode.InvalidArgument)
-  const size = uint64(params, "size") ?? 0n
+  const size = int64(params, "size") ?? 0n
   if (size === 0n) return failure(ApiErrors.EstimateFee, INVALID_SIZE, GrpcCode.InvalidArgument)
   const value = (((price * priceFactor(market)) % UINT256) * size) % UINT256
   const { div, mul } = positionFactor(market)
@@ -401,7 +401,7 @@ export const estimateMargin = (world: World, params: Params, height: number): Es
     price = world.marketData.recordAt(market, height).markPrice
   }
   if (price === 0n) return failure(ApiErrors.EstimateMargin, INVALID_PRICE, GrpcCode.InvalidArgument)
-  const size = uint64(params, "size") ?? 0n
+  const size = int64(params, "size") ?? 0n
   if (size === 0n) return failure(ApiErrors.EstimateMargin, INVALID_SIZE, GrpcCode.InvalidArgument)
   // `num.DecimalFromFloat(float64(size))`: the float's shortest decimal form
   const floatSize = BigInt(String(Number(size)))

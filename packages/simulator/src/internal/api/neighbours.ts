@@ -15,7 +15,7 @@ import { marketJson } from "./marketJson.js"
 import { ETHEREUM_CHAIN_ID, RELEASES, since } from "./nodeVersion.js"
 import { AssetCursor, MarketCursor, writeCursor } from "./cursors.js"
 import type { NodeView } from "./node.js"
-import { pagination, str, uint64 } from "./params.js"
+import { int64, pagination, str } from "./params.js"
 import { error, internal, invalidPagination, ok } from "./reply.js"
 
 /** Go's `time.Time` RFC 3339 form with nanoseconds, as core writes times in `/statistics`. */
@@ -151,8 +151,8 @@ const epoch: Route<NodeView> = {
   params: [param("id", "uint64"), param("block", "uint64")],
   handle: (params, node) => {
     const { catalog, chain } = node.world
-    const id = uint64(params, "id")
-    const block = uint64(params, "block")
+    const id = int64(params, "id")
+    const block = int64(params, "block")
     const current = chain.epochOf(node.readableHeight)
     const seq = id !== undefined ? Number(id) : block !== undefined ? chain.epochOf(Number(block)) : current
     if (seq > current || seq < 1) {

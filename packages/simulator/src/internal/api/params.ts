@@ -19,12 +19,7 @@ export const int = (params: Params, path: string): number | undefined => {
   return typeof value === "number" ? value : undefined
 }
 
-/** A 64-bit parameter (`int64` or `uint64`). */
-export const uint64 = (params: Params, path: string): bigint | undefined => {
-  const value = params.query.get(path)
-  return typeof value === "bigint" ? value : undefined
-}
-
+/** A repeated parameter's texts (a repeated enum's value names). */
 export const strings = (params: Params, path: string): ReadonlyArray<string> => {
   const value = params.query.get(path)
   if (value === undefined) return []
@@ -48,15 +43,7 @@ export const pagination = (params: Params): PaginationInput => {
   return input
 }
 
-/** A repeated enum parameter: its values' names. */
-export const enums = (params: Params, path: string): ReadonlyArray<string> => {
-  const value = params.query.get(path)
-  if (value === undefined) return []
-  const list: ReadonlyArray<ParamValue> = Array.isArray(value) ? value : [value as ParamValue]
-  return list.filter((v): v is string => typeof v === "string")
-}
-
-/** An `int64` parameter (the gateway parses 64-bit integers to bigints). */
+/** An `int64` or `uint64` parameter (the gateway parses 64-bit integers to bigints). */
 export const int64 = (params: Params, path: string): bigint | undefined => {
   const value = params.query.get(path)
   return typeof value === "bigint" ? value : undefined

@@ -12,7 +12,7 @@ import { type NodeVersion, since } from "./nodeVersion.js"
 import { ReferralSetStatsCursor, writeCursor } from "./cursors.js"
 import { decodesAsId } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { pagination, str, uint64 } from "./params.js"
+import { int64, pagination, str } from "./params.js"
 import { badCursor, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const encode = Encoder.stringify(ReferralSetStats.ReferralSetStats)
@@ -75,7 +75,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   if ("error" in request) return invalidPagination(request.error)
   const setId = str(params, "referralSetId") || undefined
   const referee = str(params, "referee") || undefined
-  const atEpoch = uint64(params, "atEpoch")
+  const atEpoch = int64(params, "atEpoch")
   if (setId !== undefined && !decodesAsId(setId)) return invalidId(ApiErrors.ReferralSetStats, notHex(setId))
   const { referralSets } = node.world
   const height = node.readableHeight

@@ -18,7 +18,7 @@ import { cachedJson, list } from "./connection.js"
 import { RewardCursor, writeCursor } from "./cursors.js"
 import { decodesAsId } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { pagination, str, uint64 } from "./params.js"
+import { int64, pagination, str } from "./params.js"
 import { badCursor, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const encode = Encoder.stringify(RewardSummary.RewardSummary)
@@ -109,7 +109,7 @@ const epochBound = (rows: ReadonlyArray<RewardRow>, e: number): number => {
 }
 
 const epochParam = (params: Params, name: string): number | undefined => {
-  const value = uint64(params, name)
+  const value = int64(params, name)
   return value === undefined
     ? undefined
     : value > BigInt(Number.MAX_SAFE_INTEGER)
