@@ -3,8 +3,9 @@
 import * as http from "node:http"
 import { parentPort, workerData } from "node:worker_threads"
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const get = (path) =>
+// a connection per batch: one left idle while the server is busy advancing blocks outlives the
+// server's keep-alive timeout, and is reset when reused
+const get = (agent, path) =>
   new Promise((resolve, reject) => {
     const started = process.hrtime.bigint()
     http
@@ -20,7 +21,9 @@ const get = (path) =>
   })
 
 parentPort.on("message", async (paths) => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
   const results = []
-  for (const path of paths) results.push(await get(path))
+  for (const path of paths) results.push(await get(agent, path))
+  agent.destroy()
   parentPort.postMessage(results)
 })

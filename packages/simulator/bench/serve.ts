@@ -107,7 +107,9 @@ const program = Effect.gen(function* () {
     baseline
   )
   // after some blocks, rows that changed are encoded again on first read
+  const advancing = performance.now()
   yield* sim.advance(50)
+  console.log(`  50 blocks advanced in ${((performance.now() - advancing) / 1000).toFixed(2)} s`)
   report(
     "positions after 50 blocks (re-encoding)",
     yield* Effect.promise(() => fetchAll(worker, positionPaths)),
