@@ -13,7 +13,9 @@ export default defineConfig({
     setupFiles: [new URL("./vitest.setup.ts", import.meta.url).pathname],
     reporters: ["default", ["json", { outputFile: "test-results.json" }]],
     // vitest's default for a run is one worker fewer than the cores: one on a 2-core CI machine,
-    // where most test files spend their time waiting on sockets, child processes and timers
+    // where most test files spend their time waiting on sockets, child processes and timers; the
+    // root `test` script runs one package at a time (turbo --concurrency=1), so that two suites
+    // never share the two cores with four workers
     maxWorkers: 2,
     minWorkers: 1,
     testTimeout: 30_000,

@@ -5,7 +5,7 @@
  * events of the other, byte for byte; stdout may repeat, but only events in flight at a kill.
  */
 import { it } from "@effect/vitest"
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -34,11 +34,11 @@ const progressOf = (database: string) => {
   return progress && { height: progress.height, nextSeq: progress.nextSeq, fileCursor: progress.cursor }
 }
 
-const waitFor = (what: string, done: () => boolean, timeoutMillis = 60_000) =>
+const waitFor = (what: () => string, done: () => boolean, timeoutMillis = 60_000) =>
   Effect.promise(async () => {
     const deadline = Date.now() + timeoutMillis
     while (!done()) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`)
       await new Promise((r) => setTimeout(r, 10))
     }
   })
@@ -80,8 +80,11 @@ it.scopedLive(
       const start = () => Effect.promise(() => startWatcher(argsFor("killed", ["--stdout"])))
       let killed: WatcherProcess = yield* start()
       const runs: Array<WatcherProcess> = [killed]
-      yield* Effect.addFinalizer(() =>
+      yield* Effect.addFinalizer((exit) =>
         Effect.sync(() => {
+          if (Exit.isFailure(exit)) {
+            for (const w of [steady, killed]) console.error(`--- stderr of ${w.child.pid}:\n${w.stderr().slice(-3000)}`)
+          }
           steady.child.kill("SIGKILL")
           killed.child.kill("SIGKILL")
         })
@@ -101,7 +104,11 @@ it.scopedLive(
             yield* Effect.sleep(Math.floor(random() * 400))
           } else {
             // right after the commit, while the sinks deliver
-            yield* waitFor("the commit", () => progressOf(killedDb)?.height === height, 30_000)
+            yield* waitFor(
+              () => "the commit",
+              () => progressOf(killedDb)?.height === height,
+              30_000
+            )
           }
           const at = progressOf(killedDb)
           phases[
@@ -116,19 +123,22 @@ it.scopedLive(
           killed = yield* start()
           runs.push(killed)
         }
-        yield* waitFor(`both watchers at height ${height}`, () => {
+        yield* waitFor(
+          () =>
+            `both watchers at height ${height} (steady ${progressOf(steadyDb)?.height}, killed ${progressOf(killedDb)?.height})`,
+          () => progressOf(steadyDb)?.height === height && progressOf(killedDb)?.height === height
+        )
+      }
+      yield* waitFor(
+        () => "every event delivered to both files",
+        () => {
           const a = progressOf(steadyDb)
           const b = progressOf(killedDb)
-          return a?.height === height && b?.height === height
-        })
-      }
-      yield* waitFor("every event delivered to both files", () => {
-        const a = progressOf(steadyDb)
-        const b = progressOf(killedDb)
-        return a !== undefined && b !== undefined && a.fileCursor === a.nextSeq - 1 && b.fileCursor === b.nextSeq - 1
-      })
+          return a !== undefined && b !== undefined && a.fileCursor === a.nextSeq - 1 && b.fileCursor === b.nextSeq - 1
+        }
+      )
       yield* waitFor(
-        "stdout caught up",
+        () => "stdout caught up",
         () => completeLines(killed.stdout()).length > 0 || progressOf(killedDb)!.nextSeq === 1
       )
       steady.child.kill("SIGTERM")
