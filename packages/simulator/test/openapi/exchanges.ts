@@ -262,6 +262,7 @@ export const recordFrames = async (r: Recorder, template: string, stream: HttpSt
 const neighbours = async (r: Recorder, market: string) => {
   await r.query("/api/v2/info")
   await r.query("/api/v2/vega/time")
+  await r.query("/time")
   await r.query("/api/v2/epoch")
   await r.query("/api/v2/epoch", { id: "1" })
   await r.query("/api/v2/epoch", { id: "100000" })
