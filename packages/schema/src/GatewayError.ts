@@ -291,7 +291,9 @@ export const ErrorDetailCode = {
   EstimateFee: 10039,
   EstimateMargin: 10040,
   RiskServiceGetMarginLevelsById: 70001,
-  RiskFactorServiceGet: 310001
+  RiskFactorServiceGet: 310001,
+  PartyServiceGetAll: 50001,
+  PartyServiceGetById: 50002
 } as const
 
 /**
@@ -515,7 +517,13 @@ export const ApiErrors = {
     ErrorDetailCode.Unmapped,
     GrpcCode.InvalidArgument
   ),
-  MissingMarginFactor: apiErrorEntry("missing margin factor", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument)
+  MissingMarginFactor: apiErrorEntry("missing margin factor", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  PartyServiceGetAll: apiErrorEntry("failed to get parties", ErrorDetailCode.PartyServiceGetAll, GrpcCode.Internal),
+  PartyServiceGetById: apiErrorEntry(
+    "failed to get party for ID",
+    ErrorDetailCode.PartyServiceGetById,
+    GrpcCode.NotFound
+  )
 } as const
 
 /**

@@ -78,7 +78,9 @@ const COVERED = [
   "/api/v2/estimate/fee",
   "/api/v2/estimate/margin",
   "/api/v2/estimate/position",
-  "/time"
+  "/time",
+  "/api/v2/parties",
+  "/api/v2/party/{partyId}"
 ]
 
 /**

@@ -13,6 +13,7 @@ import { governance } from "./governance.js"
 import { networkParameters } from "./networkParameters.js"
 import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
+import { parties } from "./parties.js"
 import {
   base64,
   buildTransaction,
@@ -468,5 +469,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await networkParameters(r)
   await governance(r, sim)
   await margin(r, sim, market, recordFrames)
+  await parties(r, party)
   return r.exchanges
 }

@@ -120,7 +120,9 @@ export const writeCursor = (spec: CursorSpec, values: ReadonlyArray<string | num
     const value = values[i]
     const text =
       field.type === "time"
-        ? `"${microsToRfc3339(value as number)}"`
+        ? value === null
+          ? "null"
+          : `"${microsToRfc3339(value as number)}"`
         : field.type === "string"
           ? goString(value as string)
           : field.type === "int"
@@ -307,5 +309,19 @@ export const PartyMarginModeCursor: CursorSpec = {
   fields: [
     id("MarketID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Market]"),
     id("PartyID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]")
+  ]
+}
+
+/**
+ * entities/party.go (v0.75.8): the cursor is the whole `entities.Party`, without JSON tags; its
+ * `VegaTime` a `*time.Time`, `null` for the built-in `network` party (a time field written with
+ * `null` writes `null`; read back, `null` and a missing time are the zero time).
+ */
+export const PartyCursor: CursorSpec = {
+  struct: "Party",
+  fields: [
+    id("ID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]"),
+    id("TxHash", "entities.TxHash"),
+    time("VegaTime")
   ]
 }

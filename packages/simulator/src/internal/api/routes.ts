@@ -24,6 +24,7 @@ import * as networkParameters from "./networkParameters.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
 import * as orders from "./orders.js"
+import * as parties from "./parties.js"
 import * as positions from "./positions.js"
 import * as profiles from "./profiles.js"
 import * as referrals from "./referrals.js"
@@ -57,7 +58,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...networkParameters.routes,
   ...governance.routes,
   ...margin.routes,
-  estimatePosition.route
+  estimatePosition.route,
+  ...parties.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
