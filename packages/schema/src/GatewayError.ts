@@ -293,7 +293,8 @@ export const ErrorDetailCode = {
   RiskServiceGetMarginLevelsById: 70001,
   RiskFactorServiceGet: 310001,
   PartyServiceGetAll: 50001,
-  PartyServiceGetById: 50002
+  PartyServiceGetById: 50002,
+  MarketServiceGetAllPaged: 30005
 } as const
 
 /**
@@ -523,6 +524,11 @@ export const ApiErrors = {
     "failed to get party for ID",
     ErrorDetailCode.PartyServiceGetById,
     GrpcCode.NotFound
+  ),
+  MarketServiceGetAllPaged: apiErrorEntry(
+    "failed to get all markets paged",
+    ErrorDetailCode.MarketServiceGetAllPaged,
+    GrpcCode.Internal
   )
 } as const
 

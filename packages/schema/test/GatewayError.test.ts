@@ -173,7 +173,8 @@ describe("GatewayError", () => {
       RiskServiceGetMarginLevelsById: 70001,
       RiskFactorServiceGet: 310001,
       PartyServiceGetAll: 50001,
-      PartyServiceGetById: 50002
+      PartyServiceGetById: 50002,
+      MarketServiceGetAllPaged: 30005
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -196,6 +197,11 @@ describe("GatewayError", () => {
     })
     expect(ApiErrors.PartyServiceGetAll).toEqual({ message: "failed to get parties", code: 50001, grpcCode: 13 })
     expect(ApiErrors.PartyServiceGetById).toEqual({ message: "failed to get party for ID", code: 50002, grpcCode: 5 })
+    expect(ApiErrors.MarketServiceGetAllPaged).toEqual({
+      message: "failed to get all markets paged",
+      code: 30005,
+      grpcCode: 13
+    })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })

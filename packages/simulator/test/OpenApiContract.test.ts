@@ -80,7 +80,8 @@ const COVERED = [
   "/api/v2/estimate/position",
   "/time",
   "/api/v2/parties",
-  "/api/v2/party/{partyId}"
+  "/api/v2/party/{partyId}",
+  "/api/v2/successor_markets/{marketId}"
 ]
 
 /**

@@ -14,6 +14,7 @@ import { networkParameters } from "./networkParameters.js"
 import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
+import { successorMarkets } from "./successorMarkets.js"
 import {
   base64,
   buildTransaction,
@@ -470,5 +471,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await governance(r, sim)
   await margin(r, sim, market, recordFrames)
   await parties(r, party)
+  await successorMarkets(r, market)
   return r.exchanges
 }

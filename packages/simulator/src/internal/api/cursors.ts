@@ -325,3 +325,9 @@ export const PartyCursor: CursorSpec = {
     time("VegaTime")
   ]
 }
+
+/**
+ * entities/successor_markets.go (v0.75.8): `SuccessorMarketCursor`, the market's time only; the
+ * edges carry the market's own cursor ({@link MarketCursor}), which reads as one.
+ */
+export const SuccessorMarketCursor: CursorSpec = { struct: "SuccessorMarketCursor", fields: [time("vegaTime")] }

@@ -288,7 +288,7 @@ const asset: Route<NodeView> = {
   }
 }
 
-const marketJsons = {
+export const marketJsons = {
   "v0.75": cachedJson((market: MarketInfo) => marketJson(market, "v0.75")),
   "v0.79": cachedJson((market: MarketInfo) => marketJson(market, "v0.79"))
 }

@@ -32,6 +32,7 @@ import * as rewards from "./rewards.js"
 import * as stake from "./stake.js"
 import * as stopOrders from "./stopOrders.js"
 import * as streams from "./streams.js"
+import * as successorMarkets from "./successorMarkets.js"
 import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
 
@@ -59,7 +60,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...governance.routes,
   ...margin.routes,
   estimatePosition.route,
-  ...parties.routes
+  ...parties.routes,
+  successorMarkets.route
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
