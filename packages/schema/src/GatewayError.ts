@@ -294,7 +294,11 @@ export const ErrorDetailCode = {
   RiskFactorServiceGet: 310001,
   PartyServiceGetAll: 50001,
   PartyServiceGetById: 50002,
-  MarketServiceGetAllPaged: 30005
+  MarketServiceGetAllPaged: 30005,
+  MissingOracleSpecId: 10031,
+  OracleSpecServiceGet: 190001,
+  OracleSpecServiceGetAll: 190002,
+  OracleDataServiceGet: 190003
 } as const
 
 /**
@@ -528,6 +532,27 @@ export const ApiErrors = {
   MarketServiceGetAllPaged: apiErrorEntry(
     "failed to get all markets paged",
     ErrorDetailCode.MarketServiceGetAllPaged,
+    GrpcCode.Internal
+  ),
+  MissingOracleSpecId: apiErrorEntry(
+    "missing oracle spec ID",
+    ErrorDetailCode.MissingOracleSpecId,
+    GrpcCode.InvalidArgument
+  ),
+  InvalidOracleSpecId: apiErrorEntry("invalid oracle spec ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  OracleSpecServiceGet: apiErrorEntry(
+    "failed retrieve data for oracle spec",
+    ErrorDetailCode.OracleSpecServiceGet,
+    GrpcCode.NotFound
+  ),
+  OracleSpecServiceGetAll: apiErrorEntry(
+    "failed retrieve data for oracle specs",
+    ErrorDetailCode.OracleSpecServiceGetAll,
+    GrpcCode.Internal
+  ),
+  OracleDataServiceGet: apiErrorEntry(
+    "failed retrieve data for oracle data",
+    ErrorDetailCode.OracleDataServiceGet,
     GrpcCode.Internal
   )
 } as const

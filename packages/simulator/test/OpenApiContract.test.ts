@@ -81,7 +81,10 @@ const COVERED = [
   "/time",
   "/api/v2/parties",
   "/api/v2/party/{partyId}",
-  "/api/v2/successor_markets/{marketId}"
+  "/api/v2/successor_markets/{marketId}",
+  "/api/v2/oracle/specs",
+  "/api/v2/oracle/spec/{oracleSpecId}",
+  "/api/v2/oracle/data"
 ]
 
 /**

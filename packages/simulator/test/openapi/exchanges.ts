@@ -15,6 +15,7 @@ import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { successorMarkets } from "./successorMarkets.js"
+import { oracles } from "./oracles.js"
 import {
   base64,
   buildTransaction,
@@ -472,5 +473,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await margin(r, sim, market, recordFrames)
   await parties(r, party)
   await successorMarkets(r, market)
+  await oracles(r)
   return r.exchanges
 }

@@ -331,3 +331,15 @@ export const PartyCursor: CursorSpec = {
  * edges carry the market's own cursor ({@link MarketCursor}), which reads as one.
  */
 export const SuccessorMarketCursor: CursorSpec = { struct: "SuccessorMarketCursor", fields: [time("vegaTime")] }
+
+/** entities/data_source_spec.go (v0.75.8): `DataSourceSpecCursor`, the spec's time and id. */
+export const OracleSpecCursor: CursorSpec = {
+  struct: "DataSourceSpecCursor",
+  fields: [time("vegaTime"), id("id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Spec]")]
+}
+
+/** entities/oracle_data.go (v0.75.8): `OracleDataCursor`, the data's time and signers. */
+export const OracleDataCursor: CursorSpec = {
+  struct: "OracleDataCursor",
+  fields: [time("vegaTime"), { key: "signers", type: "any", goType: "entities.Signers" }]
+}

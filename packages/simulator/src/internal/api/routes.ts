@@ -23,6 +23,7 @@ import * as neighbours from "./neighbours.js"
 import * as networkParameters from "./networkParameters.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
+import * as oracles from "./oracles.js"
 import * as orders from "./orders.js"
 import * as parties from "./parties.js"
 import * as positions from "./positions.js"
@@ -61,7 +62,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...margin.routes,
   estimatePosition.route,
   ...parties.routes,
-  successorMarkets.route
+  successorMarkets.route,
+  ...oracles.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
