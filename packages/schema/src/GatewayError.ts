@@ -291,7 +291,14 @@ export const ErrorDetailCode = {
   EstimateFee: 10039,
   EstimateMargin: 10040,
   RiskServiceGetMarginLevelsById: 70001,
-  RiskFactorServiceGet: 310001
+  RiskFactorServiceGet: 310001,
+  PartyServiceGetAll: 50001,
+  PartyServiceGetById: 50002,
+  MarketServiceGetAllPaged: 30005,
+  MissingOracleSpecId: 10031,
+  OracleSpecServiceGet: 190001,
+  OracleSpecServiceGetAll: 190002,
+  OracleDataServiceGet: 190003
 } as const
 
 /**
@@ -515,7 +522,39 @@ export const ApiErrors = {
     ErrorDetailCode.Unmapped,
     GrpcCode.InvalidArgument
   ),
-  MissingMarginFactor: apiErrorEntry("missing margin factor", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument)
+  MissingMarginFactor: apiErrorEntry("missing margin factor", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  PartyServiceGetAll: apiErrorEntry("failed to get parties", ErrorDetailCode.PartyServiceGetAll, GrpcCode.Internal),
+  PartyServiceGetById: apiErrorEntry(
+    "failed to get party for ID",
+    ErrorDetailCode.PartyServiceGetById,
+    GrpcCode.NotFound
+  ),
+  MarketServiceGetAllPaged: apiErrorEntry(
+    "failed to get all markets paged",
+    ErrorDetailCode.MarketServiceGetAllPaged,
+    GrpcCode.Internal
+  ),
+  MissingOracleSpecId: apiErrorEntry(
+    "missing oracle spec ID",
+    ErrorDetailCode.MissingOracleSpecId,
+    GrpcCode.InvalidArgument
+  ),
+  InvalidOracleSpecId: apiErrorEntry("invalid oracle spec ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  OracleSpecServiceGet: apiErrorEntry(
+    "failed retrieve data for oracle spec",
+    ErrorDetailCode.OracleSpecServiceGet,
+    GrpcCode.NotFound
+  ),
+  OracleSpecServiceGetAll: apiErrorEntry(
+    "failed retrieve data for oracle specs",
+    ErrorDetailCode.OracleSpecServiceGetAll,
+    GrpcCode.Internal
+  ),
+  OracleDataServiceGet: apiErrorEntry(
+    "failed retrieve data for oracle data",
+    ErrorDetailCode.OracleDataServiceGet,
+    GrpcCode.Internal
+  )
 } as const
 
 /**

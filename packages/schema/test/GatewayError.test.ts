@@ -171,7 +171,14 @@ describe("GatewayError", () => {
       EstimateFee: 10039,
       EstimateMargin: 10040,
       RiskServiceGetMarginLevelsById: 70001,
-      RiskFactorServiceGet: 310001
+      RiskFactorServiceGet: 310001,
+      PartyServiceGetAll: 50001,
+      PartyServiceGetById: 50002,
+      MarketServiceGetAllPaged: 30005,
+      MissingOracleSpecId: 10031,
+      OracleSpecServiceGet: 190001,
+      OracleSpecServiceGetAll: 190002,
+      OracleDataServiceGet: 190003
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -192,6 +199,20 @@ describe("GatewayError", () => {
       code: 10000,
       grpcCode: 13
     })
+    expect(ApiErrors.PartyServiceGetAll).toEqual({ message: "failed to get parties", code: 50001, grpcCode: 13 })
+    expect(ApiErrors.PartyServiceGetById).toEqual({ message: "failed to get party for ID", code: 50002, grpcCode: 5 })
+    expect(ApiErrors.MarketServiceGetAllPaged).toEqual({
+      message: "failed to get all markets paged",
+      code: 30005,
+      grpcCode: 13
+    })
+    expect(ApiErrors.InvalidOracleSpecId).toEqual({ message: "invalid oracle spec ID", code: 10000, grpcCode: 3 })
+    expect(ApiErrors.OracleSpecServiceGet).toEqual({
+      message: "failed retrieve data for oracle spec",
+      code: 190001,
+      grpcCode: 5
+    })
+    expect(ApiErrors.OracleDataServiceGet.code).toBe(190003)
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })

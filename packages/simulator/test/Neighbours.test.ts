@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Asset, ChainInfo, Epoch, Market } from "@vega-effect/schema"
+import { Asset, ChainInfo, CoreApi, Epoch, Market } from "@vega-effect/schema"
 import { call, decoded, nodeOf, smallWorld } from "./harness.js"
 
 const world = smallWorld()
@@ -22,6 +22,15 @@ describe("neighbour endpoints", () => {
     const time = decoded(ChainInfo.GetVegaTimeResponse, call(node, "/api/v2/vega/time"))
     expect(time.timestamp).toBe(BigInt(world.chain.blockTime(world.height)) * 1000n)
     expect(decoded(ChainInfo.InfoResponse, call(node, "/api/v2/info")).version).toBe("v0.75.8")
+  })
+
+  it("core's /time gives the core's block time, ahead of a lagging data node's", () => {
+    const lagging = nodeOf(world, { height: world.height - 2 })
+    const core = decoded(CoreApi.GetVegaTimeResponse, call(lagging, "/time"))
+    expect(core.timestamp).toBe(BigInt(world.chain.blockTime(world.height)) * 1000n)
+    const node = decoded(ChainInfo.GetVegaTimeResponse, call(lagging, "/api/v2/vega/time"))
+    expect(node.timestamp).toBe(BigInt(world.chain.blockTime(world.height - 2)) * 1000n)
+    expect(call(lagging, "/time").body).toMatch(/^\{"timestamp":"\d{19}"\}$/)
   })
 
   it("/api/v2/epoch gives the current epoch or one by id", () => {

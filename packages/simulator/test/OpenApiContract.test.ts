@@ -77,7 +77,14 @@ const COVERED = [
   "/api/v2/market/{marketId}/risk/factors",
   "/api/v2/estimate/fee",
   "/api/v2/estimate/margin",
-  "/api/v2/estimate/position"
+  "/api/v2/estimate/position",
+  "/time",
+  "/api/v2/parties",
+  "/api/v2/party/{partyId}",
+  "/api/v2/successor_markets/{marketId}",
+  "/api/v2/oracle/specs",
+  "/api/v2/oracle/spec/{oracleSpecId}",
+  "/api/v2/oracle/data"
 ]
 
 /**

@@ -13,6 +13,9 @@ import { governance } from "./governance.js"
 import { networkParameters } from "./networkParameters.js"
 import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
+import { parties } from "./parties.js"
+import { successorMarkets } from "./successorMarkets.js"
+import { oracles } from "./oracles.js"
 import {
   base64,
   buildTransaction,
@@ -262,6 +265,7 @@ export const recordFrames = async (r: Recorder, template: string, stream: HttpSt
 const neighbours = async (r: Recorder, market: string) => {
   await r.query("/api/v2/info")
   await r.query("/api/v2/vega/time")
+  await r.query("/time")
   await r.query("/api/v2/epoch")
   await r.query("/api/v2/epoch", { id: "1" })
   await r.query("/api/v2/epoch", { id: "100000" })
@@ -467,5 +471,8 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await networkParameters(r)
   await governance(r, sim)
   await margin(r, sim, market, recordFrames)
+  await parties(r, party)
+  await successorMarkets(r, market)
+  await oracles(r)
   return r.exchanges
 }

@@ -120,7 +120,9 @@ export const writeCursor = (spec: CursorSpec, values: ReadonlyArray<string | num
     const value = values[i]
     const text =
       field.type === "time"
-        ? `"${microsToRfc3339(value as number)}"`
+        ? value === null
+          ? "null"
+          : `"${microsToRfc3339(value as number)}"`
         : field.type === "string"
           ? goString(value as string)
           : field.type === "int"
@@ -308,4 +310,36 @@ export const PartyMarginModeCursor: CursorSpec = {
     id("MarketID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Market]"),
     id("PartyID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]")
   ]
+}
+
+/**
+ * entities/party.go (v0.75.8): the cursor is the whole `entities.Party`, without JSON tags; its
+ * `VegaTime` a `*time.Time`, `null` for the built-in `network` party (a time field written with
+ * `null` writes `null`; read back, `null` and a missing time are the zero time).
+ */
+export const PartyCursor: CursorSpec = {
+  struct: "Party",
+  fields: [
+    id("ID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]"),
+    id("TxHash", "entities.TxHash"),
+    time("VegaTime")
+  ]
+}
+
+/**
+ * entities/successor_markets.go (v0.75.8): `SuccessorMarketCursor`, the market's time only; the
+ * edges carry the market's own cursor ({@link MarketCursor}), which reads as one.
+ */
+export const SuccessorMarketCursor: CursorSpec = { struct: "SuccessorMarketCursor", fields: [time("vegaTime")] }
+
+/** entities/data_source_spec.go (v0.75.8): `DataSourceSpecCursor`, the spec's time and id. */
+export const OracleSpecCursor: CursorSpec = {
+  struct: "DataSourceSpecCursor",
+  fields: [time("vegaTime"), id("id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Spec]")]
+}
+
+/** entities/oracle_data.go (v0.75.8): `OracleDataCursor`, the data's time and signers. */
+export const OracleDataCursor: CursorSpec = {
+  struct: "OracleDataCursor",
+  fields: [time("vegaTime"), { key: "signers", type: "any", goType: "entities.Signers" }]
 }

@@ -72,11 +72,23 @@ const priceProperty = (market: MarketInfo): string => `prices.${market.code.spli
 const settlementSpec = (market: MarketInfo) =>
   oracleSpec(market, "settlement", priceProperty(market), "TYPE_INTEGER", String(market.priceDecimals))
 
+/** The oracle that ends a future's trading. */
+const terminationSpec = (market: MarketInfo) => oracleSpec(market, "termination", "trading.terminated", "TYPE_BOOLEAN")
+
+/**
+ * The data source specs a market's product declares, as its JSON writes them: a future's
+ * settlement and termination oracles, a perpetual's funding schedule and settlement oracle.
+ */
+export const dataSourceSpecs = (market: MarketInfo) =>
+  market.product === "perpetual"
+    ? [scheduleSpec(market), settlementSpec(market)]
+    : [settlementSpec(market), terminationSpec(market)]
+
 const futureProduct = (market: MarketInfo) => ({
   settlementAsset: market.settlementAsset.id,
   quoteName: market.settlementAsset.symbol,
   dataSourceSpecForSettlementData: settlementSpec(market),
-  dataSourceSpecForTradingTermination: oracleSpec(market, "termination", "trading.terminated", "TYPE_BOOLEAN"),
+  dataSourceSpecForTradingTermination: terminationSpec(market),
   dataSourceSpecBinding: {
     settlementDataProperty: priceProperty(market),
     tradingTerminationProperty: "trading.terminated"

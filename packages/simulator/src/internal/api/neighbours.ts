@@ -2,7 +2,7 @@
  * The endpoints a client needs next to the seven: node info, core statistics and block height,
  * Vega time, epochs, assets and markets.
  */
-import { DataNodeApi, Asset, ChainInfo, Decimal, Epoch, GatewayError, Ids } from "@vega-effect/schema"
+import { DataNodeApi, Asset, ChainInfo, CoreApi, Decimal, Epoch, GatewayError, Ids } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { microsToNanos } from "../goTime.js"
@@ -30,6 +30,7 @@ const encodeInfo = Schema.encodeSync(ChainInfo.InfoResponse)
 const encodeStatistics = Schema.encodeSync(ChainInfo.StatisticsResponse)
 const encodeHeight = Schema.encodeSync(ChainInfo.LastBlockHeightResponse)
 const encodeTime = Schema.encodeSync(ChainInfo.GetVegaTimeResponse)
+const encodeCoreTime = Schema.encodeSync(CoreApi.GetVegaTimeResponse)
 const encodeEpoch = Schema.encodeSync(Epoch.GetEpochResponse)
 const encodeAsset = Schema.encodeSync(Asset.Asset)
 
@@ -141,6 +142,24 @@ const vegaTime: Route<NodeView> = {
         encodeTime({
           timestamp: BigInt(microsToNanos(node.world.chain.blockTime(node.height)))
         } as unknown as ChainInfo.GetVegaTimeResponse)
+      )
+    )
+}
+
+/**
+ * Core's `GET /time`, forwarded to the core: the time of the core's last block (core/api/core.go,
+ * v0.75.8, answers its time service's current time), which may be ahead of the data node's.
+ */
+const coreVegaTime: Route<NodeView> = {
+  method: DataNodeApi.CoreGetVegaTime.method,
+  path: DataNodeApi.CoreGetVegaTime.path,
+  params: [],
+  handle: (_, node) =>
+    ok(
+      JSON.stringify(
+        encodeCoreTime({
+          timestamp: BigInt(microsToNanos(node.world.chain.blockTime(node.core.height)))
+        } as unknown as CoreApi.GetVegaTimeResponse)
       )
     )
 }
@@ -269,7 +288,7 @@ const asset: Route<NodeView> = {
   }
 }
 
-const marketJsons = {
+export const marketJsons = {
   "v0.75": cachedJson((market: MarketInfo) => marketJson(market, "v0.75")),
   "v0.79": cachedJson((market: MarketInfo) => marketJson(market, "v0.79"))
 }
@@ -326,5 +345,6 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   assets,
   asset,
   markets,
-  market
+  market,
+  coreVegaTime
 ]

@@ -23,7 +23,9 @@ import * as neighbours from "./neighbours.js"
 import * as networkParameters from "./networkParameters.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
+import * as oracles from "./oracles.js"
 import * as orders from "./orders.js"
+import * as parties from "./parties.js"
 import * as positions from "./positions.js"
 import * as profiles from "./profiles.js"
 import * as referrals from "./referrals.js"
@@ -31,6 +33,7 @@ import * as rewards from "./rewards.js"
 import * as stake from "./stake.js"
 import * as stopOrders from "./stopOrders.js"
 import * as streams from "./streams.js"
+import * as successorMarkets from "./successorMarkets.js"
 import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
 
@@ -57,7 +60,10 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...networkParameters.routes,
   ...governance.routes,
   ...margin.routes,
-  estimatePosition.route
+  estimatePosition.route,
+  ...parties.routes,
+  successorMarkets.route,
+  ...oracles.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
