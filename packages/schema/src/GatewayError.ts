@@ -291,7 +291,11 @@ export const ErrorDetailCode = {
   EstimateFee: 10039,
   EstimateMargin: 10040,
   RiskServiceGetMarginLevelsById: 70001,
-  RiskFactorServiceGet: 310001
+  RiskFactorServiceGet: 310001,
+  NodeServiceGetNodes: 110001,
+  NodeServiceGetNodeData: 110002,
+  DelegationServiceGet: 130001,
+  GetEpoch: 250001
 } as const
 
 /**
@@ -515,7 +519,21 @@ export const ApiErrors = {
     ErrorDetailCode.Unmapped,
     GrpcCode.InvalidArgument
   ),
-  MissingMarginFactor: apiErrorEntry("missing margin factor", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument)
+  MissingMarginFactor: apiErrorEntry("missing margin factor", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  NodeServiceGetNodes: apiErrorEntry("failed to get nodes", ErrorDetailCode.NodeServiceGetNodes, GrpcCode.Internal),
+  NodeServiceGetNodeData: apiErrorEntry(
+    "failed to get node data",
+    ErrorDetailCode.NodeServiceGetNodeData,
+    GrpcCode.Internal
+  ),
+  /** Reported as Internal, or InvalidArgument when an id of the filter does not decode. */
+  DelegationServiceGet: apiErrorEntry(
+    "failed to get delegation",
+    ErrorDetailCode.DelegationServiceGet,
+    GrpcCode.Internal
+  ),
+  /** Reported as NotFound for an epoch the node does not have. */
+  GetEpoch: apiErrorEntry("failed to get epoch", ErrorDetailCode.GetEpoch, GrpcCode.NotFound)
 } as const
 
 /**

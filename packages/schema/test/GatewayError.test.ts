@@ -171,7 +171,11 @@ describe("GatewayError", () => {
       EstimateFee: 10039,
       EstimateMargin: 10040,
       RiskServiceGetMarginLevelsById: 70001,
-      RiskFactorServiceGet: 310001
+      RiskFactorServiceGet: 310001,
+      NodeServiceGetNodes: 110001,
+      NodeServiceGetNodeData: 110002,
+      DelegationServiceGet: 130001,
+      GetEpoch: 250001
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -192,6 +196,9 @@ describe("GatewayError", () => {
       code: 10000,
       grpcCode: 13
     })
+    expect(ApiErrors.NodeServiceGetNodes).toEqual({ message: "failed to get nodes", code: 110001, grpcCode: 13 })
+    expect(ApiErrors.DelegationServiceGet).toEqual({ message: "failed to get delegation", code: 130001, grpcCode: 13 })
+    expect(ApiErrors.GetEpoch).toEqual({ message: "failed to get epoch", code: 250001, grpcCode: 5 })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })

@@ -77,7 +77,9 @@ const COVERED = [
   "/api/v2/market/{marketId}/risk/factors",
   "/api/v2/estimate/fee",
   "/api/v2/estimate/margin",
-  "/api/v2/estimate/position"
+  "/api/v2/estimate/position",
+  "/api/v2/nodes",
+  "/api/v2/node/{id}"
 ]
 
 /**

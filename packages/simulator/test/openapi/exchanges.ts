@@ -11,6 +11,7 @@ import { request } from "../support/http.js"
 import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
 import { governance } from "./governance.js"
 import { networkParameters } from "./networkParameters.js"
+import { nodes } from "./nodes.js"
 import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import {
@@ -467,5 +468,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await networkParameters(r)
   await governance(r, sim)
   await margin(r, sim, market, recordFrames)
+  await nodes(r)
   return r.exchanges
 }

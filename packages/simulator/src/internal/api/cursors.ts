@@ -309,3 +309,20 @@ export const PartyMarginModeCursor: CursorSpec = {
     id("PartyID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]")
   ]
 }
+
+/** entities/node.go (v0.75.8): `NodeCursor`, the node id. */
+export const NodeCursor: CursorSpec = {
+  struct: "NodeCursor",
+  fields: [id("id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Node]")]
+}
+
+/** entities/delegation.go (v0.75.8): `DelegationCursor`. */
+export const DelegationCursor: CursorSpec = {
+  struct: "DelegationCursor",
+  fields: [
+    time("vegaTime"),
+    id("partyId", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]"),
+    id("nodeId", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Node]"),
+    { key: "epochId", type: "int", goType: "int64" }
+  ]
+}

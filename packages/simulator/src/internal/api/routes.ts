@@ -20,6 +20,7 @@ import { makeMarginStreamRoutes } from "./marginStream.js"
 import * as marketData from "./marketData.js"
 import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
+import * as nodes from "./nodes.js"
 import * as networkParameters from "./networkParameters.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
@@ -57,7 +58,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...networkParameters.routes,
   ...governance.routes,
   ...margin.routes,
-  estimatePosition.route
+  estimatePosition.route,
+  ...nodes.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */

@@ -1,0 +1,136 @@
+/**
+ * `GET /api/v2/nodes` (ListNodes), `GET /api/v2/node/{id}` (GetNode) and `GET /api/v2/delegations`
+ * (ListDelegations), as the v0.75.8 data node answers them (datanode/api/trading_data_v2.go,
+ * datanode/sqlstore/node.go, datanode/sqlstore/delegation.go, datanode/entities/node.go and
+ * delegation.go). The nodes are the world's validators, the ones GetEpoch names, with the stake of
+ * world/delegations.ts.
+ *
+ * ListNodes: the nodes of `epochSeq` (the current epoch when absent or above 2^63-1), by node id
+ * ascending, cursor `{"id":…}`. An epoch the node does not have is 404 `failed to get epoch`
+ * (code 250001, datanode/api/errors.go); a cursor that does not parse is 500 `failed to get nodes`. GetNode reads the current epoch; an unknown id is 404 with the store's
+ * no-rows text as the detail message.
+ *
+ * Simplified: every node is a consensus (Tendermint) validator in every epoch, with a performance
+ * score of 1 and a stake score of its share of the epoch's stake; `pendingStake` is 0, `rewardScore`
+ * and `epochData` are unset.
+ */
+import { DataNodeApi, Decimal, Encoder, Epoch, GatewayError } from "@vega-effect/schema"
+import * as Option from "effect/Option"
+import { resolve } from "../paging.js"
+import { param, paginationParams, type Params, type Reply, type Route } from "../route.js"
+import { epochStake, type EpochStake, type NodeStake } from "../world/delegations.js"
+import { ratioText } from "../world/governance.js"
+import { arraySource, list } from "./connection.js"
+import { NodeCursor, writeCursor } from "./cursors.js"
+import type { NodeView } from "./node.js"
+import { pagination, uint64 } from "./params.js"
+import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
+
+const { ApiErrors, ErrorDetailCode, NO_RESOURCE_INNER } = GatewayError
+
+const encodeNode = Encoder.stringify(Epoch.Validator)
+
+/** 10,000: the voting power the consensus set shares (core's validator ranking scale). */
+const VOTING_POWER = 10_000n
+
+const ONE = Option.getOrThrow(Decimal.parse("1"))
+
+export const delegationValue = (d: { party: string; nodeId: string; epoch: number; amount: bigint }) => ({
+  party: d.party,
+  nodeId: d.nodeId,
+  amount: d.amount,
+  epochSeq: BigInt(d.epoch)
+})
+
+/** The node as `vega.Node` (GetEpoch's validators, ListNodes' and GetNode's nodes). */
+export const nodeValue = (node: NodeStake, stake: EpochStake): Epoch.Validator => {
+  const v = node.validator
+  const share = Option.getOrThrow(Decimal.parse(stake.total === 0n ? "0" : ratioText(node.stakedTotal, stake.total)))
+  return {
+    id: v.nodeId,
+    pubKey: v.pubKey,
+    tmPubKey: "",
+    ethereumAddress: v.ethereumAddress,
+    infoUrl: `https://${v.name}.example`,
+    location: "",
+    stakedByOperator: node.stakedByOperator,
+    stakedByDelegates: node.stakedByDelegates,
+    stakedTotal: node.stakedTotal,
+    maxIntendedStake: 0n,
+    pendingStake: 0n,
+    epochData: null,
+    status: "NODE_STATUS_VALIDATOR",
+    delegations: node.delegations.map(delegationValue),
+    rewardScore: null,
+    rankingScore: {
+      stakeScore: share,
+      performanceScore: ONE,
+      previousStatus: "VALIDATOR_NODE_STATUS_TENDERMINT",
+      status: "VALIDATOR_NODE_STATUS_TENDERMINT",
+      votingPower: stake.total === 0n ? 0 : Number((VOTING_POWER * node.stakedTotal) / stake.total),
+      rankingScore: share
+    },
+    name: v.name,
+    avatarUrl: ""
+  } as unknown as Epoch.Validator
+}
+
+export const nodeJson = (node: NodeStake, stake: EpochStake): string => encodeNode(nodeValue(node, stake))
+
+/** The epoch GetEpoch-like reads are for: `undefined` when the node does not have it. */
+export const knownEpoch = (node: NodeView, seq: number): number | undefined => {
+  const current = node.world.chain.epochOf(node.readableHeight)
+  return seq < 1 || seq > current ? undefined : seq
+}
+
+/** 404 `failed to get epoch` (code 250001), the body of an epoch the node does not have. */
+export const epochNotFound = (): Reply => error(GatewayError.fromApiError(ApiErrors.GetEpoch, NO_RESOURCE_INNER))
+
+const MAX_INT64 = 2n ** 63n - 1n
+
+const listNodes = (params: Params, node: NodeView): Reply => {
+  const current = node.world.chain.epochOf(node.readableHeight)
+  const asked = uint64(params, "epochSeq")
+  const seq = asked === undefined || asked > MAX_INT64 ? current : knownEpoch(node, Number(asked))
+  if (seq === undefined) return epochNotFound()
+  const request = resolve(pagination(params))
+  if ("error" in request) return invalidPagination(request.error)
+  const stake = epochStake(node.world, seq)
+  const cursorOf = (n: NodeStake) => writeCursor(NodeCursor, [n.validator.nodeId])
+  const result = list<NodeStake, string>({
+    request,
+    cursor: NodeCursor,
+    keyOf: (v) => (v.get("id") as string).toLowerCase(),
+    source: arraySource(
+      stake.nodes,
+      (n, key) => (n.validator.nodeId < key ? -1 : n.validator.nodeId > key ? 1 : 0),
+      cursorOf
+    ),
+    nodeJson: (n) => nodeJson(n, stake)
+  })
+  if ("cursorError" in result) return internal(ApiErrors.NodeServiceGetNodes, badCursor(result.cursorError))
+  return ok(`{"nodes":${result.json}}`)
+}
+
+const getNode = (params: Params, node: NodeView): Reply => {
+  const id = (params.path.get("id") ?? "").toLowerCase()
+  const stake = epochStake(node.world, node.world.chain.epochOf(node.readableHeight))
+  const found = stake.nodes.find((n) => n.validator.nodeId === id)
+  if (found === undefined) return error(GatewayError.notFound(ErrorDetailCode.Unmapped, NO_RESOURCE_INNER))
+  return ok(`{"node":${nodeJson(found, stake)}}`)
+}
+
+export const routes: ReadonlyArray<Route<NodeView>> = [
+  {
+    method: DataNodeApi.ListNodes.method,
+    path: DataNodeApi.ListNodes.path,
+    params: [param("epochSeq", "uint64"), ...paginationParams],
+    handle: listNodes
+  },
+  {
+    method: DataNodeApi.GetNode.method,
+    path: DataNodeApi.GetNode.path,
+    params: [],
+    handle: getNode
+  }
+]

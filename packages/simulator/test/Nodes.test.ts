@@ -1,0 +1,107 @@
+import { describe, expect, it } from "@effect/vitest"
+import { DataNode, Epoch } from "@vega-effect/schema"
+import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
+
+const world = smallWorld()
+const node = nodeOf(world)
+
+type Query = Parameters<typeof call>[2]
+
+const listNodes = (query: Query = {}) => decoded(DataNode.ListNodesResponse, call(node, "/api/v2/nodes", query)).nodes
+const body = (path: string, query: Query = {}, pathParams: Record<string, string> = {}): any =>
+  JSON.parse(call(node, path, query, pathParams).body)
+const epochOf = (id?: bigint) =>
+  decoded(Epoch.GetEpochResponse, call(node, "/api/v2/epoch", id === undefined ? {} : { id })).epoch
+
+describe("ListNodes", () => {
+  it("lists the validators GetEpoch names, by id (descending unless newestFirst is false), with its stake", () => {
+    const nodes = listNodes({ "pagination.newestFirst": false }).edges.map((e) => e.node)
+    const ids = world.catalog.validators.map((v) => v.nodeId).sort()
+    expect(nodes.map((n) => n.id)).toEqual(ids)
+    expect(listNodes().edges.map((e) => e.node.id)).toEqual([...ids].reverse())
+    const listed = body("/api/v2/nodes", { "pagination.newestFirst": false }).nodes.edges.map((e: any) => e.node)
+    expect(listed).toEqual(body("/api/v2/epoch").epoch.validators)
+    for (const n of nodes) {
+      expect(n.stakedTotal).toBe(n.stakedByOperator + n.stakedByDelegates)
+      expect(n.stakedByDelegates > 0n).toBe(true)
+      expect(n.rankingScore?.status).toBe("VALIDATOR_NODE_STATUS_TENDERMINT")
+    }
+  })
+
+  it("answers a past epoch's stake, and 404 for an epoch the node does not have", () => {
+    const past = body("/api/v2/nodes", { epochSeq: 2n, "pagination.newestFirst": false }).nodes.edges
+    expect(past.map((e: any) => e.node)).toEqual(body("/api/v2/epoch", { id: 2n }).epoch.validators)
+    expect(past).not.toEqual(body("/api/v2/nodes", { "pagination.newestFirst": false }).nodes.edges)
+    const reply = call(node, "/api/v2/nodes", { epochSeq: BigInt(world.epoch + 1) })
+    expect(reply.status).toBe(404)
+    expect(JSON.parse(reply.body)).toEqual({
+      code: 5,
+      message: "NotFound error",
+      details: [
+        {
+          "@type": "type.googleapis.com/vega.ErrorDetail",
+          code: 250001,
+          message: "failed to get epoch",
+          inner: "no resource corresponding to this id"
+        }
+      ]
+    })
+    // above the int64 range the node reads the current epoch
+    expect(listNodes({ epochSeq: 2n ** 63n })).toEqual(listNodes())
+  })
+
+  it('pages by id with the cursor {"id":…}; a bad cursor is 500 failed to get nodes', () => {
+    const first = listNodes({ "pagination.first": 2, "pagination.newestFirst": false })
+    expect(cursorJson(first.pageInfo.endCursor)).toBe(`{"id":"${first.edges[1].node.id}"}`)
+    expect(first.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false })
+    const all = walk((after) => {
+      const page = listNodes({
+        "pagination.first": 2,
+        "pagination.newestFirst": false,
+        ...(after === undefined ? {} : { "pagination.after": after })
+      })
+      return { nodes: page.edges.map((e) => e.node.id), next: page.pageInfo.hasNextPage, end: page.pageInfo.endCursor }
+    })
+    expect(all).toEqual(world.catalog.validators.map((v) => v.nodeId).sort())
+    const last = listNodes({ "pagination.last": 2, "pagination.newestFirst": false })
+    expect(last.edges.map((e) => e.node.id)).toEqual(all.slice(-2))
+    const bad = call(node, "/api/v2/nodes", { "pagination.after": Buffer.from("{").toString("base64") })
+    expect(bad.status).toBe(500)
+    expect(JSON.parse(bad.body).details[0]).toMatchObject({ code: 110001, message: "failed to get nodes" })
+  })
+})
+
+describe("GetNode", () => {
+  it("answers a node of the current epoch, and 404 for an unknown id", () => {
+    const [first] = body("/api/v2/nodes").nodes.edges
+    const one = decoded(DataNode.GetNodeResponse, call(node, "/api/v2/node/{id}", {}, { id: first.node.id }))
+    expect(one.node?.id).toBe(first.node.id)
+    expect(body("/api/v2/node/{id}", {}, { id: first.node.id.toUpperCase() }).node).toEqual(first.node)
+    const unknown = call(node, "/api/v2/node/{id}", {}, { id: "ab".repeat(32) })
+    expect(unknown.status).toBe(404)
+    expect(JSON.parse(unknown.body).details[0]).toMatchObject({
+      code: 10000,
+      message: "no resource corresponding to this id"
+    })
+  })
+})
+
+describe("stake", () => {
+  it("a node's delegations add up to its totals, and follow the parties' linked stake", () => {
+    for (const seq of [1n, 2n, BigInt(world.epoch)]) {
+      const epoch = epochOf(seq)
+      for (const v of epoch.validators) {
+        const mine = epoch.delegations.filter((d) => d.nodeId === v.id)
+        expect(mine).toEqual(v.delegations)
+        expect(mine.reduce((sum, d) => sum + d.amount, 0n)).toBe(v.stakedTotal)
+        const delegated = mine.filter((d) => d.party !== (v.pubKey as string)).reduce((sum, d) => sum + d.amount, 0n)
+        expect(delegated).toBe(v.stakedByDelegates)
+      }
+      const first = world.chain.epochFirstBlock(Number(seq))
+      for (const d of epoch.delegations) {
+        if (world.catalog.validators.some((v) => v.pubKey === (d.party as string))) continue
+        expect(d.amount).toBe(BigInt(world.stakeLinkings.available(d.party, first)) * 10n ** 15n)
+      }
+    }
+  })
+})

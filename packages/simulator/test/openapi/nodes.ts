@@ -1,0 +1,12 @@
+/** Nodes and delegations: lists over pages, one node, an unknown node and epoch. */
+import type { Recorder } from "./exchanges.js"
+
+export const nodes = async (r: Recorder) => {
+  await r.pages("/api/v2/nodes", "nodes")
+  await r.query("/api/v2/nodes", { epochSeq: "2" })
+  await r.query("/api/v2/nodes", { epochSeq: "100000" })
+  const first = await r.query("/api/v2/nodes", { "pagination.first": "1" })
+  const id: string = first?.nodes?.edges?.[0]?.node?.id ?? "00"
+  await r.query("/api/v2/node/{id}", {}, { id })
+  await r.query("/api/v2/node/{id}", {}, { id: "ab".repeat(32) })
+}
