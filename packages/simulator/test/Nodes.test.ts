@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DataNode, Epoch } from "@vega-effect/schema"
+import { microsToRfc3339 } from "../src/internal/goTime.js"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
 const world = smallWorld()
@@ -103,5 +104,65 @@ describe("stake", () => {
         expect(d.amount).toBe(BigInt(world.stakeLinkings.available(d.party, first)) * 10n ** 15n)
       }
     }
+  })
+})
+
+const delegations = (query: Query = {}) =>
+  decoded(DataNode.ListDelegationsResponse, call(node, "/api/v2/delegations", query)).delegations
+
+describe("ListDelegations", () => {
+  it("sums, per node and epoch, to the node's stake of that epoch", () => {
+    for (const seq of [1, 3, world.epoch]) {
+      const rows = delegations({ epochId: String(seq), "pagination.first": 1000 }).edges.map((e) => e.node)
+      const nodes = decoded(DataNode.ListNodesResponse, call(node, "/api/v2/nodes", { epochSeq: BigInt(seq) })).nodes
+      for (const { node: n } of nodes.edges) {
+        const sum = rows.filter((d) => d.nodeId === n.id).reduce((total, d) => total + d.amount, 0n)
+        expect(sum).toBe(n.stakedTotal)
+      }
+      expect(rows.every((d) => d.epochSeq === BigInt(seq))).toBe(true)
+    }
+  })
+
+  it("lists every epoch without epochId, filters by party and node, and orders by time, party, node", () => {
+    const all = walk((after) => {
+      const page = delegations({
+        "pagination.first": 50,
+        "pagination.newestFirst": false,
+        ...(after === undefined ? {} : { "pagination.after": after })
+      })
+      return { nodes: page.edges.map((e) => e.node), next: page.pageInfo.hasNextPage, end: page.pageInfo.endCursor }
+    })
+    expect(new Set(all.map((d) => d.epochSeq)).size).toBe(world.epoch)
+    const keys = all.map((d) => `${String(d.epochSeq).padStart(6, "0")} ${d.party} ${d.nodeId}`)
+    expect(keys).toEqual([...keys].sort())
+    const newest = delegations({ "pagination.first": 1 })
+    expect(newest.edges[0].node).toEqual(all[all.length - 1])
+    const party = all.find((d) => !world.catalog.validators.some((v) => v.pubKey === (d.party as string)))!.party
+    const mine = delegations({ partyId: party.toUpperCase(), "pagination.first": 1000 }).edges.map((e) => e.node)
+    expect(mine.length).toBe(all.filter((d) => d.party === party).length)
+    const nodeId = world.catalog.validators[0].nodeId
+    const theirs = delegations({ nodeId, epochId: "2", "pagination.first": 1000 }).edges.map((e) => e.node)
+    expect(theirs).toEqual(all.filter((d) => d.nodeId === nodeId && d.epochSeq === 2n).reverse())
+    const cursor = cursorJson(
+      delegations({ "pagination.first": 1, "pagination.newestFirst": false }).pageInfo.endCursor
+    )
+    const first = all[0]
+    expect(cursor).toBe(
+      `{"vegaTime":"${microsToRfc3339(world.chain.blockTime(1))}","partyId":"${first.party}","nodeId":"${first.nodeId}","epochId":1}`
+    )
+  })
+
+  it("reports an epochId that does not parse and an id that is not hex", () => {
+    const epoch = call(node, "/api/v2/delegations", { epochId: "x" })
+    expect(epoch.status).toBe(400)
+    expect(JSON.parse(epoch.body).details[0]).toMatchObject({
+      code: 10036,
+      message: "failed to parse epoch id",
+      inner: 'epochID: x: strconv.ParseInt: parsing "x": invalid syntax'
+    })
+    const party = call(node, "/api/v2/delegations", { partyId: "zz" })
+    expect(party.status).toBe(400)
+    expect(JSON.parse(party.body).details[0]).toMatchObject({ code: 130001, message: "failed to get delegation" })
+    expect(delegations({ epochId: String(world.epoch + 5) }).edges).toEqual([])
   })
 })

@@ -79,7 +79,8 @@ const COVERED = [
   "/api/v2/estimate/margin",
   "/api/v2/estimate/position",
   "/api/v2/nodes",
-  "/api/v2/node/{id}"
+  "/api/v2/node/{id}",
+  "/api/v2/delegations"
 ]
 
 /**

@@ -9,4 +9,9 @@ export const nodes = async (r: Recorder) => {
   const id: string = first?.nodes?.edges?.[0]?.node?.id ?? "00"
   await r.query("/api/v2/node/{id}", {}, { id })
   await r.query("/api/v2/node/{id}", {}, { id: "ab".repeat(32) })
+  await r.pages("/api/v2/delegations", "delegations")
+  await r.pages("/api/v2/delegations", "delegations", { epochId: "2" })
+  await r.query("/api/v2/delegations", { nodeId: id, "pagination.first": "3" })
+  await r.query("/api/v2/delegations", { epochId: "x" })
+  await r.query("/api/v2/delegations", { partyId: "zz" })
 }

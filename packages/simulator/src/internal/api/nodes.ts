@@ -18,13 +18,16 @@ import { DataNodeApi, Decimal, Encoder, Epoch, GatewayError } from "@vega-effect
 import * as Option from "effect/Option"
 import { resolve } from "../paging.js"
 import { param, paginationParams, type Params, type Reply, type Route } from "../route.js"
-import { epochStake, type EpochStake, type NodeStake } from "../world/delegations.js"
+import { parseInt64 } from "../goQuery.js"
+import { epochStake, type DelegationRow, type EpochStake, type NodeStake } from "../world/delegations.js"
 import { ratioText } from "../world/governance.js"
 import { arraySource, list } from "./connection.js"
-import { NodeCursor, writeCursor } from "./cursors.js"
+import { DelegationCursor, NodeCursor, writeCursor } from "./cursors.js"
+import { storedIdKey } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { pagination, uint64 } from "./params.js"
-import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
+import { pagination, str, uint64 } from "./params.js"
+import { badCursor, error, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
+import { compareStrings } from "../world/versioned.js"
 
 const { ApiErrors, ErrorDetailCode, NO_RESOURCE_INNER } = GatewayError
 
@@ -120,6 +123,80 @@ const getNode = (params: Params, node: NodeView): Reply => {
   return ok(`{"node":${nodeJson(found, stake)}}`)
 }
 
+interface DelegationKey {
+  readonly vt: number
+  readonly party: string
+  readonly nodeId: string
+  readonly epoch: number
+}
+
+const compareDelegationToKey = (d: DelegationRow, k: DelegationKey): number =>
+  d.vt - k.vt || compareStrings(d.party, k.party) || compareStrings(d.nodeId, k.nodeId) || d.epoch - k.epoch
+
+const delegationCursor = (d: DelegationRow): string => writeCursor(DelegationCursor, [d.vt, d.party, d.nodeId, d.epoch])
+
+const encodeDelegation = Encoder.stringify(Epoch.Delegation)
+
+const delegationJson = (d: DelegationRow): string => encodeDelegation(delegationValue(d) as unknown as Epoch.Delegation)
+
+/**
+ * ListDelegations reads `delegations_current` with the filters it is given: without `epochId`,
+ * every epoch's (not only the current one's, whatever the proto comment says). `epochId` is a
+ * proto string parsed as an int64 (400 `failed to parse epoch id`). Ordering `vega_time, party_id,
+ * node_id, epoch_id` (newest first by default), cursor `{"vegaTime","partyId","nodeId","epochId"}`.
+ * A party or node filter that is not hex fails the query: 400 `failed to get delegation`, its inner
+ * text naming the filters (the epoch, a Go pointer there, is written as its nil form `0`).
+ */
+const listDelegations = (params: Params, node: NodeView): Reply => {
+  const request = resolve(pagination(params))
+  if ("error" in request) return invalidPagination(request.error)
+  const epochText = str(params, "epochId")
+  let epochFilter: number | undefined
+  if (epochText !== undefined) {
+    const parsed = parseInt64(epochText, 64)
+    if (typeof parsed !== "bigint") {
+      return error(GatewayError.fromApiError(ApiErrors.EpochIdParse, `epochID: ${epochText}: ${parsed.error}`))
+    }
+    epochFilter = parsed > 2n ** 53n || parsed < -(2n ** 53n) ? -1 : Number(parsed)
+  }
+  const partyText = str(params, "partyId")
+  const nodeText = str(params, "nodeId")
+  const party = partyText === undefined ? undefined : storedIdKey(partyText)
+  const nodeId = nodeText === undefined ? undefined : storedIdKey(nodeText)
+  const bad =
+    party === undefined && partyText !== undefined
+      ? partyText
+      : nodeId === undefined && nodeText !== undefined
+        ? nodeText
+        : undefined
+  const filters = `partyID: ${partyText ?? ""}, nodeID: ${nodeText ?? ""}, epochID: 0`
+  if (bad !== undefined) return invalidId(ApiErrors.DelegationServiceGet, `${filters}: ${notHex(bad)}`)
+  const current = node.world.chain.epochOf(node.readableHeight)
+  const rows: Array<DelegationRow> = []
+  const from = epochFilter ?? 1
+  const to = epochFilter ?? current
+  for (let e = Math.max(1, from); e <= Math.min(current, to); e++) {
+    for (const d of epochStake(node.world, e).delegations) {
+      if ((party === undefined || d.party === party) && (nodeId === undefined || d.nodeId === nodeId)) rows.push(d)
+    }
+  }
+  const result = list<DelegationRow, DelegationKey>({
+    request,
+    cursor: DelegationCursor,
+    keyOf: (v) => ({
+      vt: v.get("vegaTime") as number,
+      party: (v.get("partyId") as string).toLowerCase(),
+      nodeId: (v.get("nodeId") as string).toLowerCase(),
+      epoch: v.get("epochId") as number
+    }),
+    source: arraySource(rows, compareDelegationToKey, delegationCursor),
+    nodeJson: delegationJson
+  })
+  if ("cursorError" in result)
+    return internal(ApiErrors.DelegationServiceGet, `${filters}: ${badCursor(result.cursorError)}`)
+  return ok(`{"delegations":${result.json}}`)
+}
+
 export const routes: ReadonlyArray<Route<NodeView>> = [
   {
     method: DataNodeApi.ListNodes.method,
@@ -132,5 +209,11 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
     path: DataNodeApi.GetNode.path,
     params: [],
     handle: getNode
+  },
+  {
+    method: DataNodeApi.ListDelegations.method,
+    path: DataNodeApi.ListDelegations.path,
+    params: [param("partyId", "string"), param("nodeId", "string"), param("epochId", "string"), ...paginationParams],
+    handle: listDelegations
   }
 ]
