@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DataNode, Epoch } from "@vega-effect/schema"
+import { goFloat32 } from "../src/internal/goJson.js"
 import { microsToRfc3339 } from "../src/internal/goTime.js"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
@@ -164,5 +165,31 @@ describe("ListDelegations", () => {
     expect(party.status).toBe(400)
     expect(JSON.parse(party.body).details[0]).toMatchObject({ code: 130001, message: "failed to get delegation" })
     expect(delegations({ epochId: String(world.epoch + 5) }).edges).toEqual([])
+  })
+})
+
+describe("GetNetworkData", () => {
+  it("totals the current epoch's nodes and the ended epochs' minutes", () => {
+    const data = decoded(DataNode.GetNetworkDataResponse, call(node, "/api/v2/network/data")).nodeData!
+    const nodes = decoded(DataNode.ListNodesResponse, call(node, "/api/v2/nodes")).nodes.edges
+    expect(data.stakedTotal).toBe(nodes.reduce((sum, e) => sum + e.node.stakedTotal, 0n))
+    expect(data.totalNodes).toBe(world.catalog.validators.length)
+    expect(data.inactiveNodes).toBe(0)
+    expect(data.tendermintNodes).toMatchObject({ total: nodes.length, inactive: 0, maximum: 30 })
+    expect(data.ersatzNodes).toMatchObject({ total: 0, maximum: 15 })
+    const { chain } = world
+    const minutes = (chain.blockTime(chain.epochLastBlock(world.epoch - 1)) - chain.blockTime(1)) / 60e6
+    // one block between epochs is not counted (an epoch ends at its last block's time)
+    expect(Math.abs(data.uptime - minutes)).toBeLessThan(world.epoch)
+    expect(data.uptime > 0).toBe(true)
+  })
+
+  it("writes the uptime as Go writes a float32", () => {
+    expect(goFloat32(0.1)).toBe("0.1")
+    expect(goFloat32(150.25)).toBe("150.25")
+    expect(goFloat32(1234567)).toBe("1.234567e+06")
+    expect(goFloat32(16777217)).toBe("1.6777216e+07")
+    expect(goFloat32(0.00001)).toBe("1e-05")
+    expect(goFloat32(1 / 3)).toBe("0.33333334")
   })
 })

@@ -80,7 +80,8 @@ const COVERED = [
   "/api/v2/estimate/position",
   "/api/v2/nodes",
   "/api/v2/node/{id}",
-  "/api/v2/delegations"
+  "/api/v2/delegations",
+  "/api/v2/network/data"
 ]
 
 /**

@@ -1,4 +1,4 @@
-/** Nodes and delegations: lists over pages, one node, an unknown node and epoch. */
+/** Nodes, delegations and network data: lists over pages, one node, unknown nodes and epochs, bad filters. */
 import type { Recorder } from "./exchanges.js"
 
 export const nodes = async (r: Recorder) => {
@@ -14,4 +14,5 @@ export const nodes = async (r: Recorder) => {
   await r.query("/api/v2/delegations", { nodeId: id, "pagination.first": "3" })
   await r.query("/api/v2/delegations", { epochId: "x" })
   await r.query("/api/v2/delegations", { partyId: "zz" })
+  await r.query("/api/v2/network/data")
 }

@@ -18,6 +18,7 @@ import { DataNodeApi, Decimal, Encoder, Epoch, GatewayError } from "@vega-effect
 import * as Option from "effect/Option"
 import { resolve } from "../paging.js"
 import { param, paginationParams, type Params, type Reply, type Route } from "../route.js"
+import { goFloat32 } from "../goJson.js"
 import { parseInt64 } from "../goQuery.js"
 import { epochStake, type DelegationRow, type EpochStake, type NodeStake } from "../world/delegations.js"
 import { ratioText } from "../world/governance.js"
@@ -197,6 +198,42 @@ const listDelegations = (params: Params, node: NodeView): Reply => {
   return ok(`{"delegations":${result.json}}`)
 }
 
+const nodeSetJson = (total: number, maximum: number | undefined): string =>
+  `{"total":${total},"inactive":0,"promoted":[],"demoted":[]${maximum === undefined ? "" : `,"maximum":${maximum}`}}`
+
+/**
+ * GetNetworkData (datanode/api/trading_data_v2.go and sqlstore/node.go `GetNodeData`, v0.75.8):
+ * the current epoch's delegations summed, the uptime as the minutes of every ended epoch (the
+ * running one has no end time yet), the nodes counted per set by their ranking status (all
+ * consensus nodes here, none inactive, promoted or demoted), and the sets' maximums from
+ * `network.validators.tendermint.number` and that times
+ * `network.validators.ersatz.multipleOfTendermintValidators` (a float32, truncated, as Go does).
+ */
+const getNetworkData = (_params: Params, node: NodeView): Reply => {
+  const { chain, networkParameters } = node.world
+  const current = chain.epochOf(node.readableHeight)
+  const stake = epochStake(node.world, current)
+  let micros = 0
+  for (let e = 1; e < current; e++)
+    micros += chain.blockTime(chain.epochLastBlock(e)) - chain.blockTime(chain.epochFirstBlock(e))
+  const tendermint = Number(
+    networkParameters.at("network.validators.tendermint.number", node.readableHeight)?.value ?? "0"
+  )
+  const factor = Math.fround(
+    Number(
+      networkParameters.at("network.validators.ersatz.multipleOfTendermintValidators", node.readableHeight)?.value ??
+        "0"
+    )
+  )
+  const ersatz = Math.trunc(tendermint * factor)
+  const n = stake.nodes.length
+  return ok(
+    `{"nodeData":{"stakedTotal":"${stake.total}","totalNodes":${n},"inactiveNodes":0,` +
+      `"tendermintNodes":${nodeSetJson(n, tendermint)},"ersatzNodes":${nodeSetJson(0, ersatz)},` +
+      `"pendingNodes":${nodeSetJson(0, undefined)},"uptime":${goFloat32(micros / 60_000_000)}}}`
+  )
+}
+
 export const routes: ReadonlyArray<Route<NodeView>> = [
   {
     method: DataNodeApi.ListNodes.method,
@@ -215,5 +252,11 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
     path: DataNodeApi.ListDelegations.path,
     params: [param("partyId", "string"), param("nodeId", "string"), param("epochId", "string"), ...paginationParams],
     handle: listDelegations
+  },
+  {
+    method: DataNodeApi.GetNetworkData.method,
+    path: DataNodeApi.GetNetworkData.path,
+    params: [],
+    handle: getNetworkData
   }
 ]
