@@ -81,7 +81,8 @@ const COVERED = [
   "/api/v2/nodes",
   "/api/v2/node/{id}",
   "/api/v2/delegations",
-  "/api/v2/network/data"
+  "/api/v2/network/data",
+  "/api/v2/rewards/epoch/summaries"
 ]
 
 /**

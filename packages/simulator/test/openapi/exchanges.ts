@@ -12,6 +12,7 @@ import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
 import { governance } from "./governance.js"
 import { networkParameters } from "./networkParameters.js"
 import { nodes } from "./nodes.js"
+import { epochRewardSummaries } from "./epochRewardSummaries.js"
 import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import {
@@ -469,5 +470,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await governance(r, sim)
   await margin(r, sim, market, recordFrames)
   await nodes(r)
+  await epochRewardSummaries(r)
   return r.exchanges
 }

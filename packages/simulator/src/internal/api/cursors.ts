@@ -326,3 +326,15 @@ export const DelegationCursor: CursorSpec = {
     { key: "epochId", type: "int", goType: "int64" }
   ]
 }
+
+/** entities/reward_summary.go (v0.75.8): `EpochRewardSummaryCursor`, the amount a decimal string. */
+export const EpochRewardSummaryCursor: CursorSpec = {
+  struct: "EpochRewardSummaryCursor",
+  fields: [
+    { key: "epoch_id", type: "int", goType: "uint64" },
+    id("asset_id", "string"),
+    id("market_id", "string"),
+    id("reward_type", "string"),
+    id("amount", "string")
+  ]
+}

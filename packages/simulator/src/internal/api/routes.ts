@@ -59,7 +59,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...governance.routes,
   ...margin.routes,
   estimatePosition.route,
-  ...nodes.routes
+  ...nodes.routes,
+  rewards.epochSummariesRoute
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
