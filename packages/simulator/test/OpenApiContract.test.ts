@@ -82,7 +82,8 @@ const COVERED = [
   "/api/v2/node/{id}",
   "/api/v2/delegations",
   "/api/v2/network/data",
-  "/api/v2/rewards/epoch/summaries"
+  "/api/v2/rewards/epoch/summaries",
+  "/api/v2/network/limits"
 ]
 
 /**

@@ -1,4 +1,4 @@
-/** Nodes, delegations and network data: lists over pages, one node, unknown nodes and epochs, bad filters. */
+/** Nodes, delegations, network data and limits: lists over pages, one node, unknown nodes and epochs, bad filters. */
 import type { Recorder } from "./exchanges.js"
 
 export const nodes = async (r: Recorder) => {
@@ -15,4 +15,5 @@ export const nodes = async (r: Recorder) => {
   await r.query("/api/v2/delegations", { epochId: "x" })
   await r.query("/api/v2/delegations", { partyId: "zz" })
   await r.query("/api/v2/network/data")
+  await r.query("/api/v2/network/limits")
 }
