@@ -196,3 +196,14 @@ describe("GetNetworkData", () => {
     expect(goFloat32(1 / 3)).toBe("0.33333334")
   })
 })
+
+describe("pruning", () => {
+  // accepted linkings are never superseded, so what an epoch's first block saw survives pruning
+  it("leaves past epochs' stake as it was", () => {
+    const pruned = smallWorld()
+    pruned.prune(pruned.height)
+    const ask = (w: typeof world) =>
+      call(nodeOf(w), "/api/v2/delegations", { epochId: "2", "pagination.first": 1000 }).body
+    expect(ask(pruned)).toBe(ask(world))
+  })
+})
