@@ -298,7 +298,11 @@ export const ErrorDetailCode = {
   MissingOracleSpecId: 10031,
   OracleSpecServiceGet: 190001,
   OracleSpecServiceGetAll: 190002,
-  OracleDataServiceGet: 190003
+  OracleDataServiceGet: 190003,
+  NodeServiceGetNodes: 110001,
+  NodeServiceGetNodeData: 110002,
+  DelegationServiceGet: 130001,
+  GetEpoch: 250001
 } as const
 
 /**
@@ -554,7 +558,21 @@ export const ApiErrors = {
     "failed retrieve data for oracle data",
     ErrorDetailCode.OracleDataServiceGet,
     GrpcCode.Internal
-  )
+  ),
+  NodeServiceGetNodes: apiErrorEntry("failed to get nodes", ErrorDetailCode.NodeServiceGetNodes, GrpcCode.Internal),
+  NodeServiceGetNodeData: apiErrorEntry(
+    "failed to get node data",
+    ErrorDetailCode.NodeServiceGetNodeData,
+    GrpcCode.Internal
+  ),
+  /** Reported as Internal, or InvalidArgument when an id of the filter does not decode. */
+  DelegationServiceGet: apiErrorEntry(
+    "failed to get delegation",
+    ErrorDetailCode.DelegationServiceGet,
+    GrpcCode.Internal
+  ),
+  /** Reported as NotFound for an epoch the node does not have. */
+  GetEpoch: apiErrorEntry("failed to get epoch", ErrorDetailCode.GetEpoch, GrpcCode.NotFound)
 } as const
 
 /**

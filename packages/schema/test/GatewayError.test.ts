@@ -178,7 +178,11 @@ describe("GatewayError", () => {
       MissingOracleSpecId: 10031,
       OracleSpecServiceGet: 190001,
       OracleSpecServiceGetAll: 190002,
-      OracleDataServiceGet: 190003
+      OracleDataServiceGet: 190003,
+      NodeServiceGetNodes: 110001,
+      NodeServiceGetNodeData: 110002,
+      DelegationServiceGet: 130001,
+      GetEpoch: 250001
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -212,7 +216,10 @@ describe("GatewayError", () => {
       code: 190001,
       grpcCode: 5
     })
-    expect(ApiErrors.OracleDataServiceGet.code).toBe(190003)
+    ;(expect(ApiErrors.OracleDataServiceGet.code).toBe(190003),
+      expect(ApiErrors.NodeServiceGetNodes).toEqual({ message: "failed to get nodes", code: 110001, grpcCode: 13 }))
+    expect(ApiErrors.DelegationServiceGet).toEqual({ message: "failed to get delegation", code: 130001, grpcCode: 13 })
+    expect(ApiErrors.GetEpoch).toEqual({ message: "failed to get epoch", code: 250001, grpcCode: 5 })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })

@@ -128,3 +128,21 @@ describe("GetNetworkParameter", () => {
     expect(list({ "pagination.first": 1000 }, nodeOf(w)).edges.find((e) => e.node.key === key)?.node.value).toBe("1h")
   })
 })
+
+describe("GetNetworkLimits", () => {
+  it("derives the limits from the limits.* parameters", () => {
+    const limits = decoded(DataNode.GetNetworkLimitsResponse, call(nodeOf(world), "/api/v2/network/limits", {})).limits!
+    // testnet's parameters: no "from" times, spot and perpetual markets enabled
+    expect(limits).toMatchObject({
+      canProposeMarket: true,
+      canProposeAsset: true,
+      genesisLoaded: true,
+      proposeMarketEnabledFrom: 0n,
+      canProposeSpotMarket: true,
+      canProposePerpetualMarket: true
+    })
+    const later = JSON.parse(call(nodeOf(world, { nodeVersion: "v0.79" }), "/api/v2/network/limits", {}).body)
+    expect(later.limits.canUseAmm).toBe(false)
+    expect(JSON.parse(call(nodeOf(world), "/api/v2/network/limits", {}).body).limits.canUseAmm).toBeUndefined()
+  })
+})

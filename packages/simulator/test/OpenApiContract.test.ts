@@ -84,7 +84,13 @@ const COVERED = [
   "/api/v2/successor_markets/{marketId}",
   "/api/v2/oracle/specs",
   "/api/v2/oracle/spec/{oracleSpecId}",
-  "/api/v2/oracle/data"
+  "/api/v2/oracle/data",
+  "/api/v2/nodes",
+  "/api/v2/node/{id}",
+  "/api/v2/delegations",
+  "/api/v2/network/data",
+  "/api/v2/rewards/epoch/summaries",
+  "/api/v2/network/limits"
 ]
 
 /**

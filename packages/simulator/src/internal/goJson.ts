@@ -69,3 +69,25 @@ const finish = (bytes: Array<number>, quantum: ReadonlyArray<number>, count: num
   if (count >= 3) bytes.push(((quantum[1] << 4) | (quantum[2] >> 2)) & 0xff)
   return { text: Buffer.from(bytes).toString("utf8") }
 }
+
+/**
+ * A `float` proto field as the gateway's jsonpb writes it: Go's `strconv.FormatFloat(f, 'g', -1,
+ * 32)`, the shortest digits that read back as the same float32, in exponent form below 1e-4 or
+ * from 1e6 (NaN and infinities, quoted by jsonpb, are not handled).
+ */
+export const goFloat32 = (value: number): string => {
+  const f = Math.fround(value)
+  if (f === 0) return Object.is(f, -0) ? "-0" : "0"
+  let digits = f.toPrecision(9)
+  for (let p = 1; p <= 9; p++) {
+    const candidate = f.toPrecision(p)
+    if (Math.fround(Number(candidate)) === f) {
+      digits = candidate
+      break
+    }
+  }
+  const [mantissa, exponent] = Number(digits).toExponential().split("e")
+  const exp = Number(exponent)
+  if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`
+  return String(Number(digits))
+}

@@ -11,6 +11,8 @@ import { request } from "../support/http.js"
 import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
 import { governance } from "./governance.js"
 import { networkParameters } from "./networkParameters.js"
+import { nodes } from "./nodes.js"
+import { epochRewardSummaries } from "./epochRewardSummaries.js"
 import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
@@ -474,5 +476,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await parties(r, party)
   await successorMarkets(r, market)
   await oracles(r)
+  await nodes(r)
+  await epochRewardSummaries(r)
   return r.exchanges
 }

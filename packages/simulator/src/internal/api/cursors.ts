@@ -343,3 +343,32 @@ export const OracleDataCursor: CursorSpec = {
   struct: "OracleDataCursor",
   fields: [time("vegaTime"), { key: "signers", type: "any", goType: "entities.Signers" }]
 }
+
+/** entities/node.go (v0.75.8): `NodeCursor`, the node id. */
+export const NodeCursor: CursorSpec = {
+  struct: "NodeCursor",
+  fields: [id("id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Node]")]
+}
+
+/** entities/delegation.go (v0.75.8): `DelegationCursor`. */
+export const DelegationCursor: CursorSpec = {
+  struct: "DelegationCursor",
+  fields: [
+    time("vegaTime"),
+    id("partyId", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Party]"),
+    id("nodeId", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Node]"),
+    { key: "epochId", type: "int", goType: "int64" }
+  ]
+}
+
+/** entities/reward_summary.go (v0.75.8): `EpochRewardSummaryCursor`, the amount a decimal string. */
+export const EpochRewardSummaryCursor: CursorSpec = {
+  struct: "EpochRewardSummaryCursor",
+  fields: [
+    { key: "epoch_id", type: "int", goType: "uint64" },
+    id("asset_id", "string"),
+    id("market_id", "string"),
+    id("reward_type", "string"),
+    id("amount", "string")
+  ]
+}

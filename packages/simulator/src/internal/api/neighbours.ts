@@ -9,9 +9,11 @@ import { microsToNanos } from "../goTime.js"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Route } from "../route.js"
 import type { AssetInfo, MarketInfo } from "../world/catalog.js"
+import { epochStake } from "../world/delegations.js"
 import { compareStrings } from "../world/versioned.js"
 import { arraySource, cachedJson, cachedJsonByVersion, list } from "./connection.js"
 import { marketJson } from "./marketJson.js"
+import { delegationValue, nodeValue } from "./nodes.js"
 import { ETHEREUM_CHAIN_ID, RELEASES, since } from "./nodeVersion.js"
 import { AssetCursor, MarketCursor, writeCursor } from "./cursors.js"
 import type { NodeView } from "./node.js"
@@ -169,7 +171,7 @@ const epoch: Route<NodeView> = {
   path: DataNodeApi.GetEpoch.path,
   params: [param("id", "uint64"), param("block", "uint64")],
   handle: (params, node) => {
-    const { catalog, chain } = node.world
+    const { chain } = node.world
     const id = int64(params, "id")
     const block = int64(params, "block")
     const current = chain.epochOf(node.readableHeight)
@@ -185,27 +187,8 @@ const epoch: Route<NodeView> = {
     }
     const first = chain.epochFirstBlock(seq)
     const last = chain.epochLastBlock(seq)
-    const stake = 1_000_000n * 10n ** 18n
-    const validators = catalog.validators.map((v) => ({
-      id: v.nodeId,
-      pubKey: v.pubKey,
-      tmPubKey: "",
-      ethereumAddress: v.ethereumAddress,
-      infoUrl: `https://${v.name}.example`,
-      location: "",
-      stakedByOperator: stake,
-      stakedByDelegates: stake * 3n,
-      stakedTotal: stake * 4n,
-      maxIntendedStake: 0n,
-      pendingStake: 0n,
-      epochData: null,
-      status: "NODE_STATUS_VALIDATOR",
-      delegations: [],
-      rewardScore: null,
-      rankingScore: null,
-      name: v.name,
-      avatarUrl: ""
-    }))
+    const stake = epochStake(node.world, seq)
+    const validators = stake.nodes.map((n) => nodeValue(n, stake))
     const body = {
       epoch: {
         seq: BigInt(seq),
@@ -217,7 +200,7 @@ const epoch: Route<NodeView> = {
           lastBlock: seq < current ? BigInt(last) : 0n
         },
         validators,
-        delegations: []
+        delegations: stake.delegations.map(delegationValue)
       }
     }
     return ok(JSON.stringify(encodeEpoch(body as unknown as Epoch.GetEpochResponse)))

@@ -14,11 +14,13 @@
  * to NotFound). Keys are matched exactly (case matters).
  */
 import { DataNodeApi, Encoder, GatewayError, Vega } from "@vega-effect/schema"
+import { rfc3339ToMicros } from "../goTime.js"
 import { page, resolve } from "../paging.js"
 import { paginationParams, type Params, type Reply, type Route } from "../route.js"
 import { compareKeys, type NetworkParameterRow } from "../world/networkParameters.js"
 import { arraySource, cachedJson, connectionJson } from "./connection.js"
 import type { NodeView } from "./node.js"
+import { since } from "./nodeVersion.js"
 import { pagination } from "./params.js"
 import { error, invalidPagination, ok } from "./reply.js"
 
@@ -67,6 +69,47 @@ const getNetworkParameter = (params: Params, node: NodeView): Reply => {
   return ok(`{"networkParameter":${networkParameterJson(row)}}`)
 }
 
+/**
+ * GetNetworkLimits (`GET /api/v2/network/limits`): the limits the core derives from
+ * `limits.markets.proposeEnabledFrom`, `limits.assets.proposeEnabledFrom`,
+ * `limits.markets.proposeSpotEnabled` and `limits.markets.proposePerpetualEnabled` once genesis
+ * is loaded (core/limits/engine.go, v0.75.8): proposing is enabled when the "from" time is empty
+ * or has passed (the time reported as unix ns, 0 when empty); spot and perpetual markets also
+ * need their flag at 1. A v0.79 node adds `canUseAmm`.
+ */
+const getNetworkLimits = (_params: Params, node: NodeView): Reply => {
+  const height = node.readableHeight
+  const value = (key: string) => node.world.networkParameters.at(key, height)?.value ?? ""
+  const now = node.world.chain.blockTime(height)
+  const from = (key: string) => {
+    const text = value(key)
+    return text === "" ? undefined : rfc3339ToMicros(text)
+  }
+  const marketsFrom = from("limits.markets.proposeEnabledFrom")
+  const assetsFrom = from("limits.assets.proposeEnabledFrom")
+  const markets = marketsFrom === undefined || marketsFrom <= now
+  const assets = assetsFrom === undefined || assetsFrom <= now
+  const limits = {
+    canProposeMarket: markets,
+    canProposeAsset: assets,
+    proposeMarketEnabled: markets,
+    proposeAssetEnabled: assets,
+    genesisLoaded: true,
+    proposeMarketEnabledFrom: BigInt(marketsFrom ?? 0) * 1000n,
+    proposeAssetEnabledFrom: BigInt(assetsFrom ?? 0) * 1000n,
+    canProposeSpotMarket: markets && value("limits.markets.proposeSpotEnabled") === "1",
+    canProposePerpetualMarket: markets && value("limits.markets.proposePerpetualEnabled") === "1"
+  }
+  const json = encodeLimits(limits as unknown as Vega.NetworkLimits)
+  // v0.79 adds `canUseAmm` (from `limits.markets.ammPoolEnabled`) as the last field
+  const amm = since(node.nodeVersion, "v0.79")
+    ? `${json.slice(0, -1)},"canUseAmm":${value("limits.markets.ammPoolEnabled") === "1"}}`
+    : json
+  return ok(`{"limits":${amm}}`)
+}
+
+const encodeLimits = Encoder.stringify(Vega.NetworkLimits)
+
 export const routes: ReadonlyArray<Route<NodeView>> = [
   {
     method: DataNodeApi.ListNetworkParameters.method,
@@ -79,5 +122,11 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
     path: DataNodeApi.GetNetworkParameter.path,
     params: [],
     handle: getNetworkParameter
+  },
+  {
+    method: DataNodeApi.GetNetworkLimits.method,
+    path: DataNodeApi.GetNetworkLimits.path,
+    params: [],
+    handle: getNetworkLimits
   }
 ]

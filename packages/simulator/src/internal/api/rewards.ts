@@ -9,16 +9,16 @@
  * (epoch, party, asset), which the cursor identifies uniquely here (one row per party, asset and
  * epoch in this world), so cursor paging is exact.
  */
-import { DataNodeApi, Encoder, GatewayError, Ids, Reward, RewardSummary } from "@vega-effect/schema"
+import { DataNodeApi, Encoder, GatewayError, Ids, Reward, RewardSummary, Vega } from "@vega-effect/schema"
 import { resolve, type Source } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import { type RewardRow, Rewards } from "../world/rewards.js"
 import { compareStrings, idSortKey } from "../world/versioned.js"
 import { cachedJson, list } from "./connection.js"
-import { RewardCursor, writeCursor } from "./cursors.js"
+import { EpochRewardSummaryCursor, RewardCursor, writeCursor } from "./cursors.js"
 import { decodesAsId } from "./ids.js"
 import type { NodeView } from "./node.js"
-import { int64, pagination, str } from "./params.js"
+import { int64, pagination, str, strings } from "./params.js"
 import { badCursor, internal, invalidId, invalidPagination, notHex, ok } from "./reply.js"
 
 const encode = Encoder.stringify(RewardSummary.RewardSummary)
@@ -178,4 +178,126 @@ export const listRoute: Route<NodeView> = {
     ...paginationParams
   ],
   handle: handleList
+}
+
+/** One row of `GET /api/v2/rewards/epoch/summaries`: an epoch's rewards summed per asset, market and type. */
+interface EpochSummary {
+  readonly epoch: number
+  readonly asset: string
+  readonly market: string
+  readonly rewardType: string
+  readonly amount: bigint
+}
+
+const encodeEpochSummary = Encoder.stringify(Vega.EpochRewardSummary)
+
+const epochSummaryJson = (s: EpochSummary): string =>
+  encodeEpochSummary({
+    epoch: BigInt(s.epoch),
+    assetId: s.asset,
+    marketId: s.market,
+    rewardType: s.rewardType,
+    amount: s.amount
+  } as unknown as Vega.EpochRewardSummary)
+
+const epochSummaryCursor = (s: EpochSummary): string =>
+  writeCursor(EpochRewardSummaryCursor, [s.epoch, s.asset, s.market, s.rewardType, String(s.amount)])
+
+interface EpochSummaryKey {
+  readonly epoch: number
+  readonly asset: string
+  readonly market: string
+  readonly rewardType: string
+}
+
+const compareSummaryEpoch = (s: EpochSummary, k: EpochSummaryKey): number => s.epoch - k.epoch
+
+const compareSummaryFull = (s: EpochSummary, k: EpochSummaryKey): number =>
+  s.epoch - k.epoch ||
+  compareStrings(s.asset, k.asset) ||
+  compareStrings(s.market, k.market) ||
+  compareStrings(s.rewardType, k.rewardType)
+
+/**
+ * `GET /api/v2/rewards/epoch/summaries` (ListEpochRewardSummaries): the reward rows ListRewards
+ * serves, summed per epoch, asset, market and reward type (datanode/sqlstore/rewards.go
+ * `GetEpochSummaries`, v0.75.8), filtered by `filter.assetIds`, `filter.marketIds` (the rows have
+ * no market: only an empty id matches them), `filter.fromEpoch` and `filter.toEpoch`. The store
+ * orders by `epoch_id` alone: with quirks on, a cursor restarts at its epoch's first summary as
+ * ListRewards does; without, summaries are ordered and paged by (epoch, asset, market, type).
+ * An asset or market id that is not hex is 400 `failed to get summary`.
+ */
+const handleEpochSummaries = (params: Params, node: NodeView): Reply => {
+  const request = resolve(pagination(params))
+  if ("error" in request) return invalidPagination(request.error)
+  const assets = strings(params, "filter.assetIds")
+  const markets = strings(params, "filter.marketIds")
+  for (const [ids, what] of [
+    [assets, "asset"],
+    [markets, "market"]
+  ] as const) {
+    const bad = ids.find((id) => !decodesAsId(id) && id !== "")
+    if (bad !== undefined) {
+      return invalidId(ApiErrors.RewardsSummary, `could not decode ${what} ID: ${notHex(bad)}`)
+    }
+  }
+  const assetSet = new Set(assets.map((a) => a.toLowerCase()))
+  const marketSet = new Set(markets.map((m) => m.toLowerCase()))
+  const fromEpoch = epochParam(params, "filter.fromEpoch")
+  const toEpoch = epochParam(params, "filter.toEpoch")
+  const height = node.readableHeight
+  const all = node.world.rewards.rows
+  const lo = fromEpoch === undefined ? 0 : epochBound(all, fromEpoch)
+  const hi = toEpoch === undefined ? all.length : epochBound(all, toEpoch + 1)
+  const sums = new Map<string, EpochSummary>()
+  for (let i = lo; i < hi; i++) {
+    const row = all[i]
+    if (row.from > height) continue
+    if (assetSet.size > 0 && !assetSet.has(row.asset.id)) continue
+    if (marketSet.size > 0 && !marketSet.has("")) continue
+    const key = `${row.epoch}/${row.asset.id}/${row.rewardType}`
+    const sum = sums.get(key)
+    sums.set(key, {
+      epoch: row.epoch,
+      asset: row.asset.id,
+      market: "",
+      rewardType: row.rewardType,
+      amount: (sum?.amount ?? 0n) + row.amount
+    })
+  }
+  const summaries = [...sums.values()].sort((a, b) => compareSummaryFull(a, b))
+  const source: Source<EpochSummary, EpochSummaryKey> = {
+    size: summaries.length,
+    at: (i) => summaries[i],
+    include: () => true,
+    compare: node.quirks ? compareSummaryEpoch : compareSummaryFull,
+    cursorOf: epochSummaryCursor
+  }
+  const result = list<EpochSummary, EpochSummaryKey>({
+    request,
+    cursor: EpochRewardSummaryCursor,
+    keyOf: (v) => ({
+      epoch: v.get("epoch_id") as number,
+      asset: v.get("asset_id") as string,
+      market: v.get("market_id") as string,
+      rewardType: v.get("reward_type") as string
+    }),
+    source,
+    nodeJson: epochSummaryJson
+  })
+  if ("cursorError" in result) return internal(ApiErrors.RewardsSummary, badCursor(result.cursorError))
+  return ok(`{"summaries":${result.json}}`)
+}
+
+export const epochSummariesRoute: Route<NodeView> = {
+  method: DataNodeApi.ListEpochRewardSummaries.method,
+  path: DataNodeApi.ListEpochRewardSummaries.path,
+  params: [
+    param("filter.assetIds", "string", true),
+    param("filter.marketIds", "string", true),
+    param("filter.fromEpoch", "uint64"),
+    param("filter.toEpoch", "uint64"),
+    ...paginationParams
+  ],
+  handle: handleEpochSummaries
 }

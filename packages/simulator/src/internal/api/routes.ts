@@ -20,6 +20,7 @@ import { makeMarginStreamRoutes } from "./marginStream.js"
 import * as marketData from "./marketData.js"
 import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
+import * as nodes from "./nodes.js"
 import * as networkParameters from "./networkParameters.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
@@ -63,7 +64,9 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   estimatePosition.route,
   ...parties.routes,
   successorMarkets.route,
-  ...oracles.routes
+  ...oracles.routes,
+  ...nodes.routes,
+  rewards.epochSummariesRoute
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
