@@ -216,8 +216,8 @@ describe("GatewayError", () => {
       code: 190001,
       grpcCode: 5
     })
-    ;(expect(ApiErrors.OracleDataServiceGet.code).toBe(190003),
-      expect(ApiErrors.NodeServiceGetNodes).toEqual({ message: "failed to get nodes", code: 110001, grpcCode: 13 }))
+    expect(ApiErrors.OracleDataServiceGet.code).toBe(190003)
+    expect(ApiErrors.NodeServiceGetNodes).toEqual({ message: "failed to get nodes", code: 110001, grpcCode: 13 })
     expect(ApiErrors.DelegationServiceGet).toEqual({ message: "failed to get delegation", code: 130001, grpcCode: 13 })
     expect(ApiErrors.GetEpoch).toEqual({ message: "failed to get epoch", code: 250001, grpcCode: 5 })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
