@@ -7,7 +7,7 @@
  */
 import { it } from "@effect/vitest"
 import { Simulator } from "@vega-effect/simulator"
-import { type Duration, Effect, Exit } from "effect"
+import { Effect, Exit } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -57,8 +57,11 @@ const race = (
   before: (block: number) => Effect.Effect<void> = () => Effect.void,
   watch: object = {},
   liveSettings: object = {},
-  /** After the last block: time for the live watcher's reconciliations to find what the streams lost. */
-  settleFor: Duration.DurationInput = 0
+  /**
+   * After the last block, what to wait for (up to a minute) before comparing: the live watcher's
+   * reconnections back off for up to seconds, and only then do its reads find what the streams lost.
+   */
+  settled: (polled: ReadonlyArray<string>, followed: ReadonlyArray<string>) => boolean = () => true
 ) =>
   Effect.gen(function* () {
     const dir = mkdtempSync(join(tmpdir(), "watcher-live-"))
@@ -97,7 +100,11 @@ const race = (
         () => heightOf("poll") === height && heightOf("live") === height
       )
     }
-    yield* Effect.sleep(settleFor)
+    yield* waitFor(
+      () => "the live watcher to report what the reference reported",
+      () => settled(linesOf(file("poll")), linesOf(file("live"))),
+      60_000
+    ).pipe(Effect.exit) // still unsettled: the comparison says what differs
     const delivered = (name: string) => {
       const p = progressOf(database(name), SLICES, "file")
       return p !== undefined && p.cursor === p.nextSeq - 1
@@ -166,9 +173,10 @@ const statesByKey = (lines: ReadonlyArray<string>): Map<string, Array<string>> =
  * key that changed twice during an outage is reported as one change from the first state to the
  * last; that is the only difference allowed. Returns how many polled states were so skipped.
  */
-const expectNothingLost = (polled: ReadonlyArray<string>, followed: ReadonlyArray<string>): number => {
-  expect(polled.length).toBeGreaterThan(100)
-  expect(new Set(followed.map((l) => JSON.parse(l).id)).size).toBe(followed.length)
+const lostStates = (
+  polled: ReadonlyArray<string>,
+  followed: ReadonlyArray<string>
+): { readonly wrong: ReadonlyArray<string>; readonly skipped: number } => {
   const live = statesByKey(followed)
   const poll = statesByKey(polled)
   const wrong: Array<string> = []
@@ -185,6 +193,14 @@ const expectNothingLost = (polled: ReadonlyArray<string>, followed: ReadonlyArra
       wrong.push(`${id}\n  polled: ${seen.join("\n          ")}\n  live:   ${reported.join("\n          ")}`)
     } else skipped += seen.length - reported.length
   }
+  return { wrong, skipped }
+}
+
+/** {@link lostStates} as expectations; returns how many polled states were skipped. */
+const expectNothingLost = (polled: ReadonlyArray<string>, followed: ReadonlyArray<string>): number => {
+  expect(polled.length).toBeGreaterThan(100)
+  expect(new Set(followed.map((l) => JSON.parse(l).id)).size).toBe(followed.length)
+  const { skipped, wrong } = lostStates(polled, followed)
   if (wrong.length > 0) console.error(wrong.join("\n"))
   expect(wrong.map((w) => w.split("\n")[0])).toEqual([])
   return skipped
@@ -246,7 +262,7 @@ it.scopedLive(
         (block) => Effect.orDie(faults[block] ?? Effect.void),
         watch,
         { reconcileEvery: "5s", positionsCheckEvery: "1s" },
-        "7 seconds"
+        (polled, followed) => lostStates(polled, followed).wrong.length === 0
       )
       const skipped = expectNothingLost(polled, followed)
       // a stream the node ends is a line of its own ("<source> stream ended: <node> <why, in words>; …");
