@@ -31,11 +31,29 @@ const count = (files) => {
   return { passed, failed }
 }
 
+// The failed tests by name, printed just above the verdict so that a log's tail says which failed
+const failures = (files) =>
+  files.flatMap((report) => {
+    const { testResults = [] } = JSON.parse(readFileSync(report, "utf8"))
+    const firstLine = (text) =>
+      String(text ?? "")
+        .split("\n")[0]
+        .slice(0, 300)
+    return testResults.flatMap((file) => {
+      const where = file.name.startsWith(process.cwd()) ? file.name.slice(process.cwd().length + 1) : file.name
+      const tests = (file.assertionResults ?? []).filter((test) => test.status === "failed")
+      // a file that failed with no failed test in it did not load or broke outside its tests
+      if (tests.length === 0) return file.status === "failed" ? [`FAILED ${where}\n  ${firstLine(file.message)}`] : []
+      return tests.map((test) => `FAILED ${where} > ${test.fullName}\n  ${firstLine(test.failureMessages?.[0])}`)
+    })
+  })
+
 const unit = count(reports.filter((report) => report !== consumerReport))
 const consumer = count(reports.filter((report) => report === consumerReport))
 let failed = unit.failed + consumer.failed
 if (testsExit !== "0" && unit.failed === 0) failed += 1
 if (consumerExit !== "0" && consumer.failed === 0) failed += 1
 if (otherExit !== "0") failed += 1
+for (const line of failures(reports)) console.log(line)
 console.log(`${unit.passed + consumer.passed} passed, ${failed} failed`)
 process.exitCode = failed === 0 ? 0 : 1
