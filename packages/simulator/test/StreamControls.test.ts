@@ -100,6 +100,18 @@ describe("slowConsumerNext", () => {
     })
   )
 
+  it.scopedLive("ends a margin levels stream with channel closed", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make(world)
+      // no snapshot, so nothing comes before the next block: over a WebSocket the stream is open at once
+      const margins = yield* promise(() => connect(sim.url, "/api/v2/stream/margin/levels"))
+      yield* sim.slowConsumerNext()
+      yield* sim.advance(1)
+      expect(yield* promise(() => margins.frames.next())).toBe(CHANNEL_CLOSED)
+      expect(yield* promise(() => within(margins.closed, 1_000))).toBe(1006)
+    })
+  )
+
   it.scopedLive("a client still reading the snapshot is subscribed to updates only once it caught up", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator.make({ seed: 3, scale: { parties: 10_000, positions: 20_000 } })

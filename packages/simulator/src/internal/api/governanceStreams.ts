@@ -22,8 +22,7 @@ import { param, type Params, type StreamRoute } from "../route.js"
 import type { ProposalRow, VoteRow } from "../world/governance.js"
 import { governanceData, voteValue } from "./governance.js"
 import type { NodeView } from "./node.js"
-import { watchStream } from "./observers.js"
-import { follow } from "./streams.js"
+import { followWatched } from "./observers.js"
 
 const encodeGovernance = Schema.encodeSync(StreamForm.frame(DataNodeApi.ObserveGovernance.message))
 const encodeVotes = Schema.encodeSync(StreamForm.frame(DataNodeApi.ObserveVotes.message))
@@ -39,9 +38,7 @@ const governanceRoute = (pollInterval: number): StreamRoute<NodeView> => ({
   params: [param("partyId", "string")],
   open: (params, node, sink) => {
     const partyId = text(params, "partyId")
-    const { closedAsSlow, release } = watchStream(node, "governance", sink)
-    const stop = follow(node, pollInterval, (block) => {
-      if (closedAsSlow()) return
+    return followWatched(node, "governance", sink, pollInterval, (block) => {
       for (const { change } of block.changes?.entries ?? []) {
         if (change._tag !== "Proposal") continue
         const row: ProposalRow = change.row
@@ -50,12 +47,6 @@ const governanceRoute = (pollInterval: number): StreamRoute<NodeView> => ({
         sink.send(JSON.stringify(encodeGovernance({ result: { data } } as never)))
       }
     })
-    return {
-      close: () => {
-        stop()
-        release()
-      }
-    }
   }
 })
 
@@ -76,20 +67,12 @@ const votesRoute = (pollInterval: number): StreamRoute<NodeView> => ({
         : node.quirks
           ? row.party.id === proposalId
           : row.proposalId === proposalId
-    const { closedAsSlow, release } = watchStream(node, "votes", sink)
-    const stop = follow(node, pollInterval, (block) => {
-      if (closedAsSlow()) return
+    return followWatched(node, "votes", sink, pollInterval, (block) => {
       for (const { change } of block.changes?.entries ?? []) {
         if (change._tag !== "Vote" || !matches(change.row)) continue
         sink.send(JSON.stringify(encodeVotes({ result: { vote: voteValue(change.row) } } as never)))
       }
     })
-    return {
-      close: () => {
-        stop()
-        release()
-      }
-    }
   }
 })
 

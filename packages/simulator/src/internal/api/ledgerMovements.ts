@@ -22,8 +22,8 @@ import type { StreamRoute } from "../route.js"
 import { type Account, type LedgerRow, SYSTEM_OWNER } from "../world/accounts.js"
 import { lowerBound } from "../world/versioned.js"
 import type { World } from "../../World.js"
-import { watchStream } from "./observers.js"
-import { follow, type StreamNode } from "./streams.js"
+import { followWatched } from "./observers.js"
+import type { StreamNode } from "./streams.js"
 
 const encodeFrame = Schema.encodeSync(StreamForm.frame(DataNodeApi.ObserveLedgerMovements.message))
 
@@ -68,18 +68,10 @@ export const makeLedgerMovementsRoute = (pollInterval: number): StreamRoute<Stre
   path: DataNodeApi.ObserveLedgerMovements.path,
   params: [],
   open: (_params, node, sink) => {
-    const { closedAsSlow, release } = watchStream(node, "ledger", sink)
-    const stop = follow(node, pollInterval, (block) => {
-      if (closedAsSlow()) return
+    return followWatched(node, "ledger", sink, pollInterval, (block) => {
       for (const row of ledgerRowsAt(node.world, block.height)) {
         sink.send(JSON.stringify(encodeFrame({ result: { ledgerMovement: movementOf(row) } } as never)))
       }
     })
-    return {
-      close: () => {
-        stop()
-        release()
-      }
-    }
   }
 })

@@ -19,7 +19,8 @@ import { param, type StreamRoute } from "../route.js"
 import type { MarginLevelRow } from "../world/margin.js"
 import { marginLevelsValue } from "./margin.js"
 import { str } from "./params.js"
-import { follow, type StreamNode } from "./streams.js"
+import { followWatched } from "./observers.js"
+import type { StreamNode } from "./streams.js"
 
 const encodeFrame = Schema.encodeSync(StreamForm.frame(StreamForm.make(DataNode.ObserveMarginLevelsResponse)))
 
@@ -32,12 +33,11 @@ const marginLevelsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
     const marketId = str(params, "marketId") ?? ""
     const matches = (row: MarginLevelRow): boolean =>
       ((marketId === "" || marketId === row.market.id) && partyId === "") || partyId === row.party.id
-    const stop = follow(node, pollInterval, (block) => {
+    return followWatched(node, "margins", sink, pollInterval, (block) => {
       for (const row of block.changes?.margins.values() ?? []) {
         if (matches(row)) sink.send(JSON.stringify(encodeFrame({ result: { marginLevels: marginLevelsValue(row) } })))
       }
     })
-    return { close: stop }
   }
 })
 

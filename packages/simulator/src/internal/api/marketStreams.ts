@@ -29,7 +29,6 @@
  */
 import { DataNodeApi, GatewayError, StreamForm } from "@vega-effect/schema"
 import * as Schema from "effect/Schema"
-import type { BlockResults } from "../core/contract.js"
 import { param, type Params, type StreamRoute, type StreamSink } from "../route.js"
 import type { Candle } from "../world/candles.js"
 import type { MarketInfo } from "../world/catalog.js"
@@ -37,8 +36,8 @@ import { candleValue, lookupCandle } from "./candles.js"
 import { levelValue } from "./depth.js"
 import { marketDataValue, withBoundsOf } from "./marketData.js"
 import type { NodeVersion } from "./nodeVersion.js"
-import { watchStream } from "./observers.js"
-import { follow, type StreamNode, strings } from "./streams.js"
+import { followWatched, watchStream } from "./observers.js"
+import { type StreamNode, strings } from "./streams.js"
 
 const encodeDataFrame = Schema.encodeSync(StreamForm.frame(DataNodeApi.ObserveMarketsData.message))
 const encodeDepthFrame = Schema.encodeSync(StreamForm.frame(DataNodeApi.ObserveMarketsDepth.message))
@@ -92,18 +91,10 @@ const perBlock =
         sink.fail(found.refused)
         return { close: () => {} }
       }
-      const { closedAsSlow, release } = watchStream(node, "markets", sink)
-      const stop = follow(node, pollInterval, (block: BlockResults) => {
-        if (closedAsSlow()) return
+      return followWatched(node, "markets", sink, pollInterval, (block) => {
         if (block.height < node.world.marketData.firstHeight) return
         for (const frame of messages(node, found.markets, block.height)) sink.send(frame)
       })
-      return {
-        close: () => {
-          stop()
-          release()
-        }
-      }
     }
   })
 

@@ -90,6 +90,29 @@ export const watchStream = (
   return { watch, release, closedAsSlow }
 }
 
+/**
+ * A watched stream (see {@link watchStream}) that delivers each block the node shows, polling a
+ * lagging node's height every `pollInterval` ms, until it is closed as a slow consumer or closed.
+ */
+export const followWatched = (
+  node: StreamNode,
+  kind: WatchedKind,
+  sink: StreamSink,
+  pollInterval: number,
+  deliver: (block: BlockResults) => void
+): { readonly close: () => void } => {
+  const { closedAsSlow, release } = watchStream(node, kind, sink)
+  const stop = follow(node, pollInterval, (block) => {
+    if (!closedAsSlow()) deliver(block)
+  })
+  return {
+    close: () => {
+      stop()
+      release()
+    }
+  }
+}
+
 /** The positions the snapshot reads, matching ids as bytes (any case). */
 const snapshotRows = (node: StreamNode, partyId: string, marketId: string): Array<PositionRow> => {
   const { catalog, positions } = node.world
@@ -204,9 +227,7 @@ const provisionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
   open: (params, node, sink) => {
     const partyId = text(params, "partyId")
     const marketId = text(params, "marketId")
-    const { closedAsSlow, release } = watchStream(node, "provisions", sink)
-    const stop = follow(node, pollInterval, (block) => {
-      if (closedAsSlow()) return
+    return followWatched(node, "provisions", sink, pollInterval, (block) => {
       // one record per provision and block: its last state in the block
       const latest = new Map<string, LpRow>()
       for (const { change } of block.changes?.entries ?? []) {
@@ -221,12 +242,6 @@ const provisionsRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
         sink.send(JSON.stringify(encodeProvisions({ result: { liquidityProvisions: page.map(provisionValue) } })))
       }
     })
-    return {
-      close: () => {
-        stop()
-        release()
-      }
-    }
   }
 })
 
@@ -332,12 +347,10 @@ const tradesRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
   open: (params, node, sink) => {
     const markets = new Set(strings(params, "marketIds"))
     const parties = new Set(strings(params, "partyIds"))
-    const { closedAsSlow, release } = watchStream(node, "trades", sink)
     const matches = (row: TradeRow): boolean =>
       (markets.size === 0 || markets.has(row.market.id)) &&
       (parties.size === 0 || parties.has(row.buyer.id) || parties.has(row.seller.id))
-    const stop = follow(node, pollInterval, (block) => {
-      if (closedAsSlow()) return
+    return followWatched(node, "trades", sink, pollInterval, (block) => {
       const trades: Array<TradeRow> = []
       for (const { change } of block.changes?.entries ?? []) {
         if (change._tag === "Trade" && matches(change.row)) trades.push(change.row)
@@ -350,12 +363,6 @@ const tradesRoute = (pollInterval: number): StreamRoute<StreamNode> => ({
         sink.send(JSON.stringify({ result: { trades: frame.result.trades.map((t) => tradeJsonAs(t, version)) } }))
       }
     })
-    return {
-      close: () => {
-        stop()
-        release()
-      }
-    }
   }
 })
 

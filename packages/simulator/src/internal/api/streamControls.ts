@@ -14,7 +14,17 @@ export interface Watch {
 
 /** The kinds of stream the controls act on. */
 export type WatchedKind =
-  "positions" | "provisions" | "orders" | "trades" | "bus" | "markets" | "candles" | "ledger" | "governance" | "votes"
+  | "positions"
+  | "provisions"
+  | "orders"
+  | "trades"
+  | "bus"
+  | "markets"
+  | "candles"
+  | "ledger"
+  | "governance"
+  | "votes"
+  | "margins"
 
 /** The watches of a node's open streams. */
 export class StreamControls {

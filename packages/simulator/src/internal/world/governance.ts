@@ -35,7 +35,7 @@ import type { Catalog, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import type { Journal } from "./journal.js"
 import type { NetworkParameters } from "./networkParameters.js"
-import { versionAt, type Versioned } from "./versioned.js"
+import { addVersion, latestVersion, versionAt, type Versioned } from "./versioned.js"
 
 /** The governance token's total supply the participation is measured against (VEGA, 18 decimals). */
 export const TOTAL_SUPPLY = 64_999_723n * 10n ** 18n
@@ -171,8 +171,7 @@ export class Governance {
 
   /** The latest version of a proposal. */
   current(id: string): ProposalRow | undefined {
-    const versions = this.byId.get(id)
-    return versions?.[versions.length - 1]
+    return latestVersion(this.byId.get(id))
   }
 
   /** A vote as a view at `height` sees it. */
@@ -193,14 +192,8 @@ export class Governance {
       this.byId.set(row.id, [written])
       this.placed.push(written)
     } else {
-      const last = versions[versions.length - 1]
-      // a second state in the same block replaces the first, as the node's row for that time
-      if (last.from === height) versions[versions.length - 1] = written
-      else {
-        last.to = height
-        versions.push(written)
-      }
-      if (versions.length === 1) this.placed[this.placed.indexOf(last)] = written
+      const replaced = addVersion(versions, written)
+      if (replaced !== undefined && versions.length === 1) this.placed[this.placed.indexOf(replaced)] = written
     }
     this.journal?.record(height, { _tag: "Proposal", row: written })
     return written
@@ -219,14 +212,7 @@ export class Governance {
       let mine = this.votesByParty.get(row.party.id)
       if (mine === undefined) this.votesByParty.set(row.party.id, (mine = []))
       mine.push(written)
-    } else {
-      const last = versions[versions.length - 1]
-      if (last.from === height) versions[versions.length - 1] = written
-      else {
-        last.to = height
-        versions.push(written)
-      }
-    }
+    } else addVersion(versions, written)
     this.journal?.record(height, { _tag: "Vote", row: written })
     return written
   }

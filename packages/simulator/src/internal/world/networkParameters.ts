@@ -5,7 +5,7 @@
  * made it.
  */
 import { TESTNET_NETWORK_PARAMETERS } from "./networkParameters.generated.js"
-import { versionAt, type Versioned } from "./versioned.js"
+import { addVersion, latestVersion, versionAt, type Versioned } from "./versioned.js"
 
 export interface NetworkParameterRow extends Versioned {
   readonly key: string
@@ -37,8 +37,7 @@ export class NetworkParameters {
 
   /** The current value of a parameter. */
   current(key: string): string | undefined {
-    const versions = this.byKey.get(key)
-    return versions?.[versions.length - 1].value
+    return latestVersion(this.byKey.get(key))?.value
   }
 
   /** Sets a parameter from `height` on (a new key takes its place in the key order). */
@@ -49,14 +48,7 @@ export class NetworkParameters {
       this.byKey.set(key, [row])
       this.keys.push(key)
       this.keys.sort(compareKeys)
-    } else {
-      const last = versions[versions.length - 1]
-      if (last.from === height) versions[versions.length - 1] = row
-      else {
-        last.to = height
-        versions.push(row)
-      }
-    }
+    } else addVersion(versions, row)
     return row
   }
 }

@@ -5,7 +5,8 @@
  * (in the order they were made, `seq`), but a view at a height sees only the last of them.
  */
 import type { MarketInfo, Party } from "./catalog.js"
-import { versionAt, type Versioned } from "./versioned.js"
+import { Placements } from "./placements.js"
+import type { Versioned } from "./versioned.js"
 
 export type OrderSide = "SIDE_BUY" | "SIDE_SELL"
 
@@ -63,44 +64,16 @@ export interface OrderRow extends Versioned {
 /** Whether an order in this state is still on the book. */
 export const isLive = (row: OrderRow): boolean => row.status === "STATUS_ACTIVE"
 
-export class OrderTable {
+export class OrderTable extends Placements<OrderRow> {
   /** Every change, in the order made. */
   readonly log: Array<OrderRow> = []
-  /** The changes of each order, oldest first. */
-  readonly byId = new Map<string, Array<OrderRow>>()
-  /** The first change of each order (its placement), in the order placed; by party and market too. */
-  readonly placed: Array<OrderRow> = []
-  readonly byParty = new Map<string, Array<OrderRow>>()
-  readonly byMarket: Array<Array<OrderRow> | undefined> = []
   private seq = 0
 
   /** Writes a change at `height` (the first one of an order places it). */
   write(row: Omit<OrderRow, "seq" | "from" | "to">, height: number): OrderRow {
     const written: OrderRow = { ...row, seq: this.seq++, from: height, to: Infinity }
-    const versions = this.byId.get(row.id)
-    if (versions === undefined) {
-      this.byId.set(row.id, [written])
-      this.placed.push(written)
-      let own = this.byParty.get(row.party.id)
-      if (own === undefined) this.byParty.set(row.party.id, (own = []))
-      own.push(written)
-      ;(this.byMarket[row.market.index] ??= []).push(written)
-    } else {
-      versions[versions.length - 1].to = height
-      versions.push(written)
-    }
+    this.add(written)
     this.log.push(written)
     return written
-  }
-
-  /** The latest change of an order. */
-  current(id: string): OrderRow | undefined {
-    const versions = this.byId.get(id)
-    return versions?.[versions.length - 1]
-  }
-
-  /** The state of an order as a view at `height` sees it. */
-  at(id: string, height: number): OrderRow | undefined {
-    return versionAt(this.byId.get(id), height)
   }
 }

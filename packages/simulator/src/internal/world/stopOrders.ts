@@ -43,7 +43,8 @@ import type { MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import type { Exchange } from "./orders.js"
 import type { Positions } from "./positions.js"
-import { versionAt, type Versioned } from "./versioned.js"
+import { Placements } from "./placements.js"
+import type { Versioned } from "./versioned.js"
 
 /** The default of `spam.protection.max.stopOrdersPerMarket` (core/netparams/defaults.go, v0.75.8). */
 export const MAX_STOP_ORDERS_PER_MARKET = 4
@@ -134,13 +135,7 @@ export const idGenerator = (root: string): (() => string) => {
 
 type Draft = Omit<StopOrderRow, "seq" | "from" | "to" | "vt">
 
-export class StopOrders {
-  /** The versions of each stop order, oldest first. */
-  readonly byId = new Map<string, Array<StopOrderRow>>()
-  /** The first version of each stop order, in the order placed; by party and market too. */
-  readonly placed: Array<StopOrderRow> = []
-  readonly byParty = new Map<string, Array<StopOrderRow>>()
-  readonly byMarket: Array<Array<StopOrderRow> | undefined> = []
+export class StopOrders extends Placements<StopOrderRow> {
   /** The pending stop orders by id, in the order placed. */
   private readonly pending = new Map<string, StopOrderRow>()
   private readonly trails = new Map<string, Trail>()
@@ -150,17 +145,8 @@ export class StopOrders {
     private readonly chain: Chain,
     private readonly exchange: Exchange,
     private readonly positions: Positions
-  ) {}
-
-  /** The latest version of a stop order. */
-  current(id: string): StopOrderRow | undefined {
-    const versions = this.byId.get(id)
-    return versions?.[versions.length - 1]
-  }
-
-  /** The stop order as a view at `height` sees it. */
-  at(id: string, height: number): StopOrderRow | undefined {
-    return versionAt(this.byId.get(id), height)
+  ) {
+    super()
   }
 
   private write(row: Draft, height: number): StopOrderRow {
@@ -171,18 +157,7 @@ export class StopOrders {
       from: height,
       to: Infinity
     }
-    const versions = this.byId.get(row.id)
-    if (versions === undefined) {
-      this.byId.set(row.id, [written])
-      this.placed.push(written)
-      let own = this.byParty.get(row.party.id)
-      if (own === undefined) this.byParty.set(row.party.id, (own = []))
-      own.push(written)
-      ;(this.byMarket[row.market.index] ??= []).push(written)
-    } else {
-      versions[versions.length - 1].to = height
-      versions.push(written)
-    }
+    this.add(written)
     if (written.status === "STATUS_PENDING") this.pending.set(row.id, written)
     else {
       this.pending.delete(row.id)

@@ -26,6 +26,26 @@ export const versionAt = <A extends Versioned>(
   return undefined
 }
 
+/** The latest version of a row, from its versions oldest first. */
+export const latestVersion = <A>(versions: ReadonlyArray<A> | undefined): A | undefined =>
+  versions?.[versions.length - 1]
+
+/**
+ * Appends `next` to a row's versions (oldest first): the latest stops being visible where `next`
+ * begins. A row changed twice in one block keeps only the second state, as the node keeps one row
+ * per row and block time; the state replaced is returned then.
+ */
+export const addVersion = <A extends Versioned>(versions: Array<A>, next: A): A | undefined => {
+  const last = versions[versions.length - 1]
+  if (last.from === next.from) {
+    versions[versions.length - 1] = next
+    return last
+  }
+  last.to = next.from
+  versions.push(next)
+  return undefined
+}
+
 /** Index of the first element not less than `probe`, in an array sorted by `compare`. */
 export const lowerBound = <A, B>(items: ReadonlyArray<A>, probe: B, compare: (a: A, b: B) => number): number => {
   let lo = 0
