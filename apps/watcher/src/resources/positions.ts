@@ -173,9 +173,18 @@ const scopeOf = (options: Options, slice: Slice, context: ReadContext) =>
   })
 
 /**
+ * The watermark a read at a height with this block time (ns) proves: the node shows a height as
+ * soon as it starts writing that block, so only the blocks before it are surely in the answer
+ * (event-streams facts §3). Their rows' `updatedAt` (µs, as PostgreSQL keeps it) is below the
+ * block's time in µs, so the watermark is just under it: the block's own rows are read again next
+ * time, whether or not this read saw them.
+ */
+const watermarkAt = (blockTimeNanos: string): string => ((BigInt(blockTimeNanos) / 1000n) * 1000n - 1n).toString()
+
+/**
  * Every row held was read at a height at or above the lowest height of the last read, so a row
- * written at or below that height's block time is held as it is now: the next read can stop there.
- * That block time is the watermark, passed on as the snapshot's `resume` and committed with the
+ * written in a block before that height is held as it is now: the next read can stop there. That
+ * watermark ({@link watermarkAt}) is passed on as the snapshot's `resume` and committed with the
  * rows, so a restarted watcher, or one taking the slice over, reads incrementally too.
  *
  * The watermark moves only after a read answered at one height. A read across blocks may have met
@@ -200,7 +209,7 @@ const read =
       )
       const consistent = reads.lowest !== undefined && reads.lowest.height === reads.highest?.height
       const time = reads.lowest?.blockTimestamp
-      const watermark = consistent && time !== undefined && /^\d+$/.test(time) ? time : from?.toString()
+      const watermark = consistent && time !== undefined && /^\d+$/.test(time) ? watermarkAt(time) : from?.toString()
       return { rows, complete: from === undefined, ...(watermark === undefined ? {} : { resume: watermark }) }
     })
 
