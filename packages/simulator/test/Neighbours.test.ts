@@ -40,7 +40,14 @@ describe("neighbour endpoints", () => {
     const past = decoded(Epoch.GetEpochResponse, call(node, "/api/v2/epoch", { id: 2n })).epoch
     expect(past.timestamps.firstBlock).toBe(BigInt(world.chain.epochFirstBlock(2)))
     expect(past.timestamps.endTime > past.timestamps.startTime).toBe(true)
-    expect(call(node, "/api/v2/epoch", { id: 10_000n }).status).toBe(404)
+    const unknown = call(node, "/api/v2/epoch", { id: 10_000n })
+    expect(unknown.status).toBe(404)
+    expect(JSON.parse(unknown.body).details[0]).toEqual({
+      "@type": "type.googleapis.com/vega.ErrorDetail",
+      code: 250001,
+      message: "failed to get epoch",
+      inner: "no resource corresponding to this id"
+    })
   })
 
   it("assets have 18 and 6 decimals; markets have price and position decimals", () => {

@@ -13,7 +13,7 @@ import { epochStake } from "../world/delegations.js"
 import { compareStrings } from "../world/versioned.js"
 import { arraySource, cachedJson, cachedJsonByVersion, list } from "./connection.js"
 import { marketJson } from "./marketJson.js"
-import { delegationValue, nodeValue } from "./nodes.js"
+import { delegationValue, epochNotFound, knownEpoch, nodeValue } from "./nodes.js"
 import { ETHEREUM_CHAIN_ID, RELEASES, since } from "./nodeVersion.js"
 import { AssetCursor, MarketCursor, writeCursor } from "./cursors.js"
 import type { NodeView } from "./node.js"
@@ -175,16 +175,12 @@ const epoch: Route<NodeView> = {
     const id = int64(params, "id")
     const block = int64(params, "block")
     const current = chain.epochOf(node.readableHeight)
-    const seq = id !== undefined ? Number(id) : block !== undefined ? chain.epochOf(Number(block)) : current
-    if (seq > current || seq < 1) {
-      return error(
-        GatewayError.notFound(
-          GatewayError.ErrorDetailCode.Unmapped,
-          "failed to get epoch",
-          GatewayError.NO_RESOURCE_INNER
-        )
-      )
-    }
+    // formatE(ErrGetEpoch, …) in trading_data_v2.go GetEpoch, v0.75.8: 404 with code 250001
+    const seq = knownEpoch(
+      node,
+      id !== undefined ? Number(id) : block !== undefined ? chain.epochOf(Number(block)) : current
+    )
+    if (seq === undefined) return epochNotFound()
     const first = chain.epochFirstBlock(seq)
     const last = chain.epochLastBlock(seq)
     const stake = epochStake(node.world, seq)
