@@ -278,3 +278,34 @@ it.scopedLive(
     }),
   300_000
 )
+
+it.scopedLive(
+  "with no periodic reconciliation, a stream's reconnection alone reads again what the outage hid",
+  () =>
+    Effect.gen(function* () {
+      const sim = yield* processTestWorld({ seed: 21, markets: 4, positions: 160 })
+      // each cut comes just before a block: what that block changes, no stream tells
+      const cutHeights = new Set<number>()
+      const cut = Effect.gen(function* () {
+        yield* sim.cutStreams()
+        cutHeights.add((yield* sim.height) + 1)
+      })
+      const watch = yield* stakeOfFewParties(sim.url)
+      const { followed, polled } = yield* race(
+        sim,
+        { poll: sim.url, live: sim.url },
+        7,
+        (block) => (block === 2 || block === 5 ? Effect.orDie(cut) : Effect.void),
+        watch,
+        { reconcileEvery: "1h", positionsCheckEvery: "1h" },
+        (polled, followed) => lostStates(polled, followed).wrong.length === 0
+      )
+      const { wrong } = lostStates(polled, followed)
+      if (wrong.length > 0) console.error(wrong.join("\n"))
+      expect(wrong.map((w) => w.split("\n")[0])).toEqual([])
+      // the cut blocks changed something: found only by the reads after the reconnections
+      expect(cutHeights.size).toBe(2)
+      expect(polled.some((line) => cutHeights.has(JSON.parse(line).height))).toBe(true)
+    }),
+  240_000
+)
