@@ -1,0 +1,87 @@
+import { it } from "@effect/vitest"
+import type { DataNodeClient } from "@vega-effect/http"
+import { Effect, Option } from "effect"
+import { expect } from "vitest"
+import { type SliceWork, workOf } from "../../src/Cycle.js"
+import type { Row } from "../../src/Event.js"
+import { applyRows, commitStaged, type LiveState } from "../../src/live/Apply.js"
+import * as BlockClock from "../../src/live/BlockClock.js"
+import { make as profiles } from "../../src/resources/profiles.js"
+import { freshSqlite, stateAt } from "../support/database.js"
+
+const slice = "profiles"
+const party = "a1".repeat(32)
+const profile = (alias: string): Row => ({ partyId: party, alias, metadata: [] })
+// no read is made here: the live path only compares and commits
+const resource = profiles(undefined as unknown as DataNodeClient.Service, { enabled: true })
+
+type Watcher = Effect.Effect.Success<ReturnType<typeof stateAt>>
+
+/** The live state of one watcher holding `works`, every change reported. */
+const liveStateOf = (watcher: Watcher, works: Map<string, SliceWork>) =>
+  Effect.gen(function* () {
+    const state: LiveState = {
+      store: watcher.store,
+      clock: yield* BlockClock.make("1 second", Effect.succeed(Option.none())),
+      works,
+      diffContext: Effect.succeed({ asset: () => undefined }),
+      head: Effect.die("no read is made"),
+      initialEvents: true,
+      committed: () => Effect.void,
+      lost: (lost) => Effect.sync(() => works.delete(lost.slice)),
+      lock: () => lock,
+      liveWrites: new Map(),
+      readAt: new Map(),
+      staged: new Map()
+    }
+    const lock = yield* Effect.makeSemaphore(1)
+    return state
+  })
+
+/** Takes the slice's lease (waiting out another holder's) and loads it as a watcher does. */
+const take = (watcher: Watcher, works: Map<string, SliceWork>) =>
+  Effect.gen(function* () {
+    yield* watcher.leases.join([slice])
+    while ((yield* watcher.leases.acquire(slice)) === undefined) yield* Effect.sleep("50 millis")
+    works.set(slice, workOf(slice, resource, yield* watcher.store.load(slice)))
+  })
+
+const aliases = (watcher: Watcher) =>
+  Effect.map(watcher.store.pending(0, 100), (events) => events.map(({ event }) => event.details))
+
+it.scopedLive(
+  "a live change staged for a slice that is lost, and that another watcher moves past, is never committed",
+  () =>
+    Effect.gen(function* () {
+      const database = yield* freshSqlite
+      const first = yield* stateAt(database, "200 millis")
+      const second = yield* stateAt(database, "200 millis")
+      const firstWorks = new Map<string, SliceWork>()
+      const firstState = yield* liveStateOf(first, firstWorks)
+      yield* take(first, firstWorks)
+      yield* applyRows(firstState, "profiles", 3, "n", [[party, profile("one")]])
+      yield* commitStaged(firstState, 3, [slice])
+      // block 5's change is staged, waiting for its block to settle, when the slice is lost
+      yield* applyRows(firstState, "profiles", 5, "n", [[party, profile("two")]])
+      firstWorks.delete(slice)
+      // another watcher takes the slice over and commits block 7, where the alias is "three"
+      const secondWorks = new Map<string, SliceWork>()
+      const secondState = yield* liveStateOf(second, secondWorks)
+      yield* take(second, secondWorks)
+      yield* applyRows(secondState, "profiles", 7, "n", [[party, profile("three")]])
+      yield* commitStaged(secondState, 7, [slice])
+      yield* second.leases.release([slice])
+      // the slice comes back, then block 5 settles here: its change is older than what is held
+      yield* take(first, firstWorks)
+      yield* commitStaged(firstState, 8, [slice])
+      expect([...(yield* first.store.rows("profiles", [party])).values()].map((row) => JSON.parse(row).alias)).toEqual([
+        "three"
+      ])
+      expect(yield* aliases(first)).toEqual([
+        { alias: "one", metadata: [] },
+        { from: "one", to: "three" }
+      ])
+      expect(Option.getOrThrow(firstWorks.get(slice)!.checkpoint).height).toBe(7)
+      expect(firstState.staged.size).toBe(0)
+    })
+)
