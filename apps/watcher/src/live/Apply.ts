@@ -74,7 +74,6 @@ export const seenOf = (read: ReadTracking.ReadAt): Seen => ({
     read.blockTimestamp !== undefined && /^\d+$/.test(read.blockTimestamp) ? BigInt(read.blockTimestamp) : undefined
 })
 
-/** Whether a slice has been read once (in this run, or by a run before whose state it holds). */
 /** Whether each slice, as this watcher took it, came with a checkpoint (read by a run before). */
 const resumed = new WeakMap<SliceWork, boolean>()
 
@@ -86,6 +85,16 @@ const resumed = new WeakMap<SliceWork, boolean>()
 const synced = (state: LiveState, work: SliceWork): boolean => {
   if (!resumed.has(work)) resumed.set(work, Option.isSome(work.checkpoint))
   return state.readAt.has(work.slice) || resumed.get(work) === true
+}
+
+/**
+ * Whether what a read of the slice finds now is only recorded, not reported: its first read, when
+ * a first sync reports nothing. Such a read adds nothing to the outbox, so no other slice's
+ * events need to wait for it to keep their order.
+ */
+export const recordsSilently = (state: LiveState, slice: string): boolean => {
+  const work = state.works.get(slice)
+  return work !== undefined && !state.initialEvents && !synced(state, work)
 }
 
 /** The checkpoint never goes back: a commit stamped lower leaves it where it is. */

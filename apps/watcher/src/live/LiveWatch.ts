@@ -16,6 +16,7 @@ import type * as Socket from "@effect/platform/Socket"
 import type { DataNodeClient } from "@vega-effect/http"
 import { FailureText, ReadTracking, RequestBudget } from "@vega-effect/http"
 import * as Duration from "effect/Duration"
+import { identity } from "effect/Function"
 import * as Effect from "effect/Effect"
 import * as FiberSet from "effect/FiberSet"
 import * as Option from "effect/Option"
@@ -25,7 +26,7 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { ResourceName } from "../Event.js"
 import type { Outages as OutagesService } from "../Outages.js"
-import { applyRows, commitStaged, type LiveState, readSlice, seenOf, touch } from "./Apply.js"
+import { applyRows, commitStaged, type LiveState, readSlice, recordsSilently, seenOf, touch } from "./Apply.js"
 import * as BlockClock from "./BlockClock.js"
 import type { LiveItem } from "./LiveItem.js"
 import { liveItems } from "./Sources.js"
@@ -41,6 +42,8 @@ export interface LiveSettings {
   readonly positionsCheckEvery: Duration.Duration
   /** Requests per second reconciliations may use (the node allows 20). */
   readonly reconcileBudget: number
+  /** Requests per second first reads may use. */
+  readonly backfillBudget: number
   /** How long a chain without a new block is taken as done writing its last one. */
   readonly quiet: Duration.Duration
   /** A bus silent this long is reconnected. */
@@ -85,9 +88,18 @@ interface Backlog {
    * Whether a block has been settled since the start. Until then every resource waits for all of
    * them (each source connected, each gap read), so that what a restart catches up is reported in
    * the same order as an uninterrupted run reports it; later, one resource's gap holds only its own.
+   * A resource in a first read that reports nothing (an empty state's) is not waited for.
    */
   started: boolean
-  readonly hints: Map<number, number>
+  /** Hint reads in flight, per resource and block. */
+  readonly hints: Map<ResourceName, Map<number, number>>
+  /** Resources whose reconciliation is running: a request for one waits for it to end. */
+  readonly running: Set<ResourceName>
+  /**
+   * First reads (backfills) go one resource at a time, in report order: the node's limit goes to
+   * one backfill and to the live work, so the first resources are reported soon, not all late.
+   */
+  readonly backfill: Effect.Semaphore
   /**
    * Live items whose block is being found from their time (a stream's message may come before
    * the bus's tick of its block): until it is, no block can be taken as complete.
@@ -122,18 +134,33 @@ const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
   Effect.gen(function* () {
     if (backlog.placing > 0) return yield* Effect.logDebug("not settling: a live change's block is being found")
     const head = yield* state.clock.known
-    const oldestHint = Math.min(Infinity, ...backlog.hints.keys())
+    // a resource still in a first read that reports nothing (an empty state's, which can take
+    // minutes on a big network) adds nothing to the outbox until it is done: no other waits for
+    // it, neither for its read nor for its hints
+    const silent = (resource: ResourceName) =>
+      context
+        .slicesOf(resource)
+        .filter((slice) => state.works.has(slice))
+        .every((slice) => recordsSilently(state, slice))
+    const heard = context.resources.filter((resource) => !silent(resource))
+    const oldestHint = Math.min(
+      Infinity,
+      ...heard.flatMap((resource) => [...(backlog.hints.get(resource)?.keys() ?? [])])
+    )
     const height = Math.min(head, oldestHint - 1)
     if (height <= 0) return
     const quiet = context.resources.filter(
       (resource) => !backlog.reconciling.has(resource) && !backlog.down.has(resource)
     )
     if (quiet.length < context.resources.length || oldestHint <= head) {
+      const hinted = [...backlog.hints].flatMap(([resource, blocks]) =>
+        [...blocks.keys()].map((h) => `${resource} ${h}`)
+      )
       yield* Effect.logDebug(
-        `settling at ${height} of ${head}: reconciling ${[...backlog.reconciling].join(", ") || "nothing"}, down ${[...backlog.down].join(", ") || "nothing"}, hints of ${[...backlog.hints.keys()].join(", ") || "no block"}`
+        `settling at ${height} of ${head}: reconciling ${[...backlog.reconciling].join(", ") || "nothing"}, down ${[...backlog.down].join(", ") || "nothing"}, hints of ${hinted.join(", ") || "no block"}`
       )
     }
-    if (!backlog.started && quiet.length < context.resources.length) return
+    if (!backlog.started && heard.some((resource) => !quiet.includes(resource))) return
     backlog.started = true
     const slices = quiet.flatMap((resource) => context.slicesOf(resource)).filter((slice) => state.works.has(slice))
     yield* commitStaged(state, height, slices)
@@ -141,51 +168,88 @@ const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
     yield* context.onBlock(height)
   })
 
+/** The shares of the node's limit that reads of whole resources may use. */
+interface Budgets {
+  readonly reconcile: RequestBudget.RequestBudget
+  readonly backfill: RequestBudget.RequestBudget
+}
+
 /** How soon a reconciliation that failed is requested again. */
 const RECONCILE_RETRY = Duration.seconds(1)
 
 /**
- * Reads again, slice by slice, what is due; forever. A slice's first read (the backfill of an
- * empty state, or of a slice taken over) goes as fast as the node allows, since nothing of it can
- * be reported before; later reads stay within the budget.
+ * Reads a resource again, slice by slice, from `minHeight`. The first read of an empty state's
+ * resource (its backfill, which reports nothing) waits for the backfills before it and stays within
+ * the backfill budget, leaving the rest of the node's limit to the live work; a slice taken over
+ * without a checkpoint is read as fast as the node allows; later reads stay within the
+ * reconciliation budget.
+ */
+const reconcile = (
+  context: LiveContext,
+  state: LiveState,
+  backlog: Backlog,
+  budgets: Budgets,
+  outages: OutagesService,
+  resource: ResourceName,
+  minHeight: number
+) =>
+  Effect.gen(function* () {
+    const held = context.slicesOf(resource).filter((slice) => state.works.has(slice))
+    const backfill = held.length > 0 && held.every((slice) => recordsSilently(state, slice))
+    yield* Effect.logDebug(`${backfill ? "backfilling" : "reconciling"} ${resource} from ${minHeight}`)
+    const failed = yield* Effect.forEach(held, (slice) =>
+      readSlice(state, slice, {
+        minHeight,
+        budget: state.readAt.has(slice) ? budgets.reconcile : backfill ? budgets.backfill : undefined,
+        reconciled: true
+      }).pipe(
+        Effect.as(false),
+        Effect.catchAll((error) => Effect.as(outages.readFailed(`reconciling ${slice}`, error, RECONCILE_RETRY), true))
+      )
+    ).pipe(backfill ? backlog.backfill.withPermits(1) : identity)
+    if (failed.some(Boolean)) {
+      yield* Effect.forkScoped(Effect.delay(request(backlog, [resource], minHeight), RECONCILE_RETRY))
+    } else if (!backlog.due.has(resource)) {
+      backlog.reconciling.delete(resource)
+    }
+    yield* settle(context, state, backlog)
+  })
+
+/**
+ * Starts the reconciliation of each resource that is due, forever; the resources' reads run side
+ * by side, so that one resource's long read (stake's, party by party) holds up no other's.
  */
 const reconciler = (
   context: LiveContext,
   state: LiveState,
   backlog: Backlog,
-  budget: RequestBudget.RequestBudget,
+  budgets: Budgets,
   outages: OutagesService
 ) =>
-  Effect.forever(
-    Effect.gen(function* () {
-      yield* Queue.take(backlog.wake)
-      const jobs = [...backlog.due]
-      backlog.due.clear()
-      yield* Effect.logDebug(`reconciling ${jobs.map(([resource, height]) => `${resource} from ${height}`).join(", ")}`)
-      for (const [resource, minHeight] of jobs) {
-        const failed = yield* Effect.forEach(
-          context.slicesOf(resource).filter((slice) => state.works.has(slice)),
-          (slice) =>
-            readSlice(state, slice, {
-              minHeight,
-              budget: state.readAt.has(slice) ? budget : undefined,
-              reconciled: true
-            }).pipe(
-              Effect.as(false),
-              Effect.catchAll((error) =>
-                Effect.as(outages.readFailed(`reconciling ${slice}`, error, RECONCILE_RETRY), true)
+  Effect.gen(function* () {
+    const reads = yield* FiberSet.make()
+    return yield* Effect.forever(
+      Effect.gen(function* () {
+        yield* Queue.take(backlog.wake)
+        for (const [resource, minHeight] of [...backlog.due]) {
+          if (backlog.running.has(resource)) continue // asked again when its running read ends
+          backlog.due.delete(resource)
+          backlog.running.add(resource)
+          yield* FiberSet.run(
+            reads,
+            reconcile(context, state, backlog, budgets, outages, resource, minHeight).pipe(
+              Effect.ensuring(
+                Effect.suspend(() => {
+                  backlog.running.delete(resource)
+                  return Queue.offer(backlog.wake, undefined)
+                })
               )
             )
-        )
-        if (failed.some(Boolean)) {
-          yield* Effect.forkScoped(Effect.delay(request(backlog, [resource], minHeight), RECONCILE_RETRY))
-        } else if (!backlog.due.has(resource)) {
-          backlog.reconciling.delete(resource)
+          )
         }
-      }
-      yield* settle(context, state, backlog)
-    })
-  )
+      })
+    )
+  })
 
 /** A live item, numbered in the order it arrived. */
 interface Arrived {
@@ -288,14 +352,17 @@ const applier = (
           // counted before its block is let go, so that no block is settled with this read still to come
           const height = yield* placed(item.at, (height) =>
             Effect.sync(() => {
-              backlog.hints.set(height, (backlog.hints.get(height) ?? 0) + 1)
+              const blocks = backlog.hints.get(item.resource) ?? new Map<number, number>()
+              backlog.hints.set(item.resource, blocks)
+              blocks.set(height, (blocks.get(height) ?? 0) + 1)
               return height
             })
           )
           const done = Effect.sync(() => {
-            const left = (backlog.hints.get(height) ?? 1) - 1
-            if (left > 0) backlog.hints.set(height, left)
-            else backlog.hints.delete(height)
+            const blocks = backlog.hints.get(item.resource)
+            const left = (blocks?.get(height) ?? 1) - 1
+            if (left > 0) blocks?.set(height, left)
+            else blocks?.delete(height)
           })
           const read = Effect.ensuring(
             readHints(context, state, backlog, item, height, outages),
@@ -351,11 +418,16 @@ export const run = (
       settling: Effect.unsafeMakeSemaphore(1),
       started: false,
       hints: new Map(),
+      running: new Set(),
+      backfill: Effect.unsafeMakeSemaphore(1),
       placing: 0,
       wake: yield* Queue.sliding<void>(1)
     }
     const background = yield* FiberSet.make()
-    const budget = RequestBudget.make({ perSecond: settings.reconcileBudget })
+    const budgets: Budgets = {
+      reconcile: RequestBudget.make({ perSecond: settings.reconcileBudget }),
+      backfill: RequestBudget.make({ perSecond: settings.backfillBudget })
+    }
     const items = yield* Queue.unbounded<Arrived>()
     const { outages } = context
 
@@ -365,7 +437,7 @@ export const run = (
         arrive(state, backlog, items)
       )
     )
-    yield* Effect.forkScoped(reconciler(context, state, backlog, budget, outages))
+    yield* Effect.forkScoped(reconciler(context, state, backlog, budgets, outages))
     // the first sync (or a catch-up after a stop), then every reconcileEvery
     yield* request(backlog, context.resources, 0)
     yield* Effect.forkScoped(

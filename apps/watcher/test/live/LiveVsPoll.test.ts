@@ -79,7 +79,14 @@ const race = (
       nodes: [urls.live],
       // quiet as by default: a block is settled that long after its tick, the time the streams
       // without heights (positions, liquidity provisions) have to tell of it on a loaded machine
-      live: { quiet: "1s", reconcileEvery: "1h", reconcileBudget: 1000, idleTimeout: "1h", ...liveSettings }
+      live: {
+        quiet: "1s",
+        reconcileEvery: "1h",
+        reconcileBudget: 1000,
+        backfillBudget: 1000,
+        idleTimeout: "1h",
+        ...liveSettings
+      }
     })
     const watchers: Array<WatcherProcess> = [reference, live]
     yield* Effect.addFinalizer((exit) =>

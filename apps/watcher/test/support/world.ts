@@ -35,5 +35,5 @@ export const processTestWorld = (options: {
  */
 export const LIVE_TEST_SETTINGS = {
   mode: "live",
-  live: { quiet: "200ms", reconcileBudget: 1000, idleTimeout: "1h" }
+  live: { quiet: "200ms", reconcileBudget: 1000, backfillBudget: 1000, idleTimeout: "1h" }
 } as const
