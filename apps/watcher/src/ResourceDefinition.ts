@@ -8,7 +8,7 @@
  * one missing a part does not compile.
  */
 import type { DataNodeClient, DataNodeError } from "@vega-effect/http"
-import { Decoder, type Enum, type EventBus } from "@vega-effect/schema"
+import { Decoder, type Enum, type EventBus, type LiquidityProvision, type Position } from "@vega-effect/schema"
 import * as Effect from "effect/Effect"
 import type * as Schema from "effect/Schema"
 import type { Change, Row } from "./Event.js"
@@ -53,21 +53,57 @@ export interface ReaderInput<Options> {
 /** The event-bus subscription most resources share; it also carries the block ticks. */
 export const SHARED_BUS = "bus"
 
-/** The node's dedicated streams a resource can be fed by (see `live/Sources.ts`). */
-export type LiveStreamName = "positions" | "liquidity"
+/** What each of the node's dedicated streams a resource can be fed by carries (see `live/Sources.ts`). */
+export interface StreamMessages {
+  readonly positions: Position.ObservePositionsResponse
+  readonly liquidity: ReadonlyArray<LiquidityProvision.LiquidityProvision>
+}
+
+/** The node's dedicated streams a resource can be fed by. */
+export type LiveStreamName = keyof StreamMessages
 
 /**
- * Where live changes of a resource come from: bus event types, on the shared subscription or on
- * one of their own (named for logs and metrics), or a dedicated stream. How an event becomes rows
- * or hints is `live/LiveItem.ts`'s.
+ * What a live event or stream record says of a resource: whole rows (by key) to apply as they are,
+ * or a hint naming what to read again (the resource's `readHinted` reads it; `""` where the
+ * resource is read whole).
+ */
+export type LiveChange =
+  | { readonly _tag: "Rows"; readonly rows: ReadonlyArray<readonly [string, Row]> }
+  | { readonly _tag: "Hint"; readonly hint: string }
+
+/** A stream record's change, with the time of the block it belongs to (the streams carry no height). */
+export interface TimedChange {
+  readonly timeNanos: bigint
+  readonly change: LiveChange
+}
+
+/**
+ * Where live changes of a resource come from, and what they say: bus event types (on the shared
+ * subscription or on one of their own, named for logs and metrics) with what each event says, or
+ * a dedicated stream with what each of its messages says.
  */
 export type LiveSource =
   | {
       readonly _tag: "Bus"
       readonly types: ReadonlyArray<EventBus.BusEventType>
       readonly subscription: string
+      /** What an event of one of `types` says of the resource; nothing for one that says nothing. */
+      readonly change: (event: EventBus.BusEvent) => LiveChange | undefined
     }
-  | { readonly _tag: "Stream"; readonly stream: LiveStreamName }
+  | { readonly [S in LiveStreamName]: StreamSource<S> }[LiveStreamName]
+
+/** A dedicated stream feeding a resource, and what each of its messages says of it. */
+export interface StreamSource<S extends LiveStreamName> {
+  readonly _tag: "Stream"
+  readonly stream: S
+  readonly changes: (message: StreamMessages[S]) => ReadonlyArray<TimedChange>
+}
+
+/** Rows as a live change. */
+export const liveRows = (rows: ReadonlyArray<readonly [string, Row]>): LiveChange => ({ _tag: "Rows", rows })
+
+/** A hint as a live change. */
+export const liveHint = (hint: string): LiveChange => ({ _tag: "Hint", hint })
 
 /** What a diff is told besides the decoded rows. */
 export interface DiffInput<Options> extends DiffContext {

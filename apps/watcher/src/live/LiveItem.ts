@@ -3,29 +3,14 @@
  * naming rows to read again, the passing of blocks, and gaps (a stream (re)connected, so what it
  * would have carried meanwhile is lost and the resources it feeds must be read again).
  *
- * Which live source feeds which resource (declared by each definition's `live`), and whether it
- * carries the whole row or only a hint (decided here, per event):
- *
- * | resource      | source                                        | carries                        |
- * |---------------|-----------------------------------------------|--------------------------------|
- * | positions     | positions stream, updates                     | whole rows (the REST row)      |
- * | liquidity     | liquidity-provisions stream                   | hint: market, party, id        |
- * | stake         | bus STAKE_LINKING                             | hint: the party                |
- * | profiles      | bus PARTY_PROFILE_UPDATED, PARTY              | whole rows                     |
- * | rewards       | bus REWARD_PAYOUT_EVENT (a payout, not a sum) | hint: read the totals again    |
- * | referrals     | bus REFERRAL_SET_STATS_UPDATED                | hint: read the sets again      |
- * | signerBundles | bus ERC20_MULTI_SIG_SIGNER_ADDED, NODE_SIGNATURE | hint: read the bundles again |
- *
- * Stake comes as a hint although the event holds the linking: the party's available stake is not
- * in it, and one read of the party gives both. A liquidity provision's REST row pairs the version
- * in force with a pending one, which the stream's plain record cannot rebuild.
+ * Which live source feeds which resource, and what each event or stream record says of it (whole
+ * rows or a hint), is each definition's `live` (see `ResourceDefinition.ts`); this module only
+ * groups what they say by block and resource.
  */
-import { Encoder, EventBus, type LiquidityProvision, Position } from "@vega-effect/schema"
+import { EventBus } from "@vega-effect/schema"
 import type { Row } from "../Event.js"
-import { allDefinitions, type ResourceName } from "../Resources.js"
-import { hintOf } from "../resources/liquidity.js"
-import { keyOf as positionKey } from "../resources/positions.js"
-import { newPartyRow, rowOf as profileRow } from "../resources/profiles.js"
+import type { LiveChange, LiveStreamName, StreamMessages, StreamSource } from "../ResourceDefinition.js"
+import { allDefinitions, type AnyDefinition, definitionOf, type ResourceName } from "../Resources.js"
 
 /**
  * When a change happened: a block height (bus events carry it in their id), or only the block's
@@ -66,92 +51,92 @@ export const busTypesOf: { readonly [R in ResourceName]?: ReadonlyArray<EventBus
 /** Every block's time update: the watcher's clock, and the map from block times to heights. */
 export const TICK_TYPE: EventBus.BusEventType = "BUS_EVENT_TYPE_TIME_UPDATE"
 
-const encodePosition = Encoder.encodeSync(Position.Position)
+/** The resources each bus event type feeds. */
+const busFeeds = new Map<EventBus.BusEventType, Array<AnyDefinition>>()
+for (const definition of allDefinitions) {
+  if (definition.live._tag !== "Bus") continue
+  for (const type of definition.live.types) busFeeds.set(type, [...(busFeeds.get(type) ?? []), definition])
+}
 
-/** The items of one message of the bus: events of one resource and block grouped together. */
-export const fromBusEvents = (events: ReadonlyArray<EventBus.BusEvent>, node: string): ReadonlyArray<LiveItem> => {
-  const items: Array<LiveItem> = []
-  const hints = new Map<string, { resource: ResourceName; height: number; hints: Set<string> }>()
-  const hint = (resource: ResourceName, height: number, value: string) => {
-    const id = `${resource}@${height}`
-    const entry = hints.get(id) ?? { resource, height, hints: new Set<string>() }
-    entry.hints.add(value)
-    hints.set(id, entry)
+/** Changes of one source message, gathered per resource and block: rows in order, hints once each. */
+class Gathered {
+  private readonly items: Array<LiveItem> = []
+  private readonly hints = new Map<string, { resource: ResourceName; at: BlockRef; hints: Set<string> }>()
+  private readonly rows = new Map<
+    string,
+    { resource: ResourceName; at: BlockRef; rows: Array<readonly [string, Row]> }
+  >()
+
+  constructor(
+    private readonly node: string,
+    /** Whether the rows of one block are one item (a stream's) or one item per event (the bus's, in order). */
+    private readonly rowsPerBlock: boolean
+  ) {}
+
+  add(resource: ResourceName, at: BlockRef, change: LiveChange): void {
+    const id = `${resource}@${"height" in at ? at.height : `t${at.timeNanos}`}`
+    if (change._tag === "Hint") {
+      const entry = this.hints.get(id) ?? { resource, at, hints: new Set<string>() }
+      entry.hints.add(change.hint)
+      this.hints.set(id, entry)
+    } else if (!this.rowsPerBlock) {
+      this.items.push({ _tag: "Rows", resource, at, node: this.node, rows: change.rows })
+    } else {
+      const entry = this.rows.get(id) ?? { resource, at, rows: [] }
+      entry.rows.push(...change.rows)
+      this.rows.set(id, entry)
+    }
   }
+
+  tick(height: number, timeNanos: bigint): void {
+    this.items.push({ _tag: "Tick", height, timeNanos })
+  }
+
+  done(): ReadonlyArray<LiveItem> {
+    const { node } = this
+    for (const { at, resource, rows } of this.rows.values()) this.items.push({ _tag: "Rows", resource, at, node, rows })
+    for (const { at, hints, resource } of this.hints.values()) {
+      this.items.push({ _tag: "Hints", resource, at, node, hints: [...hints] })
+    }
+    return this.items
+  }
+}
+
+/** The items of one message of the bus: each event as its resource's definition reads it, hints grouped by resource and block. */
+export const fromBusEvents = (events: ReadonlyArray<EventBus.BusEvent>, node: string): ReadonlyArray<LiveItem> => {
+  const gathered = new Gathered(node, false)
   for (const event of [...events].sort(EventBus.comparePosition)) {
     const height = Number(EventBus.heightOf(event))
     if (height < 0) continue
     if (event.timeUpdate !== undefined) {
-      items.push({ _tag: "Tick", height, timeNanos: event.timeUpdate.timestamp })
-    } else if (event.stakeLinking !== undefined) {
-      hint("stake", height, event.stakeLinking.party)
-    } else if (event.partyProfileUpdated !== undefined) {
-      const profile = event.partyProfileUpdated.updatedProfile
-      items.push({
-        _tag: "Rows",
-        resource: "profiles",
-        at: { height },
-        node,
-        rows: [[profile.partyId, profileRow(profile)]]
-      })
-    } else if (event.party !== undefined) {
-      items.push({
-        _tag: "Rows",
-        resource: "profiles",
-        at: { height },
-        node,
-        rows: [[event.party.id, newPartyRow(event.party.id)]]
-      })
-    } else if (event.rewardPayout !== undefined) {
-      hint("rewards", height, "")
-    } else if (event.referralSetStatsUpdated !== undefined) {
-      hint("referrals", height, event.referralSetStatsUpdated.setId)
-    } else if (event.erc20MultisigSignerAdded !== undefined || event.nodeSignature !== undefined) {
-      hint("signerBundles", height, "")
+      gathered.tick(height, event.timeUpdate.timestamp)
+      continue
+    }
+    for (const definition of busFeeds.get(event.type) ?? []) {
+      const change = definition.live._tag === "Bus" ? definition.live.change(event) : undefined
+      if (change !== undefined) gathered.add(definition.name, { height }, change)
     }
   }
-  for (const entry of hints.values()) {
-    items.push({ _tag: "Hints", resource: entry.resource, at: { height: entry.height }, node, hints: [...entry.hints] })
-  }
-  return items
+  return gathered.done()
 }
 
-/** A positions stream message: a block's updates as whole rows, grouped by block; snapshot pages are not used. */
-export const fromPositions = (message: Position.ObservePositionsResponse, node: string): ReadonlyArray<LiveItem> => {
-  const positions = message.updates?.positions ?? []
-  const byBlock = new Map<bigint, Array<readonly [string, Row]>>()
-  for (const position of positions) {
-    const rows = byBlock.get(position.updatedAt) ?? []
-    rows.push([positionKey(position.marketId, position.partyId), encodePosition(position)])
-    byBlock.set(position.updatedAt, rows)
-  }
-  return [...byBlock].map(([timeNanos, rows]) => ({
-    _tag: "Rows",
-    resource: "positions",
-    at: { timeNanos },
-    node,
-    rows
-  }))
-}
-
-/** A liquidity-provisions stream message: a hint per provision, grouped by block. */
-export const fromProvisions = (
-  provisions: ReadonlyArray<LiquidityProvision.LiquidityProvision>,
+/** The items of one message of a dedicated stream, for the resources it feeds: grouped by resource and block. */
+export const fromStream = <S extends LiveStreamName>(
+  stream: S,
+  feeds: ReadonlyArray<ResourceName>,
+  message: StreamMessages[S],
   node: string
 ): ReadonlyArray<LiveItem> => {
-  const byBlock = new Map<bigint, Array<string>>()
-  for (const lp of provisions) {
-    const hints = byBlock.get(lp.updatedAt) ?? []
-    hints.push(hintOf(lp))
-    byBlock.set(lp.updatedAt, hints)
+  const gathered = new Gathered(node, true)
+  for (const resource of feeds) {
+    const { live } = definitionOf[resource]
+    if (live._tag !== "Stream" || live.stream !== stream) continue
+    // the definition's stream is `stream`, so its messages are this one's type
+    for (const { change, timeNanos } of (live as unknown as StreamSource<S>).changes(message)) {
+      gathered.add(resource, { timeNanos }, change)
+    }
   }
-  return [...byBlock].map(([timeNanos, hints]) => ({
-    _tag: "Hints",
-    resource: "liquidity",
-    at: { timeNanos },
-    node,
-    hints
-  }))
+  return gathered.done()
 }
 
 /** Unused bus types stay out of the subscription; the tick is always in it. */

@@ -22,7 +22,7 @@ import * as Metrics from "../Metrics.js"
 import type { Outages } from "../Outages.js"
 import { type LiveStreamName, SHARED_BUS } from "../ResourceDefinition.js"
 import { allDefinitions, type ResourceName } from "../Resources.js"
-import { busTypesFor, busTypesOf, fromBusEvents, fromPositions, fromProvisions, type LiveItem } from "./LiveItem.js"
+import { busTypesFor, busTypesOf, fromBusEvents, fromStream, type LiveItem } from "./LiveItem.js"
 
 export interface SourceOptions {
   /** The resources watched: a stream none of them needs is not opened. */
@@ -129,7 +129,7 @@ const streams: {
         name: "positions",
         feeds,
         observations: client.observePositions({}, { skipSnapshot: true }),
-        items: (message, node) => fromPositions(message, node),
+        items: (message, node) => fromStream("positions", feeds, message, node),
         gapAt: (message) => message.snapshot?.lastPage === true
       },
       outages
@@ -140,7 +140,7 @@ const streams: {
         name: "liquidity",
         feeds,
         observations: client.observeLiquidityProvisions({}),
-        items: (provisions, node) => fromProvisions(provisions, node)
+        items: (provisions, node) => fromStream("liquidity", feeds, provisions, node)
       },
       outages
     )

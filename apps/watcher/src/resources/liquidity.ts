@@ -15,7 +15,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { Change, Row } from "../Event.js"
 import type { Resource } from "../Resource.js"
-import { type DecodedDiff, define, enumName, noAssets, rowDiff, unsharded } from "../ResourceDefinition.js"
+import { type DecodedDiff, define, enumName, liveHint, noAssets, rowDiff, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 import { catalog } from "../ResourceCatalog.js"
@@ -237,7 +237,13 @@ export const definition = define({
   sharding: unsharded,
   options: fields,
   reader: ({ client, options }) => make(client, options),
-  live: { _tag: "Stream", stream: "liquidity" },
+  // a hint: the REST row pairs the version in force with a pending one, which the stream's plain
+  // record cannot rebuild
+  live: {
+    _tag: "Stream",
+    stream: "liquidity",
+    changes: (provisions) => provisions.map((lp) => ({ timeNanos: lp.updatedAt, change: liveHint(hintOf(lp)) }))
+  },
   row: LiquidityRow,
   diff: diffDecoded,
   // a row pairs two versions of a provision: it is shown by them

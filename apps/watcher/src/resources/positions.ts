@@ -12,7 +12,7 @@ import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import type { Change, Json, Row } from "../Event.js"
 import type { ReadContext, Resource } from "../Resource.js"
-import { type DecodedDiff, define, enumName, noAssets, rowDiff } from "../ResourceDefinition.js"
+import { type DecodedDiff, define, enumName, liveRows, noAssets, rowDiff } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { inShard, type Shard, whole } from "../Shard.js"
 import { IdList, type OptionsOf, PnlThresholds } from "../WatchOptions.js"
@@ -323,7 +323,16 @@ export const definition = define({
   sharding: { count: 16, idOf: (key) => splitKey(key).marketId, ids: (client) => marketIds(client) },
   options: fields,
   reader: ({ client, options, shard, shardIds }) => make(client, options, { shard, markets: shardIds }),
-  live: { _tag: "Stream", stream: "positions" },
+  // the stream's updates are the REST rows (its snapshot pages are not used: see live/Sources.ts)
+  live: {
+    _tag: "Stream",
+    stream: "positions",
+    changes: (message) =>
+      (message.updates?.positions ?? []).map((position) => ({
+        timeNanos: position.updatedAt,
+        change: liveRows([[keyOf(position.marketId, position.partyId), encode(position)]])
+      }))
+  },
   row: Position.Position,
   diff: diffDecoded,
   mainFields: ["openVolume", "realisedPnl", "unrealisedPnl", "averageEntryPrice", "positionStatus"],

@@ -16,7 +16,7 @@ import * as Stream from "effect/Stream"
 import type { Change, Row } from "../Event.js"
 import { changedFields } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
-import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import { type DecodedDiff, define, liveRows, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 import { catalog } from "../ResourceCatalog.js"
@@ -129,7 +129,13 @@ export const definition = define({
   live: {
     _tag: "Bus",
     types: ["BUS_EVENT_TYPE_PARTY_PROFILE_UPDATED", "BUS_EVENT_TYPE_PARTY"],
-    subscription: SHARED_BUS
+    subscription: SHARED_BUS,
+    // whole rows: an updated profile, or a new party's empty one
+    change: (event) => {
+      const profile = event.partyProfileUpdated?.updatedProfile
+      if (profile !== undefined) return liveRows([[profile.partyId, rowOf(profile)]])
+      return event.party === undefined ? undefined : liveRows([[event.party.id, newPartyRow(event.party.id)]])
+    }
   },
   row: PartyProfile.PartyProfile,
   diff: diffDecoded,

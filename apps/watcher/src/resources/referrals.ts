@@ -26,7 +26,7 @@ import * as Stream from "effect/Stream"
 import type { Change, Row } from "../Event.js"
 import { sameMultiset } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
-import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import { type DecodedDiff, define, liveHint, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 import { catalog } from "../ResourceCatalog.js"
@@ -193,7 +193,13 @@ export const definition = define({
   sharding: unsharded,
   options: fields,
   reader: ({ client, options }) => make(client, options),
-  live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_REFERRAL_SET_STATS_UPDATED"], subscription: SHARED_BUS },
+  live: {
+    _tag: "Bus",
+    types: ["BUS_EVENT_TYPE_REFERRAL_SET_STATS_UPDATED"],
+    subscription: SHARED_BUS,
+    change: (event) =>
+      event.referralSetStatsUpdated === undefined ? undefined : liveHint(event.referralSetStatsUpdated.setId)
+  },
   row: ReferralEpochRow,
   diff: diffDecoded,
   // the statistics are per referee, inside `referees`: a row is shown by its set and epoch

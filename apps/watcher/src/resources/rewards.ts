@@ -12,7 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import type { Change, Row } from "../Event.js"
 import type { DiffContext, Resource } from "../Resource.js"
-import { type DecodedDiff, define, rowDiff, unsharded } from "../ResourceDefinition.js"
+import { type DecodedDiff, define, liveHint, rowDiff, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 import { catalog } from "../ResourceCatalog.js"
@@ -115,7 +115,13 @@ export const definition = define({
   sharding: unsharded,
   options: fields,
   reader: ({ client, options }) => make(client, options),
-  live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT"], subscription: "payouts" },
+  // a payout, not a sum: the totals are read again
+  live: {
+    _tag: "Bus",
+    types: ["BUS_EVENT_TYPE_REWARD_PAYOUT_EVENT"],
+    subscription: "payouts",
+    change: (event) => (event.rewardPayout === undefined ? undefined : liveHint(""))
+  },
   row: RewardRow,
   diff: diffDecoded,
   mainFields: ["amount"],

@@ -19,7 +19,7 @@ import * as Stream from "effect/Stream"
 import type { Change, Row } from "../Event.js"
 import { changedFields } from "../FieldChanges.js"
 import type { Resource } from "../Resource.js"
-import { type DecodedDiff, define, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
+import { type DecodedDiff, define, liveHint, noAssets, rowDiff, SHARED_BUS, unsharded } from "../ResourceDefinition.js"
 import * as Units from "../Units.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 import { catalog } from "../ResourceCatalog.js"
@@ -114,7 +114,10 @@ export const definition = define({
   live: {
     _tag: "Bus",
     types: ["BUS_EVENT_TYPE_ERC20_MULTI_SIG_SIGNER_ADDED", "BUS_EVENT_TYPE_NODE_SIGNATURE"],
-    subscription: SHARED_BUS
+    subscription: SHARED_BUS,
+    // a new bundle or one of its signatures: the bundles are read again
+    change: (event) =>
+      event.erc20MultisigSignerAdded === undefined && event.nodeSignature === undefined ? undefined : liveHint("")
   },
   row: BundleRow,
   diff: diffDecoded,

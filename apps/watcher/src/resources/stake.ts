@@ -19,7 +19,7 @@ import * as Stream from "effect/Stream"
 import type { Change, Json, Row } from "../Event.js"
 import type { HeldRows } from "../Fingerprints.js"
 import { fingerprint, type Resource } from "../Resource.js"
-import { type DecodedDiff, define, enumName, noAssets, rowDiff, SHARED_BUS } from "../ResourceDefinition.js"
+import { type DecodedDiff, define, enumName, liveHint, noAssets, rowDiff, SHARED_BUS } from "../ResourceDefinition.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 import { inShard, type Shard, whole } from "../Shard.js"
 import { catalog } from "../ResourceCatalog.js"
@@ -231,7 +231,14 @@ export const definition = define({
   },
   options: fields,
   reader: ({ client, options, shard, shardIds }) => make(client, options, {}, { shard, parties: shardIds }),
-  live: { _tag: "Bus", types: ["BUS_EVENT_TYPE_STAKE_LINKING"], subscription: SHARED_BUS },
+  // a hint although the event holds the linking: the party's available stake is not in it, and
+  // one read of the party gives both
+  live: {
+    _tag: "Bus",
+    types: ["BUS_EVENT_TYPE_STAKE_LINKING"],
+    subscription: SHARED_BUS,
+    change: (event) => (event.stakeLinking === undefined ? undefined : liveHint(event.stakeLinking.party))
+  },
   row: StakeRow,
   diff: diffDecoded,
   mainFields: ["type", "amount", "status"],

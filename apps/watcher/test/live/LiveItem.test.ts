@@ -2,7 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import { EventBus, Position } from "@vega-effect/schema"
 import { Effect, Option, Schema } from "effect"
 import * as BlockClock from "../../src/live/BlockClock.js"
-import { busTypesFor, fromBusEvents, fromPositions, fromProvisions } from "../../src/live/LiveItem.js"
+import { busTypesFor, fromBusEvents, fromStream } from "../../src/live/LiveItem.js"
 
 const PARTY = "b5fd9d3c4ad553cb3196303b6e6df7f484cf7f5331a572a45031239fd71ad8a0"
 const OTHER = "c".repeat(64)
@@ -87,7 +87,7 @@ describe("live items from the positions and liquidity streams", () => {
     const message = Schema.decodeUnknownSync(Position.ObservePositionsResponse)({
       updates: { positions: [position(PARTY, "2000"), position(OTHER, "3000")] }
     })
-    const items = fromPositions(message, NODE)
+    const items = fromStream("positions", ["positions"], message, NODE)
     expect(items.map((i) => i._tag === "Rows" && i.at)).toEqual([{ timeNanos: 2000n }, { timeNanos: 3000n }])
     const first = items[0]
     if (first._tag !== "Rows") throw new Error("rows expected")
@@ -96,11 +96,13 @@ describe("live items from the positions and liquidity streams", () => {
     const snapshot = Schema.decodeUnknownSync(Position.ObservePositionsResponse)({
       snapshot: { positions: [position(PARTY, "1")], lastPage: true }
     })
-    expect(fromPositions(snapshot, NODE)).toEqual([])
+    expect(fromStream("positions", ["positions"], snapshot, NODE)).toEqual([])
   })
 
   it("turns provisions into hints of market, party and id", () => {
-    const items = fromProvisions(
+    const items = fromStream(
+      "liquidity",
+      ["liquidity"],
       [{ id: "9".repeat(64), partyId: PARTY, marketId: MARKET, updatedAt: 5n } as never],
       NODE
     )
