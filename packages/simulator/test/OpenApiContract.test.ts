@@ -90,7 +90,9 @@ const COVERED = [
   "/api/v2/delegations",
   "/api/v2/network/data",
   "/api/v2/rewards/epoch/summaries",
-  "/api/v2/network/limits"
+  "/api/v2/network/limits",
+  "/api/v2/fees/stats",
+  "/api/v2/fees/stats/parties/{partyId}"
 ]
 
 /**

@@ -11,6 +11,7 @@ import * as depth from "./depth.js"
 import * as governance from "./governance.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
+import * as feesStats from "./feesStats.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -66,7 +67,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   successorMarkets.route,
   ...oracles.routes,
   ...nodes.routes,
-  rewards.epochSummariesRoute
+  rewards.epochSummariesRoute,
+  ...feesStats.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
