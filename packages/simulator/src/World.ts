@@ -356,7 +356,9 @@ export class World {
       () => this.height
     )
     this.candles = new Candles(this.exchange.trades, this.marketData.times)
-    this.feesStats = new FeesStats(this.chain, this.exchange.trades)
+    this.feesStats = new FeesStats(this.chain, this.exchange.trades, (market, height) =>
+      this.marketData.providersAt(market, height)
+    )
     // governance runs from the first block, each block with a stream of its own
     this.governance = new Governance(this.catalog, this.chain, this.networkParameters, journal)
     for (let h = 2; h <= this.height; h++) {

@@ -92,7 +92,8 @@ const COVERED = [
   "/api/v2/rewards/epoch/summaries",
   "/api/v2/network/limits",
   "/api/v2/fees/stats",
-  "/api/v2/fees/stats/parties/{partyId}"
+  "/api/v2/fees/stats/parties/{partyId}",
+  "/api/v2/liquidity/paidfees"
 ]
 
 /**

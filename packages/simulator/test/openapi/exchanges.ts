@@ -17,7 +17,7 @@ import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { successorMarkets } from "./successorMarkets.js"
-import { feesStats } from "./feesStats.js"
+import { feesStats, paidLiquidityFees } from "./feesStats.js"
 import { oracles } from "./oracles.js"
 import {
   base64,
@@ -480,5 +480,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await nodes(r)
   await epochRewardSummaries(r)
   await feesStats(r, market)
+  await paidLiquidityFees(r)
   return r.exchanges
 }

@@ -20,3 +20,18 @@ export const feesStats = async (r: Recorder, market: string) => {
   }
   await r.query(forParty, {}, { partyId: "xyz" })
 }
+
+/** Paid liquidity fees: the last epoch's, a market's history, a party's, a page and its cursor. */
+export const paidLiquidityFees = async (r: Recorder) => {
+  const template = "/api/v2/liquidity/paidfees"
+  const page = await r.query(template, {})
+  const row = page?.paidLiquidityFees?.edges?.[0]?.node
+  if (row !== undefined) {
+    await r.query(template, { marketId: row.market, assetId: row.asset })
+    await r.query(template, { partyIds: row.feesPaidPerParty?.[0]?.party, "pagination.newestFirst": "false" })
+  }
+  const first = await r.query(template, { "pagination.first": "1" })
+  const cursor = first?.paidLiquidityFees?.pageInfo?.endCursor
+  if (cursor) await r.query(template, { "pagination.first": "1", "pagination.after": cursor })
+  await r.query(template, { marketId: "xyz" })
+}

@@ -372,3 +372,13 @@ export const EpochRewardSummaryCursor: CursorSpec = {
     id("amount", "string")
   ]
 }
+
+/** `entities.PaidLiquidityFeesStatsCursor` (untagged fields: Go's field names as keys). */
+export const PaidLiquidityFeesStatsCursor: CursorSpec = {
+  struct: "PaidLiquidityFeesStatsCursor",
+  fields: [
+    { key: "Epoch", type: "int", goType: "uint64" },
+    { key: "MarketID", type: "string", goType: "string" },
+    { key: "AssetID", type: "string", goType: "string" }
+  ]
+}

@@ -27,6 +27,7 @@ import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
 import * as oracles from "./oracles.js"
 import * as orders from "./orders.js"
+import * as paidLiquidityFees from "./paidLiquidityFees.js"
 import * as parties from "./parties.js"
 import * as positions from "./positions.js"
 import * as profiles from "./profiles.js"
@@ -68,7 +69,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...oracles.routes,
   ...nodes.routes,
   rewards.epochSummariesRoute,
-  ...feesStats.routes
+  ...feesStats.routes,
+  paidLiquidityFees.route
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */

@@ -12,10 +12,20 @@
  * The world's trades apply no discounts and pay no referrer rewards (see `fees.ts`), so every
  * taker's discounts are zero and the reward lists are empty. The stats are derived from the
  * world's own trades: they draw nothing random.
+ *
+ * Paid liquidity fees: the core allocates the liquidity fees a market collects to its providers
+ * and, at epoch end, publishes what each provider was allocated over the epoch, only when the
+ * total is not zero (`core/execution/common/liquidity_provision.go` `OnEpochEnd`,
+ * `core/types/liquidity_fee_stats.go`, v0.75.8). The world allocates the liquidity fees of the
+ * epoch's trades (close-outs included: they pay into the same account) at once, to the providers
+ * ACTIVE at the epoch's last block in proportion to their commitments (the fee shares its market
+ * data publishes), each share rounded down; the total is the sum allocated. The ledger does not
+ * show these allocations: the fees stay in the market's liquidity fee account.
  */
 import type { Chain } from "./chain.js"
-import type { MarketInfo } from "./catalog.js"
+import type { MarketInfo, Party } from "./catalog.js"
 import type { Trades } from "./trades.js"
+import { compareStrings } from "./versioned.js"
 
 export interface MarketEpochFees {
   readonly market: MarketInfo
@@ -28,10 +38,20 @@ export interface MarketEpochFees {
   readonly takers: ReadonlySet<string>
 }
 
+export interface PaidLiquidityFees {
+  readonly market: MarketInfo
+  readonly epoch: number
+  readonly total: bigint
+  /** Party id → fees allocated, by party id. */
+  readonly perParty: ReadonlyArray<readonly [string, bigint]>
+}
+
 interface MarketTally {
   /** How many of the market's trades were counted. */
   counted: number
   readonly byEpoch: Map<number, MarketEpochFees>
+  /** Liquidity fees collected per epoch. */
+  readonly liquidity: Map<number, bigint>
 }
 
 const add = (map: Map<string, bigint>, key: string, amount: bigint): void => {
@@ -41,10 +61,38 @@ const add = (map: Map<string, bigint>, key: string, amount: bigint): void => {
 export class FeesStats {
   private readonly tallies: Array<MarketTally | undefined> = []
 
+  private readonly paid = new Map<string, PaidLiquidityFees | undefined>()
+
   constructor(
     private readonly chain: Chain,
-    private readonly trades: Trades
+    private readonly trades: Trades,
+    private readonly providersAt: (
+      market: MarketInfo,
+      height: number
+    ) => ReadonlyArray<{ readonly party: Party; readonly commitment: bigint }>
   ) {}
+
+  /**
+   * A market's paid liquidity fees of an ended epoch, or undefined when it allocated nothing.
+   * Call only for an epoch whose last block is processed.
+   */
+  paidLiquidity(market: MarketInfo, epoch: number): PaidLiquidityFees | undefined {
+    const key = `${market.index}:${epoch}`
+    if (this.paid.has(key)) return this.paid.get(key)
+    const collected = this.tally(market).liquidity.get(epoch) ?? 0n
+    const providers = this.providersAt(market, this.publishedAt(epoch))
+    const supplied = providers.reduce((sum, p) => sum + p.commitment, 0n)
+    let result: PaidLiquidityFees | undefined
+    if (collected > 0n && supplied > 0n) {
+      const perParty = providers
+        .map((p) => [p.party.id, (collected * p.commitment) / supplied] as const)
+        .sort(([a], [b]) => compareStrings(a, b))
+      const total = perParty.reduce((sum, [, amount]) => sum + amount, 0n)
+      if (total > 0n) result = { market, epoch, total, perParty }
+    }
+    this.paid.set(key, result)
+    return result
+  }
 
   /** The first height at which the stats of `epoch` are published: the block that ends it. */
   publishedAt(epoch: number): number {
@@ -76,10 +124,12 @@ export class FeesStats {
     let tally = this.tallies[market.index]
     if (tally !== undefined && tally.counted === trades.length) return tally
     // trades are only appended (a rare one slots in before the last few): count them afresh
-    tally = { counted: trades.length, byEpoch: new Map() }
+    tally = { counted: trades.length, byEpoch: new Map(), liquidity: new Map() }
     for (const trade of trades) {
-      if (trade.type !== "TYPE_DEFAULT" || trade.aggressor === "SIDE_UNSPECIFIED") continue
       const epoch = this.chain.epochOf(trade.height)
+      const liquidityFee = trade.buyerFee.liquidityFee + trade.sellerFee.liquidityFee
+      if (liquidityFee > 0n) tally.liquidity.set(epoch, (tally.liquidity.get(epoch) ?? 0n) + liquidityFee)
+      if (trade.type !== "TYPE_DEFAULT" || trade.aggressor === "SIDE_UNSPECIFIED") continue
       let fees = tally.byEpoch.get(epoch) as
         | {
             market: MarketInfo
