@@ -581,6 +581,12 @@ export const ApiErrors = {
     ErrorDetailCode.Unmapped,
     GrpcCode.Internal
   ),
+  MalformedRequest: apiErrorEntry("malformed request", ErrorDetailCode.MalformedRequest, GrpcCode.InvalidArgument),
+  LiquidityProvisionServiceGetProviders: apiErrorEntry(
+    "failed to get liquidity providers",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
   ListPaidLiquidityFees: apiErrorEntry(
     "failed to list paid liquidity fees",
     ErrorDetailCode.Unmapped,

@@ -231,6 +231,12 @@ describe("GatewayError", () => {
       code: 10000,
       grpcCode: 13
     })
+    expect(ApiErrors.MalformedRequest).toEqual({ message: "malformed request", code: 10015, grpcCode: 3 })
+    expect(ApiErrors.LiquidityProvisionServiceGetProviders).toEqual({
+      message: "failed to get liquidity providers",
+      code: 10000,
+      grpcCode: 13
+    })
     expect(ApiErrors.ListPaidLiquidityFees).toEqual({
       message: "failed to list paid liquidity fees",
       code: 10000,

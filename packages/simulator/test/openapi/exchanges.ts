@@ -17,7 +17,7 @@ import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { successorMarkets } from "./successorMarkets.js"
-import { feesStats, paidLiquidityFees } from "./feesStats.js"
+import { feesStats, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { oracles } from "./oracles.js"
 import {
   base64,
@@ -481,5 +481,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await epochRewardSummaries(r)
   await feesStats(r, market)
   await paidLiquidityFees(r)
+  await liquidityProviders(r, market)
   return r.exchanges
 }

@@ -35,3 +35,16 @@ export const paidLiquidityFees = async (r: Recorder) => {
   if (cursor) await r.query(template, { "pagination.first": "1", "pagination.after": cursor })
   await r.query(template, { marketId: "xyz" })
 }
+
+/** Liquidity providers: a market's, a party's, a first page and its cursor, and the error bodies. */
+export const liquidityProviders = async (r: Recorder, market: string) => {
+  const template = "/api/v2/liquidity/providers"
+  const page = await r.query(template, { marketId: market })
+  const party = page?.liquidityProviders?.edges?.[0]?.node?.partyId
+  if (party !== undefined) await r.query(template, { partyId: party, "pagination.newestFirst": "false" })
+  const first = await r.query(template, { marketId: market, "pagination.first": "1" })
+  const cursor = first?.liquidityProviders?.pageInfo?.endCursor
+  if (cursor) await r.query(template, { marketId: market, "pagination.after": cursor })
+  await r.query(template, {})
+  await r.query(template, { partyId: "xyz" })
+}

@@ -382,3 +382,13 @@ export const PaidLiquidityFeesStatsCursor: CursorSpec = {
     { key: "AssetID", type: "string", goType: "string" }
   ]
 }
+
+/** `entities.LiquidityProviderCursor`: the node fills only `partyId`. */
+export const LiquidityProviderCursor: CursorSpec = {
+  struct: "LiquidityProviderCursor",
+  fields: [
+    id("marketId", "entities.MarketID"),
+    id("partyId", "entities.PartyID"),
+    { key: "ordinality", type: "int", goType: "int64" }
+  ]
+}

@@ -16,6 +16,7 @@ import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
 import * as liquidity from "./liquidity.js"
+import * as liquidityProviders from "./liquidityProviders.js"
 import * as margin from "./margin.js"
 import { makeMarginStreamRoutes } from "./marginStream.js"
 import * as marketData from "./marketData.js"
@@ -70,7 +71,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...nodes.routes,
   rewards.epochSummariesRoute,
   ...feesStats.routes,
-  paidLiquidityFees.route
+  paidLiquidityFees.route,
+  liquidityProviders.route
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
