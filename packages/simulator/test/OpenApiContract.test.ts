@@ -94,7 +94,8 @@ const COVERED = [
   "/api/v2/fees/stats",
   "/api/v2/fees/stats/parties/{partyId}",
   "/api/v2/liquidity/paidfees",
-  "/api/v2/liquidity/providers"
+  "/api/v2/liquidity/providers",
+  "/api/v2/liquidity/provisions"
 ]
 
 /**

@@ -48,3 +48,11 @@ export const liquidityProviders = async (r: Recorder, market: string) => {
   await r.query(template, {})
   await r.query(template, { partyId: "xyz" })
 }
+
+/** The deprecated liquidity provisions route: a market's rows over pages, live ones, an error. */
+export const deprecatedProvisions = async (r: Recorder, market: string) => {
+  const template = "/api/v2/liquidity/provisions"
+  await r.pages(template, "liquidityProvisions", { marketId: market })
+  await r.query(template, { marketId: market, live: "true" })
+  await r.query(template, { partyId: "xyz" })
+}

@@ -44,6 +44,7 @@ import * as transactions from "./transactions.js"
 export const routes: ReadonlyArray<Route<NodeView>> = [
   stake.route,
   liquidity.route,
+  liquidity.deprecatedRoute,
   positions.route,
   referrals.route,
   bundles.route,
