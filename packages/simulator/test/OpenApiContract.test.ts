@@ -95,7 +95,8 @@ const COVERED = [
   "/api/v2/fees/stats/parties/{partyId}",
   "/api/v2/liquidity/paidfees",
   "/api/v2/liquidity/providers",
-  "/api/v2/liquidity/provisions"
+  "/api/v2/liquidity/provisions",
+  "/api/v2/funding-periods/{marketId}"
 ]
 
 /**

@@ -17,7 +17,7 @@ import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { successorMarkets } from "./successorMarkets.js"
-import { deprecatedProvisions, feesStats, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
+import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { oracles } from "./oracles.js"
 import {
   base64,
@@ -483,5 +483,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await paidLiquidityFees(r)
   await liquidityProviders(r, market)
   await deprecatedProvisions(r, market)
+  await fundingPeriods(r)
   return r.exchanges
 }

@@ -56,3 +56,22 @@ export const deprecatedProvisions = async (r: Recorder, market: string) => {
   await r.query(template, { marketId: market, live: "true" })
   await r.query(template, { partyId: "xyz" })
 }
+
+/** Funding periods: a perpetual's over pages both ways, a date range, a future's, a bad id. */
+export const fundingPeriods = async (r: Recorder) => {
+  const markets = await r.query("/api/v2/markets", {})
+  const instruments: Array<{ id: string; perpetual: boolean }> = (markets?.markets?.edges ?? []).map(
+    (e: { node: { id: string; tradableInstrument: { instrument: Record<string, unknown> } } }) => ({
+      id: e.node.id,
+      perpetual: e.node.tradableInstrument.instrument.perpetual !== undefined
+    })
+  )
+  const perpetual = instruments.find((m) => m.perpetual)?.id ?? "cd".repeat(32)
+  const future = instruments.find((m) => !m.perpetual)?.id ?? "cd".repeat(32)
+  const template = "/api/v2/funding-periods/{marketId}"
+  await r.pages(template, "fundingPeriods", {}, { marketId: perpetual })
+  await r.query(template, { "pagination.last": "2" }, { marketId: perpetual })
+  await r.query(template, { "dateRange.startTimestamp": "1700000000000000000" }, { marketId: perpetual })
+  await r.query(template, {}, { marketId: future })
+  await r.query(template, {}, { marketId: "xyz" })
+}

@@ -392,3 +392,12 @@ export const LiquidityProviderCursor: CursorSpec = {
     { key: "ordinality", type: "int", goType: "int64" }
   ]
 }
+
+export const FundingPeriodCursor: CursorSpec = {
+  struct: "FundingPeriodCursor",
+  fields: [
+    time("startTime"),
+    id("marketID", "entities.MarketID"),
+    { key: "fundingPeriodSeq", type: "int", goType: "uint64" }
+  ]
+}

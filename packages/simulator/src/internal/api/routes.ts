@@ -12,6 +12,7 @@ import * as governance from "./governance.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
 import * as feesStats from "./feesStats.js"
+import * as funding from "./funding.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -73,7 +74,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   rewards.epochSummariesRoute,
   ...feesStats.routes,
   paidLiquidityFees.route,
-  liquidityProviders.route
+  liquidityProviders.route,
+  ...funding.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
