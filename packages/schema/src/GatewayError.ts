@@ -572,7 +572,32 @@ export const ApiErrors = {
     GrpcCode.Internal
   ),
   /** Reported as NotFound for an epoch the node does not have. */
-  GetEpoch: apiErrorEntry("failed to get epoch", ErrorDetailCode.GetEpoch, GrpcCode.NotFound)
+  GetEpoch: apiErrorEntry("failed to get epoch", ErrorDetailCode.GetEpoch, GrpcCode.NotFound),
+  /** A GetFeesStats request with neither a market nor an asset. */
+  FeesStatsRequest: apiErrorEntry("marketID or assetID must be provided", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  GetFeesStats: apiErrorEntry("failed to get current fees stats", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  GetFeesStatsForParty: apiErrorEntry(
+    "failed to get current fees stats for party",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  MalformedRequest: apiErrorEntry("malformed request", ErrorDetailCode.MalformedRequest, GrpcCode.InvalidArgument),
+  LiquidityProvisionServiceGetProviders: apiErrorEntry(
+    "failed to get liquidity providers",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  ListPaidLiquidityFees: apiErrorEntry(
+    "failed to list paid liquidity fees",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  ListFundingPeriod: apiErrorEntry("failed to get funding periods", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  ListFundingPeriodDataPoints: apiErrorEntry(
+    "failed to get funding period data points",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  )
 } as const
 
 /**

@@ -220,6 +220,34 @@ describe("GatewayError", () => {
     expect(ApiErrors.NodeServiceGetNodes).toEqual({ message: "failed to get nodes", code: 110001, grpcCode: 13 })
     expect(ApiErrors.DelegationServiceGet).toEqual({ message: "failed to get delegation", code: 130001, grpcCode: 13 })
     expect(ApiErrors.GetEpoch).toEqual({ message: "failed to get epoch", code: 250001, grpcCode: 5 })
+    expect(ApiErrors.FeesStatsRequest).toEqual({
+      message: "marketID or assetID must be provided",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.GetFeesStats).toEqual({ message: "failed to get current fees stats", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.GetFeesStatsForParty).toEqual({
+      message: "failed to get current fees stats for party",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.MalformedRequest).toEqual({ message: "malformed request", code: 10015, grpcCode: 3 })
+    expect(ApiErrors.LiquidityProvisionServiceGetProviders).toEqual({
+      message: "failed to get liquidity providers",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.ListPaidLiquidityFees).toEqual({
+      message: "failed to list paid liquidity fees",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.ListFundingPeriod).toEqual({ message: "failed to get funding periods", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.ListFundingPeriodDataPoints).toEqual({
+      message: "failed to get funding period data points",
+      code: 10000,
+      grpcCode: 13
+    })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })

@@ -18,6 +18,7 @@ import { type Chain, makeChain } from "./internal/world/chain.js"
 import { Accounts } from "./internal/world/accounts.js"
 import { Candles } from "./internal/world/candles.js"
 import { MarketData } from "./internal/world/marketData.js"
+import { FeesStats } from "./internal/world/feesStats.js"
 import { Exchange } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
@@ -275,6 +276,12 @@ export class World {
    */
   readonly candles: Candles
   /**
+   * Each market's fees statistics per epoch, tallied from its trades.
+   *
+   * @since 0.2.0
+   */
+  readonly feesStats: FeesStats
+  /**
    * The network parameters: Vega testnet's set, changed by the proposals governance enacts.
    *
    * @since 0.2.0
@@ -349,6 +356,9 @@ export class World {
       () => this.height
     )
     this.candles = new Candles(this.exchange.trades, this.marketData.times)
+    this.feesStats = new FeesStats(this.chain, this.exchange.trades, (market, height) =>
+      this.marketData.providersAt(market, height)
+    )
     // governance runs from the first block, each block with a stream of its own
     this.governance = new Governance(this.catalog, this.chain, this.networkParameters, journal)
     for (let h = 2; h <= this.height; h++) {

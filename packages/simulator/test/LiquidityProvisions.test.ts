@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@effect/vitest"
-import { LiquidityProvision } from "@vega-effect/schema"
+import { DataNode, LiquidityProvision } from "@vega-effect/schema"
 import { call, decoded, nodeOf, smallWorld } from "./harness.js"
 
 const path = "/api/v2/liquidity/all-provisions"
@@ -84,5 +84,32 @@ describe("GET /api/v2/liquidity/all-provisions", () => {
       message: "failed to get liquidity provision"
     })
     expect(call(node, path, { partyId: "", marketId: market }).status).toBe(200)
+  })
+})
+
+describe("GET /api/v2/liquidity/provisions (deprecated)", () => {
+  const deprecated = "/api/v2/liquidity/provisions"
+  const rows = (query: Parameters<typeof call>[2]) =>
+    decoded(DataNode.ListLiquidityProvisionsResponse, call(node, deprecated, query)).liquidityProvisions
+
+  it("lists the same rows as all-provisions, each as itself", () => {
+    for (const live of [false, true]) {
+      const page = rows({ marketId: market, live })
+      const all = decoded(
+        LiquidityProvision.ListLiquidityProvisionsResponse,
+        call(node, path, { marketId: market, live })
+      ).liquidityProvisions
+      expect(page.edges.map((e) => e.cursor)).toEqual(all.edges.map((e) => e.cursor))
+      // a pending amendment is listed as the pending row, not as the version it replaces
+      expect(page.edges.map((e) => e.node)).toEqual(all.edges.map((e) => e.node.pending ?? e.node.current))
+    }
+  })
+
+  it("pages with the cursors, and needs a market or party filter", () => {
+    const first = rows({ marketId: market, "pagination.first": 3 })
+    const next = rows({ marketId: market, "pagination.first": 3, "pagination.after": first.pageInfo.endCursor })
+    const six = rows({ marketId: market, "pagination.first": 6 })
+    expect([...first.edges, ...next.edges].map((e) => e.node.id)).toEqual(six.edges.map((e) => e.node.id))
+    expect(call(nodeOf(world, { quirks: true }), deprecated, {}).status).toBe(500)
   })
 })

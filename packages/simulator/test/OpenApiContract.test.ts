@@ -90,7 +90,13 @@ const COVERED = [
   "/api/v2/delegations",
   "/api/v2/network/data",
   "/api/v2/rewards/epoch/summaries",
-  "/api/v2/network/limits"
+  "/api/v2/network/limits",
+  "/api/v2/fees/stats",
+  "/api/v2/fees/stats/parties/{partyId}",
+  "/api/v2/liquidity/paidfees",
+  "/api/v2/liquidity/providers",
+  "/api/v2/liquidity/provisions",
+  "/api/v2/funding-periods/{marketId}"
 ]
 
 /**

@@ -17,6 +17,7 @@ import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { successorMarkets } from "./successorMarkets.js"
+import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { oracles } from "./oracles.js"
 import {
   base64,
@@ -478,5 +479,10 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await oracles(r)
   await nodes(r)
   await epochRewardSummaries(r)
+  await feesStats(r, market)
+  await paidLiquidityFees(r)
+  await liquidityProviders(r, market)
+  await deprecatedProvisions(r, market)
+  await fundingPeriods(r)
   return r.exchanges
 }

@@ -372,3 +372,32 @@ export const EpochRewardSummaryCursor: CursorSpec = {
     id("amount", "string")
   ]
 }
+
+/** `entities.PaidLiquidityFeesStatsCursor` (untagged fields: Go's field names as keys). */
+export const PaidLiquidityFeesStatsCursor: CursorSpec = {
+  struct: "PaidLiquidityFeesStatsCursor",
+  fields: [
+    { key: "Epoch", type: "int", goType: "uint64" },
+    { key: "MarketID", type: "string", goType: "string" },
+    { key: "AssetID", type: "string", goType: "string" }
+  ]
+}
+
+/** `entities.LiquidityProviderCursor`: the node fills only `partyId`. */
+export const LiquidityProviderCursor: CursorSpec = {
+  struct: "LiquidityProviderCursor",
+  fields: [
+    id("marketId", "entities.MarketID"),
+    id("partyId", "entities.PartyID"),
+    { key: "ordinality", type: "int", goType: "int64" }
+  ]
+}
+
+export const FundingPeriodCursor: CursorSpec = {
+  struct: "FundingPeriodCursor",
+  fields: [
+    time("startTime"),
+    id("marketID", "entities.MarketID"),
+    { key: "fundingPeriodSeq", type: "int", goType: "uint64" }
+  ]
+}

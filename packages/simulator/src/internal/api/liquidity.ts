@@ -1,5 +1,8 @@
 /**
- * `GET /api/v2/liquidity/all-provisions` (ListAllLiquidityProvisions).
+ * `GET /api/v2/liquidity/all-provisions` (ListAllLiquidityProvisions), and the deprecated
+ * `GET /api/v2/liquidity/provisions` (ListLiquidityProvisions), which reads the same store the
+ * same way (`datanode/api/trading_data_v2.go`, v0.75.8) but writes each row as a plain
+ * `LiquidityProvision` (a pending amendment as itself, without the version it replaces).
  */
 import { DataNodeApi, Decimal, Encoder, GatewayError, Ids, LiquidityProvision } from "@vega-effect/schema"
 import * as Option from "effect/Option"
@@ -47,68 +50,84 @@ export const provisionCursor = (row: LpRow): string => writeCursor(LiquidityProv
 
 const { ApiErrors } = GatewayError
 
-const handle = (params: Params, node: NodeView): Reply => {
-  const request = resolve(pagination(params))
-  if ("error" in request) return invalidPagination(request.error)
-  // an empty filter counts as absent
-  const marketId = str(params, "marketId") || undefined
-  const partyId = str(params, "partyId") || undefined
-  const reference = str(params, "reference") || undefined
-  const live = bool(params, "live") ?? false
-  for (const id of [partyId, marketId]) {
-    if (id !== undefined && !decodesAsId(id)) return invalidId(ApiErrors.LiquidityProvision, notHex(id))
-  }
-  if (marketId === undefined && partyId === undefined && node.quirks) {
-    return internal(
-      ApiErrors.LiquidityProvision,
-      `partyID: , marketID: , reference: ${reference ?? ""}: market or party filters are required`
+type NodeJsonOf = (node: NodeView, height: number) => (row: LpRow) => string
+
+const handleWith =
+  (nodeJsonOf: NodeJsonOf) =>
+  (params: Params, node: NodeView): Reply => {
+    const request = resolve(pagination(params))
+    if ("error" in request) return invalidPagination(request.error)
+    // an empty filter counts as absent
+    const marketId = str(params, "marketId") || undefined
+    const partyId = str(params, "partyId") || undefined
+    const reference = str(params, "reference") || undefined
+    const live = bool(params, "live") ?? false
+    for (const id of [partyId, marketId]) {
+      if (id !== undefined && !decodesAsId(id)) return invalidId(ApiErrors.LiquidityProvision, notHex(id))
+    }
+    if (marketId === undefined && partyId === undefined && node.quirks) {
+      return internal(
+        ApiErrors.LiquidityProvision,
+        `partyID: , marketID: , reference: ${reference ?? ""}: market or party filters are required`
+      )
+    }
+    const { liquidityProvisions } = node.world
+    const height = node.readableHeight
+    const market = marketId?.toLowerCase()
+    const party =
+      partyId === undefined ? undefined : partyId === Ids.NETWORK_PARTY ? Ids.NETWORK_PARTY : partyId.toLowerCase()
+    const candidates =
+      market !== undefined
+        ? (liquidityProvisions.byMarket.get(market) ?? [])
+        : party !== undefined
+          ? (liquidityProvisions.byParty.get(party) ?? [])
+          : liquidityProvisions.history
+    const rows = candidates.filter(
+      (row) =>
+        (live ? isLiveAt(row, height) : row.from <= height) &&
+        (market === undefined || row.market.id === market) &&
+        (party === undefined || row.party.id === party) &&
+        (reference === undefined || row.reference === reference)
     )
+    if (candidates !== liquidityProvisions.history) rows.sort(compareLp)
+    const nodeJson = nodeJsonOf(node, height)
+    const result = list<LpRow, LpKey>({
+      request,
+      cursor: LiquidityProvisionCursor,
+      keyOf: (v) => ({ vt: v.get("vegaTime") as number, id: (v.get("id") as string).toLowerCase() }),
+      source: arraySource(rows, compareLpToKey, provisionCursor),
+      nodeJson
+    })
+    if ("cursorError" in result) return internal(ApiErrors.LiquidityProvision, badCursor(result.cursorError))
+    return ok(`{"liquidityProvisions":${result.json}}`)
   }
-  const { liquidityProvisions } = node.world
-  const height = node.readableHeight
-  const market = marketId?.toLowerCase()
-  const party =
-    partyId === undefined ? undefined : partyId === Ids.NETWORK_PARTY ? Ids.NETWORK_PARTY : partyId.toLowerCase()
-  const candidates =
-    market !== undefined
-      ? (liquidityProvisions.byMarket.get(market) ?? [])
-      : party !== undefined
-        ? (liquidityProvisions.byParty.get(party) ?? [])
-        : liquidityProvisions.history
-  const rows = candidates.filter(
-    (row) =>
-      (live ? isLiveAt(row, height) : row.from <= height) &&
-      (market === undefined || row.market.id === market) &&
-      (party === undefined || row.party.id === party) &&
-      (reference === undefined || row.reference === reference)
-  )
-  if (candidates !== liquidityProvisions.history) rows.sort(compareLp)
-  const nodeJson = (row: LpRow): string => {
-    const { current, pending } = liquidityProvisions.pair(row, height)
-    return pending === undefined
-      ? `{"current":${provisionJson(current)}}`
-      : `{"current":${provisionJson(current)},"pending":${provisionJson(pending)}}`
-  }
-  const result = list<LpRow, LpKey>({
-    request,
-    cursor: LiquidityProvisionCursor,
-    keyOf: (v) => ({ vt: v.get("vegaTime") as number, id: (v.get("id") as string).toLowerCase() }),
-    source: arraySource(rows, compareLpToKey, provisionCursor),
-    nodeJson
-  })
-  if ("cursorError" in result) return internal(ApiErrors.LiquidityProvision, badCursor(result.cursorError))
-  return ok(`{"liquidityProvisions":${result.json}}`)
+
+/** A current provision with the amendment pending, if any. */
+const pairJson: NodeJsonOf = (node, height) => (row) => {
+  const { current, pending } = node.world.liquidityProvisions.pair(row, height)
+  return pending === undefined
+    ? `{"current":${provisionJson(current)}}`
+    : `{"current":${provisionJson(current)},"pending":${provisionJson(pending)}}`
 }
+
+const listParams = [
+  param("marketId", "string"),
+  param("partyId", "string"),
+  param("reference", "string"),
+  param("live", "bool"),
+  ...paginationParams
+]
 
 export const route: Route<NodeView> = {
   method: DataNodeApi.ListLiquidityProvisions.method,
   path: DataNodeApi.ListLiquidityProvisions.path,
-  params: [
-    param("marketId", "string"),
-    param("partyId", "string"),
-    param("reference", "string"),
-    param("live", "bool"),
-    ...paginationParams
-  ],
-  handle
+  params: listParams,
+  handle: handleWith(pairJson)
+}
+
+export const deprecatedRoute: Route<NodeView> = {
+  method: DataNodeApi.ListLiquidityProvisionsDeprecated.method,
+  path: DataNodeApi.ListLiquidityProvisionsDeprecated.path,
+  params: listParams,
+  handle: handleWith(() => provisionJson)
 }

@@ -183,6 +183,17 @@ export const withBoundsOf = <A extends { readonly priceMonitoringBounds?: Readon
 export const marketDataJson = (record: MarketDataRecord, version: NodeVersion): string =>
   JSON.stringify(withBoundsOf(encodeMarketData(marketDataValue(record)), version))
 
+/**
+ * A record's providers as its JSON writes them: each fee share and SLA object, in the record's
+ * order (the node's `current_market_data` lists, read back by ListLiquidityProviders).
+ */
+export const providerObjects = (
+  record: MarketDataRecord
+): { readonly feeShares: ReadonlyArray<object>; readonly slas: ReadonlyArray<object> } => {
+  const encoded = encodeMarketData(marketDataValue(record))
+  return { feeShares: encoded.liquidityProviderFeeShare, slas: encoded.liquidityProviderSla }
+}
+
 /** The markets' data in the service's cache of a node at `height` (none before the exchange opened). */
 export const latestRecords = (world: World, height: number): Array<MarketDataRecord> =>
   height < world.marketData.firstHeight

@@ -11,10 +11,13 @@ import * as depth from "./depth.js"
 import * as governance from "./governance.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
+import * as feesStats from "./feesStats.js"
+import * as funding from "./funding.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
 import * as liquidity from "./liquidity.js"
+import * as liquidityProviders from "./liquidityProviders.js"
 import * as margin from "./margin.js"
 import { makeMarginStreamRoutes } from "./marginStream.js"
 import * as marketData from "./marketData.js"
@@ -26,6 +29,7 @@ import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
 import * as oracles from "./oracles.js"
 import * as orders from "./orders.js"
+import * as paidLiquidityFees from "./paidLiquidityFees.js"
 import * as parties from "./parties.js"
 import * as positions from "./positions.js"
 import * as profiles from "./profiles.js"
@@ -41,6 +45,7 @@ import * as transactions from "./transactions.js"
 export const routes: ReadonlyArray<Route<NodeView>> = [
   stake.route,
   liquidity.route,
+  liquidity.deprecatedRoute,
   positions.route,
   referrals.route,
   bundles.route,
@@ -66,7 +71,11 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   successorMarkets.route,
   ...oracles.routes,
   ...nodes.routes,
-  rewards.epochSummariesRoute
+  rewards.epochSummariesRoute,
+  ...feesStats.routes,
+  paidLiquidityFees.route,
+  liquidityProviders.route,
+  ...funding.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
