@@ -158,3 +158,48 @@ describe("GET /api/v2/party/activity/streak/{partyId}", () => {
     expect(w.programs.streaks.get(party)!.length).toBe(before + 1)
   })
 })
+
+describe("a v0.79 node", () => {
+  const v79 = nodeOf(world, { nodeVersion: "v0.79" })
+
+  it("writes the factors per fee kind and the tier numbers, the single factors empty", () => {
+    const program = JSON.parse(call(v79, "/api/v2/referral-programs/current").body).currentReferralProgram
+    expect(program.benefitTiers[1]).toEqual({
+      minimumRunningNotionalTakerVolume: "10000000000000",
+      minimumEpochs: "2",
+      referralRewardFactor: "",
+      referralDiscountFactor: "",
+      referralRewardFactors: {
+        infrastructureRewardFactor: "0.05",
+        liquidityRewardFactor: "0.05",
+        makerRewardFactor: "0.05"
+      },
+      referralDiscountFactors: {
+        infrastructureDiscountFactor: "0.01",
+        liquidityDiscountFactor: "0.01",
+        makerDiscountFactor: "0.01"
+      },
+      tierNumber: "2"
+    })
+    expect(Object.keys(program)).toEqual([
+      "version",
+      "id",
+      "benefitTiers",
+      "endOfProgramTimestamp",
+      "windowLength",
+      "stakingTiers"
+    ])
+    const volume = JSON.parse(call(v79, "/api/v2/volume-discount-programs/current").body).currentVolumeDiscountProgram
+    expect(volume.benefitTiers[0].tierNumber).toBe("1")
+    expect(volume.benefitTiers[0].volumeDiscountFactor).toBe("")
+    const stats = JSON.parse(call(v79, "/api/v2/volume-discount-programs/stats").body).stats.edges
+    expect(Object.keys(stats[0].node)).toEqual([
+      "atEpoch",
+      "partyId",
+      "discountFactor",
+      "runningVolume",
+      "discountFactors"
+    ])
+    expect(stats[0].node.discountFactor).toBe("")
+  })
+})

@@ -17,15 +17,28 @@
  *   party without a row is 404 with the store's `no resource corresponding to this id` as the
  *   message (unmapped code 10000).
  */
-import { DataNode, DataNodeApi, Decimal, Encoder, GatewayError, Ids, type VegaEvents } from "@vega-effect/schema"
+import {
+  Amount,
+  DataNode,
+  DataNodeApi,
+  Decimal,
+  Encoder,
+  GatewayError,
+  Ids,
+  Integer,
+  ReferralSetStats,
+  type VegaEvents
+} from "@vega-effect/schema"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import { resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { ReferralProgram, VolumeDiscountProgram, VolumeDiscountStatsRow } from "../world/programs.js"
 import { compareStrings } from "../world/versioned.js"
-import { arraySource, cachedJson, list } from "./connection.js"
+import { arraySource, cachedJsonByVersion, list } from "./connection.js"
 import { VolumeDiscountStatsCursor, writeCursor } from "./cursors.js"
 import type { NodeView } from "./node.js"
+import { type NodeVersion, since } from "./nodeVersion.js"
 import { int64, pagination, str } from "./params.js"
 import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
 
@@ -33,12 +46,78 @@ const { ApiErrors } = GatewayError
 const decimal = (s: string) => Option.getOrThrow(Decimal.parse(s))
 const seconds = (s: number) => (BigInt(s) * 1_000_000_000n) as never
 
+/**
+ * From v0.79 the tiers and statistics carry their factors per fee kind (the same factor for the
+ * three kinds here) and their tier number, and leave the single deprecated factor empty
+ * (vegaprotocol/vega v0.79.0, core/types/{referral_program,volume_discount_program}.go `IntoProto`,
+ * core/volumediscount/engine.go).
+ */
+const BenefitTierV79 = Schema.Struct({
+  minimumRunningNotionalTakerVolume: Amount.Amount,
+  minimumEpochs: Integer.Uint64,
+  referralRewardFactor: Decimal.DecimalOrEmpty,
+  referralDiscountFactor: Decimal.DecimalOrEmpty,
+  referralRewardFactors: ReferralSetStats.RewardFactors,
+  referralDiscountFactors: ReferralSetStats.DiscountFactors,
+  tierNumber: Integer.Uint64
+})
+const VolumeBenefitTierV79 = Schema.Struct({
+  minimumRunningNotionalTakerVolume: Amount.Amount,
+  volumeDiscountFactor: Decimal.DecimalOrEmpty,
+  volumeDiscountFactors: ReferralSetStats.DiscountFactors,
+  tierNumber: Integer.Uint64
+})
+const VolumeDiscountStatsV79 = Schema.Struct({
+  atEpoch: Integer.Uint64,
+  partyId: Schema.String,
+  discountFactor: Decimal.DecimalOrEmpty,
+  runningVolume: Amount.Amount,
+  discountFactors: ReferralSetStats.DiscountFactors
+})
+const encodeBenefitTierV79 = Encoder.stringify(BenefitTierV79)
+const encodeVolumeBenefitTierV79 = Encoder.stringify(VolumeBenefitTierV79)
+const encodeStatsV79 = Encoder.stringify(VolumeDiscountStatsV79)
+
+const discountFactors = (factor: string) => ({
+  infrastructureDiscountFactor: decimal(factor),
+  liquidityDiscountFactor: decimal(factor),
+  makerDiscountFactor: decimal(factor)
+})
+const rewardFactors = (factor: string) => ({
+  infrastructureRewardFactor: decimal(factor),
+  liquidityRewardFactor: decimal(factor),
+  makerRewardFactor: decimal(factor)
+})
+
+/** Replaces the `benefitTiers` array of a program's JSON by the v0.79 tiers. */
+const withTiers = (json: string, tiers: ReadonlyArray<string>): string =>
+  json.replace(/"benefitTiers":\[[^\]]*\]/, `"benefitTiers":[${tiers.join(",")}]`)
+
 const encodeReferralProgram = Encoder.stringify(DataNode.GetCurrentReferralProgramResponse)
 const encodeVolumeProgram = Encoder.stringify(DataNode.GetCurrentVolumeDiscountProgramResponse)
 const encodeStats = Encoder.stringify(DataNode.VolumeDiscountStats)
 const encodeStreak = Encoder.stringify(DataNode.GetPartyActivityStreakResponse)
 
-const referralProgramJson = (p: ReferralProgram): string =>
+const referralProgramJson = (p: ReferralProgram, version: NodeVersion): string => {
+  const json = referralProgramJsonV75(p)
+  if (!since(version, "v0.79")) return json
+  return withTiers(
+    json,
+    p.benefitTiers.map((t, i) =>
+      encodeBenefitTierV79({
+        minimumRunningNotionalTakerVolume: t.minimumRunningNotionalTakerVolume,
+        minimumEpochs: t.minimumEpochs,
+        referralRewardFactor: Option.none(),
+        referralDiscountFactor: Option.none(),
+        referralRewardFactors: rewardFactors(t.referralRewardFactor),
+        referralDiscountFactors: discountFactors(t.referralDiscountFactor),
+        tierNumber: BigInt(i + 1)
+      } as unknown as typeof BenefitTierV79.Type)
+    )
+  )
+}
+
+const referralProgramJsonV75 = (p: ReferralProgram): string =>
   encodeReferralProgram({
     currentReferralProgram: {
       version: p.version,
@@ -58,7 +137,23 @@ const referralProgramJson = (p: ReferralProgram): string =>
     }
   } as unknown as DataNode.GetCurrentReferralProgramResponse)
 
-const volumeProgramJson = (p: VolumeDiscountProgram): string =>
+const volumeProgramJson = (p: VolumeDiscountProgram, version: NodeVersion): string => {
+  const json = volumeProgramJsonV75(p)
+  if (!since(version, "v0.79")) return json
+  return withTiers(
+    json,
+    p.benefitTiers.map((t, i) =>
+      encodeVolumeBenefitTierV79({
+        minimumRunningNotionalTakerVolume: t.minimumRunningNotionalTakerVolume,
+        volumeDiscountFactor: Option.none(),
+        volumeDiscountFactors: discountFactors(t.volumeDiscountFactor),
+        tierNumber: BigInt(i + 1)
+      } as unknown as typeof VolumeBenefitTierV79.Type)
+    )
+  )
+}
+
+const volumeProgramJsonV75 = (p: VolumeDiscountProgram): string =>
   encodeVolumeProgram({
     currentVolumeDiscountProgram: {
       version: p.version,
@@ -78,7 +173,7 @@ const noProgram = (api: GatewayError.ApiError): Reply => internal(api, "scany: n
 const handleReferralProgram = (_: Params, node: NodeView): Reply => {
   const program = node.world.programs.referralProgram
   if (program === undefined || program.from > node.readableHeight) return noProgram(ApiErrors.CurrentReferralProgram)
-  return ok(referralProgramJson(program))
+  return ok(referralProgramJson(program, node.nodeVersion))
 }
 
 const handleVolumeProgram = (_: Params, node: NodeView): Reply => {
@@ -86,16 +181,24 @@ const handleVolumeProgram = (_: Params, node: NodeView): Reply => {
   if (program === undefined || program.from > node.readableHeight) {
     return noProgram(ApiErrors.CurrentVolumeDiscountProgram)
   }
-  return ok(volumeProgramJson(program))
+  return ok(volumeProgramJson(program, node.nodeVersion))
 }
 
-const statsJson = cachedJson((row: VolumeDiscountStatsRow) =>
-  encodeStats({
-    atEpoch: BigInt(row.epoch),
-    partyId: row.party.id as Ids.PartyId,
-    discountFactor: decimal(row.discountFactor),
-    runningVolume: row.runningVolume
-  })
+const statsJson = cachedJsonByVersion((row: VolumeDiscountStatsRow, version) =>
+  since(version, "v0.79")
+    ? encodeStatsV79({
+        atEpoch: BigInt(row.epoch),
+        partyId: row.party.id,
+        discountFactor: Option.none(),
+        runningVolume: row.runningVolume,
+        discountFactors: discountFactors(row.discountFactor)
+      } as unknown as typeof VolumeDiscountStatsV79.Type)
+    : encodeStats({
+        atEpoch: BigInt(row.epoch),
+        partyId: row.party.id as Ids.PartyId,
+        discountFactor: decimal(row.discountFactor),
+        runningVolume: row.runningVolume
+      })
 )
 
 const statsCursor = (row: VolumeDiscountStatsRow): string =>
@@ -133,7 +236,7 @@ const handleStats = (params: Params, node: NodeView): Reply => {
     cursor: VolumeDiscountStatsCursor,
     keyOf: (v) => ({ epoch: v.get("AtEpoch") as number, party: v.get("PartyID") as string }),
     source: arraySource(rows, (row, k) => k.epoch - row.epoch || compareStrings(row.party.id, k.party), statsCursor),
-    nodeJson: statsJson
+    nodeJson: statsJson(node.nodeVersion)
   })
   if ("cursorError" in result) return internal(ApiErrors.VolumeDiscountStats, badCursor(result.cursorError))
   return ok(`{"stats":${result.json}}`)

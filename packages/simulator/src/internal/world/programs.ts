@@ -5,7 +5,8 @@
  * Both programs start with the first epoch and are never updated (version 1, never ended). A
  * party's notional taker volume in an epoch is its referee volume in that epoch's referral
  * statistics when it is a referee (the first of its sets by id), otherwise the value of the trades
- * it took in the epoch (price in asset units times size over the position factor); the epochs
+ * it took in the epoch (price in asset units times size over the position factor; the network's
+ * close-out trades count for no one); the epochs
  * before the exchange opened have no trades, so only referees have volume there.
  *
  * As the core does it (vegaprotocol/vega v0.75.8, `core/volumediscount/engine.go`): at each epoch
@@ -187,6 +188,8 @@ export class Programs {
     for (; this.tradesCounted < log.length; this.tradesCounted++) {
       const trade = log[this.tradesCounted]
       if (trade.height > from) break
+      // the network's close-out trades count for no one
+      if (trade.type !== "TYPE_DEFAULT") continue
       const taker =
         trade.aggressor === "SIDE_BUY" ? trade.buyer : trade.aggressor === "SIDE_SELL" ? trade.seller : undefined
       if (taker === undefined) continue
