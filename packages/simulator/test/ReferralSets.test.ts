@@ -158,4 +158,21 @@ describe("GET /api/v2/referral-sets/referees", () => {
     const before = referees({ referee: join.referee.id }, world.chain.epochLastBlock(epoch) - 1).edges[0].node
     expect(before.totalRefereeNotionalTakerVolume).toBeLessThan(now)
   })
+
+  it("lists at a node's height the joins it has seen, each referee in the last set it joined", () => {
+    const joins = world.referralSets.joins
+    const height = joins[Math.floor(joins.length / 2)].height
+    const expected = new Map<string, string>()
+    for (const j of [...joins].sort((a, b) => a.vt - b.vt)) if (j.height <= height) expected.set(j.referee.id, j.set.id)
+    const listed = referees({ "pagination.newestFirst": false }, height).edges
+    expect(new Map(listed.map((e) => [e.node.referee, e.node.referralSetId]))).toEqual(expected)
+    expect(listed.length).toBeLessThan(world.referralSets.currentReferees.length)
+    // the sets count the members seen at that height too
+    const counted = JSON.parse(call(nodeOf(world, { height }), "/api/v2/referral-sets").body).referralSets.edges
+    const members = counted.reduce(
+      (n: number, e: { node: { totalMembers: string } }) => n + Number(e.node.totalMembers) - 1,
+      0
+    )
+    expect(members).toBe(expected.size)
+  })
 })

@@ -82,7 +82,7 @@ const handleSets = (params: Params, node: NodeView): Reply => {
   const counts = referralSets.refereeCounts(height)
   const refereeOf =
     filter.by === "referee"
-      ? referralSets.currentReferees.find((j) => j.height <= height && j.referee.id === filter.key)?.set.id
+      ? referralSets.currentRefereesAt(height).find((j) => j.referee.id === filter.key)?.set.id
       : undefined
   const rows = referralSets.creations.filter(
     (c) =>
@@ -128,14 +128,15 @@ const handleReferees = (params: Params, node: NodeView): Reply => {
   if (filter.by !== "none" && filter.key === undefined) return badFilter(filter.raw)
   const { referralSets } = node.world
   const height = node.readableHeight
-  const rows = referralSets.currentReferees.filter(
-    (j) =>
-      j.height <= height &&
-      (filter.by === "none" ||
+  const rows = referralSets
+    .currentRefereesAt(height)
+    .filter(
+      (j) =>
+        filter.by === "none" ||
         (filter.by === "set" && j.set.id === filter.key) ||
         (filter.by === "referrer" && j.set.referrer.id === filter.key) ||
-        (filter.by === "referee" && j.referee.id === filter.key))
-  )
+        (filter.by === "referee" && j.referee.id === filter.key)
+    )
   // the window: the last ended epoch and the `aggregationEpochs` before it, from epoch 0
   const aggregation = int(params, "aggregationEpochs") ?? 30
   const last = referralSets.latestEpoch(height) ?? 0

@@ -79,10 +79,9 @@ export class ReferralSets {
   private readonly running = new Map<string, bigint>()
   /** Each set's creation, in base order. */
   readonly creations: Array<ReferralSetCreation> = []
-  /**
-   * Each party's current membership as a referee (the node's `current_referral_set_referees`: the
-   * join of the latest epoch, here the latest join), in base order.
-   */
+  /** Every referee's joining of a set, in base order. */
+  readonly joins: Array<RefereeJoin> = []
+  /** The memberships current at the last height, in base order (see {@link currentRefereesAt}). */
   readonly currentReferees: Array<RefereeJoin> = []
 
   constructor(
@@ -156,33 +155,39 @@ export class ReferralSets {
    */
   date(random: Random): void {
     const last = this.chain.epochLastBlock(1)
-    const joins = new Map<string, RefereeJoin>()
     for (const set of this.sets) {
       const height = 1 + random.int(Math.max(1, last - 2))
       this.creations.push({ set, height, vt: this.chain.blockTime(height) })
       for (const referee of set.referees) {
         const at = height + 1 + random.int(Math.max(1, last - height))
-        const join: RefereeJoin = {
-          set,
-          referee,
-          height: at,
-          vt: this.chain.blockTime(at),
-          epoch: this.chain.epochOf(at)
-        }
-        const previous = joins.get(referee.id)
-        if (previous === undefined || compareJoins(previous, join) < 0) joins.set(referee.id, join)
+        this.joins.push({ set, referee, height: at, vt: this.chain.blockTime(at), epoch: this.chain.epochOf(at) })
       }
     }
     this.creations.sort(compareCreations)
-    this.currentReferees.push(...[...joins.values()].sort(compareJoins))
+    this.joins.sort(compareJoins)
+    this.currentReferees.push(...this.currentRefereesAt(Infinity))
+  }
+
+  /**
+   * The memberships current at `height` (the node's `current_referral_set_referees`: each
+   * referee's join of the latest epoch; all joins here are of the first epoch, so the latest join
+   * visible), in base order.
+   */
+  currentRefereesAt(height: number): Array<RefereeJoin> {
+    const latest = new Map<string, RefereeJoin>()
+    for (const join of this.joins) {
+      const previous = latest.get(join.referee.id)
+      if (join.height <= height && (previous === undefined || compareJoins(previous, join) < 0)) {
+        latest.set(join.referee.id, join)
+      }
+    }
+    return [...latest.values()].sort(compareJoins)
   }
 
   /** The number of current referees of each set. */
   refereeCounts(height: number): Map<string, number> {
     const counts = new Map<string, number>()
-    for (const join of this.currentReferees) {
-      if (join.height <= height) counts.set(join.set.id, (counts.get(join.set.id) ?? 0) + 1)
-    }
+    for (const join of this.currentRefereesAt(height)) counts.set(join.set.id, (counts.get(join.set.id) ?? 0) + 1)
     return counts
   }
 
