@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
 import { DataNode, ReferralSetStats } from "@vega-effect/schema"
+import { microsToRfc3339 } from "../src/internal/goTime.js"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
 const world = smallWorld({ scale: { referralSets: 4, refereesPerSet: 5 } })
@@ -52,6 +53,18 @@ describe("GET /api/v2/referral-sets", () => {
     expect(before.edges.map((e) => e.node.id)).toEqual(all.slice(-4, -2))
     const cursor = JSON.parse(cursorJson(last.edges[0].cursor))
     expect(Object.keys(cursor)).toEqual(["CreatedAt", "ID"])
+  })
+
+  it("compares a cursor by creation time only on a v0.75 node", () => {
+    const creation = world.referralSets.creations[1]
+    const cursor = Buffer.from(
+      JSON.stringify({ CreatedAt: microsToRfc3339(creation.vt), ID: "ff".repeat(32) })
+    ).toString("base64")
+    const after = (quirks: boolean) =>
+      sets({ "pagination.newestFirst": false, "pagination.after": cursor }, quirks).edges.map((e) => e.node.id)
+    const later = world.referralSets.creations.slice(2).map((c) => c.set.id)
+    expect(after(false)).toEqual(later)
+    expect(after(true)).toEqual([creation.set.id, ...later])
   })
 
   it("filters by set, else referrer, else referee, as bytes", () => {
