@@ -383,6 +383,21 @@ export const ApiErrors = {
     GrpcCode.Internal
   ),
   ReferralSetStats: apiErrorEntry("failed to get referral set stats", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  CurrentReferralProgram: apiErrorEntry(
+    "failed to get current referral program",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  CurrentVolumeDiscountProgram: apiErrorEntry(
+    "failed to get current volume discount program",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  VolumeDiscountStats: apiErrorEntry(
+    "failed to get volume discount stats",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
   AddedMultisigEvents: apiErrorEntry(
     "failed to get added multisig events",
     ErrorDetailCode.AddedMultisigEvents,

@@ -194,6 +194,22 @@ describe("GatewayError", () => {
       code: 10000,
       grpcCode: 13
     })
+    // programs (datanode/api/errors.go at v0.75.8: none of them has a code)
+    expect(ApiErrors.CurrentReferralProgram).toEqual({
+      message: "failed to get current referral program",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.CurrentVolumeDiscountProgram).toEqual({
+      message: "failed to get current volume discount program",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.VolumeDiscountStats).toEqual({
+      message: "failed to get volume discount stats",
+      code: 10000,
+      grpcCode: 13
+    })
     expect(ApiErrors.PartiesProfiles).toEqual({ message: "failed to get parties' profiles", code: 10000, grpcCode: 13 })
     expect(ApiErrors.AddedMultisigEvents.code).toBe(270001)
     expect(ApiErrors.EstimateFee).toEqual({ message: "failed to estimate fee", code: 10039, grpcCode: 13 })

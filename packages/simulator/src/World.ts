@@ -24,6 +24,7 @@ import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
 import { Governance } from "./internal/world/governance.js"
 import { NetworkParameters } from "./internal/world/networkParameters.js"
+import { Programs } from "./internal/world/programs.js"
 import { ReferralSets } from "./internal/world/referrals.js"
 import { Rewards } from "./internal/world/rewards.js"
 import { StakeLinkings } from "./internal/world/stake.js"
@@ -228,6 +229,13 @@ export class World {
    */
   readonly referralSets: ReferralSets
   /**
+   * The referral and volume discount programs, the volume discount statistics and the parties'
+   * activity streaks per epoch.
+   *
+   * @since 0.2.0
+   */
+  readonly programs: Programs
+  /**
    * Signer bundles adding validators to the multisig control contract.
    *
    * @since 0.1.0
@@ -364,6 +372,10 @@ export class World {
     for (let h = 2; h <= this.height; h++) {
       this.governance.advance(governanceRandom(this.seed, h), h, this.activity.proposalChance)
     }
+    // the sets' dates and the programs draw from streams of their own
+    this.referralSets.date(stream(22))
+    this.programs = new Programs(this.chain, this.referralSets, this.exchange.trades, this.networkParameters)
+    this.programs.generate(stream(23), this.height)
     const rewards = stream(7)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
@@ -414,6 +426,7 @@ export class World {
         this.journal.record(height, { _tag: "Epoch", epoch, action: "END" })
         this.journal.record(height, { _tag: "Epoch", epoch: epoch + 1, action: "START" })
         this.referralSets.close(random, epoch)
+        this.programs.close(epoch)
         this.rewards.payEpoch(random, height, activity.rewardShare)
         if (epoch % Math.max(1, activity.bundleEveryEpochs) === 0) this.signerBundles.promote(random, epoch + 1, height)
       }

@@ -16,6 +16,7 @@ import { epochRewardSummaries } from "./epochRewardSummaries.js"
 import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
+import { referrals } from "./referrals.js"
 import { successorMarkets } from "./successorMarkets.js"
 import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { oracles } from "./oracles.js"
@@ -476,6 +477,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await margin(r, sim, market, recordFrames)
   await parties(r, party)
   await successorMarkets(r, market)
+  await referrals(r)
   await oracles(r)
   await nodes(r)
   await epochRewardSummaries(r)

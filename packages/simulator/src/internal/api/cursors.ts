@@ -401,3 +401,18 @@ export const FundingPeriodCursor: CursorSpec = {
     { key: "fundingPeriodSeq", type: "int", goType: "uint64" }
   ]
 }
+
+export const ReferralSetCursor: CursorSpec = {
+  struct: "ReferralSetCursor",
+  fields: [time("CreatedAt"), id("ID", "entities.ReferralSetID")]
+}
+
+export const ReferralSetRefereeCursor: CursorSpec = {
+  struct: "ReferralSetRefereeCursor",
+  fields: [time("JoinedAt"), id("Referee", "entities.PartyID")]
+}
+
+export const VolumeDiscountStatsCursor: CursorSpec = {
+  struct: "VolumeDiscountStatsCursor",
+  fields: [time("VegaTime"), { key: "AtEpoch", type: "int", goType: "uint64" }, id("PartyID", "string")]
+}

@@ -33,6 +33,8 @@ import * as paidLiquidityFees from "./paidLiquidityFees.js"
 import * as parties from "./parties.js"
 import * as positions from "./positions.js"
 import * as profiles from "./profiles.js"
+import * as programs from "./programs.js"
+import * as referralSets from "./referralSets.js"
 import * as referrals from "./referrals.js"
 import * as rewards from "./rewards.js"
 import * as stake from "./stake.js"
@@ -48,6 +50,12 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   liquidity.deprecatedRoute,
   positions.route,
   referrals.route,
+  referralSets.setsRoute,
+  referralSets.refereesRoute,
+  programs.referralProgramRoute,
+  programs.volumeProgramRoute,
+  programs.volumeStatsRoute,
+  programs.streakRoute,
   bundles.route,
   profiles.route,
   rewards.route,

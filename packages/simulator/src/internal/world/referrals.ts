@@ -44,15 +44,45 @@ export interface ReferralStatsKey {
 export const compareReferralStatsToKey = (a: ReferralStatsRow, k: ReferralStatsKey): number =>
   k.epoch - a.epoch || compareStrings(a.set.id, k.setId) || compareStrings(a.referee.key, k.partyKey)
 
-const DISCOUNTS = ["0", "0.005", "0.01", "0.02", "0.05"]
-const REWARDS = ["0.01", "0.05", "0.1"]
-const MULTIPLIERS = ["1", "1.5", "2"]
+export const DISCOUNTS = ["0", "0.005", "0.01", "0.02", "0.05"]
+export const REWARDS = ["0.01", "0.05", "0.1"]
+export const MULTIPLIERS = ["1", "1.5", "2"]
+
+/** When a set was created: the block and its time (unix microseconds). */
+export interface ReferralSetCreation {
+  readonly set: ReferralSet
+  readonly height: number
+  readonly vt: number
+}
+
+/** A referee joining a set: the block, its time (unix microseconds) and its epoch. */
+export interface RefereeJoin {
+  readonly set: ReferralSet
+  readonly referee: Party
+  readonly height: number
+  readonly vt: number
+  readonly epoch: number
+}
+
+/** Base order of the sets: `created_at ASC` (the set id breaks ties). */
+export const compareCreations = (a: ReferralSetCreation, b: ReferralSetCreation): number =>
+  a.vt - b.vt || compareStrings(a.set.id, b.set.id)
+
+/** Base order of the referees: `joined_at ASC, referee ASC`. */
+export const compareJoins = (a: RefereeJoin, b: RefereeJoin): number =>
+  a.vt - b.vt || compareStrings(a.referee.key, b.referee.key)
 
 export class ReferralSets {
   readonly sets: Array<ReferralSet> = []
   /** Statistics by epoch, each list in base order. */
   readonly byEpoch = new Map<number, Array<ReferralStatsRow>>()
   private readonly running = new Map<string, bigint>()
+  /** Each set's creation, in base order. */
+  readonly creations: Array<ReferralSetCreation> = []
+  /** Every referee's joining of a set, in base order. */
+  readonly joins: Array<RefereeJoin> = []
+  /** The memberships current at the last height, in base order (see {@link currentRefereesAt}). */
+  readonly currentReferees: Array<RefereeJoin> = []
 
   constructor(
     private readonly catalog: Catalog,
@@ -115,6 +145,64 @@ export class ReferralSets {
     rows.sort(compareReferralStats)
     this.byEpoch.set(epoch, rows)
     for (const setRows of bySet) this.journal?.record(from, { _tag: "ReferralStats", rows: setRows })
+  }
+
+  /**
+   * Dates the sets and their referees, drawing from a stream of their own: each set is created in
+   * a block of the first epoch and its referees join after it, in the same epoch (the statistics
+   * have a row for each of them from epoch 1). A party that is a referee of several sets is a
+   * current member of the one it joined last.
+   */
+  date(random: Random): void {
+    const last = this.chain.epochLastBlock(1)
+    for (const set of this.sets) {
+      const height = 1 + random.int(Math.max(1, last - 2))
+      this.creations.push({ set, height, vt: this.chain.blockTime(height) })
+      for (const referee of set.referees) {
+        const at = height + 1 + random.int(Math.max(1, last - height))
+        this.joins.push({ set, referee, height: at, vt: this.chain.blockTime(at), epoch: this.chain.epochOf(at) })
+      }
+    }
+    this.creations.sort(compareCreations)
+    this.joins.sort(compareJoins)
+    this.currentReferees.push(...this.currentRefereesAt(Infinity))
+  }
+
+  /**
+   * The memberships current at `height` (the node's `current_referral_set_referees`: each
+   * referee's join of the latest epoch; all joins here are of the first epoch, so the latest join
+   * visible), in base order.
+   */
+  currentRefereesAt(height: number): Array<RefereeJoin> {
+    const latest = new Map<string, RefereeJoin>()
+    for (const join of this.joins) {
+      const previous = latest.get(join.referee.id)
+      if (join.height <= height && (previous === undefined || compareJoins(previous, join) < 0)) {
+        latest.set(join.referee.id, join)
+      }
+    }
+    return [...latest.values()].sort(compareJoins)
+  }
+
+  /** The number of current referees of each set. */
+  refereeCounts(height: number): Map<string, number> {
+    const counts = new Map<string, number>()
+    for (const join of this.currentRefereesAt(height)) counts.set(join.set.id, (counts.get(join.set.id) ?? 0) + 1)
+    return counts
+  }
+
+  /**
+   * A referee's notional taker volume over epochs `(first, last]`, summed over every set's
+   * statistics (the node groups the referees' statistics by party alone).
+   */
+  periodVolumes(first: number, last: number, height: number): Map<string, bigint> {
+    const volumes = new Map<string, bigint>()
+    for (let epoch = first + 1; epoch <= last; epoch++) {
+      for (const row of this.byEpoch.get(epoch) ?? []) {
+        if (row.from <= height) volumes.set(row.referee.id, (volumes.get(row.referee.id) ?? 0n) + row.epochVolume)
+      }
+    }
+    return volumes
   }
 
   /** The last epoch with statistics visible at `height` (the `MAX(at_epoch)` of the table). */
