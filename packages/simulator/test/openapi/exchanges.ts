@@ -17,6 +17,7 @@ import { margin } from "./margin.js"
 import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { successorMarkets } from "./successorMarkets.js"
+import { transfers } from "./transfers.js"
 import { oracles } from "./oracles.js"
 import {
   base64,
@@ -478,5 +479,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await oracles(r)
   await nodes(r)
   await epochRewardSummaries(r)
+  await transfers(r, market)
   return r.exchanges
 }

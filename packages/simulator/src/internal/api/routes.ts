@@ -37,6 +37,7 @@ import * as streams from "./streams.js"
 import * as successorMarkets from "./successorMarkets.js"
 import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
+import * as transfers from "./transfers.js"
 
 export const routes: ReadonlyArray<Route<NodeView>> = [
   stake.route,
@@ -66,7 +67,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   successorMarkets.route,
   ...oracles.routes,
   ...nodes.routes,
-  rewards.epochSummariesRoute
+  rewards.epochSummariesRoute,
+  ...transfers.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
