@@ -4,7 +4,7 @@ import { theoreticalFee } from "../src/internal/world/transfers.js"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
 // a world that has traded for a few epochs, with enough transfers for a page of 50 and more
-const world = smallWorld({ blocksPerEpoch: 10, scale: { transfers: 40, recurringTransfers: 12 } })
+const world = smallWorld({ blocksPerEpoch: 10, scale: { transfers: 60, recurringTransfers: 12 } })
 const start = world.height
 world.advance(100)
 const node = nodeOf(world)
