@@ -291,6 +291,13 @@ export class Transfers {
     return people[1 + random.int(people.length - 1)]
   }
 
+  /** A party other than `owner` (the next one when the draw is `owner`). */
+  private otherParty(random: Random, owner: Party): Party {
+    const people = this.catalog.parties
+    const drawn = this.party(random)
+    return drawn !== owner ? drawn : people[1 + (people.indexOf(owner) % (people.length - 1))]
+  }
+
   private amountFor(random: Random, owner: Party, asset: AssetInfo, height: number): bigint {
     const unit = 10n ** BigInt(asset.decimals)
     // now and then more than the general account holds by the time the block delivers it (the
@@ -304,9 +311,7 @@ export class Transfers {
     const owner = this.party(random)
     const asset = random.pick(this.assets)
     const toTreasury = random.chance(0.2)
-    let receiver = this.party(random)
-    if (receiver === owner)
-      receiver = this.catalog.parties[1 + (this.catalog.parties.indexOf(owner) % (this.catalog.parties.length - 1))]
+    const receiver = this.otherParty(random, owner)
     const to = toTreasury
       ? this.system(asset, "ACCOUNT_TYPE_NETWORK_TREASURY", height)
       : this.general(receiver, asset, height)
@@ -323,9 +328,7 @@ export class Transfers {
     const owner = this.party(random)
     const asset = random.pick(this.assets)
     const toRewards = random.chance(0.5)
-    let receiver = this.party(random)
-    if (receiver === owner)
-      receiver = this.catalog.parties[1 + (this.catalog.parties.indexOf(owner) % (this.catalog.parties.length - 1))]
+    const receiver = this.otherParty(random, owner)
     const to = toRewards
       ? this.system(asset, "ACCOUNT_TYPE_GLOBAL_REWARD", height)
       : this.general(receiver, asset, height)
