@@ -263,6 +263,7 @@ export const ErrorDetailCode = {
   AccountServiceGetBalances: 90004,
   WithdrawalServiceGet: 150001,
   DepositServiceGet: 210001,
+  TransferServiceGet: 220001,
   LedgerServiceGet: 260001,
   MarketServiceGetById: 30002,
   TradeServiceGetByMarket: 40001,
@@ -612,6 +613,25 @@ export const ApiErrors = {
     "failed to get funding period data points",
     ErrorDetailCode.Unmapped,
     GrpcCode.Internal
+  ),
+  /** Reported as Internal, or InvalidArgument when an id of the request does not decode. */
+  TransferServiceGet: apiErrorEntry("failed to get transfer", ErrorDetailCode.TransferServiceGet, GrpcCode.Internal),
+  /** Reported as NotFound when the party has no discount, InvalidArgument when an id does not decode. */
+  TransferServiceGetFeeDiscount: apiErrorEntry(
+    "failed to get current transfer fee discount",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  /** Not an invalid-argument error in the node's sense: reported as Internal. */
+  MissingTransferId: apiErrorEntry("missing transfer id", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  InvalidTransferAmount: apiErrorEntry("invalid transfer amount", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  /** The store's own error for an unknown id, when the API reports it alone (`entities.ErrNotFound`). */
+  ResourceNotFound: apiErrorEntry("no resource corresponding to this id", ErrorDetailCode.Unmapped, GrpcCode.NotFound),
+  /** The store's own error for an id that does not decode, reported alone (`entities.ErrInvalidID`). */
+  InvalidHexId: apiErrorEntry(
+    "not a valid hex id (or well known exception)",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.InvalidArgument
   )
 } as const
 

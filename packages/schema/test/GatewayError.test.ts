@@ -143,6 +143,7 @@ describe("GatewayError", () => {
       AccountServiceGetBalances: 90004,
       WithdrawalServiceGet: 150001,
       DepositServiceGet: 210001,
+      TransferServiceGet: 220001,
       LedgerServiceGet: 260001,
       MarketServiceGetById: 30002,
       TradeServiceGetByMarket: 40001,
@@ -263,6 +264,25 @@ describe("GatewayError", () => {
       message: "failed to get funding period data points",
       code: 10000,
       grpcCode: 13
+    })
+    // transfers (datanode/api/errors.go at v0.75.8)
+    expect(ApiErrors.TransferServiceGet).toEqual({ message: "failed to get transfer", code: 220001, grpcCode: 13 })
+    expect(ApiErrors.TransferServiceGetFeeDiscount).toEqual({
+      message: "failed to get current transfer fee discount",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.MissingTransferId).toEqual({ message: "missing transfer id", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.InvalidTransferAmount).toEqual({ message: "invalid transfer amount", code: 10000, grpcCode: 3 })
+    expect(ApiErrors.ResourceNotFound).toEqual({
+      message: "no resource corresponding to this id",
+      code: 10000,
+      grpcCode: 5
+    })
+    expect(ApiErrors.InvalidHexId).toEqual({
+      message: "not a valid hex id (or well known exception)",
+      code: 10000,
+      grpcCode: 3
     })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })

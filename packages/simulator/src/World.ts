@@ -29,6 +29,7 @@ import { ReferralSets } from "./internal/world/referrals.js"
 import { Rewards } from "./internal/world/rewards.js"
 import { StakeLinkings } from "./internal/world/stake.js"
 import { StopOrders } from "./internal/world/stopOrders.js"
+import { Transfers } from "./internal/world/transfers.js"
 
 /**
  * How big the world is.
@@ -56,6 +57,10 @@ export interface Scale {
   readonly stopOrders: number
   /** Epochs of history before the first block the simulator serves. */
   readonly epochs: number
+  /** One-off transfers the world's parties have made when it starts (a few more come later). */
+  readonly transfers: number
+  /** Recurring transfers running when the world starts. */
+  readonly recurringTransfers: number
 }
 
 /**
@@ -143,6 +148,8 @@ const STOP_ORDER_CHANCE = 0.3
 /** The per-block random stream of governance. */
 const GOVERNANCE_STREAM = 127
 const governanceRandom = (seed: number, height: number) => makeRandom(mix(seed, height, GOVERNANCE_STREAM))
+/** The per-block random stream of transfers. */
+const TRANSFER_STREAM = 200
 
 /**
  * The chain id of a world built without one: `vega-sim-` and eight hex digits drawn from the seed,
@@ -290,6 +297,12 @@ export class World {
    */
   readonly feesStats: FeesStats
   /**
+   * Transfers between parties and the network's accounts, their fees and fee discounts.
+   *
+   * @since 0.2.0
+   */
+  readonly transfers: Transfers
+  /**
    * The network parameters: Vega testnet's set, changed by the proposals governance enacts.
    *
    * @since 0.2.0
@@ -349,6 +362,9 @@ export class World {
     this.profiles.generate(stream(6), this.scale.profileShare, this.height)
     this.accounts.open(this.height)
     this.exchange.open(this.height)
+    this.transfers = new Transfers(this.catalog, this.chain, this.accounts, this.networkParameters)
+    this.accounts.onTradingFees = (payer, asset, amount) => this.transfers.registerTradingFees(payer, asset, amount)
+    this.transfers.generate(stream(20), stream(21), this.scale.transfers, this.scale.recurringTransfers, this.height)
     this.stopOrders = new StopOrders(this.chain, this.exchange, this.positions)
     // the world's parties protect positions with stop orders only in a world that trades
     const stops = stream(13)
@@ -415,6 +431,7 @@ export class World {
       this.stopOrders.advance(height)
       if (activity.positionTrades > 0 && stops.chance(STOP_ORDER_CHANCE)) this.stopOrders.generate(stops, height)
       this.governance.advance(governanceRandom(this.seed, height), height, activity.proposalChance)
+      this.transfers.advance(makeRandom(mix(this.seed, height, TRANSFER_STREAM)), height)
       this.stakeLinkings.advance(random, height, activity.stakeEvents)
       this.liquidityProvisions.advance(random, height, activity.liquidityChanges)
       for (let p = 0; p < activity.profileChanges; p++) {
@@ -427,6 +444,7 @@ export class World {
         this.journal.record(height, { _tag: "Epoch", epoch: epoch + 1, action: "START" })
         this.referralSets.close(random, epoch)
         this.programs.close(epoch)
+        this.transfers.endEpoch(epoch, height)
         this.rewards.payEpoch(random, height, activity.rewardShare)
         if (epoch % Math.max(1, activity.bundleEveryEpochs) === 0) this.signerBundles.promote(random, epoch + 1, height)
       }

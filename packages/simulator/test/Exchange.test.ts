@@ -117,7 +117,10 @@ describe("the exchange, over seeds and blocks", () => {
           "TRANSFER_TYPE_MARGIN_LOW",
           "TRANSFER_TYPE_MARGIN_HIGH",
           "TRANSFER_TYPE_MTM_WIN",
-          "TRANSFER_TYPE_MTM_LOSS"
+          "TRANSFER_TYPE_MTM_LOSS",
+          // the world's transfers between parties
+          "TRANSFER_TYPE_TRANSFER_FUNDS_SEND",
+          "TRANSFER_TYPE_TRANSFER_FUNDS_DISTRIBUTE"
         ])
       )
       // per asset, the balances sum to deposits minus withdrawals
@@ -166,7 +169,9 @@ describe("the exchange, over seeds and blocks", () => {
       const fees = (type: string) => accounts.ledger.filter((l) => l.type === type).reduce((n, l) => n + l.amount, 0n)
       const charged = (pick: (f: { makerFee: bigint; infrastructureFee: bigint; liquidityFee: bigint }) => bigint) =>
         world.exchange.trades.log.reduce((n, t) => n + pick(t.aggressor === "SIDE_BUY" ? t.buyerFee : t.sellerFee), 0n)
-      expect(fees("TRANSFER_TYPE_INFRASTRUCTURE_FEE_PAY")).toBe(charged((f) => f.infrastructureFee))
+      // the fees of the parties' transfers go to the infrastructure fee account too, as the core pays them
+      const transferFees = world.transfers.all.flatMap((t) => t.fees).reduce((n, f) => n + f.amount, 0n)
+      expect(fees("TRANSFER_TYPE_INFRASTRUCTURE_FEE_PAY")).toBe(charged((f) => f.infrastructureFee) + transferFees)
       expect(fees("TRANSFER_TYPE_LIQUIDITY_FEE_PAY")).toBe(charged((f) => f.liquidityFee))
       expect(fees("TRANSFER_TYPE_MAKER_FEE_PAY")).toBe(charged((f) => f.makerFee))
     })

@@ -12,6 +12,10 @@ import { errorSchema, loadSpec, makeValidators, responseSchema, type SpecVersion
 
 /** The routes every run must have answered with a 200 at least once. */
 const COVERED = [
+  "/api/v2/transfers",
+  "/api/v2/transfer/{transferId}",
+  "/api/v2/transfers/estimate-fee",
+  "/api/v2/transfers/total-fee-discount",
   "/api/v2/positions",
   "/api/v2/parties/{partyId}/stake",
   "/api/v2/liquidity/all-provisions",

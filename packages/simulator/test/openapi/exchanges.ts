@@ -19,6 +19,7 @@ import { parties } from "./parties.js"
 import { referrals } from "./referrals.js"
 import { successorMarkets } from "./successorMarkets.js"
 import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
+import { transfers } from "./transfers.js"
 import { oracles } from "./oracles.js"
 import {
   base64,
@@ -486,5 +487,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await liquidityProviders(r, market)
   await deprecatedProvisions(r, market)
   await fundingPeriods(r)
+  await transfers(r, market)
   return r.exchanges
 }

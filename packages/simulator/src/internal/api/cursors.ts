@@ -267,6 +267,12 @@ export const DepositCursor: CursorSpec = {
   fields: [time("vegaTime"), id("id", "entities.DepositID")]
 }
 
+/** entities/transfer.go (v0.75.8): `TransferCursor`, the block time of the transfer's last status and its id. */
+export const TransferCursor: CursorSpec = {
+  struct: "TransferCursor",
+  fields: [time("vegaTime"), id("id", "entities.TransferID")]
+}
+
 /** entities/withdrawal.go (v0.75.8): `WithdrawalCursor`. */
 export const WithdrawalCursor: CursorSpec = {
   struct: "WithdrawalCursor",

@@ -43,6 +43,7 @@ import * as streams from "./streams.js"
 import * as successorMarkets from "./successorMarkets.js"
 import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
+import * as transfers from "./transfers.js"
 
 export const routes: ReadonlyArray<Route<NodeView>> = [
   stake.route,
@@ -83,7 +84,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...feesStats.routes,
   paidLiquidityFees.route,
   liquidityProviders.route,
-  ...funding.routes
+  ...funding.routes,
+  ...transfers.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */

@@ -25,6 +25,9 @@
  *   that never trade hold no margin account and have no margin levels. The network party holds
  *   no accounts, and has no margin levels, for its positions.
  * - **Withdrawals**: now and then a party of the world withdraws part of its general balance.
+ * - **Transfers** (`transfers.ts`): a party's transfers move money from its general account through
+ *   the pending transfers account to another party, the treasury or the global reward pool, and
+ *   pay their fee into the infrastructure fee account.
  */
 import { createHash } from "node:crypto"
 import type { Random } from "../random.js"
@@ -44,6 +47,8 @@ export type AccountType =
   | "ACCOUNT_TYPE_FEES_MAKER"
   | "ACCOUNT_TYPE_EXTERNAL"
   | "ACCOUNT_TYPE_NETWORK_TREASURY"
+  | "ACCOUNT_TYPE_GLOBAL_REWARD"
+  | "ACCOUNT_TYPE_PENDING_TRANSFERS"
 
 export type TransferType =
   | "TRANSFER_TYPE_MTM_LOSS"
@@ -57,6 +62,8 @@ export type TransferType =
   | "TRANSFER_TYPE_DEPOSIT"
   | "TRANSFER_TYPE_WITHDRAW"
   | "TRANSFER_TYPE_TRANSFER"
+  | "TRANSFER_TYPE_TRANSFER_FUNDS_SEND"
+  | "TRANSFER_TYPE_TRANSFER_FUNDS_DISTRIBUTE"
 
 /** The owner of system accounts, as the data node writes it. */
 export const SYSTEM_OWNER = "network"
@@ -126,6 +133,8 @@ export class Accounts {
   /** The margin modes parties set per market. */
   readonly marginModes = new MarginModes()
   private readonly settlementAssets: ReadonlyArray<AssetInfo>
+  /** Told the trading fees each aggressor pays (the transfer fee discounts count them). */
+  onTradingFees: ((payer: Party, asset: AssetInfo, amount: bigint) => void) | undefined
 
   constructor(
     private readonly catalog: Catalog,
@@ -287,16 +296,17 @@ export class Accounts {
     if (maker !== this.catalog.network) {
       this.move(makerFees, this.general(maker, asset, height), received, "TRANSFER_TYPE_MAKER_FEE_RECEIVE", height)
     }
-    pay(
+    const infrastructure = pay(
       this.account(SYSTEM_OWNER, asset, undefined, "ACCOUNT_TYPE_FEES_INFRASTRUCTURE", height),
       fees.infrastructureFee,
       "TRANSFER_TYPE_INFRASTRUCTURE_FEE_PAY"
     )
-    pay(
+    const liquidity = pay(
       this.account(SYSTEM_OWNER, asset, market, "ACCOUNT_TYPE_FEES_LIQUIDITY", height),
       fees.liquidityFee,
       "TRANSFER_TYPE_LIQUIDITY_FEE_PAY"
     )
+    this.onTradingFees?.(payer, asset, received + infrastructure + liquidity)
   }
 
   /**

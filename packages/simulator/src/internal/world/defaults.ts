@@ -17,7 +17,9 @@ export const defaultScale: Scale = {
   signerBundles: 8,
   profileShare: 0.3,
   stopOrders: 6,
-  epochs: 10
+  epochs: 10,
+  transfers: 8,
+  recurringTransfers: 3
 }
 
 export const DEFAULT_SEED = 1
