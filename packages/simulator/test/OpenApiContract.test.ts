@@ -90,7 +90,13 @@ const COVERED = [
   "/api/v2/delegations",
   "/api/v2/network/data",
   "/api/v2/rewards/epoch/summaries",
-  "/api/v2/network/limits"
+  "/api/v2/network/limits",
+  "/api/v2/erc20/multisigcontrol/signer/removed/bundles",
+  "/api/v2/erc20/asset/list/bundle",
+  "/api/v2/erc20/asset/withdrawal/bundle",
+  "/api/v2/node/signatures",
+  "/api/v2/vega/keys/rotations",
+  "/api/v2/vega/keys/ethereum/rotations"
 ]
 
 /**

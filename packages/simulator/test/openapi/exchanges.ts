@@ -9,6 +9,7 @@ import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { request } from "../support/http.js"
 import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
+import { bridge } from "./bridge.js"
 import { governance } from "./governance.js"
 import { networkParameters } from "./networkParameters.js"
 import { nodes } from "./nodes.js"
@@ -478,5 +479,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await oracles(r)
   await nodes(r)
   await epochRewardSummaries(r)
+  await bridge(r)
   return r.exchanges
 }

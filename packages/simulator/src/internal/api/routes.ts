@@ -11,6 +11,7 @@ import * as depth from "./depth.js"
 import * as governance from "./governance.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
+import * as keyRotations from "./keyRotations.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -22,6 +23,7 @@ import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
 import * as nodes from "./nodes.js"
 import * as networkParameters from "./networkParameters.js"
+import * as notary from "./notary.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
 import * as oracles from "./oracles.js"
@@ -66,7 +68,10 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   successorMarkets.route,
   ...oracles.routes,
   ...nodes.routes,
-  rewards.epochSummariesRoute
+  rewards.epochSummariesRoute,
+  bundles.removedRoute,
+  ...notary.routes,
+  ...keyRotations.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
