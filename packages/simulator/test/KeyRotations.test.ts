@@ -47,6 +47,16 @@ describe("GET /api/v2/vega/keys/rotations", () => {
     expect(forward).toEqual(all)
     const last = vega({ "pagination.last": 2, "pagination.newestFirst": false })
     expect(last.edges.map((e) => e.cursor)).toEqual(all.slice(-2))
+    // the store compares the keys' bytes: a cursor written in upper case reads the same
+    const upper = JSON.parse(cursorJson(all[1]))
+    upper.old_pub_key = upper.old_pub_key.toUpperCase()
+    upper.node_id = upper.node_id.toUpperCase()
+    const after = Buffer.from(JSON.stringify(upper)).toString("base64")
+    expect(
+      vega({ "pagination.first": 2, "pagination.newestFirst": false, "pagination.after": after }).edges.map(
+        (e) => e.cursor
+      )
+    ).toEqual(all.slice(2, 4))
     const rotating = world.keyRotations.vega.find(
       (r) => world.keyRotations.vega.filter((s) => s.validator === r.validator).length >= 2
     )!

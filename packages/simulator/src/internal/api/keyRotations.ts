@@ -65,11 +65,12 @@ const keyOf =
   (spec: CursorSpec) =>
   (v: CursorValues): RotationKey => {
     const [vt, node, oldKey, newKey] = spec.fields.map((f) => v.get(f.key))
+    // the store compares the ids' and keys' bytes: hex in any case reads the same
     return {
       vt: vt as number,
       nodeId: (node as string).toLowerCase(),
-      oldKey: oldKey as string,
-      newKey: newKey as string
+      oldKey: (oldKey as string).toLowerCase(),
+      newKey: (newKey as string).toLowerCase()
     }
   }
 
