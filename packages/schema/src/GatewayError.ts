@@ -303,7 +303,14 @@ export const ErrorDetailCode = {
   NodeServiceGetNodes: 110001,
   NodeServiceGetNodeData: 110002,
   DelegationServiceGet: 130001,
-  GetEpoch: 250001
+  GetEpoch: 250001,
+  MissingAssetId: 10017,
+  MissingResourceId: 10025,
+  Erc20InvalidTokenContractAddress: 120001,
+  RemovedMultisigEvents: 270002,
+  KeyRotationServiceGetPerNode: 340001,
+  KeyRotationServiceGetAll: 340002,
+  EthereumKeyRotationServiceGetPerNode: 350001
 } as const
 
 /**
@@ -402,6 +409,33 @@ export const ApiErrors = {
   AddedMultisigEvents: apiErrorEntry(
     "failed to get added multisig events",
     ErrorDetailCode.AddedMultisigEvents,
+    GrpcCode.Internal
+  ),
+  RemovedMultisigEvents: apiErrorEntry(
+    "failed to get removed multisig events",
+    ErrorDetailCode.RemovedMultisigEvents,
+    GrpcCode.Internal
+  ),
+  MissingResourceId: apiErrorEntry("missing resource ID", ErrorDetailCode.MissingResourceId, GrpcCode.InvalidArgument),
+  MissingAssetId: apiErrorEntry("missing asset ID", ErrorDetailCode.MissingAssetId, GrpcCode.InvalidArgument),
+  Erc20InvalidTokenContractAddress: apiErrorEntry(
+    "invalid erc20 token contract address",
+    ErrorDetailCode.Erc20InvalidTokenContractAddress,
+    GrpcCode.Internal
+  ),
+  KeyRotationServiceGetPerNode: apiErrorEntry(
+    "failed to get key rotations for node",
+    ErrorDetailCode.KeyRotationServiceGetPerNode,
+    GrpcCode.Internal
+  ),
+  KeyRotationServiceGetAll: apiErrorEntry(
+    "failed to get all key rotations",
+    ErrorDetailCode.KeyRotationServiceGetAll,
+    GrpcCode.Internal
+  ),
+  EthereumKeyRotationServiceGetPerNode: apiErrorEntry(
+    "failed to get ethereum key rotations for node",
+    ErrorDetailCode.EthereumKeyRotationServiceGetPerNode,
     GrpcCode.Internal
   ),
   NotaryForResourceId: apiErrorEntry(

@@ -183,7 +183,14 @@ describe("GatewayError", () => {
       NodeServiceGetNodes: 110001,
       NodeServiceGetNodeData: 110002,
       DelegationServiceGet: 130001,
-      GetEpoch: 250001
+      GetEpoch: 250001,
+      MissingAssetId: 10017,
+      MissingResourceId: 10025,
+      Erc20InvalidTokenContractAddress: 120001,
+      RemovedMultisigEvents: 270002,
+      KeyRotationServiceGetPerNode: 340001,
+      KeyRotationServiceGetAll: 340002,
+      EthereumKeyRotationServiceGetPerNode: 350001
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })

@@ -13,6 +13,9 @@ import * as Defaults from "./internal/world/defaults.js"
 import { Journal } from "./internal/world/journal.js"
 import { LiquidityProvisions } from "./internal/world/liquidity.js"
 import { SignerBundles } from "./internal/world/bundles.js"
+import { KeyRotations } from "./internal/world/keyRotations.js"
+import { Notary } from "./internal/world/notary.js"
+import { SignerRemovals } from "./internal/world/signerRemovals.js"
 import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
 import { type Chain, makeChain } from "./internal/world/chain.js"
 import { Accounts } from "./internal/world/accounts.js"
@@ -150,6 +153,10 @@ const GOVERNANCE_STREAM = 127
 const governanceRandom = (seed: number, height: number) => makeRandom(mix(seed, height, GOVERNANCE_STREAM))
 /** The per-block random stream of transfers. */
 const TRANSFER_STREAM = 200
+/** The per-block random stream of validators leaving the multisig signer set. */
+const SIGNER_REMOVAL_STREAM = 240
+/** Key rotations of each kind, at most, per validator in the world's history. */
+const ROTATIONS_PER_VALIDATOR = 3
 
 /**
  * The chain id of a world built without one: `vega-sim-` and eight hex digits drawn from the seed,
@@ -248,6 +255,24 @@ export class World {
    * @since 0.1.0
    */
   readonly signerBundles: SignerBundles
+  /**
+   * Signer bundles removing validators from the multisig control contract.
+   *
+   * @since 0.2.0
+   */
+  readonly signerRemovals: SignerRemovals
+  /**
+   * The validators' Vega and Ethereum key rotations.
+   *
+   * @since 0.2.0
+   */
+  readonly keyRotations: KeyRotations
+  /**
+   * The validators' signatures of signer bundles, asset listings and withdrawals, by resource.
+   *
+   * @since 0.2.0
+   */
+  readonly notary: Notary
   /**
    * Party profiles: aliases and metadata.
    *
@@ -348,10 +373,19 @@ export class World {
     this.liquidityProvisions = new LiquidityProvisions(this.catalog, this.chain, journal)
     this.referralSets = new ReferralSets(this.catalog, this.chain, journal)
     this.signerBundles = new SignerBundles(this.catalog, this.chain, journal)
+    this.signerRemovals = new SignerRemovals(this.catalog, this.chain)
+    this.keyRotations = new KeyRotations(this.catalog, this.chain)
     this.profiles = new Profiles(this.catalog, journal)
     this.rewards = new Rewards(this.catalog, this.chain, journal)
     this.accounts = new Accounts(this.catalog, this.chain, journal)
     this.exchange = new Exchange(this.seed, this.catalog, this.chain, this.positions, this.accounts, journal)
+    this.notary = new Notary(
+      this.catalog,
+      this.chain,
+      this.signerBundles.rows,
+      this.signerRemovals.rows,
+      this.accounts.withdrawals
+    )
 
     const stream = (n: number) => makeRandom(mix(this.seed, 0, n))
     this.positions.generate(stream(1), this.scale.positions, this.height)
@@ -360,6 +394,8 @@ export class World {
     this.referralSets.generate(stream(4), this.scale.referralSets, this.scale.refereesPerSet, this.height)
     this.signerBundles.generate(stream(5), this.scale.signerBundles, this.height)
     this.profiles.generate(stream(6), this.scale.profileShare, this.height)
+    this.signerRemovals.generate(stream(28), Math.floor(this.scale.signerBundles / 4), this.height)
+    this.keyRotations.generate(stream(29), ROTATIONS_PER_VALIDATOR, this.height)
     this.accounts.open(this.height)
     this.exchange.open(this.height)
     this.transfers = new Transfers(this.catalog, this.chain, this.accounts, this.networkParameters)
@@ -446,7 +482,12 @@ export class World {
         this.programs.close(epoch)
         this.transfers.endEpoch(epoch, height)
         this.rewards.payEpoch(random, height, activity.rewardShare)
-        if (epoch % Math.max(1, activity.bundleEveryEpochs) === 0) this.signerBundles.promote(random, epoch + 1, height)
+        const every = Math.max(1, activity.bundleEveryEpochs)
+        if (epoch % every === 0) this.signerBundles.promote(random, epoch + 1, height)
+        // a validator leaves the signer set every other bundle epoch, from a stream of its own
+        if (epoch % (2 * every) === every) {
+          this.signerRemovals.remove(makeRandom(mix(this.seed, height, SIGNER_REMOVAL_STREAM)), epoch + 1, height)
+        }
       }
       this.height = height
     }

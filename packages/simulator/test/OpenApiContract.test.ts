@@ -106,7 +106,13 @@ const COVERED = [
   "/api/v2/liquidity/paidfees",
   "/api/v2/liquidity/providers",
   "/api/v2/liquidity/provisions",
-  "/api/v2/funding-periods/{marketId}"
+  "/api/v2/funding-periods/{marketId}",
+  "/api/v2/erc20/multisigcontrol/signer/removed/bundles",
+  "/api/v2/erc20/asset/list/bundle",
+  "/api/v2/erc20/asset/withdrawal/bundle",
+  "/api/v2/node/signatures",
+  "/api/v2/vega/keys/rotations",
+  "/api/v2/vega/keys/ethereum/rotations"
 ]
 
 /**

@@ -9,6 +9,7 @@ import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
 import { request } from "../support/http.js"
 import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
+import { bridge } from "./bridge.js"
 import { governance } from "./governance.js"
 import { networkParameters } from "./networkParameters.js"
 import { nodes } from "./nodes.js"
@@ -488,5 +489,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await deprecatedProvisions(r, market)
   await fundingPeriods(r)
   await transfers(r, market)
+  await bridge(r)
   return r.exchanges
 }

@@ -422,3 +422,37 @@ export const VolumeDiscountStatsCursor: CursorSpec = {
   struct: "VolumeDiscountStatsCursor",
   fields: [time("VegaTime"), { key: "AtEpoch", type: "int", goType: "uint64" }, id("PartyID", "string")]
 }
+
+/**
+ * entities/node_signature.go (v0.75.8): `NodeSignatureCursor`, the resource id and the signature
+ * (bytes, which Go writes as base64).
+ */
+export const NodeSignatureCursor: CursorSpec = {
+  struct: "NodeSignatureCursor",
+  fields: [
+    id("resource_id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._NodeSignature]"),
+    id("sig", "[]uint8")
+  ]
+}
+
+/** entities/key_rotation.go (v0.75.8): `KeyRotationCursor`. */
+export const KeyRotationCursor: CursorSpec = {
+  struct: "KeyRotationCursor",
+  fields: [
+    time("vega_time"),
+    id("node_id", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Node]"),
+    id("old_pub_key", "entities.VegaPublicKey"),
+    id("new_pub_key", "entities.VegaPublicKey")
+  ]
+}
+
+/** entities/ethereum_key_rotation.go (v0.75.8): `EthereumKeyRotationCursor`, camel-case keys. */
+export const EthereumKeyRotationCursor: CursorSpec = {
+  struct: "EthereumKeyRotationCursor",
+  fields: [
+    time("vegaTime"),
+    id("nodeID", "entities.ID[code.vegaprotocol.io/vega/datanode/entities._Node]"),
+    id("oldAddress", "entities.EthereumAddress"),
+    id("newAddress", "entities.EthereumAddress")
+  ]
+}

@@ -53,14 +53,20 @@ export const receiverAddress = (partyId: string): string =>
 
 const withdrawalRefs = new WeakMap<CashRow, bigint>()
 
+/** A withdrawal's `ref` (see above): the withdrawals before it plus its block's unix seconds. */
+export const withdrawalRef = (world: World, row: CashRow): bigint => {
+  let ref = withdrawalRefs.get(row)
+  if (ref === undefined) {
+    const count = world.accounts.withdrawals.indexOf(row)
+    ref = BigInt(count) + BigInt(Math.floor(row.vt / 1_000_000))
+    withdrawalRefs.set(row, ref)
+  }
+  return ref
+}
+
 const withdrawalJsonOf = (world: World) =>
   cachedJson((row: CashRow) => {
-    let ref = withdrawalRefs.get(row)
-    if (ref === undefined) {
-      const count = world.accounts.withdrawals.indexOf(row)
-      ref = BigInt(count) + BigInt(Math.floor(row.vt / 1_000_000))
-      withdrawalRefs.set(row, ref)
-    }
+    const ref = withdrawalRef(world, row)
     return encodeWithdrawal({
       id: row.id,
       partyId: row.party.id,

@@ -13,6 +13,7 @@ import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
 import * as feesStats from "./feesStats.js"
 import * as funding from "./funding.js"
+import * as keyRotations from "./keyRotations.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -25,6 +26,7 @@ import { makeMarketStreamRoutes } from "./marketStreams.js"
 import * as neighbours from "./neighbours.js"
 import * as nodes from "./nodes.js"
 import * as networkParameters from "./networkParameters.js"
+import * as notary from "./notary.js"
 import { makeObserverRoutes } from "./observers.js"
 import type { NodeView } from "./node.js"
 import * as oracles from "./oracles.js"
@@ -85,7 +87,10 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   paidLiquidityFees.route,
   liquidityProviders.route,
   ...funding.routes,
-  ...transfers.routes
+  ...transfers.routes,
+  bundles.removedRoute,
+  ...notary.routes,
+  ...keyRotations.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
