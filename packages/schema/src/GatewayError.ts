@@ -302,7 +302,10 @@ export const ErrorDetailCode = {
   NodeServiceGetNodes: 110001,
   NodeServiceGetNodeData: 110002,
   DelegationServiceGet: 130001,
-  GetEpoch: 250001
+  GetEpoch: 250001,
+  CheckpointServiceGet: 290001,
+  CoreSnapshotServiceListSnapshots: 320001,
+  ProtocolUpgradeServiceListProposals: 330001
 } as const
 
 /**
@@ -572,7 +575,22 @@ export const ApiErrors = {
     GrpcCode.Internal
   ),
   /** Reported as NotFound for an epoch the node does not have. */
-  GetEpoch: apiErrorEntry("failed to get epoch", ErrorDetailCode.GetEpoch, GrpcCode.NotFound)
+  GetEpoch: apiErrorEntry("failed to get epoch", ErrorDetailCode.GetEpoch, GrpcCode.NotFound),
+  CheckpointServiceGet: apiErrorEntry(
+    "failed to get checkpoint",
+    ErrorDetailCode.CheckpointServiceGet,
+    GrpcCode.Internal
+  ),
+  CoreSnapshotServiceListSnapshots: apiErrorEntry(
+    "failed to list core snapshots",
+    ErrorDetailCode.CoreSnapshotServiceListSnapshots,
+    GrpcCode.Internal
+  ),
+  ProtocolUpgradeServiceListProposals: apiErrorEntry(
+    "failed to list protocol upgrade proposals",
+    ErrorDetailCode.ProtocolUpgradeServiceListProposals,
+    GrpcCode.Internal
+  )
 } as const
 
 /**

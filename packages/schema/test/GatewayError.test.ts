@@ -182,7 +182,10 @@ describe("GatewayError", () => {
       NodeServiceGetNodes: 110001,
       NodeServiceGetNodeData: 110002,
       DelegationServiceGet: 130001,
-      GetEpoch: 250001
+      GetEpoch: 250001,
+      CheckpointServiceGet: 290001,
+      CoreSnapshotServiceListSnapshots: 320001,
+      ProtocolUpgradeServiceListProposals: 330001
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -220,6 +223,17 @@ describe("GatewayError", () => {
     expect(ApiErrors.NodeServiceGetNodes).toEqual({ message: "failed to get nodes", code: 110001, grpcCode: 13 })
     expect(ApiErrors.DelegationServiceGet).toEqual({ message: "failed to get delegation", code: 130001, grpcCode: 13 })
     expect(ApiErrors.GetEpoch).toEqual({ message: "failed to get epoch", code: 250001, grpcCode: 5 })
+    expect(ApiErrors.CheckpointServiceGet).toEqual({ message: "failed to get checkpoint", code: 290001, grpcCode: 13 })
+    expect(ApiErrors.CoreSnapshotServiceListSnapshots).toEqual({
+      message: "failed to list core snapshots",
+      code: 320001,
+      grpcCode: 13
+    })
+    expect(ApiErrors.ProtocolUpgradeServiceListProposals).toEqual({
+      message: "failed to list protocol upgrade proposals",
+      code: 330001,
+      grpcCode: 13
+    })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })
     expect(ApiErrors.Rewards).toEqual({ message: "failed to get rewards", code: 230001, grpcCode: 13 })
