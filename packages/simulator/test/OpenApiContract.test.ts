@@ -90,7 +90,14 @@ const COVERED = [
   "/api/v2/delegations",
   "/api/v2/network/data",
   "/api/v2/rewards/epoch/summaries",
-  "/api/v2/network/limits"
+  "/api/v2/network/limits",
+  "/api/v2/checkpoints",
+  "/api/v2/snapshots",
+  "/api/v2/upgrade/proposals",
+  "/api/v2/upgrade/status",
+  "/api/v2/networkhistory",
+  "/api/v2/networkhistory/bootstrap",
+  "/api/v2/networkhistory/segments"
 ]
 
 /**

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import { request } from "../support/http.js"
 import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
 import { governance } from "./governance.js"
+import { history } from "./history.js"
 import { networkParameters } from "./networkParameters.js"
 import { nodes } from "./nodes.js"
 import { epochRewardSummaries } from "./epochRewardSummaries.js"
@@ -478,5 +479,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await oracles(r)
   await nodes(r)
   await epochRewardSummaries(r)
+  // last: it runs the chain on past a core snapshot
+  await history(r, sim)
   return r.exchanges
 }

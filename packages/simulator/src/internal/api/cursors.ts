@@ -372,3 +372,33 @@ export const EpochRewardSummaryCursor: CursorSpec = {
     id("amount", "string")
   ]
 }
+
+/** `entities.CheckpointCursor` (datanode/entities/checkpoint.go, v0.75.8). */
+export const CheckpointCursor: CursorSpec = {
+  struct: "CheckpointCursor",
+  fields: [{ key: "blockHeight", type: "int", goType: "int64" }]
+}
+
+/** `entities.CoreSnapshotDataCursor`, with Go's field names (datanode/entities/snapshot_data.go, v0.75.8). */
+export const CoreSnapshotCursor: CursorSpec = {
+  struct: "CoreSnapshotDataCursor",
+  fields: [
+    time("VegaTime"),
+    { key: "BlockHeight", type: "int", goType: "uint64" },
+    id("BlockHash", "string"),
+    id("VegaCoreVersion", "string")
+  ]
+}
+
+/**
+ * `entities.ProtocolUpgradeProposalCursor`, with Go's field names
+ * (datanode/entities/protocol_upgrade_proposal.go, v0.75.8).
+ */
+export const ProtocolUpgradeProposalCursor: CursorSpec = {
+  struct: "ProtocolUpgradeProposalCursor",
+  fields: [
+    time("VegaTime"),
+    { key: "UpgradeBlockHeight", type: "int", goType: "uint64" },
+    id("VegaReleaseTag", "string")
+  ]
+}

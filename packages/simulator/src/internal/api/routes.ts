@@ -9,6 +9,7 @@ import * as candles from "./candles.js"
 import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
 import * as governance from "./governance.js"
+import * as history from "./history.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
 import * as ledger from "./ledger.js"
@@ -66,7 +67,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   successorMarkets.route,
   ...oracles.routes,
   ...nodes.routes,
-  rewards.epochSummariesRoute
+  rewards.epochSummariesRoute,
+  ...history.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
