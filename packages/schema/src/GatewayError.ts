@@ -590,6 +590,17 @@ export const ApiErrors = {
     "failed to list protocol upgrade proposals",
     ErrorDetailCode.ProtocolUpgradeServiceListProposals,
     GrpcCode.Internal
+  ),
+  NetworkHistoryNoTableName: apiErrorEntry(
+    "no table name for network history supplied",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  /** The node's own text, "could not to get". */
+  NetworkHistoryGetContiguousSegments: apiErrorEntry(
+    "could not to get contiguous history segments",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.InvalidArgument
   )
 } as const
 

@@ -229,6 +229,16 @@ describe("GatewayError", () => {
       code: 320001,
       grpcCode: 13
     })
+    expect(ApiErrors.NetworkHistoryNoTableName).toEqual({
+      message: "no table name for network history supplied",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.NetworkHistoryGetContiguousSegments).toEqual({
+      message: "could not to get contiguous history segments",
+      code: 10000,
+      grpcCode: 3
+    })
     expect(ApiErrors.ProtocolUpgradeServiceListProposals).toEqual({
       message: "failed to list protocol upgrade proposals",
       code: 330001,
