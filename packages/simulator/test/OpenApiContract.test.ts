@@ -97,7 +97,8 @@ const COVERED = [
   "/api/v2/upgrade/status",
   "/api/v2/networkhistory",
   "/api/v2/networkhistory/bootstrap",
-  "/api/v2/networkhistory/segments"
+  "/api/v2/networkhistory/segments",
+  "/api/v2/networkhistory/export"
 ]
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The network's history: checkpoints, core snapshots and upgrade proposals over pages, with
  * filters and bad cursors; the upgrade status; network history's status, bootstrap peers and
- * segments. The chain is first run past a core snapshot, so every list has a page.
+ * segments, and a segment's export with its errors. The chain is first run past a core snapshot,
+ * so every list has a page.
  */
 import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
@@ -31,5 +32,12 @@ export const history = async (r: Recorder, sim: Simulator.Service) => {
   await r.query("/api/v2/upgrade/status")
   await r.query("/api/v2/networkhistory")
   await r.query("/api/v2/networkhistory/bootstrap")
-  await r.query("/api/v2/networkhistory/segments")
+  const listed = await r.query("/api/v2/networkhistory/segments")
+  const segment = listed?.segments?.[0]
+  if (segment === undefined) throw new Error("no network history segment")
+  const range = { fromBlock: segment.fromHeight, toBlock: segment.toHeight }
+  const zip = await r.raw("/api/v2/networkhistory/export", { ...range, table: "TABLE_BLOCKS" })
+  if (zip.contentType !== "application/zip" || !zip.text.startsWith("PK")) throw new Error("not the export's zip")
+  await r.raw("/api/v2/networkhistory/export", range)
+  await r.raw("/api/v2/networkhistory/export", { fromBlock: "2", toBlock: segment.toHeight, table: "TABLE_BLOCKS" })
 }

@@ -10,6 +10,7 @@ import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
 import * as governance from "./governance.js"
 import * as history from "./history.js"
+import * as historyExport from "./historyExport.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
 import * as ledger from "./ledger.js"
@@ -79,6 +80,7 @@ export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...makeMarketStreamRoutes(),
   makeLedgerMovementsRoute(50),
   ledgerExport.route,
+  historyExport.route,
   ...makeGovernanceStreamRoutes(50),
   ...makeMarginStreamRoutes(50)
 ]
