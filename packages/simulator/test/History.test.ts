@@ -88,6 +88,21 @@ describe("ListCheckpoints", () => {
     expect(last.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true })
   })
 
+  it("reads a zero cursor as none, keeping every row, the page still read as one after a cursor", () => {
+    const zero = Buffer.from('{"blockHeight":0}').toString("base64")
+    // with a full page, the first row read is dropped as the cursor's own, as the node does
+    const newest = checkpoints({ "pagination.first": 3, "pagination.after": zero })
+    expect(heightsOf(newest)).toEqual([...all].reverse().slice(1, 4))
+    expect(newest.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true })
+    const oldest = checkpoints({ "pagination.first": 3, "pagination.newestFirst": false, "pagination.after": zero })
+    expect(heightsOf(oldest)).toEqual(all.slice(1, 4))
+    const empty = Buffer.from("{}").toString("base64")
+    expect(snapshots({ "pagination.after": empty }).edges.map((e) => Number(e.node.blockHeight))).toEqual([
+      900, 600, 300
+    ])
+    expect(proposals({ "pagination.after": empty }).edges.length).toBe(proposals().edges.length)
+  })
+
   it("shows a lagging node only the checkpoints of its height", () => {
     const height = all[5]
     const lagging = nodeOf(world, { height })

@@ -402,3 +402,11 @@ export const ProtocolUpgradeProposalCursor: CursorSpec = {
     id("VegaReleaseTag", "string")
   ]
 }
+
+/**
+ * Whether a cursor read back is the struct's zero value: the store then adds no cursor predicate
+ * (`paginateQueryInternal`, datanode/sqlstore/cursor.go, v0.75.8), though the page is still read
+ * as one with a cursor.
+ */
+export const isZeroCursor = (spec: CursorSpec, values: CursorValues): boolean =>
+  spec.fields.every((field) => values.get(field.key) === zeroOf(field))

@@ -46,7 +46,15 @@ import {
   type UpgradeProposalRow
 } from "../world/history.js"
 import { arraySource, cachedJson, cachedJsonByVersion, list } from "./connection.js"
-import { CheckpointCursor, CoreSnapshotCursor, ProtocolUpgradeProposalCursor, writeCursor } from "./cursors.js"
+import {
+  CheckpointCursor,
+  CoreSnapshotCursor,
+  type CursorSpec,
+  type CursorValues,
+  isZeroCursor,
+  ProtocolUpgradeProposalCursor,
+  writeCursor
+} from "./cursors.js"
 import type { NodeView } from "./node.js"
 import { RELEASES } from "./nodeVersion.js"
 import { pagination, str } from "./params.js"
@@ -68,6 +76,16 @@ const STATUS_NAMES: Readonly<Record<number, VegaEvents.ProtocolUpgradeProposalSt
   Object.entries(VegaEvents.ProtocolUpgradeProposalStatus.values).map(([name, n]) => [n, name])
 ) as never
 
+/**
+ * A cursor's key, or `null` for a zero cursor, which keeps every row: it compares equal to all
+ * of them, so the page starts at the first row either way.
+ */
+const keyOr = <K>(spec: CursorSpec, values: CursorValues, key: K): K | null => (isZeroCursor(spec, values) ? null : key)
+const byKey =
+  <Row, K>(compare: (row: Row, key: K) => number) =>
+  (row: Row, key: K | null): number =>
+    key === null ? 0 : compare(row, key)
+
 // ---- checkpoints
 
 const checkpointJson = cachedJson((row: CheckpointRow) =>
@@ -79,11 +97,15 @@ const listCheckpoints = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
   const rows = node.world.history.checkpointsAt(node.readableHeight)
-  const result = list<CheckpointRow, number>({
+  const result = list<CheckpointRow, number | null>({
     request,
     cursor: CheckpointCursor,
-    keyOf: (v) => v.get("blockHeight") as number,
-    source: arraySource(rows, (row, key) => row.height - key, checkpointCursor),
+    keyOf: (v) => keyOr(CheckpointCursor, v, v.get("blockHeight") as number),
+    source: arraySource(
+      rows,
+      byKey((row: CheckpointRow, key: number) => row.height - key),
+      checkpointCursor
+    ),
     nodeJson: checkpointJson
   })
   if ("cursorError" in result) return internal(ApiErrors.CheckpointServiceGet, badCursor(result.cursorError))
@@ -107,13 +129,13 @@ const listSnapshots = (params: Params, node: NodeView): Reply => {
   if ("error" in request) return invalidPagination(request.error)
   const rows = node.world.history.snapshotsAt(node.readableHeight)
   const version = RELEASES[node.nodeVersion].version
-  const result = list<CoreSnapshotRow, number>({
+  const result = list<CoreSnapshotRow, number | null>({
     request,
     cursor: CoreSnapshotCursor,
-    keyOf: (v) => v.get("BlockHeight") as number,
+    keyOf: (v) => keyOr(CoreSnapshotCursor, v, v.get("BlockHeight") as number),
     source: arraySource(
       rows,
-      (row, key) => row.height - key,
+      byKey((row: CoreSnapshotRow, key: number) => row.height - key),
       (row) => writeCursor(CoreSnapshotCursor, [row.vt, row.height, row.blockHash, version])
     ),
     nodeJson: snapshotJson(node.nodeVersion)
@@ -150,11 +172,15 @@ const listProposals = (params: Params, node: NodeView): Reply => {
         (wanted === undefined || row.status === wanted) &&
         (approvedBy === undefined || row.approvers.includes(approvedBy))
     )
-  const result = list<UpgradeProposalRow, { upgradeHeight: number; tag: string }>({
+  const result = list<UpgradeProposalRow, { upgradeHeight: number; tag: string } | null>({
     request,
     cursor: ProtocolUpgradeProposalCursor,
-    keyOf: (v) => ({ upgradeHeight: v.get("UpgradeBlockHeight") as number, tag: v.get("VegaReleaseTag") as string }),
-    source: arraySource(rows, compareUpgradeKey, proposalCursor),
+    keyOf: (v) =>
+      keyOr(ProtocolUpgradeProposalCursor, v, {
+        upgradeHeight: v.get("UpgradeBlockHeight") as number,
+        tag: v.get("VegaReleaseTag") as string
+      }),
+    source: arraySource(rows, byKey(compareUpgradeKey), proposalCursor),
     nodeJson: proposalJson
   })
   if ("cursorError" in result) {
