@@ -187,6 +187,8 @@ describe("ListAllNetworkHistorySegments", () => {
       expect(s.chainId).toBe(world.chain.chainId)
       expect(s.databaseVersion).toBe(99n)
     }
+    // a v0.79 node's schema is at its own last migration
+    expect(segments(v79).map((s) => s.databaseVersion)).toEqual([123n, 123n, 123n])
     expect(all[2].previousHistorySegmentId).toBe("")
     expect(all[1].previousHistorySegmentId).toBe(all[2].historySegmentId)
     expect(all[0].previousHistorySegmentId).toBe(all[1].historySegmentId)

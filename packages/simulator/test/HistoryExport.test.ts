@@ -114,6 +114,14 @@ describe("GET /api/v2/networkhistory/export", () => {
     })
   )
 
+  it.scopedLive("names the CSV after a v0.79 node's schema version", () =>
+    Effect.gen(function* () {
+      const sim = yield* Simulator.make({ seed: 7, scale: { epochs: 20 }, nodeVersion: "v0.79" })
+      const reply = yield* exportOf(sim.url, "fromBlock=1&toBlock=300&table=TABLE_BLOCKS")
+      expect(unzip(reply.body.subarray(0, -1))[0].name).toBe(`${sim.world.chain.chainId}-blocks-123-000001-000300.csv`)
+    })
+  )
+
   it.scopedLive("serves a lagging node only the segments of its height", () =>
     Effect.gen(function* () {
       const sim = yield* Simulator.make({

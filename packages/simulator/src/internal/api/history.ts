@@ -41,7 +41,7 @@ import {
   type CheckpointRow,
   compareUpgradeKey,
   type CoreSnapshotRow,
-  DATABASE_VERSION,
+  DATABASE_VERSIONS,
   type SegmentRow,
   type UpgradeProposalRow
 } from "../world/history.js"
@@ -221,19 +221,19 @@ const networkHistoryStatus = (_: Params, node: NodeView): Reply => {
 const bootstrapPeers = (_: Params, node: NodeView): Reply =>
   ok(encodePeers({ bootstrapPeers: node.world.history.peer.bootstrap }))
 
-const segmentJson = (chainId: string) => (row: SegmentRow) =>
+const segmentJson = (chainId: string, databaseVersion: number) => (row: SegmentRow) =>
   encodeSegment({
     fromHeight: BigInt(row.from),
     toHeight: BigInt(row.to),
     historySegmentId: row.id,
     previousHistorySegmentId: row.previousId,
-    databaseVersion: BigInt(DATABASE_VERSION),
+    databaseVersion: BigInt(databaseVersion),
     chainId
   })
 
 const listSegments = (_: Params, node: NodeView): Reply => {
   const rows = node.world.history.segmentsAt(node.readableHeight)
-  const json = segmentJson(node.world.chain.chainId)
+  const json = segmentJson(node.world.chain.chainId, DATABASE_VERSIONS[node.nodeVersion])
   let out = ""
   for (let i = rows.length - 1; i >= 0; i--) out += `${out === "" ? "" : ","}${json(rows[i])}`
   return ok(`{"segments":[${out}]}`)

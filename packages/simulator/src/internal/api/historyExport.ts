@@ -31,7 +31,7 @@ import { DataNode, DataNodeApi, GatewayError } from "@vega-effect/schema"
 import * as zlib from "node:zlib"
 import { microsToPostgresText } from "../goTime.js"
 import { enumParam, param, type StreamRoute } from "../route.js"
-import { DATABASE_VERSION, type SegmentRow } from "../world/history.js"
+import { DATABASE_VERSIONS, type SegmentRow } from "../world/history.js"
 import type { World } from "../../World.js"
 import { int64, str } from "./params.js"
 import type { StreamNode } from "./streams.js"
@@ -199,7 +199,7 @@ export const route: StreamRoute<StreamNode> = {
         for (const row of copy.rows(world, segment)) csv += `${row}\n`
       })
     }
-    const name = `${chainId}-${tableName}-${pad(DATABASE_VERSION, 3)}-${pad(heightFrom, 6)}-${pad(heightTo, 6)}.csv`
+    const name = `${chainId}-${tableName}-${pad(DATABASE_VERSIONS[node.nodeVersion ?? "v0.75"], 3)}-${pad(heightFrom, 6)}-${pad(heightTo, 6)}.csv`
     const zip = zipOf([{ name, data: Buffer.from(csv, "utf8") }])
     for (let at = 0; at < zip.length; at += CHUNK_BYTES) {
       sink.sendBody("application/zip", zip.subarray(at, Math.min(zip.length, at + CHUNK_BYTES)))

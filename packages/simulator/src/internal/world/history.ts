@@ -16,8 +16,8 @@
  *   moves the count as the engine's update does.
  * - **Network history segments** (datanode/networkhistory, v0.75.8): the data node publishes a
  *   segment for each block the core snapshots, from the block after the previous segment (from the
- *   node's oldest block, 1, for the first) to that block, with the database's schema version and
- *   the chain id; its id is the IPFS content id of the segment's zip (CIDv0, `Qm…`), and each names
+ *   node's oldest block, 1, for the first) to that block, with the database's schema version (of
+ *   the node's release) and the chain id; its id is the IPFS content id of the segment's zip (CIDv0, `Qm…`), and each names
  *   the one before it.
  * - **Protocol upgrade proposals** (core/protocolupgrade/engine.go, v0.75.8): a validator proposes
  *   a release tag for an upgrade block; others approve it over the following blocks (each a new
@@ -42,10 +42,10 @@ const SNAPSHOT_KEY = "snapshot.interval.length"
 const REQUIRED_MAJORITY = 2 / 3 + 1e-4
 
 /**
- * The version of the data node's database schema, its last migration (0099 in
- * datanode/sqlstore/migrations at v0.75.8).
+ * The version of the data node's database schema, its last migration, by the release the node
+ * imitates (datanode/sqlstore/migrations: 0099 at v0.75.8, 0123 at v0.79.0).
  */
-export const DATABASE_VERSION = 99
+export const DATABASE_VERSIONS = { "v0.75": 99, "v0.79": 123 } as const
 
 export interface CheckpointRow {
   readonly height: number
