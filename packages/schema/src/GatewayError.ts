@@ -310,7 +310,10 @@ export const ErrorDetailCode = {
   RemovedMultisigEvents: 270002,
   KeyRotationServiceGetPerNode: 340001,
   KeyRotationServiceGetAll: 340002,
-  EthereumKeyRotationServiceGetPerNode: 350001
+  EthereumKeyRotationServiceGetPerNode: 350001,
+  CheckpointServiceGet: 290001,
+  CoreSnapshotServiceListSnapshots: 320001,
+  ProtocolUpgradeServiceListProposals: 330001
 } as const
 
 /**
@@ -664,6 +667,32 @@ export const ApiErrors = {
   /** The store's own error for an id that does not decode, reported alone (`entities.ErrInvalidID`). */
   InvalidHexId: apiErrorEntry(
     "not a valid hex id (or well known exception)",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.InvalidArgument
+  ),
+  CheckpointServiceGet: apiErrorEntry(
+    "failed to get checkpoint",
+    ErrorDetailCode.CheckpointServiceGet,
+    GrpcCode.Internal
+  ),
+  CoreSnapshotServiceListSnapshots: apiErrorEntry(
+    "failed to list core snapshots",
+    ErrorDetailCode.CoreSnapshotServiceListSnapshots,
+    GrpcCode.Internal
+  ),
+  ProtocolUpgradeServiceListProposals: apiErrorEntry(
+    "failed to list protocol upgrade proposals",
+    ErrorDetailCode.ProtocolUpgradeServiceListProposals,
+    GrpcCode.Internal
+  ),
+  NetworkHistoryNoTableName: apiErrorEntry(
+    "no table name for network history supplied",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
+  /** The node's own text, "could not to get". */
+  NetworkHistoryGetContiguousSegments: apiErrorEntry(
+    "could not to get contiguous history segments",
     ErrorDetailCode.Unmapped,
     GrpcCode.InvalidArgument
   )

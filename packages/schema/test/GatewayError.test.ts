@@ -190,7 +190,10 @@ describe("GatewayError", () => {
       RemovedMultisigEvents: 270002,
       KeyRotationServiceGetPerNode: 340001,
       KeyRotationServiceGetAll: 340002,
-      EthereumKeyRotationServiceGetPerNode: 350001
+      EthereumKeyRotationServiceGetPerNode: 350001,
+      CheckpointServiceGet: 290001,
+      CoreSnapshotServiceListSnapshots: 320001,
+      ProtocolUpgradeServiceListProposals: 330001
     })
     const { ApiErrors } = GatewayError
     expect(ApiErrors.MissingPartyId).toEqual({ message: "missing party id", code: 10014, grpcCode: 3 })
@@ -290,6 +293,27 @@ describe("GatewayError", () => {
       message: "not a valid hex id (or well known exception)",
       code: 10000,
       grpcCode: 3
+    })
+    expect(ApiErrors.CheckpointServiceGet).toEqual({ message: "failed to get checkpoint", code: 290001, grpcCode: 13 })
+    expect(ApiErrors.CoreSnapshotServiceListSnapshots).toEqual({
+      message: "failed to list core snapshots",
+      code: 320001,
+      grpcCode: 13
+    })
+    expect(ApiErrors.NetworkHistoryNoTableName).toEqual({
+      message: "no table name for network history supplied",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.NetworkHistoryGetContiguousSegments).toEqual({
+      message: "could not to get contiguous history segments",
+      code: 10000,
+      grpcCode: 3
+    })
+    expect(ApiErrors.ProtocolUpgradeServiceListProposals).toEqual({
+      message: "failed to list protocol upgrade proposals",
+      code: 330001,
+      grpcCode: 13
     })
     expect(ApiErrors.NotaryForResourceId.message).toBe("failed to get notary for resource ID")
     expect(ApiErrors.RewardsSummary).toEqual({ message: "failed to get summary", code: 140001, grpcCode: 13 })

@@ -26,6 +26,7 @@ import { Exchange } from "./internal/world/orders.js"
 import { Positions } from "./internal/world/positions.js"
 import { Profiles } from "./internal/world/profiles.js"
 import { Governance } from "./internal/world/governance.js"
+import { History } from "./internal/world/history.js"
 import { NetworkParameters } from "./internal/world/networkParameters.js"
 import { Programs } from "./internal/world/programs.js"
 import { ReferralSets } from "./internal/world/referrals.js"
@@ -340,6 +341,12 @@ export class World {
    */
   readonly governance: Governance
   /**
+   * Checkpoints, core snapshots, network history segments and protocol upgrade proposals.
+   *
+   * @since 0.2.0
+   */
+  readonly history: History
+  /**
    * What each block changed, until the core publishes the block (see `internal/world/journal.ts`).
    *
    * @since 0.1.0
@@ -428,6 +435,8 @@ export class World {
     this.referralSets.date(stream(22))
     this.programs = new Programs(this.chain, this.referralSets, this.exchange.trades, this.networkParameters)
     this.programs.generate(stream(23), this.height)
+    this.history = new History(this.seed, this.chain, this.networkParameters)
+    this.history.generateProposals(stream(30), this.catalog.validators, this.height)
     const rewards = stream(7)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)

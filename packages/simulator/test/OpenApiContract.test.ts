@@ -112,7 +112,15 @@ const COVERED = [
   "/api/v2/erc20/asset/withdrawal/bundle",
   "/api/v2/node/signatures",
   "/api/v2/vega/keys/rotations",
-  "/api/v2/vega/keys/ethereum/rotations"
+  "/api/v2/vega/keys/ethereum/rotations",
+  "/api/v2/checkpoints",
+  "/api/v2/snapshots",
+  "/api/v2/upgrade/proposals",
+  "/api/v2/upgrade/status",
+  "/api/v2/networkhistory",
+  "/api/v2/networkhistory/bootstrap",
+  "/api/v2/networkhistory/segments",
+  "/api/v2/networkhistory/export"
 ]
 
 /**

@@ -97,9 +97,10 @@ export interface StreamSink {
   readonly send: (frame: string) => void
   /**
    * Sends one `google.api.HttpBody` message: its bytes as they are, then the gateway's `\n`
-   * delimiter; the first one's content type is the response's.
+   * delimiter; the first one's content type is the response's. Text goes out as UTF-8, bytes as
+   * they are.
    */
-  readonly sendBody: (contentType: string, data: string) => void
+  readonly sendBody: (contentType: string, data: string | Uint8Array) => void
   /**
    * gRPC's `SendHeader`: metadata the gateway writes as response headers (with the first message,
    * so call it before any).

@@ -11,6 +11,7 @@ import { request } from "../support/http.js"
 import { type HttpStream, openHttpStream, sleep } from "../support/streams.js"
 import { bridge } from "./bridge.js"
 import { governance } from "./governance.js"
+import { history } from "./history.js"
 import { networkParameters } from "./networkParameters.js"
 import { nodes } from "./nodes.js"
 import { epochRewardSummaries } from "./epochRewardSummaries.js"
@@ -490,5 +491,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await fundingPeriods(r)
   await transfers(r, market)
   await bridge(r)
+  // last: it runs the chain on past a core snapshot
+  await history(r, sim)
   return r.exchanges
 }

@@ -456,3 +456,41 @@ export const EthereumKeyRotationCursor: CursorSpec = {
     id("newAddress", "entities.EthereumAddress")
   ]
 }
+
+/** `entities.CheckpointCursor` (datanode/entities/checkpoint.go, v0.75.8). */
+export const CheckpointCursor: CursorSpec = {
+  struct: "CheckpointCursor",
+  fields: [{ key: "blockHeight", type: "int", goType: "int64" }]
+}
+
+/** `entities.CoreSnapshotDataCursor`, with Go's field names (datanode/entities/snapshot_data.go, v0.75.8). */
+export const CoreSnapshotCursor: CursorSpec = {
+  struct: "CoreSnapshotDataCursor",
+  fields: [
+    time("VegaTime"),
+    { key: "BlockHeight", type: "int", goType: "uint64" },
+    id("BlockHash", "string"),
+    id("VegaCoreVersion", "string")
+  ]
+}
+
+/**
+ * `entities.ProtocolUpgradeProposalCursor`, with Go's field names
+ * (datanode/entities/protocol_upgrade_proposal.go, v0.75.8).
+ */
+export const ProtocolUpgradeProposalCursor: CursorSpec = {
+  struct: "ProtocolUpgradeProposalCursor",
+  fields: [
+    time("VegaTime"),
+    { key: "UpgradeBlockHeight", type: "int", goType: "uint64" },
+    id("VegaReleaseTag", "string")
+  ]
+}
+
+/**
+ * Whether a cursor read back is the struct's zero value: the store then adds no cursor predicate
+ * (`paginateQueryInternal`, datanode/sqlstore/cursor.go, v0.75.8), though the page is still read
+ * as one with a cursor.
+ */
+export const isZeroCursor = (spec: CursorSpec, values: CursorValues): boolean =>
+  spec.fields.every((field) => values.get(field.key) === zeroOf(field))

@@ -9,6 +9,8 @@ import * as candles from "./candles.js"
 import * as deposits from "./deposits.js"
 import * as depth from "./depth.js"
 import * as governance from "./governance.js"
+import * as history from "./history.js"
+import * as historyExport from "./historyExport.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
 import * as feesStats from "./feesStats.js"
@@ -90,7 +92,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...transfers.routes,
   bundles.removedRoute,
   ...notary.routes,
-  ...keyRotations.routes
+  ...keyRotations.routes,
+  ...history.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
@@ -101,6 +104,7 @@ export const streamRoutes: ReadonlyArray<StreamRoute<NodeView>> = [
   ...makeMarketStreamRoutes(),
   makeLedgerMovementsRoute(50),
   ledgerExport.route,
+  historyExport.route,
   ...makeGovernanceStreamRoutes(50),
   ...makeMarginStreamRoutes(50)
 ]

@@ -48,11 +48,17 @@ export const errorFrame = (body: GatewayError.ErrorBody): string => {
 /** The bare status of the node's refusal of one stream too many (ResourceExhausted, HTTP 429). */
 const TOO_MANY_STREAMS = gatewayErrorText(GatewayError.GrpcCode.ResourceExhausted, MAX_SUBSCRIPTIONS_MESSAGE)
 
+const NEWLINE = Buffer.from("\n")
+
+/** A body's bytes as text where a text frame is all that can carry them (one char per byte). */
+const bodyText = (data: string | Uint8Array): string =>
+  typeof data === "string" ? data : Buffer.from(data).toString("latin1")
+
 /** Where a stream's frames go. */
 interface StreamOutput {
   readonly line: (frame: string) => void
   /** An `HttpBody` message's bytes, then the delimiter; its content type goes out with the first. */
-  readonly body: (contentType: string, data: string) => void
+  readonly body: (contentType: string, data: string | Uint8Array) => void
   /** Headers to send with the first frame. */
   readonly header: (headers: Readonly<Record<string, string>>) => void
   /** The final error frame; its code gives the status when nothing was sent before. */
@@ -87,7 +93,9 @@ const httpStream = (x: Exchange, res: http.ServerResponse, extra: Headers): Stre
       if (start(200, JSON_TYPE)) res.write(`${frame}\n`)
     },
     body: (contentType, data) => {
-      if (start(200, contentType)) res.write(`${data}\n`)
+      if (!start(200, contentType)) return
+      if (typeof data === "string") res.write(`${data}\n`)
+      else res.write(Buffer.concat([data, NEWLINE]))
     },
     header: (headers) => {
       if (!started) metadata = { ...metadata, ...headers }
@@ -128,7 +136,7 @@ const socketStream = (socket: Socket): StreamOutput => ({
   line: (frame) => (fitsProxy(frame) ? socket.send(frame) : socket.drop()),
   // the proxy reads the response line by line: each line of the body is a frame
   body: (_contentType, data) => {
-    for (const line of data.split("\n")) {
+    for (const line of bodyText(data).split("\n")) {
       if (!fitsProxy(line)) return socket.drop()
       socket.send(line)
     }
@@ -199,7 +207,7 @@ class ServerStream {
       if (this.finished) return
       const cut = this.cut
       if (cut === undefined) return this.emit(() => this.out.body(contentType, data))
-      this.last(() => this.out.cut(cutFrame(data), cut))
+      this.last(() => this.out.cut(cutFrame(bodyText(data)), cut))
     },
     sendHeader: (headers) => {
       if (!this.finished) this.emit(() => this.out.header(headers))
