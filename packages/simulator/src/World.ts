@@ -27,6 +27,7 @@ import { ReferralSets } from "./internal/world/referrals.js"
 import { Rewards } from "./internal/world/rewards.js"
 import { StakeLinkings } from "./internal/world/stake.js"
 import { StopOrders } from "./internal/world/stopOrders.js"
+import { TEAM_STATS_STREAM, Teams } from "./internal/world/teams.js"
 
 /**
  * How big the world is.
@@ -141,6 +142,7 @@ const STOP_ORDER_CHANCE = 0.3
 /** The per-block random stream of governance. */
 const GOVERNANCE_STREAM = 127
 const governanceRandom = (seed: number, height: number) => makeRandom(mix(seed, height, GOVERNANCE_STREAM))
+const teamsRandom = (seed: number, height: number) => makeRandom(mix(seed, height, TEAM_STATS_STREAM))
 
 /**
  * The chain id of a world built without one: `vega-sim-` and eight hex digits drawn from the seed,
@@ -226,6 +228,12 @@ export class World {
    * @since 0.1.0
    */
   readonly referralSets: ReferralSets
+  /**
+   * Teams (referral sets created as teams), their members and their statistics per epoch.
+   *
+   * @since 0.2.0
+   */
+  readonly teams: Teams
   /**
    * Signer bundles adding validators to the multisig control contract.
    *
@@ -358,6 +366,12 @@ export class World {
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
     }
+    // teams draw from streams of their own, their epoch statistics from a per-block stream
+    this.teams = new Teams(this.chain)
+    this.teams.generate(stream(24), stream(25), this.referralSets.sets, this.height)
+    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
+      this.teams.close(teamsRandom(this.seed, this.chain.epochLastBlock(epoch)), epoch)
+    }
     journal.enable()
   }
 
@@ -405,6 +419,7 @@ export class World {
         this.journal.record(height, { _tag: "Epoch", epoch: epoch + 1, action: "START" })
         this.referralSets.close(random, epoch)
         this.rewards.payEpoch(random, height, activity.rewardShare)
+        this.teams.close(teamsRandom(this.seed, height), epoch)
         if (epoch % Math.max(1, activity.bundleEveryEpochs) === 0) this.signerBundles.promote(random, epoch + 1, height)
       }
       this.height = height

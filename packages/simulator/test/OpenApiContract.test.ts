@@ -90,7 +90,12 @@ const COVERED = [
   "/api/v2/delegations",
   "/api/v2/network/data",
   "/api/v2/rewards/epoch/summaries",
-  "/api/v2/network/limits"
+  "/api/v2/network/limits",
+  "/api/v2/teams",
+  "/api/v2/teams/referees/{teamId}",
+  "/api/v2/teams/referees/history/{referee}",
+  "/api/v2/teams/stats",
+  "/api/v2/teams/{teamId}/stats"
 ]
 
 /**
@@ -101,7 +106,9 @@ const COVERED = [
  */
 const KNOWN_QUIRKS: ReadonlyArray<readonly [string, string]> = [
   ["/api/v2/parties/profiles", "a cursor fails with 500"],
-  ["/api/v2/liquidity/all-provisions", "no market and no party: 500"]
+  ["/api/v2/liquidity/all-provisions", "no market and no party: 500"],
+  ["/api/v2/teams/stats", "a cursor fails with 500"],
+  ["/api/v2/teams/{teamId}/stats", "a cursor fails with 500"]
 ]
 
 const STATUS = { $ref: "#/definitions/googlerpcStatus" }

@@ -18,6 +18,7 @@ import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { successorMarkets } from "./successorMarkets.js"
 import { oracles } from "./oracles.js"
+import { teams } from "./teams.js"
 import {
   base64,
   buildTransaction,
@@ -478,5 +479,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await oracles(r)
   await nodes(r)
   await epochRewardSummaries(r)
+  await teams(r)
   return r.exchanges
 }

@@ -372,3 +372,26 @@ export const EpochRewardSummaryCursor: CursorSpec = {
     id("amount", "string")
   ]
 }
+
+/** The team cursors have no JSON tags: Go writes the field names (datanode/entities/teams.go, v0.75.8). */
+export const TeamCursor: CursorSpec = {
+  struct: "TeamCursor",
+  fields: [time("CreatedAt"), id("ID", "entities.TeamID")]
+}
+
+export const TeamRefereeCursor: CursorSpec = { struct: "RefereeCursor", fields: [id("PartyID", "entities.PartyID")] }
+
+export const TeamRefereeHistoryCursor: CursorSpec = {
+  struct: "RefereeHistoryCursor",
+  fields: [{ key: "JoinedAtEpoch", type: "int", goType: "uint64" }]
+}
+
+export const TeamsStatisticsCursor: CursorSpec = {
+  struct: "TeamsStatisticsCursor",
+  fields: [id("ID", "entities.TeamID")]
+}
+
+export const TeamMemberStatisticsCursor: CursorSpec = {
+  struct: "TeamMemberStatisticsCursor",
+  fields: [id("ID", "entities.PartyID")]
+}

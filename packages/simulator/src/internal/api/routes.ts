@@ -35,6 +35,7 @@ import * as stake from "./stake.js"
 import * as stopOrders from "./stopOrders.js"
 import * as streams from "./streams.js"
 import * as successorMarkets from "./successorMarkets.js"
+import * as teams from "./teams.js"
 import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
 
@@ -66,7 +67,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   successorMarkets.route,
   ...oracles.routes,
   ...nodes.routes,
-  rewards.epochSummariesRoute
+  rewards.epochSummariesRoute,
+  ...teams.routes
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
