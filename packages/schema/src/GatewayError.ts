@@ -397,6 +397,7 @@ export const ApiErrors = {
   ListTeams: apiErrorEntry("failed to list teams", ErrorDetailCode.Unmapped, GrpcCode.Internal),
   ListTeamReferees: apiErrorEntry("failed to list team referees", ErrorDetailCode.Unmapped, GrpcCode.Internal),
   ListTeamStatistics: apiErrorEntry("failed to list team statistics", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  ListGames: apiErrorEntry("failed to list games", ErrorDetailCode.Unmapped, GrpcCode.Internal),
   ListTeamRefereeHistory: apiErrorEntry(
     "failed to list team referee history",
     ErrorDetailCode.Unmapped,

@@ -202,6 +202,7 @@ describe("GatewayError", () => {
       code: 10000,
       grpcCode: 13
     })
+    expect(ApiErrors.ListGames).toEqual({ message: "failed to list games", code: 10000, grpcCode: 13 })
     expect(ApiErrors.ListTeamRefereeHistory).toEqual({
       message: "failed to list team referee history",
       code: 10000,

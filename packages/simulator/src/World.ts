@@ -367,7 +367,7 @@ export class World {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
     }
     // teams draw from streams of their own, their epoch statistics from a per-block stream
-    this.teams = new Teams(this.chain)
+    this.teams = new Teams(this.catalog, this.chain)
     this.teams.generate(stream(24), stream(25), this.referralSets.sets, this.height)
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.teams.close(teamsRandom(this.seed, this.chain.epochLastBlock(epoch)), epoch)

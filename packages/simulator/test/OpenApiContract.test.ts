@@ -95,7 +95,8 @@ const COVERED = [
   "/api/v2/teams/referees/{teamId}",
   "/api/v2/teams/referees/history/{referee}",
   "/api/v2/teams/stats",
-  "/api/v2/teams/{teamId}/stats"
+  "/api/v2/teams/{teamId}/stats",
+  "/api/v2/games"
 ]
 
 /**

@@ -19,6 +19,7 @@ import { parties } from "./parties.js"
 import { successorMarkets } from "./successorMarkets.js"
 import { oracles } from "./oracles.js"
 import { teams } from "./teams.js"
+import { games } from "./games.js"
 import {
   base64,
   buildTransaction,
@@ -480,5 +481,6 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await nodes(r)
   await epochRewardSummaries(r)
   await teams(r)
+  await games(r)
   return r.exchanges
 }

@@ -395,3 +395,8 @@ export const TeamMemberStatisticsCursor: CursorSpec = {
   struct: "TeamMemberStatisticsCursor",
   fields: [id("ID", "entities.PartyID")]
 }
+
+export const GameCursor: CursorSpec = {
+  struct: "GameCursor",
+  fields: [{ key: "EpochID", type: "int", goType: "uint64" }, id("GameID", "entities.GameID")]
+}

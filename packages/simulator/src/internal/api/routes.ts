@@ -11,6 +11,7 @@ import * as depth from "./depth.js"
 import * as governance from "./governance.js"
 import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
+import * as games from "./games.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -68,7 +69,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...oracles.routes,
   ...nodes.routes,
   rewards.epochSummariesRoute,
-  ...teams.routes
+  ...teams.routes,
+  games.route
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */

@@ -8,16 +8,21 @@
  * its own after the creation; a referee of several teams joins each in turn, and a few referees
  * later switch to another open team. A party's current team is its latest membership.
  *
+ * Three games (recurring reward transfers with a dispatch strategy: two scoped to teams, one to
+ * individuals) are each played in most epochs: at the epoch's last block a team game pays some of
+ * the teams' current members, the individual game a few parties, each payee's running total in
+ * the game kept as the node keeps it (`game_reward_totals`).
+ *
  * Statistics are written at the end of each epoch for the members of each team at that block: the
  * notional volume core reports for the epoch (`TeamsStatsUpdated`) and the quantum rewards of the
  * team games the member was paid by (the node's trigger on `rewards`, migration
- * 0098_fix_team_stats.sql, adds a reward's quantum amount and game id to the row).
+ * 0098_fix_team_stats.sql, adds a team game reward's quantum amount and game id to the row).
  *
  * Simplified: volumes and game payouts come from the teams' own random streams, not from the
  * world's trades and reward rows (the reward rows `GET /api/v2/rewards` serves have no games).
  */
 import type { Random } from "../random.js"
-import type { Party } from "./catalog.js"
+import type { AssetInfo, Catalog, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import type { ReferralSet } from "./referrals.js"
 import { compareStrings } from "./versioned.js"
@@ -48,9 +53,33 @@ export interface TeamMember {
   readonly joinedAtEpoch: number
 }
 
-/** A team game: a recurring reward transfer scoped to teams, known by its dispatch strategy's hash. */
-export interface TeamGame {
+export type EntityScope = "ENTITY_SCOPE_TEAMS" | "ENTITY_SCOPE_INDIVIDUALS"
+
+/**
+ * A game: a recurring reward transfer with a dispatch strategy, known by the strategy's hash,
+ * paying teams' members or individuals in its asset each epoch it is played.
+ */
+export interface Game {
   readonly id: string
+  readonly scope: EntityScope
+  readonly metric: string
+  readonly asset: AssetInfo
+}
+
+/** One game reward: a row of `rewards` with a game id, and the payee's running total in the game. */
+export interface GamePayout {
+  /** The block that closed the epoch and paid it. */
+  readonly from: number
+  readonly epoch: number
+  readonly game: Game
+  readonly party: Party
+  /** The payee's team when paid (team games only). */
+  readonly team: Team | undefined
+  readonly amount: bigint
+  readonly quantumAmount: bigint
+  /** The payee's total in this game so far, this payout included (`game_reward_totals`). */
+  readonly totalRewards: bigint
+  readonly totalRewardsQuantum: bigint
 }
 
 /** One row of `teams_stats`: a member's figures for one epoch. */
@@ -69,6 +98,13 @@ export interface TeamStatsRow {
 /** The per-block stream of the epoch statistics (drawn at each epoch's last block). */
 export const TEAM_STATS_STREAM = 220
 
+const METRICS = [
+  "DISPATCH_METRIC_MAKER_FEES_PAID",
+  "DISPATCH_METRIC_MAKER_FEES_RECEIVED",
+  "DISPATCH_METRIC_AVERAGE_POSITION",
+  "DISPATCH_METRIC_RELATIVE_RETURN"
+]
+
 const NAMES = ["Falcons", "Otters", "Comets", "Lynx", "Tides", "Ravens", "Atlas", "Embers", "Quasar", "Nomads"]
 
 const byParty = (a: TeamMember, b: TeamMember) => compareStrings(a.party.id, b.party.id)
@@ -81,11 +117,19 @@ export class Teams {
   readonly members: Array<TeamMember> = []
   /** Memberships of each party, in join order. */
   readonly byParty = new Map<string, Array<TeamMember>>()
-  readonly games: Array<TeamGame> = []
+  /** The games, by id: two for teams, one for individuals. */
+  readonly games: Array<Game> = []
   /** Statistics by epoch, each list by team id then party id. */
   readonly byEpoch = new Map<number, Array<TeamStatsRow>>()
+  /** Game rewards by epoch, each list by game id then party id. */
+  readonly payouts = new Map<number, Array<GamePayout>>()
+  /** game id → party id → running totals (amount, quantum). */
+  private readonly totals = new Map<string, Map<string, readonly [bigint, bigint]>>()
 
-  constructor(private readonly chain: Chain) {}
+  constructor(
+    private readonly catalog: Catalog,
+    private readonly chain: Chain
+  ) {}
 
   /**
    * Picks the teams among `sets` and their members up to `height` (from `random`), and switches a
@@ -135,7 +179,10 @@ export class Teams {
       (a, b) => a.from - b.from || compareStrings(a.party.id, b.party.id) || compareStrings(a.team.id, b.team.id)
     )
     for (const join of joins) this.join(join.team, join.party, join.from)
-    for (let i = 0; i < 3; i++) this.games.push({ id: random.hex(32) })
+    const assets = this.catalog.assets.length > 1 ? this.catalog.assets.slice(1) : this.catalog.assets
+    for (const scope of ["ENTITY_SCOPE_TEAMS", "ENTITY_SCOPE_TEAMS", "ENTITY_SCOPE_INDIVIDUALS"] as const) {
+      this.games.push({ id: random.hex(32), scope, metric: random.pick(METRICS), asset: random.pick(assets) })
+    }
     this.games.sort((a, b) => compareStrings(a.id, b.id))
   }
 
@@ -179,22 +226,55 @@ export class Teams {
   }
 
   /**
-   * Writes the statistics of `epoch` at its last block: every member of a team then gets a row,
-   * with the volume core reports and the rewards of the team games that paid it.
+   * Pays the games played in `epoch` and writes its statistics at its last block: team games pay
+   * some of the teams' current members, the individual game some parties; every member of a team
+   * gets a statistics row, with the volume core reports and the team games' rewards.
    */
   close(random: Random, epoch: number): void {
     const from = this.chain.epochLastBlock(epoch)
-    const rows: Array<TeamStatsRow> = []
-    const played = this.games.filter(() => random.chance(0.7))
-    for (const member of this.currentMembers(from)) {
-      const quantumVolume = random.chance(0.3) ? 0n : BigInt(1 + random.int(2_000_000)) * 1_000n
-      let quantumReward = 0n
-      const games: Array<string> = []
-      for (const game of played) {
-        if (!random.chance(0.5)) continue
-        quantumReward += BigInt(1 + random.int(5_000))
-        games.push(game.id)
+    const members = this.currentMembers(from)
+    const payouts: Array<GamePayout> = []
+    const pay = (game: Game, party: Party, team: Team | undefined) => {
+      const quantumAmount = BigInt(1 + random.int(5_000))
+      const amount = quantumAmount * BigInt(game.asset.quantum)
+      let byParty = this.totals.get(game.id)
+      if (byParty === undefined) {
+        byParty = new Map()
+        this.totals.set(game.id, byParty)
       }
+      const [total, totalQuantum] = byParty.get(party.id) ?? [0n, 0n]
+      byParty.set(party.id, [total + amount, totalQuantum + quantumAmount])
+      payouts.push({
+        from,
+        epoch,
+        game,
+        party,
+        team,
+        amount,
+        quantumAmount,
+        totalRewards: total + amount,
+        totalRewardsQuantum: totalQuantum + quantumAmount
+      })
+    }
+    const parties = this.catalog.parties.slice(1)
+    for (const game of this.games) {
+      if (!random.chance(0.7)) continue
+      if (game.scope === "ENTITY_SCOPE_TEAMS") {
+        for (const member of members) if (random.chance(0.5)) pay(game, member.party, member.team)
+      } else if (parties.length > 0) {
+        const paid = new Set<Party>()
+        for (let i = 0; i < 6; i++) paid.add(random.pick(parties))
+        for (const party of [...paid].sort((a, b) => compareStrings(a.id, b.id))) pay(game, party, undefined)
+      }
+    }
+    payouts.sort((a, b) => compareStrings(a.game.id, b.game.id) || compareStrings(a.party.id, b.party.id))
+    this.payouts.set(epoch, payouts)
+    const rows: Array<TeamStatsRow> = []
+    for (const member of members) {
+      const quantumVolume = random.chance(0.3) ? 0n : BigInt(1 + random.int(2_000_000)) * 1_000n
+      const paid = payouts.filter((p) => p.party === member.party && p.team !== undefined)
+      const quantumReward = paid.reduce((sum, p) => sum + p.quantumAmount, 0n)
+      const games = paid.map((p) => p.game.id)
       rows.push({ from, epoch, team: member.team, party: member.party, quantumVolume, quantumReward, games })
     }
     rows.sort((a, b) => compareStrings(a.team.id, b.team.id) || compareStrings(a.party.id, b.party.id))
