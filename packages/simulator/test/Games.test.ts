@@ -138,6 +138,13 @@ describe("GET /api/v2/games", () => {
       message: "failed to list games",
       inner: "scany: query multiple result rows: decoding 'xyz': not a valid hex id (or well known exception)"
     })
+    const bad = Buffer.from("[").toString("base64")
+    expect(detail(call(nodeOf(world), path, { gameId: "xyz", "pagination.after": bad })).status).toBe(500)
+    const oddCursor = Buffer.from('{"EpochID":3,"GameID":"abc"}').toString("base64")
+    expect(detail(call(nodeOf(world), path, { "pagination.after": oddCursor }))).toMatchObject({
+      status: 400,
+      inner: "scany: query multiple result rows: decoding 'abc': not a valid hex id (or well known exception)"
+    })
     expect(detail(call(nodeOf(world), path, { epochTo: 5n }))).toMatchObject({
       status: 500,
       message: "failed to list games"

@@ -278,6 +278,16 @@ describe("GET /api/v2/teams/stats and /api/v2/teams/{teamId}/stats", () => {
     )
   })
 
+  it("reports a bad cursor before a bad id, as the store reads it first", () => {
+    const bad = Buffer.from("{").toString("base64")
+    expect(detail(call(node(), statsPath, { teamId: "xyz", "pagination.after": bad }))).toMatchObject({
+      status: 500,
+      inner: "parsing cursor: parsing cursor: unexpected end of JSON input"
+    })
+    expect(detail(call(node(), refereesPath, { "pagination.after": bad }, { teamId: "xyz" })).status).toBe(500)
+    expect(detail(call(node(), historyPath, { "pagination.after": bad }, { referee: "xyz" })).status).toBe(500)
+  })
+
   it("rejects bad ids", () => {
     expect(detail(call(node(), statsPath, { teamId: "xyz" }))).toMatchObject({
       status: 400,

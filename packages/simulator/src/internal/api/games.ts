@@ -144,6 +144,17 @@ const handle = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
   if (!request.forward) return internal(ApiErrors.ListGames, "backward pagination is not currently supported")
+  // the store reads the cursor while building its query, before binding (encoding) the filters
+  let cursorKey: GameKey | undefined
+  if (request.cursor !== undefined) {
+    const values = readCursor(GameCursor, request.cursor)
+    if ("error" in values) return internal(ApiErrors.ListGames, badCursor(values.error as string))
+    const epoch = values.get("EpochID") as number
+    const id = values.get("GameID") as string
+    // an empty cursor struct adds no predicate
+    if (epoch !== 0 || id !== "") cursorKey = { epoch, game: storedIdKey(id) ?? id }
+  }
+
   const gameId = str(params, "gameId")
   const teamId = str(params, "teamId")
   const partyId = str(params, "partyId")
@@ -151,6 +162,7 @@ const handle = (params: Params, node: NodeView): Reply => {
   const [from, to] = epochSpan(int64(params, "epochFrom"), int64(params, "epochTo"))
   const current = from === 0n && to === 0n
   const byEpoch = from > 0n && to > 0n
+  // a span end past int64 does not bind to the bigint column: pgx's range error (inferred text)
   if (byEpoch && (from > MAX_INT64 || to > MAX_INT64)) {
     const big = from > MAX_INT64 ? from : to
     return internal(
@@ -171,16 +183,10 @@ const handle = (params: Params, node: NodeView): Reply => {
       return invalidId(ApiErrors.ListGames, `scany: query multiple result rows: ${notHex(given)}`)
     }
   }
-  let cursorKey: GameKey | undefined
-  if (request.cursor !== undefined) {
-    const values = readCursor(GameCursor, request.cursor)
-    if ("error" in values) return internal(ApiErrors.ListGames, badCursor(values.error as string))
-    const epoch = values.get("EpochID") as number
-    const id = values.get("GameID") as string
-    // an empty cursor struct adds no predicate
-    if (epoch !== 0 || id !== "") cursorKey = { epoch, game: storedIdKey(id) ?? id }
+  // the cursor's game id binds last
+  if (cursorKey !== undefined && cursorKey.game !== "" && storedIdKey(cursorKey.game) === undefined) {
+    return invalidId(ApiErrors.ListGames, `scany: query multiple result rows: ${notHex(cursorKey.game)}`)
   }
-
   // the rewards of every game and epoch visible at the node's height
   const height = node.readableHeight
   const all: Array<GamePayout> = []
@@ -211,9 +217,11 @@ const handle = (params: Params, node: NodeView): Reply => {
   keys = keys.slice(0, request.limit + (hasCursor ? 2 : 1))
 
   // every reward of the picked games, listed epoch descending then id ascending
+  const wanted = new Map(keys.map((k) => [`${k.epoch}/${k.game}`, [] as Array<GamePayout>]))
+  for (const p of table) wanted.get(`${p.epoch}/${p.game.id}`)?.push(p)
   const games = keys
     .map((k): GameRow => {
-      const payouts = table.filter((p) => p.epoch === k.epoch && p.game.id === k.game)
+      const payouts = wanted.get(`${k.epoch}/${k.game}`)!
       return { game: payouts[0].game, epoch: k.epoch, payouts }
     })
     .sort((a, b) => b.epoch - a.epoch || compareStrings(a.game.id, b.game.id))

@@ -60,6 +60,16 @@ const decimal = (s: string) => Option.getOrThrow(Decimal.parse(s))
 const given = (params: Params, name: string): string | undefined =>
   params.query.has(name) ? (str(params, name) ?? "") : undefined
 
+/**
+ * A cursor that does not parse. The store builds its query (and reads the cursor) before running
+ * it, so this comes before any id that fails to encode when the query runs.
+ */
+const cursorProblem = (request: PageRequest, spec: CursorSpec, api: GatewayError.ApiError): Reply | undefined => {
+  if (request.cursor === undefined) return undefined
+  const values = readCursor(spec, request.cursor)
+  return "error" in values ? internal(api, badCursor(values.error as string)) : undefined
+}
+
 /** Select over bind arguments that do not encode: scany's wrapping of the id's decoding error. */
 const selectError = (api: GatewayError.ApiError, value: string): Reply =>
   invalidId(api, `scany: query multiple result rows: ${notHex(value)}`)
@@ -147,6 +157,8 @@ const listReferees = (params: Params, node: NodeView): Reply => {
   if ("error" in request) return invalidPagination(request.error)
   const teamId = params.path.get("teamId") ?? ""
   if (teamId === "") return internal(ApiErrors.ListTeamReferees, "teamID must be provided")
+  const unreadable = cursorProblem(request, TeamRefereeCursor, ApiErrors.ListTeamReferees)
+  if (unreadable !== undefined) return unreadable
   const key = storedIdKey(teamId)
   if (key === undefined) return selectError(ApiErrors.ListTeamReferees, teamId)
   const rows = node.world.teams
@@ -178,6 +190,8 @@ const listHistory = (params: Params, node: NodeView): Reply => {
   if ("error" in request) return invalidPagination(request.error)
   const referee = params.path.get("referee") ?? ""
   if (referee === "") return internal(ApiErrors.ListTeamRefereeHistory, "referee must be provided")
+  const unreadable = cursorProblem(request, TeamRefereeHistoryCursor, ApiErrors.ListTeamRefereeHistory)
+  if (unreadable !== undefined) return unreadable
   const key = storedIdKey(referee)
   if (key === undefined) return selectError(ApiErrors.ListTeamRefereeHistory, referee)
   const height = node.readableHeight
@@ -250,25 +264,34 @@ const figures = (agg: Aggregate) => {
 }
 
 /**
- * Pages aggregates by id. A v0.75 node fails on any cursor that is not the empty struct (its
- * field does not name the ordering column); a correct node pages by id.
+ * The statistics' cursor problems, found while the query is built: one that does not parse, or,
+ * on a v0.75 node, any cursor that is not the empty struct (its field does not name the ordering
+ * column).
  */
-const pageAggregates = (
+const statsCursorProblem = (
   node: NodeView,
   request: PageRequest,
   spec: CursorSpec,
   column: string,
+  api: GatewayError.ApiError
+): Reply | undefined => {
+  if (request.cursor === undefined) return undefined
+  const values = readCursor(spec, request.cursor)
+  if ("error" in values) return internal(api, badCursor(values.error as string))
+  if (node.quirks && values.get("ID") !== "") {
+    return internal(api, `building cursor predicate: no field matching column name ${column}`)
+  }
+  return undefined
+}
+
+/** Pages aggregates by id (a correct node's paging). */
+const pageAggregates = (
+  request: PageRequest,
+  spec: CursorSpec,
   api: GatewayError.ApiError,
   aggregates: ReadonlyArray<Aggregate>,
   nodeJson: (agg: Aggregate) => string
-): { readonly json: string } | { readonly reply: Reply } => {
-  if (request.cursor !== undefined) {
-    const values = readCursor(spec, request.cursor)
-    if ("error" in values) return { reply: internal(api, badCursor(values.error as string)) }
-    if (node.quirks && values.get("ID") !== "") {
-      return { reply: internal(api, `building cursor predicate: no field matching column name ${column}`) }
-    }
-  }
+): Reply => {
   const cursorOf = (agg: Aggregate) => writeCursor(spec, [agg.id])
   const result = list<Aggregate, string>({
     request,
@@ -277,8 +300,8 @@ const pageAggregates = (
     source: arraySource(aggregates, (agg, k: string) => compareStrings(agg.id, k), cursorOf),
     nodeJson
   })
-  if ("cursorError" in result) return { reply: internal(api, badCursor(result.cursorError)) }
-  return result
+  if ("cursorError" in result) return internal(api, badCursor(result.cursorError))
+  return ok(`{"statistics":${result.json}}`)
 }
 
 const DEFAULT_AGGREGATION_EPOCHS = 10n
@@ -286,6 +309,8 @@ const DEFAULT_AGGREGATION_EPOCHS = 10n
 const listTeamsStatistics = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
+  const problem = statsCursorProblem(node, request, TeamsStatisticsCursor, "team_id", ApiErrors.ListTeamStatistics)
+  if (problem !== undefined) return problem
   const teamId = given(params, "teamId")
   let team: string | undefined
   if (teamId !== undefined) {
@@ -295,22 +320,16 @@ const listTeamsStatistics = (params: Params, node: NodeView): Reply => {
   const epochs = int64(params, "aggregationEpochs") ?? DEFAULT_AGGREGATION_EPOCHS
   const rows = windowRows(node, epochs, (row) => team === undefined || row.team.id === team)
   const aggregates = group(rows, (row) => row.team.id)
-  const paged = pageAggregates(
-    node,
-    request,
-    TeamsStatisticsCursor,
-    "team_id",
-    ApiErrors.ListTeamStatistics,
-    aggregates,
-    (agg) => encodeTeamStats({ teamId: agg.id, ...figures(agg) } as unknown as DataNode.TeamStatistics)
+  return pageAggregates(request, TeamsStatisticsCursor, ApiErrors.ListTeamStatistics, aggregates, (agg) =>
+    encodeTeamStats({ teamId: agg.id, ...figures(agg) } as unknown as DataNode.TeamStatistics)
   )
-  if ("reply" in paged) return paged.reply
-  return ok(`{"statistics":${paged.json}}`)
 }
 
 const listMembersStatistics = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
+  const problem = statsCursorProblem(node, request, TeamMemberStatisticsCursor, "party_id", ApiErrors.ListTeamReferees)
+  if (problem !== undefined) return problem
   const teamId = params.path.get("teamId") ?? ""
   const team = storedIdKey(teamId)
   if (team === undefined) return selectError(ApiErrors.ListTeamReferees, teamId)
@@ -328,17 +347,9 @@ const listMembersStatistics = (params: Params, node: NodeView): Reply => {
     (row) => row.team.id === team && (party === undefined || row.party.id === party)
   )
   const aggregates = group(rows, (row) => row.party.id)
-  const paged = pageAggregates(
-    node,
-    request,
-    TeamMemberStatisticsCursor,
-    "party_id",
-    ApiErrors.ListTeamReferees,
-    aggregates,
-    (agg) => encodeMemberStats({ partyId: agg.id, ...figures(agg) } as unknown as DataNode.TeamMemberStatistics)
+  return pageAggregates(request, TeamMemberStatisticsCursor, ApiErrors.ListTeamReferees, aggregates, (agg) =>
+    encodeMemberStats({ partyId: agg.id, ...figures(agg) } as unknown as DataNode.TeamMemberStatistics)
   )
-  if ("reply" in paged) return paged.reply
-  return ok(`{"statistics":${paged.json}}`)
 }
 
 export const routes: ReadonlyArray<Route<NodeView>> = [

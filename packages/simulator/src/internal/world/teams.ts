@@ -269,10 +269,12 @@ export class Teams {
     }
     payouts.sort((a, b) => compareStrings(a.game.id, b.game.id) || compareStrings(a.party.id, b.party.id))
     this.payouts.set(epoch, payouts)
+    const teamPaid = new Map<Party, Array<GamePayout>>()
+    for (const p of payouts) if (p.team !== undefined) teamPaid.set(p.party, [...(teamPaid.get(p.party) ?? []), p])
     const rows: Array<TeamStatsRow> = []
     for (const member of members) {
       const quantumVolume = random.chance(0.3) ? 0n : BigInt(1 + random.int(2_000_000)) * 1_000n
-      const paid = payouts.filter((p) => p.party === member.party && p.team !== undefined)
+      const paid = teamPaid.get(member.party) ?? []
       const quantumReward = paid.reduce((sum, p) => sum + p.quantumAmount, 0n)
       const games = paid.map((p) => p.game.id)
       rows.push({ from, epoch, team: member.team, party: member.party, quantumVolume, quantumReward, games })
