@@ -17,9 +17,11 @@
  * each with its paid members (ranked within the team, then by id), or, with no team, its
  * individuals; `participants` counts the rewards, `volume` is always `0`.
  *
- * Simplified: a team member's reward is listed under the team it was in when paid (the node's
- * view joins every team the party was ever in), and the games' rewards are not rows of
- * `GET /api/v2/rewards`.
+ * Simplified: a team member's reward is listed under the team it was in when paid. The node's
+ * `game_stats` view joins the party's memberships as of its last refresh instead: every team it
+ * ever joined at v0.75.8 (migration 0092), its current team from migration 0105 on; a party that
+ * switched teams after a payout can then sit in a team with no ranking, which the store reports
+ * as an error. The games' rewards are not rows of `GET /api/v2/rewards`.
  */
 import { Commands, DataNode, DataNodeApi, Decimal, Encoder, GatewayError } from "@vega-effect/schema"
 import * as Option from "effect/Option"
