@@ -447,6 +447,15 @@ export const ApiErrors = {
     GrpcCode.Internal
   ),
   PartiesProfiles: apiErrorEntry("failed to get parties' profiles", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  ListTeams: apiErrorEntry("failed to list teams", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  ListTeamReferees: apiErrorEntry("failed to list team referees", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  ListTeamStatistics: apiErrorEntry("failed to list team statistics", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  ListGames: apiErrorEntry("failed to list games", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  ListTeamRefereeHistory: apiErrorEntry(
+    "failed to list team referee history",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
   RewardsSummary: apiErrorEntry("failed to get summary", ErrorDetailCode.RewardsSummary, GrpcCode.Internal),
   Rewards: apiErrorEntry("failed to get rewards", ErrorDetailCode.Rewards, GrpcCode.Internal),
   MarketServiceGetById: apiErrorEntry(

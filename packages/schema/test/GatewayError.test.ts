@@ -222,6 +222,19 @@ describe("GatewayError", () => {
       grpcCode: 13
     })
     expect(ApiErrors.PartiesProfiles).toEqual({ message: "failed to get parties' profiles", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.ListTeams).toEqual({ message: "failed to list teams", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.ListTeamReferees).toEqual({ message: "failed to list team referees", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.ListTeamStatistics).toEqual({
+      message: "failed to list team statistics",
+      code: 10000,
+      grpcCode: 13
+    })
+    expect(ApiErrors.ListGames).toEqual({ message: "failed to list games", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.ListTeamRefereeHistory).toEqual({
+      message: "failed to list team referee history",
+      code: 10000,
+      grpcCode: 13
+    })
     expect(ApiErrors.AddedMultisigEvents.code).toBe(270001)
     expect(ApiErrors.EstimateFee).toEqual({ message: "failed to estimate fee", code: 10039, grpcCode: 13 })
     expect(ApiErrors.MissingMarginFactor).toEqual({ message: "missing margin factor", code: 10000, grpcCode: 3 })

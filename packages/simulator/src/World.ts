@@ -34,6 +34,7 @@ import { Rewards } from "./internal/world/rewards.js"
 import { StakeLinkings } from "./internal/world/stake.js"
 import { StopOrders } from "./internal/world/stopOrders.js"
 import { Transfers } from "./internal/world/transfers.js"
+import { TEAM_STATS_STREAM, Teams } from "./internal/world/teams.js"
 
 /**
  * How big the world is.
@@ -158,6 +159,7 @@ const TRANSFER_STREAM = 200
 const SIGNER_REMOVAL_STREAM = 240
 /** Key rotations of each kind, at most, per validator in the world's history. */
 const ROTATIONS_PER_VALIDATOR = 3
+const teamsRandom = (seed: number, height: number) => makeRandom(mix(seed, height, TEAM_STATS_STREAM))
 
 /**
  * The chain id of a world built without one: `vega-sim-` and eight hex digits drawn from the seed,
@@ -250,6 +252,12 @@ export class World {
    * @since 0.2.0
    */
   readonly programs: Programs
+  /**
+   * Teams (referral sets created as teams), their members and their statistics per epoch.
+   *
+   * @since 0.2.0
+   */
+  readonly teams: Teams
   /**
    * Signer bundles adding validators to the multisig control contract.
    *
@@ -441,6 +449,12 @@ export class World {
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
     }
+    // teams draw from streams of their own, their epoch statistics from a per-block stream
+    this.teams = new Teams(this.catalog, this.chain)
+    this.teams.generate(stream(24), stream(25), this.referralSets.sets, this.height)
+    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
+      this.teams.close(teamsRandom(this.seed, this.chain.epochLastBlock(epoch)), epoch)
+    }
     journal.enable()
   }
 
@@ -491,6 +505,7 @@ export class World {
         this.programs.close(epoch)
         this.transfers.endEpoch(epoch, height)
         this.rewards.payEpoch(random, height, activity.rewardShare)
+        this.teams.close(teamsRandom(this.seed, height), epoch)
         const every = Math.max(1, activity.bundleEveryEpochs)
         if (epoch % every === 0) this.signerBundles.promote(random, epoch + 1, height)
         // a validator leaves the signer set every other bundle epoch, from a stream of its own

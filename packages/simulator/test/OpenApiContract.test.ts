@@ -120,7 +120,13 @@ const COVERED = [
   "/api/v2/networkhistory",
   "/api/v2/networkhistory/bootstrap",
   "/api/v2/networkhistory/segments",
-  "/api/v2/networkhistory/export"
+  "/api/v2/networkhistory/export",
+  "/api/v2/teams",
+  "/api/v2/teams/referees/{teamId}",
+  "/api/v2/teams/referees/history/{referee}",
+  "/api/v2/teams/stats",
+  "/api/v2/teams/{teamId}/stats",
+  "/api/v2/games"
 ]
 
 /**
@@ -131,7 +137,9 @@ const COVERED = [
  */
 const KNOWN_QUIRKS: ReadonlyArray<readonly [string, string]> = [
   ["/api/v2/parties/profiles", "a cursor fails with 500"],
-  ["/api/v2/liquidity/all-provisions", "no market and no party: 500"]
+  ["/api/v2/liquidity/all-provisions", "no market and no party: 500"],
+  ["/api/v2/teams/stats", "a cursor fails with 500"],
+  ["/api/v2/teams/{teamId}/stats", "a cursor fails with 500"]
 ]
 
 const STATUS = { $ref: "#/definitions/googlerpcStatus" }

@@ -23,6 +23,8 @@ import { successorMarkets } from "./successorMarkets.js"
 import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { transfers } from "./transfers.js"
 import { oracles } from "./oracles.js"
+import { teams } from "./teams.js"
+import { games } from "./games.js"
 import {
   base64,
   buildTransaction,
@@ -491,6 +493,8 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await fundingPeriods(r)
   await transfers(r, market)
   await bridge(r)
+  await teams(r)
+  await games(r)
   // last: it runs the chain on past a core snapshot
   await history(r, sim)
   return r.exchanges

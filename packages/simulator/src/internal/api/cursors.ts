@@ -494,3 +494,31 @@ export const ProtocolUpgradeProposalCursor: CursorSpec = {
  */
 export const isZeroCursor = (spec: CursorSpec, values: CursorValues): boolean =>
   spec.fields.every((field) => values.get(field.key) === zeroOf(field))
+
+/** The team cursors have no JSON tags: Go writes the field names (datanode/entities/teams.go, v0.75.8). */
+export const TeamCursor: CursorSpec = {
+  struct: "TeamCursor",
+  fields: [time("CreatedAt"), id("ID", "entities.TeamID")]
+}
+
+export const TeamRefereeCursor: CursorSpec = { struct: "RefereeCursor", fields: [id("PartyID", "entities.PartyID")] }
+
+export const TeamRefereeHistoryCursor: CursorSpec = {
+  struct: "RefereeHistoryCursor",
+  fields: [{ key: "JoinedAtEpoch", type: "int", goType: "uint64" }]
+}
+
+export const TeamsStatisticsCursor: CursorSpec = {
+  struct: "TeamsStatisticsCursor",
+  fields: [id("ID", "entities.TeamID")]
+}
+
+export const TeamMemberStatisticsCursor: CursorSpec = {
+  struct: "TeamMemberStatisticsCursor",
+  fields: [id("ID", "entities.PartyID")]
+}
+
+export const GameCursor: CursorSpec = {
+  struct: "GameCursor",
+  fields: [{ key: "EpochID", type: "int", goType: "uint64" }, id("GameID", "entities.GameID")]
+}

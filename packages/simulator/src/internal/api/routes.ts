@@ -16,6 +16,7 @@ import * as estimatePosition from "./estimatePosition.js"
 import * as feesStats from "./feesStats.js"
 import * as funding from "./funding.js"
 import * as keyRotations from "./keyRotations.js"
+import * as games from "./games.js"
 import * as ledger from "./ledger.js"
 import * as ledgerExport from "./ledgerExport.js"
 import { makeLedgerMovementsRoute } from "./ledgerMovements.js"
@@ -45,6 +46,7 @@ import * as stake from "./stake.js"
 import * as stopOrders from "./stopOrders.js"
 import * as streams from "./streams.js"
 import * as successorMarkets from "./successorMarkets.js"
+import * as teams from "./teams.js"
 import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
 import * as transfers from "./transfers.js"
@@ -93,7 +95,9 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   bundles.removedRoute,
   ...notary.routes,
   ...keyRotations.routes,
-  ...history.routes
+  ...history.routes,
+  ...teams.routes,
+  games.route
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */
