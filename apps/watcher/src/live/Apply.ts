@@ -12,7 +12,8 @@
  * Findings are staged by block and committed once their block is settled, block by block and
  * slice by slice in report order, so the outbox order does not depend on which stream or read
  * answered first. Before a slice's first read is committed, its findings are recorded silently (a
- * first sync reports nothing unless told to).
+ * first sync reports nothing unless told to), and so are live changes of the blocks that read may
+ * have seen.
  */
 import { type DataNodeError, ReadTracking, RequestBudget } from "@vega-effect/http"
 import type { SqlError } from "@effect/sql/SqlError"
@@ -53,6 +54,12 @@ export interface LiveState {
   readonly liveWrites: Map<string, Map<string, number>>
   /** Per slice: the height of its last committed read. */
   readonly readAt: Map<string, number>
+  /**
+   * Per slice whose first read recorded silently: the highest block that read saw. A live change
+   * of a block up to there may be in what it recorded or not (a long read sees each key at its own
+   * height), so it is recorded silently too, as part of the first sync.
+   */
+  readonly silentUntil: Map<string, number>
   /** What was found, by block, then slice, waiting for its block to be settled (see {@link commitStaged}). */
   readonly staged: Map<number, Map<string, Array<Staged>>>
 }
@@ -65,6 +72,8 @@ export interface Staged {
   readonly origin: "live" | "read"
   /** Found by a reconciliation: its events are counted as what the streams missed. */
   readonly reconciled: boolean
+  /** For a read: the highest block it saw. */
+  readonly through?: number | undefined
 }
 
 /** The block a REST answer showed. */
@@ -152,7 +161,8 @@ const commitFound = (
     const skip =
       origin === "live" || writes === undefined ? undefined : (key: string) => (writes.get(key) ?? -1) >= at.height
     const context = yield* state.diffContext
-    const report = synced(state, work) || state.initialEvents
+    const firstSync = origin === "live" && at.height <= (state.silentUntil.get(work.slice) ?? -1)
+    const report = (synced(state, work) || state.initialEvents) && !firstSync
     const compared = yield* compare(state.store, work, found.rows, found.complete, at, context, report, skip)
     const prepared: Prepared = {
       _tag: "Ready",
@@ -321,11 +331,12 @@ export const readSlice = (
         for (const read of [reads.lowest, reads.highest])
           if (read !== undefined) yield* state.clock.observe(seenOf(read))
         yield* Effect.logDebug(`${slice}: ${found.rows.size} row(s) read at ${at.height}`)
+        const through = reads.highest?.height ?? at.height
         if (hinted !== undefined) {
           // reported with its block's other findings, once the block is settled
           return stage(state, slice, { found, at, origin: "live", reconciled: options.reconciled })
         }
-        yield* keepRead(state, slice, { found, at, origin: "read", reconciled: options.reconciled })
+        yield* keepRead(state, slice, { found, at, origin: "read", reconciled: options.reconciled, through })
       })
     if (hinted !== undefined) {
       // a hint's read is short: done under the lock, so hints of one slice apply in order
@@ -347,7 +358,10 @@ export const readSlice = (
 const keepRead = (state: LiveState, slice: string, staged: Staged) =>
   onSlice(state, slice, (work) =>
     !synced(state, work) && !state.initialEvents
-      ? commitStagedOn(state, work, staged.at.height, staged)
+      ? Effect.zipRight(
+          Effect.sync(() => state.silentUntil.set(slice, staged.through ?? staged.at.height)),
+          commitStagedOn(state, work, staged.at.height, staged)
+        )
       : Effect.sync(() => stage(state, slice, staged))
   )
 

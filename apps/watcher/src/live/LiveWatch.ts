@@ -56,7 +56,7 @@ export interface LiveContext {
   readonly resources: ReadonlyArray<ResourceName>
   /** The slices of each resource. */
   readonly slicesOf: (resource: ResourceName) => ReadonlyArray<string>
-  readonly state: Omit<LiveState, "clock" | "lock" | "liveWrites" | "readAt" | "staged">
+  readonly state: Omit<LiveState, "clock" | "lock" | "liveWrites" | "readAt" | "silentUntil" | "staged">
   /** Takes up and lets go of slices; returns the slices taken up. */
   readonly rebalance: Effect.Effect<ReadonlyArray<string>>
   readonly renewEvery: Duration.Duration
@@ -397,6 +397,7 @@ const makeState = (context: LiveContext, settings: LiveSettings) =>
       },
       liveWrites: new Map(),
       readAt: new Map(),
+      silentUntil: new Map(),
       staged: new Map()
     }
     return state

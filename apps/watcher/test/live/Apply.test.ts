@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { expect } from "vitest"
 import { type SliceWork, workOf } from "../../src/Cycle.js"
 import type { Row } from "../../src/Event.js"
-import { applyRows, commitStaged, type LiveState } from "../../src/live/Apply.js"
+import { applyRows, commitStaged, type LiveState, readSlice } from "../../src/live/Apply.js"
 import * as BlockClock from "../../src/live/BlockClock.js"
 import { make as profiles } from "../../src/resources/profiles.js"
 import { freshSqlite, stateAt } from "../support/database.js"
@@ -18,20 +18,21 @@ const resource = profiles(undefined as unknown as DataNodeClient.Service, { enab
 type Watcher = Effect.Effect.Success<ReturnType<typeof stateAt>>
 
 /** The live state of one watcher holding `works`, every change reported. */
-const liveStateOf = (watcher: Watcher, works: Map<string, SliceWork>) =>
+const liveStateOf = (watcher: Watcher, works: Map<string, SliceWork>, initialEvents = true) =>
   Effect.gen(function* () {
     const state: LiveState = {
       store: watcher.store,
       clock: yield* BlockClock.make("1 second", Effect.succeed(Option.none())),
       works,
       diffContext: Effect.succeed({ asset: () => undefined }),
-      head: Effect.die("no read is made"),
-      initialEvents: true,
+      head: Effect.succeed({ height: 6, time: "", node: "n" }),
+      initialEvents,
       committed: () => Effect.void,
       lost: (lost) => Effect.sync(() => works.delete(lost.slice)),
       lock: () => lock,
       liveWrites: new Map(),
       readAt: new Map(),
+      silentUntil: new Map(),
       staged: new Map()
     }
     const lock = yield* Effect.makeSemaphore(1)
@@ -39,11 +40,11 @@ const liveStateOf = (watcher: Watcher, works: Map<string, SliceWork>) =>
   })
 
 /** Takes the slice's lease (waiting out another holder's) and loads it as a watcher does. */
-const take = (watcher: Watcher, works: Map<string, SliceWork>) =>
+const take = (watcher: Watcher, works: Map<string, SliceWork>, read = resource) =>
   Effect.gen(function* () {
     yield* watcher.leases.join([slice])
     while ((yield* watcher.leases.acquire(slice)) === undefined) yield* Effect.sleep("50 millis")
-    works.set(slice, workOf(slice, resource, yield* watcher.store.load(slice)))
+    works.set(slice, workOf(slice, read, yield* watcher.store.load(slice)))
   })
 
 const aliases = (watcher: Watcher) =>
@@ -84,4 +85,37 @@ it.scopedLive(
       expect(Option.getOrThrow(firstWorks.get(slice)!.checkpoint).height).toBe(7)
       expect(firstState.staged.size).toBe(0)
     })
+)
+
+it.scopedLive("a live change of a block the silent first read may have seen is recorded with it, not reported", () =>
+  Effect.gen(function* () {
+    const watcher = yield* stateAt(yield* freshSqlite)
+    const works = new Map<string, SliceWork>()
+    const state = yield* liveStateOf(watcher, works, false)
+    const other = "b2".repeat(32)
+    // the first read shows block 6 (the node's head here): both profiles as they are then
+    const read = {
+      ...resource,
+      read: () =>
+        Effect.succeed({
+          rows: new Map<string, Row>([
+            [party, profile("six")],
+            [other, { partyId: other, alias: "other", metadata: [] }]
+          ]),
+          complete: true
+        })
+    }
+    yield* take(watcher, works, read)
+    // block 6 changed the first profile, told by the bus while the read ran
+    yield* applyRows(state, "profiles", 6, "n", [[party, profile("six")]])
+    yield* readSlice(state, slice, { minHeight: 0, reconciled: true })
+    yield* commitStaged(state, 8, [slice])
+    expect(yield* aliases(watcher)).toEqual([])
+    const rows = yield* watcher.store.rows("profiles", [party, other])
+    expect([...rows.values()].map((row) => JSON.parse(row).alias).sort()).toEqual(["other", "six"])
+    // a change after what the read saw is reported
+    yield* applyRows(state, "profiles", 9, "n", [[party, profile("nine")]])
+    yield* commitStaged(state, 9, [slice])
+    expect(yield* aliases(watcher)).toEqual([{ from: "six", to: "nine" }])
+  })
 )
