@@ -3,12 +3,14 @@
  * Here it is made again and run the way an installed package runs it: with plain node, from a
  * directory whose node_modules hold only the package.json `dependencies` (what an install pulls).
  */
-import { execFileSync, spawnSync } from "node:child_process"
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs"
+import { execFileSync, spawn, spawnSync } from "node:child_process"
+import { once } from "node:events"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { HEAP_CAP_MB } from "../src/internal/heapCap.js"
 
 const app = fileURLToPath(new URL("..", import.meta.url))
 const pkg = JSON.parse(readFileSync(join(app, "package.json"), "utf8")) as {
@@ -70,5 +72,75 @@ describe("the bundled command", () => {
       .map((line) => JSON.parse(line) as { readonly kind: string })
     expect(events.length).toBeGreaterThan(0)
     expect(events.map((event) => event.kind)).toContain("position.opened")
+  })
+
+  describe("under a bounded heap, without a flag from the operator", () => {
+    /** The command started with plain node, watching the embedded simulator until signalled. */
+    const start = (env: Record<string, string> = {}) => {
+      const child = spawn(process.execPath, [bin, "--port", "0"], {
+        cwd: dir,
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, ...env }
+      })
+      let stderr = ""
+      child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+      return { child, stderr: () => stderr }
+    }
+    const childrenOf = (pid: number): Array<number> =>
+      readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
+    const commandLine = (pid: number): Array<string> => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")
+    const until = async (done: () => boolean, what: string) => {
+      const deadline = Date.now() + 30_000
+      while (!done()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    const running = (started: ReturnType<typeof start>) => () => started.stderr().includes("watching ")
+    const linux = existsSync("/proc/self/task")
+
+    it.skipIf(!linux)(
+      "runs itself again with the heap cap, passes a SIGTERM on and exits as it did",
+      async () => {
+        const started = start()
+        await until(running(started), "the watcher to start")
+        const [second] = childrenOf(started.child.pid!)
+        expect(commandLine(second)).toContain(`--max-old-space-size=${HEAP_CAP_MB}`)
+        started.child.kill("SIGTERM")
+        const [code] = await once(started.child, "exit")
+        expect(code, started.stderr()).toBe(0)
+        expect(existsSync(`/proc/${second}`)).toBe(false)
+      },
+      60_000
+    )
+
+    it.skipIf(!linux)(
+      "stops when the first process is killed",
+      async () => {
+        const started = start()
+        await until(running(started), "the watcher to start")
+        const [second] = childrenOf(started.child.pid!)
+        started.child.kill("SIGKILL")
+        await once(started.child, "exit")
+        await until(
+          () => !existsSync(`/proc/${second}`) || readFileSync(`/proc/${second}/stat`, "utf8").includes(") Z"),
+          "the second process to stop"
+        )
+      },
+      60_000
+    )
+
+    it.skipIf(!linux)(
+      "runs as it is when the operator gave a cap",
+      async () => {
+        const started = start({ NODE_OPTIONS: "--max-old-space-size=200" })
+        await until(running(started), "the watcher to start")
+        expect(childrenOf(started.child.pid!)).toEqual([])
+        started.child.kill("SIGTERM")
+        const [code] = await once(started.child, "exit")
+        expect(code, started.stderr()).toBe(0)
+      },
+      60_000
+    )
   })
 })

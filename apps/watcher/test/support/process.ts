@@ -6,6 +6,7 @@ import { type ChildProcess, execFile, spawn } from "node:child_process"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
+import { HEAP_CAP_MB } from "../../src/internal/heapCap.js"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const bundleFile = join(root, "build", "test-bin", "watcher.mjs")
@@ -42,7 +43,9 @@ export const startWatcher = async (
   env: Readonly<Record<string, string>> = {}
 ): Promise<WatcherProcess> => {
   const file = await bundle()
-  const child = spawn(process.execPath, [file, ...args], {
+  // under the published command's heap cap, given here so that it runs in this process, which the
+  // tests signal and kill (see src/internal/heapCap.ts)
+  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_CAP_MB}`, file, ...args], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...env }
   })
