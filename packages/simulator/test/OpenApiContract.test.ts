@@ -107,6 +107,7 @@ const COVERED = [
   "/api/v2/liquidity/providers",
   "/api/v2/liquidity/provisions",
   "/api/v2/funding-periods/{marketId}",
+  "/api/v2/funding-periods/data-points/{marketId}",
   "/api/v2/erc20/multisigcontrol/signer/removed/bundles",
   "/api/v2/erc20/asset/list/bundle",
   "/api/v2/erc20/asset/withdrawal/bundle",

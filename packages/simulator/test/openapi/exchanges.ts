@@ -19,6 +19,7 @@ import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { referrals } from "./referrals.js"
 import { successorMarkets } from "./successorMarkets.js"
+import { fundingDataPoints } from "./funding.js"
 import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { transfers } from "./transfers.js"
 import { oracles } from "./oracles.js"
@@ -488,6 +489,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await liquidityProviders(r, market)
   await deprecatedProvisions(r, market)
   await fundingPeriods(r)
+  await fundingDataPoints(r)
   await transfers(r, market)
   await bridge(r)
   return r.exchanges
