@@ -110,6 +110,7 @@ const COVERED = [
   "/api/v2/funding-periods/data-points/{marketId}",
   "/api/v2/erc20/multisigcontrol/signer/removed/bundles",
   "/api/v2/erc20/asset/list/bundle",
+  "/api/v2/erc20/asset/limits/bundle",
   "/api/v2/erc20/asset/withdrawal/bundle",
   "/api/v2/node/signatures",
   "/api/v2/vega/keys/rotations",

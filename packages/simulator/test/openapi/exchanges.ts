@@ -20,6 +20,7 @@ import { parties } from "./parties.js"
 import { referrals } from "./referrals.js"
 import { successorMarkets } from "./successorMarkets.js"
 import { fundingDataPoints } from "./funding.js"
+import { assetLimits } from "./assetLimits.js"
 import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { transfers } from "./transfers.js"
 import { oracles } from "./oracles.js"
@@ -492,5 +493,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await fundingDataPoints(r)
   await transfers(r, market)
   await bridge(r)
+  // last: it runs the world on until an asset update is enacted
+  await assetLimits(r, sim)
   return r.exchanges
 }
