@@ -280,6 +280,7 @@ export const ErrorDetailCode = {
   AddedMultisigEvents: 270001,
   LiquidityProvision: 280001,
   StakeLinking: 300001,
+  MissingProposalId: 10021,
   MissingProposalIdOrReference: 10022,
   MissingProposalIdAndPartyId: 10023,
   MissingProposalIdOrPartyId: 10024,
@@ -532,6 +533,14 @@ export const ApiErrors = {
     ErrorDetailCode.GetNetworkParameters,
     GrpcCode.Internal
   ),
+  MissingProposalId: apiErrorEntry(
+    "proposal id is a required parameter",
+    ErrorDetailCode.MissingProposalId,
+    GrpcCode.InvalidArgument
+  ),
+  InvalidProposalId: apiErrorEntry("invalid proposal id", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  /** An asset-limits bundle asked for a proposal that does not update an asset (no code in the table). */
+  NotAnUpdateAssetProposal: apiErrorEntry("not an update asset proposal", ErrorDetailCode.Unmapped, GrpcCode.Internal),
   MissingProposalIdOrReference: apiErrorEntry(
     "missing proposal ID or reference",
     ErrorDetailCode.MissingProposalIdOrReference,

@@ -160,6 +160,7 @@ describe("GatewayError", () => {
       AddedMultisigEvents: 270001,
       LiquidityProvision: 280001,
       StakeLinking: 300001,
+      MissingProposalId: 10021,
       MissingProposalIdOrReference: 10022,
       MissingProposalIdAndPartyId: 10023,
       MissingProposalIdOrPartyId: 10024,
@@ -392,6 +393,17 @@ describe("GatewayError", () => {
     expect(ApiErrors.GovernanceServiceGet).toEqual({ message: "failed to get proposal", code: 170001, grpcCode: 13 })
     expect(ApiErrors.GovernanceServiceGetProposals.code).toBe(170002)
     expect(ApiErrors.GovernanceServiceGetVotes).toEqual({ message: "failed to get votes", code: 170003, grpcCode: 13 })
+    expect(ApiErrors.MissingProposalId).toEqual({
+      message: "proposal id is a required parameter",
+      code: 10021,
+      grpcCode: 3
+    })
+    expect(ApiErrors.InvalidProposalId).toEqual({ message: "invalid proposal id", code: 10000, grpcCode: 3 })
+    expect(ApiErrors.NotAnUpdateAssetProposal).toEqual({
+      message: "not an update asset proposal",
+      code: 10000,
+      grpcCode: 13
+    })
   })
 
   it("names the path and the expected type of a bad body", () => {

@@ -153,6 +153,9 @@ const STOP_ORDER_CHANCE = 0.3
 /** The per-block random stream of governance. */
 const GOVERNANCE_STREAM = 127
 const governanceRandom = (seed: number, height: number) => makeRandom(mix(seed, height, GOVERNANCE_STREAM))
+/** The per-block random stream of governance's asset updates. */
+const ASSET_UPDATE_STREAM = 260
+const assetUpdateRandom = (seed: number, height: number) => makeRandom(mix(seed, height, ASSET_UPDATE_STREAM))
 /** The per-block random stream of transfers. */
 const TRANSFER_STREAM = 200
 /** The per-block random stream of validators leaving the multisig signer set. */
@@ -436,8 +439,10 @@ export class World {
     )
     // governance runs from the first block, each block with a stream of its own
     this.governance = new Governance(this.catalog, this.chain, this.networkParameters, journal)
+    this.notary.followAssetUpdates(this.governance.assetUpdatesEnacted)
     for (let h = 2; h <= this.height; h++) {
-      this.governance.advance(governanceRandom(this.seed, h), h, this.activity.proposalChance)
+      const assets = assetUpdateRandom(this.seed, h)
+      this.governance.advance(governanceRandom(this.seed, h), h, this.activity.proposalChance, assets)
     }
     // the sets' dates and the programs draw from streams of their own
     this.referralSets.date(stream(22))
@@ -489,7 +494,8 @@ export class World {
       const stops = makeRandom(mix(this.seed, height, STOP_ORDER_STREAM))
       this.stopOrders.advance(height)
       if (activity.positionTrades > 0 && stops.chance(STOP_ORDER_CHANCE)) this.stopOrders.generate(stops, height)
-      this.governance.advance(governanceRandom(this.seed, height), height, activity.proposalChance)
+      const assets = assetUpdateRandom(this.seed, height)
+      this.governance.advance(governanceRandom(this.seed, height), height, activity.proposalChance, assets)
       this.transfers.advance(makeRandom(mix(this.seed, height, TRANSFER_STREAM)), height)
       this.stakeLinkings.advance(random, height, activity.stakeEvents)
       this.liquidityProvisions.advance(random, height, activity.liquidityChanges)

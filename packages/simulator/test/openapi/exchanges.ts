@@ -20,6 +20,8 @@ import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { referrals } from "./referrals.js"
 import { successorMarkets } from "./successorMarkets.js"
+import { fundingDataPoints } from "./funding.js"
+import { assetLimits } from "./assetLimits.js"
 import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { transfers } from "./transfers.js"
 import { oracles } from "./oracles.js"
@@ -491,10 +493,13 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await liquidityProviders(r, market)
   await deprecatedProvisions(r, market)
   await fundingPeriods(r)
+  await fundingDataPoints(r)
   await transfers(r, market)
   await bridge(r)
   await teams(r)
   await games(r)
+  // it runs the world on until an asset update is enacted
+  await assetLimits(r, sim)
   // last: it runs the chain on past a core snapshot
   await history(r, sim)
   return r.exchanges

@@ -408,6 +408,16 @@ export const FundingPeriodCursor: CursorSpec = {
   ]
 }
 
+export const FundingPeriodDataPointCursor: CursorSpec = {
+  struct: "FundingPeriodDataPointCursor",
+  fields: [
+    time("timestamp"),
+    id("marketID", "entities.MarketID"),
+    { key: "fundingPeriodSeq", type: "int", goType: "uint64" },
+    { key: "dataPointType", type: "int", goType: "entities.FundingPeriodDataPointSource" }
+  ]
+}
+
 export const ReferralSetCursor: CursorSpec = {
   struct: "ReferralSetCursor",
   fields: [time("CreatedAt"), id("ID", "entities.ReferralSetID")]

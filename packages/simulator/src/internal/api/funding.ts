@@ -8,18 +8,27 @@
  * end exclusive, not validated). Rows are ordered by start time, market and sequence number
  * (newest first by default); the cursor is `{"startTime":…,"marketID":…,"fundingPeriodSeq":…}`.
  * The period in progress has no `end`, `fundingPayment` or `fundingRate`.
+ *
+ * `GET /api/v2/funding-periods/data-points/{marketId}` (ListFundingPeriodDataPoints) answers the
+ * world's data points (`world/funding.ts`) with the same market id checks. `dateRange` bounds
+ * their timestamps (start inclusive, end exclusive), `source` and `seq` keep one source and one
+ * period (any value given filters, `SOURCE_UNSPECIFIED` included, as the store compares the
+ * stored type). Rows are ordered by timestamp, market, sequence number and source (newest first by
+ * default); the cursor is `{"timestamp":…,"marketID":…,"fundingPeriodSeq":…,"dataPointType":…}`,
+ * the source as its enum number (`datanode/entities/funding_period.go`, v0.75.8). A cursor that
+ * does not read is a 500 `failed to get funding period data points`.
  */
 import { DataNodeApi, Decimal, Encoder, GatewayError, Ids, VegaEvents } from "@vega-effect/schema"
 import * as Option from "effect/Option"
 import { resolve } from "../paging.js"
-import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
-import { fundingPeriods, type FundingPeriodRow } from "../world/funding.js"
+import { enumParam, paginationParams, param, type Params, type Reply, type Route } from "../route.js"
+import { fundingDataPoints, fundingPeriods, type FundingDataPointRow, type FundingPeriodRow } from "../world/funding.js"
 import { compareStrings } from "../world/versioned.js"
 import { arraySource, list } from "./connection.js"
-import { FundingPeriodCursor, writeCursor } from "./cursors.js"
-import { dateRange, inRange } from "./dateRange.js"
+import { FundingPeriodCursor, FundingPeriodDataPointCursor, writeCursor } from "./cursors.js"
+import { dateRange, inRange, toMicros } from "./dateRange.js"
 import type { NodeView } from "./node.js"
-import { pagination } from "./params.js"
+import { int64, pagination } from "./params.js"
 import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
 
 const { ApiErrors } = GatewayError
@@ -80,11 +89,115 @@ const handlePeriods = (params: Params, node: NodeView): Reply => {
   return ok(`{"fundingPeriods":${result.json}}`)
 }
 
+const encodePoint = Encoder.stringify(VegaEvents.FundingPeriodDataPoint)
+
+/** The world records internal points only. */
+const INTERNAL = VegaEvents.FundingPeriodDataPointSource.values.SOURCE_INTERNAL
+
+const pointJson = (row: FundingDataPointRow): string =>
+  encodePoint({
+    marketId: row.market.id,
+    seq: BigInt(row.seq),
+    dataPointType: "SOURCE_INTERNAL",
+    price: row.price,
+    timestamp: BigInt(row.timestamp) * 1000n,
+    twap: row.twap
+  } as unknown as VegaEvents.FundingPeriodDataPoint)
+
+interface PointKey {
+  readonly timestamp: number
+  readonly market: string
+  readonly seq: number
+  readonly source: number
+}
+
+const comparePointToKey = (row: FundingDataPointRow, key: PointKey): number =>
+  row.timestamp - key.timestamp ||
+  compareStrings(row.market.id, key.market) ||
+  row.seq - key.seq ||
+  INTERNAL - key.source
+
+const pointCursorOf = (row: FundingDataPointRow): string =>
+  writeCursor(FundingPeriodDataPointCursor, [row.timestamp, row.market.id, row.seq, INTERNAL])
+
+/** The first index in `rows` (ordered by `value`) whose value is at least `bound`. */
+const firstAtLeast = (
+  rows: ReadonlyArray<FundingDataPointRow>,
+  value: (row: FundingDataPointRow) => number,
+  bound: number
+): number => {
+  let lo = 0
+  let hi = rows.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (value(rows[mid]) < bound) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+const handleDataPoints = (params: Params, node: NodeView): Reply => {
+  const marketId = params.path.get("marketId") ?? ""
+  if (marketId === "") return error(GatewayError.fromApiError(ApiErrors.EmptyMissingMarketId))
+  if (!Ids.isVegaId(marketId)) return error(GatewayError.fromApiError(ApiErrors.InvalidMarketId))
+  const request = resolve(pagination(params))
+  if ("error" in request) return invalidPagination(request.error)
+  const range = dateRange(params)
+  const source = params.query.get("source")
+  const seq = int64(params, "seq")
+  const { world } = node
+  const market = world.catalog.marketById.get(marketId.toLowerCase())
+  let rows: ReadonlyArray<FundingDataPointRow> =
+    market === undefined || (source !== undefined && source !== "SOURCE_INTERNAL")
+      ? []
+      : fundingDataPoints(world.chain, (m, h) => world.exchange.markPrice(m, h), market, node.readableHeight)
+  // Both the timestamps and the sequence numbers never decrease along the rows: each filter is a slice.
+  if (range.start !== undefined) rows = rows.slice(firstAtLeast(rows, (r) => r.timestamp, toMicros(range.start)))
+  if (range.end !== undefined)
+    rows = rows.slice(
+      0,
+      firstAtLeast(rows, (r) => r.timestamp, toMicros(range.end))
+    )
+  if (seq !== undefined) {
+    const wanted = seq > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(seq)
+    rows = rows.slice(
+      firstAtLeast(rows, (r) => r.seq, wanted),
+      firstAtLeast(rows, (r) => r.seq, wanted + 1)
+    )
+  }
+  const result = list<FundingDataPointRow, PointKey>({
+    request,
+    cursor: FundingPeriodDataPointCursor,
+    keyOf: (v) => ({
+      timestamp: v.get("timestamp") as number,
+      market: (v.get("marketID") as string).toLowerCase(),
+      seq: v.get("fundingPeriodSeq") as number,
+      source: v.get("dataPointType") as number
+    }),
+    source: arraySource(rows, comparePointToKey, pointCursorOf),
+    nodeJson: pointJson
+  })
+  if ("cursorError" in result) return internal(ApiErrors.ListFundingPeriodDataPoints, badCursor(result.cursorError))
+  return ok(`{"fundingPeriodDataPoints":${result.json}}`)
+}
+
 export const routes: ReadonlyArray<Route<NodeView>> = [
   {
     method: DataNodeApi.ListFundingPeriods.method,
     path: DataNodeApi.ListFundingPeriods.path,
     params: [param("dateRange.startTimestamp", "int64"), param("dateRange.endTimestamp", "int64"), ...paginationParams],
     handle: handlePeriods
+  },
+  {
+    method: DataNodeApi.ListFundingPeriodDataPoints.method,
+    path: DataNodeApi.ListFundingPeriodDataPoints.path,
+    params: [
+      param("dateRange.startTimestamp", "int64"),
+      param("dateRange.endTimestamp", "int64"),
+      enumParam("source", VegaEvents.FundingPeriodDataPointSource.values),
+      param("seq", "uint64"),
+      ...paginationParams
+    ],
+    handle: handleDataPoints
   }
 ]

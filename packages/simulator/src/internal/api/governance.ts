@@ -57,9 +57,22 @@ export const proposalValue = (row: ProposalRow): Vega.Proposal =>
       closingTimestamp: BigInt(row.closingSecs),
       enactmentTimestamp: BigInt(row.enactmentSecs),
       validationTimestamp: 0n,
-      ...(row.change === undefined
-        ? { newFreeform: {} }
-        : { updateNetworkParameter: { changes: { key: row.change.key, value: row.change.value } } })
+      ...(row.assetUpdate !== undefined
+        ? {
+            updateAsset: {
+              assetId: row.assetUpdate.asset.id,
+              changes: {
+                quantum: BigDecimal.unsafeFromString(row.assetUpdate.quantum),
+                erc20: {
+                  lifetimeLimit: row.assetUpdate.lifetimeLimit,
+                  withdrawThreshold: row.assetUpdate.withdrawThreshold
+                }
+              }
+            }
+          }
+        : row.change === undefined
+          ? { newFreeform: {} }
+          : { updateNetworkParameter: { changes: { key: row.change.key, value: row.change.value } } })
     },
     ...(row.reason === undefined ? {} : { reason: row.reason }),
     rationale: { description: row.description, title: row.title },

@@ -16,6 +16,14 @@
  *   time in unix seconds (v0.76+ add `sourceChainId`, the asset's EVM chain). An unknown
  *   withdrawal is `failed to get withdrawal` (NotFound); a withdrawal not yet signed would have
  *   `signatures` `""`, but the world signs each in the block that makes it.
+ * - `GET /api/v2/erc20/asset/limits/bundle` (GetERC20SetAssetLimitsBundle): for an asset-update
+ *   proposal (`proposalId`, 64 hex digits: else 400 `proposal id is a required parameter` or
+ *   `invalid proposal id`), the asset's ERC-20 contract and id, the nonce (the proposal id read as
+ *   a hexadecimal number, in decimal), the proposed lifetime limit and withdrawal threshold, and
+ *   the notary's signatures of the proposal packed (`""` until its enactment starts the
+ *   signing). An unknown proposal is 404 `failed to get proposal` (`no resource corresponding to
+ *   this id`); one of another kind is 500 `not an update asset proposal`, with no code in the
+ *   node's table (datanode/api/trading_data_v2.go, v0.75.8).
  */
 import { DataNode, DataNodeApi, Encoder, EventBus, GatewayError, Ids } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
@@ -122,6 +130,39 @@ const listAssetBundle = (params: Params, node: NodeView): Reply => {
   )
 }
 
+const encodeLimits = Encoder.stringify(DataNode.GetERC20SetAssetLimitsBundleResponse)
+
+const assetLimitsBundle = (params: Params, node: NodeView): Reply => {
+  const id = str(params, "proposalId") ?? ""
+  if (id === "") return error(GatewayError.fromApiError(ApiErrors.MissingProposalId))
+  if (!Ids.isVegaId(id)) return error(GatewayError.fromApiError(ApiErrors.InvalidProposalId))
+  const key = id.toLowerCase()
+  const height = node.readableHeight
+  const proposal = node.world.governance.at(key, height)
+  if (proposal === undefined) {
+    return error(
+      GatewayError.fromApiError(
+        ApiErrors.GovernanceServiceGet,
+        GatewayError.NO_RESOURCE_INNER,
+        GatewayError.GrpcCode.NotFound
+      )
+    )
+  }
+  const update = proposal.assetUpdate
+  if (update === undefined) return error(GatewayError.fromApiError(ApiErrors.NotAnUpdateAssetProposal))
+  const signatures = node.world.notary.signatures(key, height)
+  return ok(
+    encodeLimits({
+      assetSource: update.asset.contractAddress,
+      vegaAssetId: update.asset.id,
+      nonce: hexNonce(key),
+      lifetimeLimit: update.lifetimeLimit,
+      threshold: update.withdrawThreshold,
+      signatures: packSignatures(signatures?.sigs ?? [])
+    } as unknown as DataNode.GetERC20SetAssetLimitsBundleResponse)
+  )
+}
+
 const encodeApproval = Encoder.stringify(DataNode.GetERC20WithdrawalApprovalResponse)
 
 const withdrawalApproval = (params: Params, node: NodeView): Reply => {
@@ -165,6 +206,12 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
     path: DataNodeApi.GetERC20ListAssetBundle.path,
     params: [param("assetId", "string")],
     handle: listAssetBundle
+  },
+  {
+    method: DataNodeApi.GetERC20SetAssetLimitsBundle.method,
+    path: DataNodeApi.GetERC20SetAssetLimitsBundle.path,
+    params: [param("proposalId", "string")],
+    handle: assetLimitsBundle
   },
   {
     method: DataNodeApi.GetERC20WithdrawalApproval.method,

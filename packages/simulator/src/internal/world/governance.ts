@@ -22,6 +22,16 @@
  * - **Enactment** of a passed network-parameter change at the first block past its enactment
  *   timestamp: STATE_ENACTED, and the parameter takes its new value from that block.
  *
+ * - **Asset updates** (`updateAsset`): new ERC-20 limits for one of the world's assets (its
+ *   quantum unchanged), with the `governance.proposal.updateAsset.*` majority and participation,
+ *   voted on, closed and enacted like a network-parameter change. They draw from a per-block
+ *   stream of their own (and only parties that already voted elsewhere vote on them, their
+ *   balances already drawn), so the other proposals are as they were without them. When one is
+ *   enacted the core asks the validators to sign the asset's new limits for the bridge
+ *   (`core/processor/abci.go` `enactAssetUpdate`, v0.75.8: the notary's ASSET_UPDATE signatures,
+ *   see notary.ts); the asset keeps its limits until the bridge reports them set, which nobody
+ *   does in this world, so the assets' answers do not change.
+ *
  * Simplifications: no other kinds of proposal, no batch proposals, no rejection at submission,
  * no node validation; each voter's token balance is drawn once rather than read from the stake
  * linkings, and the total supply is a constant; equity-like shares are always zero. The close and
@@ -31,7 +41,7 @@
  * Every change is a new version of the proposal or vote, visible from the height that made it.
  */
 import type { Random } from "../random.js"
-import type { Catalog, Party } from "./catalog.js"
+import type { AssetInfo, Catalog, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import type { Journal } from "./journal.js"
 import type { NetworkParameters } from "./networkParameters.js"
@@ -54,7 +64,16 @@ export type ProposalReason =
   "PROPOSAL_ERROR_PARTICIPATION_THRESHOLD_NOT_REACHED" | "PROPOSAL_ERROR_MAJORITY_THRESHOLD_NOT_REACHED"
 
 /** The key of a kind's change in the terms' JSON (what the node's type filter looks for). */
-export type ProposalKind = "updateNetworkParameter" | "newFreeform"
+export type ProposalKind = "updateNetworkParameter" | "newFreeform" | "updateAsset"
+
+/** An asset update's changes: the asset's quantum (unchanged) and its new ERC-20 limits. */
+export interface AssetUpdate {
+  readonly asset: AssetInfo
+  /** Decimal text, as the asset's. */
+  readonly quantum: string
+  readonly lifetimeLimit: bigint
+  readonly withdrawThreshold: bigint
+}
 
 export interface ProposalRow extends Versioned {
   readonly id: string
@@ -63,6 +82,8 @@ export interface ProposalRow extends Versioned {
   readonly kind: ProposalKind
   /** A network-parameter change: the key and its new value. */
   readonly change?: { readonly key: string; readonly value: string }
+  /** An asset update: the asset and its changes. */
+  readonly assetUpdate?: AssetUpdate
   readonly title: string
   readonly description: string
   readonly state: ProposalState
@@ -135,6 +156,9 @@ export const PROPOSAL_CHANCE = 0.04
 /** The chances an open proposal gets a vote in a block: none, a few, many. */
 const TURNOUTS = [0, 0.05, 0.3, 0.3]
 
+/** Asset updates per block, as a share of the chance of a proposal. */
+const ASSET_UPDATE_SHARE = 0.25
+
 type Draft = Omit<ProposalRow, "seq" | "from" | "to" | "vt">
 type VoteDraft = Omit<VoteRow, "seq" | "from" | "to" | "vt">
 
@@ -151,6 +175,10 @@ export class Governance {
   readonly votesByParty = new Map<string, Array<VoteRow>>()
   /** Proposals open or passed and waiting for enactment, in the order submitted. */
   private readonly active: Array<string> = []
+  /** Asset updates open or passed and waiting for enactment, in the order submitted. */
+  private readonly assetActive: Array<string> = []
+  /** The block that enacted each asset update. */
+  readonly assetUpdatesEnacted = new Map<string, number>()
   /** How likely each open proposal is to get a vote in a block, and a vote to be yes. */
   private readonly interest = new Map<string, { readonly turnout: number; readonly support: number }>()
   /** Each voter's governance-token balance, drawn at its first vote. */
@@ -224,8 +252,11 @@ export class Governance {
     )
   }
 
-  /** Block `height`: closes and enacts what is due, then votes and perhaps a new proposal. */
-  advance(random: Random, height: number, proposalChance = PROPOSAL_CHANCE): void {
+  /**
+   * Block `height`: closes and enacts what is due, then votes and perhaps a new proposal; then the
+   * same for the asset updates, from `assets` (none without it).
+   */
+  advance(random: Random, height: number, proposalChance = PROPOSAL_CHANCE, assets?: Random): void {
     const nowSecs = Math.floor(this.chain.blockTime(height) / 1_000_000)
     for (const id of [...this.active]) {
       const proposal = this.current(id)!
@@ -244,6 +275,79 @@ export class Governance {
       if (proposal.state === "STATE_OPEN" && random.chance(turnout)) this.vote(random, proposal, height, support)
     }
     if (proposalChance > 0 && random.chance(proposalChance)) this.propose(random, height)
+    if (assets !== undefined) this.advanceAssetUpdates(assets, height, proposalChance)
+  }
+
+  /** The asset updates' part of a block, after the other proposals', from a stream of their own. */
+  private advanceAssetUpdates(random: Random, height: number, proposalChance: number): void {
+    const nowSecs = Math.floor(this.chain.blockTime(height) / 1_000_000)
+    for (const id of [...this.assetActive]) {
+      const proposal = this.current(id)!
+      if (proposal.state === "STATE_OPEN" && proposal.closingSecs < nowSecs) this.close(proposal, height)
+      const after = this.current(id)!
+      if (after.state === "STATE_PASSED" && after.enactmentSecs < nowSecs) this.enact(after, height)
+      const state = this.current(id)!.state
+      if (state !== "STATE_OPEN" && state !== "STATE_PASSED") {
+        this.assetActive.splice(this.assetActive.indexOf(id), 1)
+        this.interest.delete(id)
+      }
+    }
+    for (const id of this.assetActive) {
+      const proposal = this.current(id)!
+      const { support, turnout } = this.interest.get(id)!
+      if (proposal.state !== "STATE_OPEN" || !random.chance(turnout)) continue
+      // only a party whose balance is already known votes, so no balance is drawn from this stream
+      const party = random.pick(this.voters())
+      const balance = this.balances.get(party.id)
+      const value: VoteValue = random.chance(support) ? "VALUE_YES" : "VALUE_NO"
+      if (balance === undefined) continue
+      this.writeVote(
+        { proposalId: proposal.id, party, value, balance, weight: "0", initialAt: this.chain.blockTime(height) },
+        height
+      )
+    }
+    if (proposalChance > 0 && random.chance(proposalChance * ASSET_UPDATE_SHARE))
+      this.proposeAssetUpdate(random, height)
+  }
+
+  /** A proposal to set new ERC-20 limits for one of the world's assets. */
+  proposeAssetUpdate(random: Random, height: number): ProposalRow {
+    const submittedAt = this.chain.blockTime(height)
+    const submitSecs = Math.floor(submittedAt / 1_000_000)
+    const closingSecs = submitSecs + random.between(this.chain.blocksPerEpoch, 2 * this.chain.blocksPerEpoch)
+    const enactmentSecs = closingSecs + random.between(5, this.chain.blocksPerEpoch)
+    const party = random.pick(this.voters())
+    const asset = random.pick(this.catalog.assets)
+    const unit = 10n ** BigInt(asset.decimals)
+    const assetUpdate: AssetUpdate = {
+      asset,
+      quantum: asset.quantum,
+      lifetimeLimit: BigInt(random.between(1, 100)) * 10n ** 6n * unit,
+      withdrawThreshold: BigInt(random.between(1, 100)) * 10n ** 3n * unit
+    }
+    const id = random.hex(32)
+    const prefix = "governance.proposal.updateAsset"
+    const row = this.write(
+      {
+        id,
+        reference: random.hex(32),
+        party,
+        kind: "updateAsset",
+        assetUpdate,
+        title: `Update the limits of ${asset.symbol}`,
+        description: `Sets the bridge's deposit and withdrawal limits of ${asset.name}.`,
+        state: "STATE_OPEN",
+        submittedAt,
+        closingSecs,
+        enactmentSecs,
+        requiredMajority: decimalText(this.parameters.current(`${prefix}.requiredMajority`) ?? "0.66"),
+        requiredParticipation: decimalText(this.parameters.current(`${prefix}.requiredParticipation`) ?? "0.00001")
+      },
+      height
+    )
+    this.assetActive.push(id)
+    this.interest.set(id, { turnout: random.pick(TURNOUTS), support: random.between(30, 90) / 100 })
+    return row
   }
 
   private voters(): ReadonlyArray<Party> {
@@ -345,6 +449,7 @@ export class Governance {
   private enact(proposal: ProposalRow, height: number): void {
     const { from: _f, seq: _s, to: _t, vt: _v, ...draft } = proposal
     this.write({ ...draft, state: "STATE_ENACTED" }, height)
+    if (proposal.assetUpdate !== undefined) this.assetUpdatesEnacted.set(proposal.id, height)
     if (proposal.change !== undefined) this.parameters.set(proposal.change.key, proposal.change.value, height)
   }
 }

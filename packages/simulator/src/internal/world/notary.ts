@@ -9,9 +9,12 @@
  * - each asset's listing on the ERC-20 bridge (ASSET_NEW), signed by every validator at the
  *   first block;
  * - each withdrawal (ASSET_WITHDRAWAL), signed by every validator in the block that made it (the
- *   world's withdrawals are finalised in that block, so none waits for signatures).
+ *   world's withdrawals are finalised in that block, so none waits for signatures);
+ * - each enacted asset update (ASSET_UPDATE, by proposal id), signed by every validator in the
+ *   block that enacted it (the core starts collecting them at the enactment:
+ *   `core/processor/abci.go` `enactAssetUpdate`, v0.75.8); before it, the proposal has none.
  *
- * Signatures of listings and withdrawals are derived, not drawn: 65 bytes (r, s and a recovery
+ * Signatures of listings, withdrawals and asset updates are derived, not drawn: 65 bytes (r, s and a recovery
  * byte 0x1b or 0x1c, as Ethereum signatures end) from the SHA-512 of the chain id, the kind, the
  * resource id and the validator's node id, so they take nothing from any random stream.
  */
@@ -25,6 +28,7 @@ import type { Chain } from "./chain.js"
 export type SignatureKind =
   | "NODE_SIGNATURE_KIND_ASSET_NEW"
   | "NODE_SIGNATURE_KIND_ASSET_WITHDRAWAL"
+  | "NODE_SIGNATURE_KIND_ASSET_UPDATE"
   | "NODE_SIGNATURE_KIND_ERC20_MULTISIG_SIGNER_ADDED"
   | "NODE_SIGNATURE_KIND_ERC20_MULTISIG_SIGNER_REMOVED"
 
@@ -48,6 +52,9 @@ export class Notary {
   private bundlesIndexed = [0, 0]
   private withdrawalsIndexed = 0
   private readonly derived = new WeakMap<object, ResourceSignatures>()
+  private readonly updates = new Map<string, ResourceSignatures>()
+  /** The block that enacted each asset update (governance's, once it is made). */
+  private assetUpdates: ReadonlyMap<string, number> = new Map()
 
   constructor(
     private readonly catalog: Catalog,
@@ -61,6 +68,23 @@ export class Notary {
   signatures(id: string, height: number): ResourceSignatures | undefined {
     const found = this.lookup(id)
     return found !== undefined && found.from <= height ? found : undefined
+  }
+
+  /** Follows governance's enacted asset updates (by proposal id, the block that enacted each). */
+  followAssetUpdates(enacted: ReadonlyMap<string, number>): void {
+    this.assetUpdates = enacted
+  }
+
+  /** The signatures of an enacted asset update, by its proposal id; none before its enactment. */
+  assetUpdate(proposalId: string): ResourceSignatures | undefined {
+    const enacted = this.assetUpdates.get(proposalId)
+    if (enacted === undefined) return undefined
+    let found = this.updates.get(proposalId)
+    if (found === undefined) {
+      found = this.sign(proposalId, "NODE_SIGNATURE_KIND_ASSET_UPDATE", enacted)
+      this.updates.set(proposalId, found)
+    }
+    return found
   }
 
   /** The signatures of an asset's listing. */
@@ -79,6 +103,8 @@ export class Notary {
     if (bundle !== undefined) return bundle
     const asset = this.catalog.assets.find((a) => a.id === id)
     if (asset !== undefined) return this.assetListing(asset)
+    const update = this.assetUpdate(id)
+    if (update !== undefined) return update
     for (; this.withdrawalsIndexed < this.withdrawals.length; this.withdrawalsIndexed++) {
       const row = this.withdrawals[this.withdrawalsIndexed]
       this.byWithdrawal.set(row.id, row)
@@ -108,15 +134,19 @@ export class Notary {
   private derive(owner: object, id: string, kind: SignatureKind, from: number): ResourceSignatures {
     let found = this.derived.get(owner)
     if (found === undefined) {
-      const sigs = this.catalog.validators
-        .map((v) => {
-          const digest = createHash("sha512").update(`${this.chain.chainId}/${kind}/${id}/${v.nodeId}`).digest()
-          return `${digest.toString("hex")}${digest[0] % 2 === 0 ? "1b" : "1c"}`
-        })
-        .sort()
-      found = { from, kind, sigs }
+      found = this.sign(id, kind, from)
       this.derived.set(owner, found)
     }
     return found
+  }
+
+  private sign(id: string, kind: SignatureKind, from: number): ResourceSignatures {
+    const sigs = this.catalog.validators
+      .map((v) => {
+        const digest = createHash("sha512").update(`${this.chain.chainId}/${kind}/${id}/${v.nodeId}`).digest()
+        return `${digest.toString("hex")}${digest[0] % 2 === 0 ? "1b" : "1c"}`
+      })
+      .sort()
+    return { from, kind, sigs }
   }
 }
