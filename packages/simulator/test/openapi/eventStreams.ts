@@ -2,7 +2,10 @@
  * The frames of the positions and liquidity-provisions streams and of the event bus (the data
  * node's and the core's), over chunked HTTP, as the spec describes them: each line is
  * `{"result":…}` or `{"error":…}`. Over plain HTTP the bus reads its request messages (the
- * subscription, then each ack) from the request body, one after the other.
+ * subscription, then each ack) from the request body, one after the other: the spec lists the
+ * request's members as query parameters, which the generated bidirectional handler never reads
+ * (v0.75.8, `protos/data-node/api/v2/trading_data.pb.gw.go`): a GET with only those is a 200 with
+ * an empty body, nothing to check.
  */
 import type { Simulator } from "@vega-effect/simulator"
 import { Effect } from "effect"
