@@ -449,9 +449,23 @@ describe("event bus", () => {
     })
   )
 
-  it.scopedLive("answers a first message that does not decode as the gateway does", () =>
+  it.scopedLive("ends with no frame when the first message does not decode, as the client's side ending", () =>
     Effect.gen(function* () {
       const node = yield* standalone
+      // v0.75.8's generated handler decodes the body in its sending goroutine: a failure is only
+      // logged and closes the sending side, the handler reads EOF and returns without a message
+      const noFrame = (text: string) =>
+        promise(async () => {
+          const client = await connect(node.url, "/api/v2/stream/event/bus")
+          client.send(text)
+          expect(await client.closed).toBe(1006)
+          expect(client.frames.pending).toEqual([])
+          const http = openHttpStream(node.url, "/api/v2/stream/event/bus", { body: text })
+          const response = await http.response
+          expect([await http.ended, response.statusCode, http.body()]).toEqual(["end", 200, ""])
+        })
+      for (const text of ["nope", "[1]", '{"type":["BUS_EVENT_TYPE_NOPE!"]}', '{"batchSize":"1.5"}', '{"partyId":7}'])
+        yield* noFrame(text)
       const firstFrame = (text: string) =>
         promise(async () => {
           const client = await connect(node.url, "/api/v2/stream/event/bus")
@@ -460,21 +474,6 @@ describe("event bus", () => {
           expect(await client.closed).toBe(1006)
           return frame
         })
-      expect(yield* firstFrame("nope")).toBe(
-        `{"code":2,"message":"invalid character 'o' in literal null (expecting 'u')","details":[]}`
-      )
-      expect(yield* firstFrame("[1]")).toBe(
-        `{"code":2,"message":"json: cannot unmarshal array into Go value of type map[string]json.RawMessage","details":[]}`
-      )
-      expect(yield* firstFrame('{"type":["BUS_EVENT_TYPE_NOPE!"]}')).toBe(
-        `{"code":2,"message":"unknown value \\"\\\\\\"BUS_EVENT_TYPE_NOPE!\\\\\\"\\" for enum vega.events.v1.BusEventType","details":[]}`
-      )
-      expect(yield* firstFrame('{"batchSize":"1.5"}')).toBe(
-        `{"code":2,"message":"json: cannot unmarshal number 1.5 into Go value of type int64","details":[]}`
-      )
-      expect(yield* firstFrame('{"partyId":7}')).toBe(
-        `{"code":2,"message":"json: cannot unmarshal number into Go value of type string","details":[]}`
-      )
       // decodes, but the handler refuses the event type
       expect(yield* firstFrame('{"type":["BUS_EVENT_TYPE_UNSPECIFIED"]}')).toBe(
         `{"error":{"code":3,"message":"InvalidArgument error","details":[{"@type":"type.googleapis.com/vega.ErrorDetail","code":10000,"message":"malformed request","inner":"unsupported event"}]}}`

@@ -8,8 +8,10 @@
  * A stream's opening request is rate limited like any other and its response carries the
  * `Ratelimit-*` headers, but no `X-Block-*` headers (those come from the node's unary interceptor).
  * A bidirectional stream first waits for the client's first message (or the end of its side):
- * until then nothing the route sends is forwarded, and a first message that does not decode is
- * answered by the gateway as an error (code 2, HTTP 500) instead of the stream.
+ * until then nothing the route sends is forwarded. A message that does not decode, the first
+ * too, ends the client's side: v0.75.8's generated handlers (`protos/data-node/api/v2/
+ * trading_data.pb.gw.go`, `protos/vega/api/v1/core.pb.gw.go`) decode the body only in the
+ * goroutine that forwards each message, which logs the failure and closes its sending side.
  */
 import type * as http from "node:http"
 import { GatewayError, StreamForm } from "@vega-effect/schema"
@@ -261,18 +263,11 @@ class ServerStream {
 }
 
 /**
- * Feeds the client's messages to a bidirectional stream. The first one decides: one that does not
- * decode is answered by the gateway (code 2, HTTP 500) instead of the stream; otherwise the route
- * receives it (or the end of the client's side) and what it sent so far is released. A later
- * message that does not decode ends the client's side, like its end.
+ * Feeds the client's messages to a bidirectional stream: the route receives the first (or the end
+ * of the client's side) and what it sent so far is released. A message that does not decode, the
+ * first too, ends the client's side, like its end.
  */
-const feedClientMessages = <Node>(
-  gateway: Gateway<Node>,
-  x: Exchange,
-  stream: ServerStream,
-  decode: (json: unknown) => Decoded,
-  admitted: Headers
-): void => {
+const feedClientMessages = (x: Exchange, stream: ServerStream, decode: (json: unknown) => Decoded): void => {
   let first = true
   let clientDone = false
   const endClientSide = (): void => {
@@ -281,12 +276,6 @@ const feedClientMessages = <Node>(
   }
   const onFirst = (item: JsonItem): void => {
     const decoded = item._tag === "Value" ? decode(item.value) : undefined
-    const problem = item._tag === "Error" ? item.message : decoded?._tag === "Error" ? decoded.message : undefined
-    if (problem !== undefined) {
-      // the generated handler could not send the first request: the gateway answers the error
-      stream.abandon()
-      return gateway.send(x, 500, gatewayErrorText(GatewayError.GrpcCode.Unknown, problem), admitted)
-    }
     if (!stream.finished) {
       if (decoded?._tag === "Ok") stream.handle?.receive?.(decoded.value)
       else endClientSide()
@@ -334,5 +323,5 @@ export const openStream = <Node>(
   stream.open(route, params, gateway.node)
   // a server stream does not read what the client sends
   if (route.decode === undefined) return ignoreBody(x)
-  feedClientMessages(gateway, x, stream, route.decode, admitted)
+  feedClientMessages(x, stream, route.decode)
 }
