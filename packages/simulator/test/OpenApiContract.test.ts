@@ -126,7 +126,8 @@ const COVERED = [
   "/api/v2/teams/referees/history/{referee}",
   "/api/v2/teams/stats",
   "/api/v2/teams/{teamId}/stats",
-  "/api/v2/games"
+  "/api/v2/games",
+  "/api/v2/time-weighted-notional-position"
 ]
 
 /**

@@ -25,6 +25,7 @@ import { transfers } from "./transfers.js"
 import { oracles } from "./oracles.js"
 import { teams } from "./teams.js"
 import { games } from "./games.js"
+import { timeWeightedNotionalPosition } from "./timeWeightedNotionalPosition.js"
 import {
   base64,
   buildTransaction,
@@ -495,6 +496,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await bridge(r)
   await teams(r)
   await games(r)
+  await timeWeightedNotionalPosition(r)
   // last: it runs the chain on past a core snapshot
   await history(r, sim)
   return r.exchanges
