@@ -13,17 +13,19 @@
  * has a notional requirement checks each party in its scope: it sums the party's running values
  * over the markets of the game's asset and sends the sum (`TimeWeightedNotionalPositionUpdated`,
  * the ending epoch, the game id); the node keeps one row per asset, party, game and epoch, stamped
- * with the epoch's last block. A game for individuals checks every party that ever had a position
- * in one of those markets (the network party too), a team game every current team member (zero
- * when it has no position).
+ * with the epoch's last block. A game for individuals (scope `INDIVIDUAL_SCOPE_ALL` here) checks
+ * every party that ever had a position in one of those markets (the network party too), a team
+ * game every current team member (zero when it has no position).
  *
  * Here the games with a notional requirement are drawn from a stream of their own (the individual
  * game always has one, each team game by chance); nothing the games already answer changes (the
  * requirement is not part of any game route's answer). The model replays a party's position
  * versions: a version that changes the open volume is a change; its price is the market's mark
  * price at that block (core takes the trade's price). An epoch starts at the block that ended the
- * one before (epoch 1 at block 1). Simplified: payouts are not filtered by the requirement; a team
- * game's scope ignores the minimum epochs in a team.
+ * one before (epoch 1 at block 1). A team game's scope is every current member because the
+ * world's `rewards.team.minEpochsInTeam` is 0 (testnet's value; `core/teams/engine.go`
+ * `GetTeamMembers`, v0.75.8); the model does not read the parameter if a proposal changes it.
+ * Simplified: payouts are not filtered by the requirement.
  */
 import type { Random } from "../random.js"
 import type { AssetInfo, MarketInfo, Party } from "./catalog.js"
