@@ -452,6 +452,12 @@ export const ApiErrors = {
   ListTeamReferees: apiErrorEntry("failed to list team referees", ErrorDetailCode.Unmapped, GrpcCode.Internal),
   ListTeamStatistics: apiErrorEntry("failed to list team statistics", ErrorDetailCode.Unmapped, GrpcCode.Internal),
   ListGames: apiErrorEntry("failed to list games", ErrorDetailCode.Unmapped, GrpcCode.Internal),
+  InvalidGameId: apiErrorEntry("invalid game ID", ErrorDetailCode.Unmapped, GrpcCode.InvalidArgument),
+  GetTimeWeightedNotionalPosition: apiErrorEntry(
+    "failed to get time weighted notional position",
+    ErrorDetailCode.Unmapped,
+    GrpcCode.Internal
+  ),
   ListTeamRefereeHistory: apiErrorEntry(
     "failed to list team referee history",
     ErrorDetailCode.Unmapped,

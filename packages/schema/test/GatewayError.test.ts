@@ -231,6 +231,12 @@ describe("GatewayError", () => {
       grpcCode: 13
     })
     expect(ApiErrors.ListGames).toEqual({ message: "failed to list games", code: 10000, grpcCode: 13 })
+    expect(ApiErrors.InvalidGameId).toEqual({ message: "invalid game ID", code: 10000, grpcCode: 3 })
+    expect(ApiErrors.GetTimeWeightedNotionalPosition).toEqual({
+      message: "failed to get time weighted notional position",
+      code: 10000,
+      grpcCode: 13
+    })
     expect(ApiErrors.ListTeamRefereeHistory).toEqual({
       message: "failed to list team referee history",
       code: 10000,

@@ -34,6 +34,7 @@ import { Rewards } from "./internal/world/rewards.js"
 import { StakeLinkings } from "./internal/world/stake.js"
 import { StopOrders } from "./internal/world/stopOrders.js"
 import { Transfers } from "./internal/world/transfers.js"
+import { Notionals } from "./internal/world/notionals.js"
 import { TEAM_STATS_STREAM, Teams } from "./internal/world/teams.js"
 
 /**
@@ -262,6 +263,12 @@ export class World {
    */
   readonly teams: Teams
   /**
+   * The time-weighted notional positions core reports for the reward games that require one.
+   *
+   * @since 0.2.0
+   */
+  readonly notionals: Notionals
+  /**
    * Signer bundles adding validators to the multisig control contract.
    *
    * @since 0.1.0
@@ -387,6 +394,7 @@ export class World {
     this.catalog = makeCatalog(random, this.scale, genesisMicros)
     const journal = this.journal
     this.positions = new Positions(this.catalog, this.chain, journal)
+    this.notionals = new Notionals(this.chain, this.positions, (m, h) => this.exchange.markPrice(m, h))
     this.stakeLinkings = new StakeLinkings(this.catalog, this.chain, journal)
     this.liquidityProvisions = new LiquidityProvisions(this.catalog, this.chain, journal)
     this.referralSets = new ReferralSets(this.catalog, this.chain, journal)
@@ -460,6 +468,8 @@ export class World {
     for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
       this.teams.close(teamsRandom(this.seed, this.chain.epochLastBlock(epoch)), epoch)
     }
+    // the games' notional requirements draw from a stream of their own
+    this.notionals.generate(stream(34), this.teams.games)
     journal.enable()
   }
 

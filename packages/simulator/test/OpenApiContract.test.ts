@@ -133,7 +133,8 @@ const COVERED = [
   "/api/v2/stream/positions",
   "/api/v2/stream/liquidity-provisions",
   "/api/v2/stream/event/bus",
-  "/stream/event/bus"
+  "/stream/event/bus",
+  "/api/v2/time-weighted-notional-position"
 ]
 
 /**

@@ -27,6 +27,7 @@ import { oracles } from "./oracles.js"
 import { teams } from "./teams.js"
 import { games } from "./games.js"
 import { eventStreams } from "./eventStreams.js"
+import { timeWeightedNotionalPosition } from "./timeWeightedNotionalPosition.js"
 import {
   base64,
   buildTransaction,
@@ -495,6 +496,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await bridge(r)
   await teams(r)
   await games(r)
+  await timeWeightedNotionalPosition(r)
   await eventStreams(r, sim, market, party, recordLine)
   // it runs the world on until an asset update is enacted
   await assetLimits(r, sim)

@@ -47,6 +47,7 @@ import * as stopOrders from "./stopOrders.js"
 import * as streams from "./streams.js"
 import * as successorMarkets from "./successorMarkets.js"
 import * as teams from "./teams.js"
+import * as timeWeightedNotionalPosition from "./timeWeightedNotionalPosition.js"
 import * as trades from "./trades.js"
 import * as transactions from "./transactions.js"
 import * as transfers from "./transfers.js"
@@ -97,7 +98,8 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   ...keyRotations.routes,
   ...history.routes,
   ...teams.routes,
-  games.route
+  games.route,
+  timeWeightedNotionalPosition.route
 ]
 
 /** The streaming routes (chunked HTTP or WebSocket), registered after the others. */

@@ -56,6 +56,8 @@ export class Positions {
   readonly byParty: Array<Array<PositionRow> | undefined> = []
   readonly byMarket: Array<Array<PositionRow> | undefined> = []
   private readonly keys: Array<number> = []
+  /** Told of every version written, generated or recorded (the time-weighted notionals keep them). */
+  onVersion: ((row: PositionRow) => void) | undefined = undefined
 
   constructor(
     private readonly catalog: Catalog,
@@ -130,6 +132,7 @@ export class Positions {
     if (!this.current.has(key)) this.keys.push(key)
     this.current.set(key, row)
     this.log.push(row)
+    this.onVersion?.(row)
     ;(this.byParty[row.party.index] ??= []).push(row)
     ;(this.byMarket[row.market.index] ??= []).push(row)
   }
@@ -177,6 +180,7 @@ export class Positions {
     if (previous === undefined) this.keys.push(key)
     this.current.set(key, row)
     this.journal?.position(row.from, key, row)
+    this.onVersion?.(row)
     insertSorted(this.log, row, comparePositions)
     insertSorted((this.byParty[row.party.index] ??= []), row, comparePositions)
     insertSorted((this.byMarket[row.market.index] ??= []), row, comparePositions)
