@@ -1,33 +1,35 @@
 /**
- * How soon a change is reported, polling and in real time, against a node that enforces the real
- * rate limit (20 requests/s, burst 100) and makes a block every second, and what it costs.
+ * How soon a change is reported, from the watcher's start on, against a node that enforces the
+ * real rate limit (20 requests/s, burst 100) and makes a block every second, and what it costs.
  *
- * A world of 1,000 parties, 100,000 positions and 100,000 stake linkings runs in a child process;
- * the watcher runs as its own process too (as it does in production), paced to the node's limit,
- * once with `--mode poll` and once with `--mode live`, each from an empty state. After the first
- * sync, for a steady window, every event the file sink writes is timed as it lands and matched to
- * the block that made the change (positions by `updatedAt`, stake linkings by `finalizedAt`: the
- * two resources whose rows say when they changed). Printed: latency p50/p90/p99 in blocks and in
- * ms, requests per minute (the watcher's `vega_datanode_requests_total`), peak RSS of the watcher
- * as deployed (the bundle the `build` script makes, run with plain node), and the range of its
- * V8 heap in use (`nodejs_heap_size_used_bytes`, each second). Then the same
- * in real time over 1,000,000 positions.
+ * A world of 100,000 positions and 100,000 stake linkings runs in a child process, at 1,000 and at
+ * 10,000 parties (stake is read party by party: its first read takes about a minute at 1,000
+ * parties, ten at 10,000). The watcher runs as it is published (`dist/bin.js` with plain `node`,
+ * no V8 flag: it bounds its heap itself), from an empty state, in real time, paced to the node's
+ * limit. Every event the file sink writes, from the start, is timed as it lands and matched to the
+ * block that made the change (positions by `updatedAt`, stake linkings by `finalizedAt`: the two
+ * resources whose rows say when they changed). Printed, and written as a table to
+ * `bench/latency.md`: latency p50/p90/p99 in blocks over the whole run and over the changes of its
+ * first minute, the time to the first event delivered, requests per minute, and the peak RSS of
+ * the command (both its processes, `VmHWM`).
  *
- * Run: npx -y pnpm@10 --filter @vega-effect/watcher bench:latency   (about 15 minutes)
- * Environment: BENCH_STEADY_SECONDS (default 120), BENCH_MODES (default `poll,live`), BENCH_SKIP_MILLION=1, BENCH_SKIP_100K=1,
- * BENCH_WATCHER_NODE_FLAGS (node flags for the watcher, e.g. `--max-old-space-size=160`).
+ * Run: npx -y pnpm@10 --filter @vega-effect/watcher bench:latency   (about 8 minutes)
+ * Environment: BENCH_RUN_SECONDS (default 150), BENCH_MODES (default `live`; `live,poll` adds
+ * polling), BENCH_PARTIES (default `1000,10000`), BENCH_MILLION=1 (adds a live run over 1,000,000
+ * positions, for memory), BENCH_WATCHER_NODE_FLAGS (node flags for the watcher).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createInterface } from "node:readline"
 
-const STEADY_SECONDS = Number(process.env.BENCH_STEADY_SECONDS ?? 120)
+const RUN_SECONDS = Number(process.env.BENCH_RUN_SECONDS ?? 150)
+/** The changes made this long after the start are the "first minute". */
+const FIRST_SECONDS = 60
 const root = join(import.meta.dirname, "..")
-const MEBIBYTE = 2 ** 20
-/** Node flags for the watcher's process, e.g. a heap cap (`--max-old-space-size=160`). */
+/** Node flags for the watcher's process. */
 const WATCHER_NODE_FLAGS = (process.env.BENCH_WATCHER_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "")
 
 interface Block {
@@ -35,27 +37,30 @@ interface Block {
   readonly at: number
 }
 
+interface Scale {
+  readonly positions: number
+  readonly parties: number
+}
+
 /** The world process: its URL, and each block's wall-clock time and chain time as it comes. */
-const startWorld = async (positions: number) => {
+const startWorld = async ({ parties, positions }: Scale) => {
   const child = spawn(
     process.execPath,
     [
       ...["--import", "tsx", "--conditions=@vega-effect/source"],
       join(import.meta.dirname, "liveWorld.ts"),
-      ...[positions, 100_000, 1_000, 100].map(String)
+      ...[positions, 100_000, parties, 100].map(String)
     ],
     { stdio: ["pipe", "pipe", "inherit"] }
   )
   const blocks = new Map<number, Block>()
   const heightOfMicros = new Map<number, number>()
-  let url: string | undefined
   let head = 0
   const ready = new Promise<string>((resolve) => {
     createInterface({ input: child.stdout! }).on("line", (line) => {
       const message = JSON.parse(line) as { url?: string; height?: number; at?: number; micros?: number }
       if (message.url !== undefined) {
-        url = message.url
-        resolve(url)
+        resolve(message.url)
       } else if (message.height !== undefined) {
         blocks.set(message.height, { height: message.height, at: message.at! })
         heightOfMicros.set(message.micros!, message.height)
@@ -74,45 +79,53 @@ const freePort = () =>
     })
   })
 
-/** The sum of a metric's series on the watcher's `/metrics`. */
+/** The sum of a metric's series on the watcher's `/metrics` (0 while it does not answer). */
 const metricOf = async (port: number, name: string): Promise<number> => {
-  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => r.text())
+  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then(
+    (r) => r.text(),
+    () => ""
+  )
   return text
     .split("\n")
     .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0)
 }
 
-const requestsOf = (port: number) => metricOf(port, "vega_datanode_requests_total")
-
-/** A process's memory figure from /proc (`VmHWM`: peak resident, `VmRSS`: resident now), in MB. */
-const memoryMb = (child: ChildProcess, field: "VmHWM" | "VmRSS"): number => {
-  const status = readFileSync(`/proc/${child.pid}/status`, "utf8")
-  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)
-  return match === null ? 0 : Math.round(Number(match[1]) / 1024)
+/** A process's peak resident size (`VmHWM`), MB; 0 once it is gone. */
+const peakMb = (pid: number): number => {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))
+    return match === null ? 0 : Math.round(Number(match[1]) / 1024)
+  } catch {
+    return 0
+  }
 }
 
-const synced = async (port: number): Promise<boolean> =>
-  fetch(`http://127.0.0.1:${port}/ready`).then(
-    (r) => r.status === 200,
-    () => false
-  )
+/** The pids of a process's children. */
+const childrenOf = (pid: number): Array<number> => {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]
 
 interface Run {
-  readonly mode: "poll" | "live"
+  readonly label: string
   readonly events: number
+  /** Blocks between each timed change and the head when its event landed, over the run. */
   readonly blocks: ReadonlyArray<number>
-  readonly millis: ReadonlyArray<number>
+  /** The same, for the changes made in the first minute after the start. */
+  readonly firstMinute: ReadonlyArray<number>
+  /** From the start to the first event in the file, s; undefined when none came. */
+  readonly firstEventSeconds: number | undefined
   readonly requestsPerMinute: number
+  /** Peak RSS of the command's processes together, MB (and of the one running the watcher). */
   readonly peakRss: number
-  /** The highest resident size sampled during the steady window (after the first sync). */
-  readonly steadyRss: number
-  /** The lowest and highest V8 heap in use sampled (each second) during the steady window, MB. */
-  readonly heapUsed: readonly [number, number]
-  readonly syncSeconds: number
+  readonly watcherRss: number
 }
 
 /** When the change an event reports happened: the chain time its row carries, in µs. */
@@ -127,12 +140,17 @@ const changeMicros = (event: {
   return undefined
 }
 
-const runWatcher = async (world: Awaited<ReturnType<typeof startWorld>>, mode: "poll" | "live"): Promise<Run> => {
+const runWatcher = async (
+  world: Awaited<ReturnType<typeof startWorld>>,
+  mode: "poll" | "live",
+  label: string
+): Promise<Run> => {
   const dir = mkdtempSync(join(tmpdir(), "watcher-latency-"))
   const file = join(dir, "events.jsonl")
   const port = await freePort()
   const started = Date.now()
-  const child = spawn(
+  const from = world.head()
+  const child: ChildProcess = spawn(
     process.execPath,
     [
       ...WATCHER_NODE_FLAGS,
@@ -143,30 +161,23 @@ const runWatcher = async (world: Awaited<ReturnType<typeof startWorld>>, mode: "
     ],
     { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, VEGA_WATCHER_LOG_LEVEL: "warning" } }
   )
-  while (!(await synced(port))) await new Promise((r) => setTimeout(r, 200))
-  const syncSeconds = (Date.now() - started) / 1000
-  const from = world.head()
-  const requestsBefore = await requestsOf(port)
-  const windowStart = Date.now()
-  let offset = existsSync(file) ? statSync(file).size : 0
+  const pids = new Set<number>([child.pid!])
+  const peaks = new Map<number, number>()
+  let offset = 0
   let partial = ""
   const blocks: Array<number> = []
-  const millis: Array<number> = []
+  const firstMinute: Array<number> = []
   let events = 0
-  let steadyRss = 0
-  const heapUsed: Array<number> = []
-  let heapSampledAt = 0
-  while (Date.now() - windowStart < STEADY_SECONDS * 1000) {
+  let firstEventSeconds: number | undefined
+  while (Date.now() - started < RUN_SECONDS * 1000) {
     await new Promise((r) => setTimeout(r, 20))
-    steadyRss = Math.max(steadyRss, memoryMb(child, "VmRSS"))
-    if (Date.now() - heapSampledAt >= 1000) {
-      heapSampledAt = Date.now()
-      heapUsed.push(Math.round((await metricOf(port, "nodejs_heap_size_used_bytes")) / MEBIBYTE))
-    }
+    for (const pid of childrenOf(child.pid!)) pids.add(pid)
+    for (const pid of pids) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakMb(pid)))
     if (!existsSync(file)) continue
     const size = statSync(file).size
     if (size === offset) continue
     const now = Date.now()
+    firstEventSeconds ??= (now - started) / 1000
     const head = world.head()
     const text = partial + readFileSync(file).subarray(offset, size).toString("utf8")
     offset = size
@@ -176,55 +187,90 @@ const runWatcher = async (world: Awaited<ReturnType<typeof startWorld>>, mode: "
       events++
       const micros = changeMicros(JSON.parse(line))
       const height = micros === undefined ? undefined : world.heightOfMicros.get(micros)
+      // a change made before the start is the state the first sync records
       if (height === undefined || height <= from) continue
       blocks.push(head - height)
-      millis.push(now - world.blocks.get(height)!.at)
+      if (world.blocks.get(height)!.at - started < FIRST_SECONDS * 1000) firstMinute.push(head - height)
     }
   }
-  const requestsPerMinute = ((await requestsOf(port)) - requestsBefore) / ((Date.now() - windowStart) / 60_000)
-  const peakRss = memoryMb(child, "VmHWM")
+  const requestsPerMinute = (await metricOf(port, "vega_datanode_requests_total")) / ((Date.now() - started) / 60_000)
+  for (const pid of pids) peaks.set(pid, Math.max(peaks.get(pid) ?? 0, peakMb(pid)))
   child.kill("SIGTERM")
   await new Promise((r) => child.on("close", r))
   rmSync(dir, { recursive: true, force: true })
   blocks.sort((a, b) => a - b)
-  millis.sort((a, b) => a - b)
+  firstMinute.sort((a, b) => a - b)
+  const watcherPid = [...pids].at(-1)!
   return {
-    mode,
+    label: `${mode}, ${label}`,
     events,
     blocks,
-    millis,
+    firstMinute,
+    firstEventSeconds,
     requestsPerMinute,
-    peakRss,
-    steadyRss,
-    heapUsed: [Math.min(...heapUsed), Math.max(...heapUsed)],
-    syncSeconds
+    peakRss: [...peaks.values()].reduce((sum, mb) => sum + mb, 0),
+    watcherRss: peaks.get(watcherPid) ?? 0
   }
 }
 
-const report = (scale: string, run: Run) => {
-  const p = (xs: ReadonlyArray<number>, q: number) => percentile(xs, q)
+const triple = (xs: ReadonlyArray<number>) =>
+  xs.length === 0 ? "none timed" : [50, 90, 99].map((p) => percentile(xs, p)).join(" / ")
+
+const report = (run: Run) =>
   console.log(
-    `${scale.padEnd(16)} ${run.mode.padEnd(5)} events ${String(run.events).padStart(6)}, timed ${String(run.millis.length).padStart(5)} | ` +
-      `latency blocks p50 ${p(run.blocks, 50)} p90 ${p(run.blocks, 90)} p99 ${p(run.blocks, 99)} | ` +
-      `ms p50 ${p(run.millis, 50)} p90 ${p(run.millis, 90)} p99 ${p(run.millis, 99)} | ` +
-      `${Math.round(run.requestsPerMinute)} req/min | peak RSS ${run.peakRss} MB (steady ${run.steadyRss} MB, heap in use ${run.heapUsed[0]}–${run.heapUsed[1]} MB) | first sync ${run.syncSeconds.toFixed(1)} s`
+    `${run.label.padEnd(36)} events ${String(run.events).padStart(6)}, timed ${String(run.blocks.length).padStart(5)} | ` +
+      `latency blocks p50/p90/p99 ${triple(run.blocks)} (first minute ${triple(run.firstMinute)}, ${run.firstMinute.length} timed) | ` +
+      `first event ${run.firstEventSeconds?.toFixed(1) ?? "never"} s | ${Math.round(run.requestsPerMinute)} req/min | ` +
+      `peak RSS ${run.peakRss} MB (watcher process ${run.watcherRss} MB)`
   )
+
+const table = (runs: ReadonlyArray<Run>): string => {
+  const header = [
+    "Run",
+    "Latency p50 / p90 / p99 (blocks)",
+    "First minute p50 / p90 / p99",
+    "First event",
+    "Requests/min",
+    "Peak RSS (both processes)"
+  ]
+  const rows = runs.map((run) => [
+    run.label,
+    triple(run.blocks),
+    `${triple(run.firstMinute)} (${run.firstMinute.length} changes)`,
+    run.firstEventSeconds === undefined ? "never" : `${run.firstEventSeconds.toFixed(1)} s`,
+    Math.round(run.requestsPerMinute).toLocaleString("en"),
+    `${run.peakRss} MB`
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)))
+  const line = (cells: ReadonlyArray<string>) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`
+  return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n")
 }
 
-const bench = async (positions: number, modes: ReadonlyArray<"poll" | "live">) => {
-  const world = await startWorld(positions)
-  const scale = `${positions.toLocaleString("en")} positions`
+execFileSync(process.execPath, [join(root, "..", "..", "scripts", "bundle-app.mjs")], { cwd: root, stdio: "inherit" })
+const settings = `${RUN_SECONDS} s per run from the start; watcher node flags: ${WATCHER_NODE_FLAGS.join(" ") || "none"}; node limit 20 requests/s, burst 100; a block every second`
+console.log(settings)
+const modes = (process.env.BENCH_MODES ?? "live").split(",") as Array<"poll" | "live">
+const scales: Array<Scale> = (process.env.BENCH_PARTIES ?? "1000,10000")
+  .split(",")
+  .map((parties) => ({ positions: 100_000, parties: Number(parties) }))
+const runs: Array<Run> = []
+const measure = async (scale: Scale, runModes: ReadonlyArray<"poll" | "live">) => {
+  const world = await startWorld(scale)
+  const label = `${scale.positions.toLocaleString("en")} positions, ${scale.parties.toLocaleString("en")} parties`
   try {
-    for (const mode of modes) report(scale, await runWatcher(world, mode))
+    for (const mode of runModes) {
+      const run = await runWatcher(world, mode, label)
+      report(run)
+      runs.push(run)
+    }
   } finally {
     world.child.kill("SIGTERM")
   }
 }
-
-execFileSync(process.execPath, [join(root, "..", "..", "scripts", "bundle-app.mjs")], { cwd: root, stdio: "inherit" })
-console.log(
-  `steady window ${STEADY_SECONDS} s per run; watcher node flags: ${WATCHER_NODE_FLAGS.join(" ") || "none"}; node limit 20 requests/s, burst 100; a block every second`
+for (const scale of scales) await measure(scale, modes)
+if (process.env.BENCH_MILLION === "1") await measure({ positions: 1_000_000, parties: 1_000 }, ["live"])
+writeFileSync(
+  join(import.meta.dirname, "latency.md"),
+  `<!-- written by bench/latency.ts: ${settings} -->\n\n${table(runs)}\n`
 )
-const modes = (process.env.BENCH_MODES ?? "poll,live").split(",") as Array<"poll" | "live">
-if (process.env.BENCH_SKIP_100K !== "1") await bench(100_000, modes)
-if (process.env.BENCH_SKIP_MILLION !== "1") await bench(1_000_000, ["live"])
+console.log(`table written to bench/latency.md`)
