@@ -8,7 +8,7 @@
  *
  * @since 0.1.0
  */
-import { makeRandom, mix, scramble32, seedOf } from "./internal/random.js"
+import { makeRandom, mix, type Random, scramble32, seedOf } from "./internal/random.js"
 import * as Defaults from "./internal/world/defaults.js"
 import { Journal } from "./internal/world/journal.js"
 import { LiquidityProvisions } from "./internal/world/liquidity.js"
@@ -445,32 +445,44 @@ export class World {
     this.feesStats = new FeesStats(this.chain, this.exchange.trades, (market, height) =>
       this.marketData.providersAt(market, height)
     )
-    // governance runs from the first block, each block with a stream of its own
     this.governance = new Governance(this.catalog, this.chain, this.networkParameters, journal)
     this.notary.followAssetUpdates(this.governance.assetUpdatesEnacted)
-    for (let h = 2; h <= this.height; h++) {
-      const assets = assetUpdateRandom(this.seed, h)
-      this.governance.advance(governanceRandom(this.seed, h), h, this.activity.proposalChance, assets)
-    }
+    this.governanceHistory()
     // the sets' dates and the programs draw from streams of their own
     this.referralSets.date(stream(22))
     this.programs = new Programs(this.chain, this.referralSets, this.exchange.trades, this.networkParameters)
     this.programs.generate(stream(23), this.height)
     this.history = new History(this.seed, this.chain, this.networkParameters)
     this.history.generateProposals(stream(30), this.catalog.validators, this.height)
-    const rewards = stream(7)
-    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
-      this.rewards.payEpoch(rewards, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
-    }
-    // teams draw from streams of their own, their epoch statistics from a per-block stream
+    this.rewardsHistory(stream(7))
     this.teams = new Teams(this.catalog, this.chain)
-    this.teams.generate(stream(24), stream(25), this.referralSets.sets, this.height)
-    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
-      this.teams.close(teamsRandom(this.seed, this.chain.epochLastBlock(epoch)), epoch)
-    }
+    this.teamsHistory(stream(24), stream(25))
     // the games' notional requirements draw from a stream of their own
     this.notionals.generate(stream(34), this.teams.games)
     journal.enable()
+  }
+
+  /** The rewards of each past epoch. */
+  private rewardsHistory(random: Random): void {
+    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
+      this.rewards.payEpoch(random, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
+    }
+  }
+
+  /** Governance from the first block to the world's start, each block with a stream of its own. */
+  private governanceHistory(): void {
+    for (let h = 2; h <= this.height; h++) {
+      const assets = assetUpdateRandom(this.seed, h)
+      this.governance.advance(governanceRandom(this.seed, h), h, this.activity.proposalChance, assets)
+    }
+  }
+
+  /** The teams, from streams of their own, and their statistics of each past epoch, from a per-block stream. */
+  private teamsHistory(random: Random, switches: Random): void {
+    this.teams.generate(random, switches, this.referralSets.sets, this.height)
+    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
+      this.teams.close(teamsRandom(this.seed, this.chain.epochLastBlock(epoch)), epoch)
+    }
   }
 
   /**
