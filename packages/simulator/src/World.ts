@@ -447,42 +447,19 @@ export class World {
     )
     this.governance = new Governance(this.catalog, this.chain, this.networkParameters, journal)
     this.notary.followAssetUpdates(this.governance.assetUpdatesEnacted)
-    this.governanceHistory()
+    governanceHistory(this)
     // the sets' dates and the programs draw from streams of their own
     this.referralSets.date(stream(22))
     this.programs = new Programs(this.chain, this.referralSets, this.exchange.trades, this.networkParameters)
     this.programs.generate(stream(23), this.height)
     this.history = new History(this.seed, this.chain, this.networkParameters)
     this.history.generateProposals(stream(30), this.catalog.validators, this.height)
-    this.rewardsHistory(stream(7))
+    rewardsHistory(this, stream(7))
     this.teams = new Teams(this.catalog, this.chain)
-    this.teamsHistory(stream(24), stream(25))
+    teamsHistory(this, stream(24), stream(25))
     // the games' notional requirements draw from a stream of their own
     this.notionals.generate(stream(34), this.teams.games)
     journal.enable()
-  }
-
-  /** The rewards of each past epoch. */
-  private rewardsHistory(random: Random): void {
-    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
-      this.rewards.payEpoch(random, this.chain.epochLastBlock(epoch), this.activity.rewardShare)
-    }
-  }
-
-  /** Governance from the first block to the world's start, each block with a stream of its own. */
-  private governanceHistory(): void {
-    for (let h = 2; h <= this.height; h++) {
-      const assets = assetUpdateRandom(this.seed, h)
-      this.governance.advance(governanceRandom(this.seed, h), h, this.activity.proposalChance, assets)
-    }
-  }
-
-  /** The teams, from streams of their own, and their statistics of each past epoch, from a per-block stream. */
-  private teamsHistory(random: Random, switches: Random): void {
-    this.teams.generate(random, switches, this.referralSets.sets, this.height)
-    for (let epoch = 1; epoch < this.chain.epochOf(this.height); epoch++) {
-      this.teams.close(teamsRandom(this.seed, this.chain.epochLastBlock(epoch)), epoch)
-    }
   }
 
   /**
@@ -554,5 +531,28 @@ export class World {
     this.positions.prune(minHeight)
     this.stakeLinkings.prune(minHeight)
     this.rewards.prune(minHeight)
+  }
+}
+
+/** The rewards of each past epoch. */
+const rewardsHistory = (world: World, random: Random): void => {
+  for (let epoch = 1; epoch < world.chain.epochOf(world.height); epoch++) {
+    world.rewards.payEpoch(random, world.chain.epochLastBlock(epoch), world.activity.rewardShare)
+  }
+}
+
+/** Governance from the first block to the world's start, each block with a stream of its own. */
+const governanceHistory = (world: World): void => {
+  for (let h = 2; h <= world.height; h++) {
+    const assets = assetUpdateRandom(world.seed, h)
+    world.governance.advance(governanceRandom(world.seed, h), h, world.activity.proposalChance, assets)
+  }
+}
+
+/** The teams, from streams of their own, and their statistics of each past epoch, from a per-block stream. */
+const teamsHistory = (world: World, random: Random, switches: Random): void => {
+  world.teams.generate(random, switches, world.referralSets.sets, world.height)
+  for (let epoch = 1; epoch < world.chain.epochOf(world.height); epoch++) {
+    world.teams.close(teamsRandom(world.seed, world.chain.epochLastBlock(epoch)), epoch)
   }
 }
