@@ -75,6 +75,13 @@ interface Backlog {
   readonly due: Map<ResourceName, number>
   readonly reconciling: Set<ResourceName>
   /**
+   * Per resource, the height its slices' reads must reach to cover its last gap: a slice read
+   * there since is complete again, whatever its resource's other slices.
+   */
+  readonly gapFrom: Map<ResourceName, number>
+  /** Resources whose first read (backfill) is running. */
+  readonly backfilling: Set<ResourceName>
+  /**
    * Resources whose live source is down: marked as soon as the source says so, not when the
    * applier (which may be waiting on a read) comes to it, so that no settling in between takes
    * what the source could not say as said. A gap clears it only if no later end came meanwhile.
@@ -121,7 +128,10 @@ const request = (
   Effect.suspend(() => {
     for (const resource of resources) {
       backlog.due.set(resource, Math.max(backlog.due.get(resource) ?? 0, minHeight))
-      if (blocking) backlog.reconciling.add(resource)
+      if (blocking) {
+        backlog.reconciling.add(resource)
+        backlog.gapFrom.set(resource, Math.max(backlog.gapFrom.get(resource) ?? 0, minHeight))
+      }
     }
     return Queue.offer(backlog.wake, undefined)
   })
@@ -138,6 +148,7 @@ const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
     // minutes on a big network) adds nothing to the outbox until it is done: no other waits for
     // it, neither for its read nor for its hints
     const silent = (resource: ResourceName) =>
+      backlog.backfilling.has(resource) ||
       context
         .slicesOf(resource)
         .filter((slice) => state.works.has(slice))
@@ -165,6 +176,19 @@ const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
     const slices = quiet.flatMap((resource) => context.slicesOf(resource)).filter((slice) => state.works.has(slice))
     yield* commitStaged(state, height, slices)
     yield* Effect.forEach(slices, (slice) => touch(state, slice, height, ""), { discard: true })
+    // a resource being read again holds back only its slices not read since its gap: the others go
+    // on, as far as that resource's own hint reads allow
+    for (const resource of context.resources) {
+      if (quiet.includes(resource) || backlog.down.has(resource)) continue
+      const from = backlog.gapFrom.get(resource) ?? 0
+      const read = context
+        .slicesOf(resource)
+        .filter((slice) => state.works.has(slice) && (state.readAt.get(slice) ?? -1) >= from)
+      const own = Math.min(height, Math.min(Infinity, ...(backlog.hints.get(resource)?.keys() ?? [])) - 1)
+      if (read.length === 0 || own <= 0) continue
+      yield* commitStaged(state, own, read)
+      yield* Effect.forEach(read, (slice) => touch(state, slice, own, ""), { discard: true })
+    }
     yield* context.onBlock(height)
   })
 
@@ -206,7 +230,20 @@ const reconcile = (
         Effect.as(false),
         Effect.catchAll((error) => Effect.as(outages.readFailed(`reconciling ${slice}`, error, RECONCILE_RETRY), true))
       )
-    ).pipe(backfill ? backlog.backfill.withPermits(1) : identity)
+    ).pipe(
+      backfill
+        ? (reads) =>
+            backlog.backfill.withPermits(1)(
+              Effect.ensuring(
+                Effect.zipRight(
+                  Effect.sync(() => backlog.backfilling.add(resource)),
+                  reads
+                ),
+                Effect.sync(() => backlog.backfilling.delete(resource))
+              )
+            )
+        : identity
+    )
     if (failed.some(Boolean)) {
       yield* Effect.forkScoped(Effect.delay(request(backlog, [resource], minHeight), RECONCILE_RETRY))
     } else if (!backlog.due.has(resource)) {
@@ -420,6 +457,8 @@ export const run = (
       started: false,
       hints: new Map(),
       running: new Set(),
+      gapFrom: new Map(),
+      backfilling: new Set(),
       backfill: Effect.unsafeMakeSemaphore(1),
       placing: 0,
       wake: yield* Queue.sliding<void>(1)

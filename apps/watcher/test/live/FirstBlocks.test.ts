@@ -2,7 +2,8 @@
  * Real time from the first blocks on a network whose first full read takes minutes: against a
  * node enforcing the real rate limit, stake's first read (a request per party, 1,300 parties at
  * 20 a second) lasts over a minute, and position changes made meanwhile are reported within a few
- * blocks, not once every resource has been read.
+ * blocks, not once every resource has been read; so are stake's changes in the slices of it
+ * already read.
  */
 import { it } from "@effect/vitest"
 import { Simulator } from "@vega-effect/simulator"
@@ -44,7 +45,7 @@ const BLOCKS = 8
 const WITHIN = 3
 
 it.scopedLive(
-  `a position change made while stake's first read still runs is reported within ${WITHIN} blocks`,
+  `while stake's first read runs, position changes, and stake's in its slices read, come within ${WITHIN} blocks`,
   () =>
     Effect.gen(function* () {
       const sim = yield* Simulator.make({
@@ -59,7 +60,7 @@ it.scopedLive(
           liquidityProvisions: 4,
           epochs: 1
         },
-        activity: { positionTrades: 3, stakeEvents: 1 },
+        activity: { positionTrades: 3, stakeEvents: 5 },
         nodes: [{ rateLimit: true }]
       })
       const dir = mkdtempSync(join(tmpdir(), "watcher-first-"))
@@ -89,15 +90,21 @@ it.scopedLive(
         new Map(
           [...sim.world.positions.current.values()].map((p) => [`${p.market.id}/${p.party.id}`, BigInt(p.openVolume)])
         )
+      const events = () =>
+        readFileSync(file, "utf8")
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map(
+            (line) => JSON.parse(line) as { id: string; resource: string; kind: string; height: number; key: string }
+          )
       const reported = () =>
         new Set(
-          readFileSync(file, "utf8")
-            .split("\n")
-            .filter((line) => line.startsWith("{"))
-            .map((line) => JSON.parse(line))
+          events()
             .filter((event) => event.resource === "positions" && event.kind !== "position.pnl_threshold")
             .map((event) => `${event.height} ${event.key}`)
         )
+      // the chain's height when each event was first seen in the file
+      const seenAt = new Map<string, { readonly event: { resource: string; height: number }; readonly at: number }>()
       // per block: the keys whose open volume it changed
       const changed = new Map<number, Array<string>>()
       const late: Array<string> = []
@@ -111,6 +118,7 @@ it.scopedLive(
           [...after].filter(([key, volume]) => before.get(key) !== volume).map(([key]) => key)
         )
         yield* Effect.sleep("1 second")
+        for (const event of events()) if (!seenAt.has(event.id)) seenAt.set(event.id, { event, at: height })
         // the changes of the block WITHIN blocks back must be in by now
         const due = changed.get(height - WITHIN)
         if (due !== undefined) {
@@ -120,6 +128,10 @@ it.scopedLive(
       }
       expect([...changed.values()].flat().length).toBeGreaterThan(BLOCKS)
       expect(late).toEqual([])
+      // stake's changes in the slices already read are reported as soon, while its other slices are read
+      const stake = [...seenAt.values()].filter(({ event }) => event.resource === "stake")
+      expect(stake.length).toBeGreaterThan(0)
+      expect(stake.filter(({ at, event }) => at - event.height > WITHIN)).toEqual([])
       // and stake's first read was still running all along
       expect(committedSlices(database).filter((slice) => slice.startsWith("stake")).length).toBeLessThan(
         resourceSlices(["stake"]).length / 2
