@@ -258,17 +258,7 @@ export class Governance {
    */
   advance(random: Random, height: number, proposalChance = PROPOSAL_CHANCE, assets?: Random): void {
     const nowSecs = Math.floor(this.chain.blockTime(height) / 1_000_000)
-    for (const id of [...this.active]) {
-      const proposal = this.current(id)!
-      if (proposal.state === "STATE_OPEN" && proposal.closingSecs < nowSecs) this.close(proposal, height)
-      const after = this.current(id)!
-      if (after.state === "STATE_PASSED" && after.enactmentSecs < nowSecs) this.enact(after, height)
-      const state = this.current(id)!.state
-      if (state !== "STATE_OPEN" && state !== "STATE_PASSED") {
-        this.active.splice(this.active.indexOf(id), 1)
-        this.interest.delete(id)
-      }
-    }
+    this.closeDue(this.active, nowSecs, height)
     for (const id of this.active) {
       const proposal = this.current(id)!
       const { support, turnout } = this.interest.get(id)!
@@ -278,20 +268,25 @@ export class Governance {
     if (assets !== undefined) this.advanceAssetUpdates(assets, height, proposalChance)
   }
 
-  /** The asset updates' part of a block, after the other proposals', from a stream of their own. */
-  private advanceAssetUpdates(random: Random, height: number, proposalChance: number): void {
-    const nowSecs = Math.floor(this.chain.blockTime(height) / 1_000_000)
-    for (const id of [...this.assetActive]) {
+  /** Closes and enacts the proposals of `active` that are due, and lets go of those that are done. */
+  private closeDue(active: Array<string>, nowSecs: number, height: number): void {
+    for (const id of [...active]) {
       const proposal = this.current(id)!
       if (proposal.state === "STATE_OPEN" && proposal.closingSecs < nowSecs) this.close(proposal, height)
       const after = this.current(id)!
       if (after.state === "STATE_PASSED" && after.enactmentSecs < nowSecs) this.enact(after, height)
       const state = this.current(id)!.state
       if (state !== "STATE_OPEN" && state !== "STATE_PASSED") {
-        this.assetActive.splice(this.assetActive.indexOf(id), 1)
+        active.splice(active.indexOf(id), 1)
         this.interest.delete(id)
       }
     }
+  }
+
+  /** The asset updates' part of a block, after the other proposals', from a stream of their own. */
+  private advanceAssetUpdates(random: Random, height: number, proposalChance: number): void {
+    const nowSecs = Math.floor(this.chain.blockTime(height) / 1_000_000)
+    this.closeDue(this.assetActive, nowSecs, height)
     for (const id of this.assetActive) {
       const proposal = this.current(id)!
       const { support, turnout } = this.interest.get(id)!
