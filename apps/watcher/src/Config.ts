@@ -137,8 +137,8 @@ export const Live = Schema.Struct({
   reconcileBudget: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { default: () => 5 }),
   /**
    * Requests per second an empty state's first reads (backfills) may use: three quarters of the
-   * node's 20 by default, the rest left to the live work, so that what is read first is reported
-   * at once while the rest is still being read.
+   * node's 20 by default, the rest left to the live work (whose reads also go first at the node's
+   * pacer), so that what is read first is reported at once while the rest is still being read.
    */
   backfillBudget: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { default: () => 15 }),
   quiet: PositiveDuration(Duration.seconds(1)),

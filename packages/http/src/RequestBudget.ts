@@ -2,7 +2,8 @@
  * A share of the node's request rate for a piece of work: requests made within a budget wait for
  * its token bucket as well as for the node's, so background work (a reconciliation that reads a
  * whole resource, say) never takes more than its share and leaves the rest of the node's limit to
- * urgent reads.
+ * urgent reads. At the node's pacer they also give way: a request made outside every budget goes
+ * before those of budgeted work already waiting there.
  *
  * Like {@link ReadTracking}, a budget travels with the fibers of the work it wraps (parallel reads
  * and prefetching streams included), and the wait happens before a request's time limit starts.
@@ -62,6 +63,19 @@ const currentBudgets = FiberRef.unsafeMake<ReadonlyArray<RequestBudget>>([])
  */
 export const take: Effect.Effect<void> = Effect.flatMap(FiberRef.get(currentBudgets), (budgets) =>
   budgets.length === 0 ? Effect.void : Effect.forEach(budgets, (budget) => budget.take, { discard: true })
+)
+
+/**
+ * Whether the current work runs within a budget: it is then background work, and the client
+ * sends its requests after every other request waiting for the node's pacer, so that it gets
+ * what the urgent reads leave of the node's limit, never more than its budget.
+ *
+ * @since 0.2.0
+ * @category Internal
+ */
+export const inBackground: Effect.Effect<boolean> = Effect.map(
+  FiberRef.get(currentBudgets),
+  (budgets) => budgets.length > 0
 )
 
 /**

@@ -75,6 +75,38 @@ describe("the node's pacer", () => {
     })
   )
 
+  it.effect("serves the urgent requests waiting before the background ones, each kind in the order it asked", () =>
+    Effect.gen(function* () {
+      const pacer = makePacer({ rate: 10, burst: 1 })
+      const went: Array<string> = []
+      const request = (name: string, background: boolean) =>
+        Effect.fork(
+          pacer.paced(
+            Effect.sync(() => went.push(name)),
+            background
+          )
+        )
+      const first = yield* Effect.forEach(["b1", "b2", "b3"], (name) => request(name, true))
+      // b1 took the burst; b2 watches the clock when the urgent ones come
+      yield* TestClock.adjust("50 millis")
+      const urgent = yield* Effect.forEach(["u1", "u2"], (name) => request(name, false))
+      yield* TestClock.adjust("1 second")
+      yield* Fiber.joinAll([...first, ...urgent])
+      expect(went).toEqual(["b1", "u1", "u2", "b2", "b3"])
+    })
+  )
+
+  it.effect("a background request that stops waiting leaves its line, and the urgent one behind it is served", () =>
+    Effect.gen(function* () {
+      const pacer = makePacer({ rate: 10, burst: 1 })
+      yield* pacer.take
+      const waiting = yield* Effect.fork(pacer.paced(Effect.void, true))
+      yield* Effect.yieldNow()
+      yield* Fiber.interrupt(waiting)
+      yield* endsAfter(yield* takes(pacer, 2), 200)
+    })
+  )
+
   it.effect("sends nothing more while a burst is on its way, however long it takes, and refills from its answers", () =>
     Effect.gen(function* () {
       const pacer = makePacer({ rate: 10, burst: 3 })

@@ -2,12 +2,15 @@ import { NodeHttpClient } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { DataNodeClient, RequestBudget } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
-import { Chunk, Effect, Layer, Stream } from "effect"
+import { Chunk, Effect, Fiber, Layer, Stream } from "effect"
 
-const withClient = <A, E>(f: (client: DataNodeClient.Service) => Effect.Effect<A, E, never>) =>
+const withClient = <A, E>(
+  f: (client: DataNodeClient.Service) => Effect.Effect<A, E, never>,
+  rateLimit: DataNodeClient.Options["rateLimit"] = false
+) =>
   Effect.gen(function* () {
     const sim = yield* Simulator.make({ nodes: [{}] })
-    const client = yield* DataNodeClient.make({ urls: sim.urls, rateLimit: false, retries: 0 })
+    const client = yield* DataNodeClient.make({ urls: sim.urls, rateLimit, retries: 0 })
     return yield* f(client)
   }).pipe(Effect.scoped, Effect.provide(Layer.mergeAll(NodeHttpClient.layerUndici)))
 
@@ -32,6 +35,30 @@ describe("RequestBudget", () => {
         // at least 6 pages, one every 50 ms
         expect(Date.now() - pages).toBeGreaterThanOrEqual(230)
       })
+    )
+  )
+
+  it.live("gives way at the node's pacer: a request outside every budget goes before the budgeted ones waiting", () =>
+    withClient(
+      (client) =>
+        Effect.gen(function* () {
+          const budget = RequestBudget.make({ perSecond: 1_000 })
+          const answered: Array<string> = []
+          const request = (name: string) =>
+            Effect.tap(client.lastBlockHeight, () => Effect.sync(() => answered.push(name)))
+          // six background requests, one every 100 ms at the pacer's rate, then an urgent one
+          const background = yield* Effect.fork(
+            Effect.forEach(["b1", "b2", "b3", "b4", "b5", "b6"], request, { concurrency: "unbounded" }).pipe(
+              RequestBudget.within(budget)
+            )
+          )
+          yield* Effect.sleep("30 millis")
+          yield* request("urgent")
+          yield* Fiber.join(background)
+          // it waited for the one already on its way at most, not for the five in line
+          expect(answered.indexOf("urgent")).toBeLessThanOrEqual(2)
+        }),
+      { rate: 10, burst: 1 }
     )
   )
 

@@ -328,10 +328,11 @@ const readHints = (
   outages: OutagesService
 ) => {
   const slices = context.slicesOf(item.resource).filter((slice) => state.works.has(slice))
+  // the slices side by side: each has its own lock, and a hint is read at once, not behind the others
   const read = Effect.forEach(
     slices,
     (slice) => readSlice(state, slice, { minHeight: height + 1, hints: item.hints, reconciled: false }),
-    { discard: true }
+    { discard: true, concurrency: "unbounded" }
   ).pipe(
     Effect.catchAll((error) =>
       Effect.zipRight(

@@ -3,7 +3,7 @@
  * node enforcing the real rate limit, stake's first read (a request per party, 1,300 parties at
  * 20 a second) lasts over a minute, and position changes made meanwhile are reported within a few
  * blocks, not once every resource has been read; so are stake's changes in the slices of it
- * already read.
+ * already read, their reads going before the backfill's at the node's pacer.
  */
 import { it } from "@effect/vitest"
 import { Simulator } from "@vega-effect/simulator"
@@ -128,10 +128,11 @@ it.scopedLive(
       }
       expect([...changed.values()].flat().length).toBeGreaterThan(BLOCKS)
       expect(late).toEqual([])
-      // stake's changes in the slices already read are reported as soon, while its other slices are read
+      // stake's changes in the slices already read are reported as soon, while its other slices are
+      // read: a block later at most, as a hint is read once the node shows the block after its own
       const stake = [...seenAt.values()].filter(({ event }) => event.resource === "stake")
       expect(stake.length).toBeGreaterThan(0)
-      expect(stake.filter(({ at, event }) => at - event.height > WITHIN)).toEqual([])
+      expect(stake.filter(({ at, event }) => at - event.height > WITHIN + 1)).toEqual([])
       // and stake's first read was still running all along
       expect(committedSlices(database).filter((slice) => slice.startsWith("stake")).length).toBeLessThan(
         resourceSlices(["stake"]).length / 2

@@ -24,10 +24,11 @@ export interface PacerOptions {
 
 export interface Pacer {
   /**
-   * Runs `request` once the node's bucket has a token for it, in the order requests asked; until
-   * it ends (answered, failed or interrupted) it counts as on its way to the node.
+   * Runs `request` once the node's bucket has a token for it, in the order requests asked, those
+   * of `background` work (made within a `RequestBudget`) after every other one waiting; until it
+   * ends (answered, failed or interrupted) it counts as on its way to the node.
    */
-  readonly paced: <A, E, R>(request: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  readonly paced: <A, E, R>(request: Effect.Effect<A, E, R>, background?: boolean) => Effect.Effect<A, E, R>
   /** Waits for a token for something the pacer does not follow to its end (a live stream's connection). */
   readonly take: Effect.Effect<void>
   /**
@@ -55,6 +56,40 @@ const unpaced = (): Pacer => {
   }
 }
 
+/** A request waiting for its turn: woken (its `turn` completed) when it is first in line. */
+interface Waiter {
+  turn: Deferred.Deferred<void>
+  readonly background: boolean
+}
+
+/**
+ * Requests waiting for a token, in the order they asked, urgent ones before background ones
+ * (which thus get what the urgent work leaves). The first one is let watch the clock whenever the
+ * line changes (again, if it already does: no change).
+ */
+const makeLine = () => {
+  const urgent: Array<Waiter> = []
+  const background: Array<Waiter> = []
+  const first = (): Waiter | undefined => urgent[0] ?? background[0]
+  const wakeFirst = () => {
+    const waiter = first()
+    if (waiter !== undefined) Deferred.unsafeDone(waiter.turn, Effect.void)
+  }
+  return {
+    first,
+    join: (waiter: Waiter) => {
+      ;(waiter.background ? background : urgent).push(waiter)
+      wakeFirst()
+    },
+    leave: (waiter: Waiter) => {
+      const lane = waiter.background ? background : urgent
+      const at = lane.indexOf(waiter)
+      if (at >= 0) lane.splice(at, 1)
+      wakeFirst()
+    }
+  }
+}
+
 export const makePacer = (options: PacerOptions | false): Pacer => {
   if (options === false) return unpaced()
   const { burst, rate } = options
@@ -63,8 +98,8 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
   let refilled: number | undefined
   let onTheWay = 0
   let pausedUntil = 0
-  /** Requests waiting for a token, in the order they asked; the first one watches the clock. */
-  const line: Array<Deferred.Deferred<void>> = []
+  /** Requests waiting for a token; the first one watches the clock. */
+  const line = makeLine()
 
   const refill = (now: number) => {
     if (refilled === undefined) refilled = now
@@ -73,11 +108,6 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
       tokens = Math.min(burst, tokens + ((now - refilled) / 1000) * rate)
       refilled = now
     }
-  }
-
-  /** Lets the first request in line watch the clock (again, if it already does: no change). */
-  const nextInLine = () => {
-    if (line.length > 0) Deferred.unsafeDone(line[0], Effect.void)
   }
 
   /**
@@ -95,19 +125,17 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
     })
   )
 
-  /** The first request in line goes: on its way, and the next one watches the clock. */
-  const go = Effect.sync(() => {
+  /** The waiter goes, if it is still first in line: on its way, and the next one watches the clock. */
+  const go = (waiter: Waiter): boolean => {
+    if (line.first() !== waiter) {
+      // an urgent request came while it waited for a token: it waits for its turn again
+      waiter.turn = Deferred.unsafeMake<void>(FiberId.none)
+      return false
+    }
     onTheWay += 1
-    line.shift()
-    nextInLine()
-  })
-
-  /** A request that stops waiting (it is in line until it goes). */
-  const leaveLine = (turn: Deferred.Deferred<void>) =>
-    Effect.sync(() => {
-      line.splice(line.indexOf(turn), 1)
-      nextInLine()
-    })
+    line.leave(waiter)
+    return true
+  }
 
   /** A request ended: its token is taken now, the latest the node can have taken it. */
   const ended = Effect.map(Clock.currentTimeMillis, (now) => {
@@ -116,17 +144,22 @@ export const makePacer = (options: PacerOptions | false): Pacer => {
     onTheWay -= 1
   })
 
-  const paced = <A, E, R>(request: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  const paced = <A, E, R>(request: Effect.Effect<A, E, R>, inBackground = false): Effect.Effect<A, E, R> =>
     Effect.uninterruptibleMask((restore) =>
       Effect.suspend(() => {
-        const turn = Deferred.unsafeMake<void>(FiberId.none)
-        line.push(turn)
-        nextInLine()
-        return restore(Effect.zipRight(Deferred.await(turn), awaitToken)).pipe(
-          Effect.onInterrupt(() => leaveLine(turn)),
-          Effect.zipRight(go),
-          Effect.zipRight(Effect.ensuring(restore(request), ended))
+        const waiter: Waiter = { turn: Deferred.unsafeMake<void>(FiberId.none), background: inBackground }
+        line.join(waiter)
+        const turn: Effect.Effect<void> = restore(
+          Effect.zipRight(
+            Effect.suspend(() => Deferred.await(waiter.turn)),
+            awaitToken
+          )
+        ).pipe(
+          // a request that stops waiting leaves the line (it is in line until it goes)
+          Effect.onInterrupt(() => Effect.sync(() => line.leave(waiter))),
+          Effect.flatMap(() => (go(waiter) ? Effect.void : turn))
         )
+        return Effect.zipRight(turn, Effect.ensuring(restore(request), ended))
       })
     )
 

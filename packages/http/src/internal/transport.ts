@@ -140,14 +140,18 @@ const routed = (pool: Pool) =>
 
 /**
  * Middleware: a request waits for the budgets of the work it belongs to, then for its node's
- * pacer, which follows it until it ends.
+ * pacer (behind the urgent requests there if it is budgeted work), which follows it until it ends.
  */
 const paced = (pacerOf: (url: string) => Pacer) =>
   HttpClient.transform(
     <E, R>(
       sent: Effect.Effect<HttpClientResponse.HttpClientResponse, E, R>,
       request: HttpClientRequest.HttpClientRequest
-    ) => Effect.zipRight(RequestBudget.take, pacerOf(request.url).paced(sent))
+    ) =>
+      Effect.zipRight(
+        RequestBudget.take,
+        Effect.flatMap(RequestBudget.inBackground, (background) => pacerOf(request.url).paced(sent, background))
+      )
   )
 
 interface Recorder {
