@@ -82,12 +82,22 @@ export const pointOf = (read: ReadTracking.ReadAt): ReadPoint => ({
 const parse = (json: string | undefined): Row | undefined =>
   json === undefined ? undefined : (JSON.parse(json) as Row)
 
-/** A resource's rows as canonical JSON, converted as soon as they are read so the objects can go. */
-const canonicalRows = (rows: ReadonlyMap<string, Row>): Map<string, string> => {
-  const out = new Map<string, string>()
-  for (const [key, row] of rows) out.set(key, canonical(row))
+/**
+ * Rows as canonical JSON (`null`: gone), converted as soon as they are read so the objects can go:
+ * a string weighs less than its object.
+ */
+export const canonicalOf = (rows: Iterable<readonly [string, Row | null]>): Map<string, string | null> => {
+  const out = new Map<string, string | null>()
+  for (const [key, row] of rows) out.set(key, row === null ? null : canonical(row))
   return out
 }
+
+/**
+ * Whether what was read at `height` is older than the slice's checkpoint: it is refused and
+ * nothing written, by polling and real time alike, so the watcher never goes backwards.
+ */
+export const isBehind = (work: SliceWork, height: number): boolean =>
+  Option.isSome(work.checkpoint) && height < work.checkpoint.value.height
 
 /**
  * The events and row writes of a slice's rows read now (canonical JSON, `null`: gone), keys in
@@ -171,23 +181,22 @@ const prepare = (
 ): Effect.Effect<Prepared, DataNodeError.DataNodeError | SqlError> =>
   Effect.gen(function* () {
     const stored = Option.getOrUndefined(work.checkpoint)
-    if (stored !== undefined && head.height <= stored.height) {
-      const outcome: SliceOutcome =
-        head.height < stored.height
-          ? { _tag: "Behind", height: head.height, node: head.node, checkpoint: stored.height }
-          : { _tag: "Unchanged", height: head.height }
-      return { _tag: "Done", outcome } as const
+    const behind = (at: ReadPoint) =>
+      ({
+        _tag: "Done",
+        outcome: { _tag: "Behind", height: at.height, node: at.node, checkpoint: stored!.height }
+      }) as const
+    if (isBehind(work, head.height)) return behind(head)
+    if (stored !== undefined && head.height === stored.height) {
+      return { _tag: "Done", outcome: { _tag: "Unchanged", height: head.height } } as const
     }
     const [snapshot, read] = yield* ReadTracking.track(work.resource.read(readContext(store, work)))
     const at = read.lowest ? pointOf(read.lowest) : head
-    if (stored !== undefined && at.height < stored.height) {
-      const outcome: SliceOutcome = { _tag: "Behind", height: at.height, node: at.node, checkpoint: stored.height }
-      return { _tag: "Done", outcome } as const
-    }
+    if (isBehind(work, at.height)) return behind(at)
     const found = yield* compare(
       store,
       work,
-      canonicalRows(snapshot.rows),
+      canonicalOf(snapshot.rows),
       snapshot.complete,
       at,
       diffContext,
@@ -197,15 +206,23 @@ const prepare = (
   })
 
 /**
- * Commits what `prepare` found. `point` is where the slice's checkpoint moves (by default where
- * the rows were read): live work stamps events with the block that made them while the checkpoint
- * never goes back.
+ * Where a commit of what was read at `at` moves the slice's checkpoint: there, or nowhere if it is
+ * already higher (live work stamps events with the block that made them, which can be below the
+ * checkpoint a block's time update moved it to; the checkpoint never goes back).
  */
-export const commitSlice = (store: Store, work: SliceWork, prepared: Prepared, point?: ReadPoint) =>
+const checkpointAt = (work: SliceWork, at: ReadPoint): ReadPoint =>
+  Option.match(work.checkpoint, {
+    onNone: () => at,
+    onSome: (checkpoint) =>
+      checkpoint.height > at.height ? { height: checkpoint.height, time: checkpoint.time, node: checkpoint.node } : at
+  })
+
+/** Commits what `prepare` found (or the live path staged). */
+const commitSlice = (store: Store, work: SliceWork, prepared: Prepared) =>
   Effect.gen(function* () {
     if (prepared._tag === "Done") return prepared.outcome
     const { at, events, resume, writes } = prepared
-    const committed = yield* store.commit({ slice: work.slice, point: point ?? at, resume, writes, events })
+    const committed = yield* store.commit({ slice: work.slice, point: checkpointAt(work, at), resume, writes, events })
     for (const write of writes) {
       if (write.fingerprint === null) work.held.delete(write.key)
       else work.held.set(write.key, write.fingerprint)
@@ -223,6 +240,23 @@ export const commitSlice = (store: Store, work: SliceWork, prepared: Prepared, p
       kinds
     } satisfies SliceOutcome
   })
+
+/**
+ * Commits a slice's findings; when another watcher holds the slice's lease now, nothing is
+ * written, `onLost` is told, and the outcome is `undefined`.
+ */
+export const commitHeld = (
+  store: Store,
+  work: SliceWork,
+  prepared: Prepared,
+  onLost: (lost: LeaseLost) => Effect.Effect<void>
+): Effect.Effect<SliceOutcome | undefined, SqlError> =>
+  commitSlice(store, work, prepared).pipe(
+    Effect.catchIf(
+      (error): error is LeaseLost => error instanceof LeaseLost,
+      (error) => Effect.as(onLost(error), undefined)
+    )
+  )
 
 export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, DataNodeError.DataNodeError | SqlError> =>
   Effect.gen(function* () {
@@ -242,12 +276,8 @@ export const runCycle = (context: CycleContext): Effect.Effect<CycleOutcome, Dat
         // given up while it was read: the work is dropped, nothing written
         !holds(work.slice)
           ? Effect.void
-          : commitSlice(store, work, prepared).pipe(
-              Effect.map((outcome) => void slices.set(work.slice, outcome)),
-              Effect.catchIf(
-                (error): error is LeaseLost => error instanceof LeaseLost,
-                (error) => Effect.sync(() => void lost.push(error))
-              ),
+          : commitHeld(store, work, prepared, (error) => Effect.sync(() => void lost.push(error))).pipe(
+              Effect.map((outcome) => void (outcome !== undefined && slices.set(work.slice, outcome))),
               Effect.zipRight(context.between ?? Effect.void)
             )
       )

@@ -6,7 +6,7 @@ import { Effect, Option, Schema } from "effect"
 import { expect } from "vitest"
 import { WatcherConfig } from "../src/Config.js"
 import {
-  commitSlice,
+  commitHeld,
   compare,
   type CycleOutcome,
   pointOf,
@@ -327,7 +327,7 @@ const scripted = Effect.gen(function* () {
         options.report ?? true,
         options.skip
       )
-      yield* commitSlice(store, work, { _tag: "Ready", at, resume: undefined, ...found })
+      yield* commitHeld(store, work, { _tag: "Ready", at, resume: undefined, ...found }, Effect.die)
       return {
         writes: found.writes.map((w) => `${w.key} ${w.value}`),
         events: found.events.map((e) => {

@@ -21,8 +21,10 @@ import * as Effect from "effect/Effect"
 import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import {
-  commitSlice,
+  canonicalOf,
+  commitHeld,
   compare,
+  isBehind,
   pointOf,
   type Prepared,
   readContext,
@@ -31,9 +33,9 @@ import {
 } from "../Cycle.js"
 import type { ReadPoint, ResourceName, Row } from "../Event.js"
 import * as Metrics from "../Metrics.js"
-import { canonical, type DiffContext } from "../Resource.js"
+import type { DiffContext } from "../Resource.js"
 import { sliceOfRow } from "../Slice.js"
-import { LeaseLost, type Service as Store } from "../Store.js"
+import type { LeaseLost, Service as Store } from "../Store.js"
 import type { BlockClock, Seen } from "./BlockClock.js"
 
 /** What applying needs, and what it keeps per slice. */
@@ -106,21 +108,6 @@ export const recordsSilently = (state: LiveState, slice: string): boolean => {
   return work !== undefined && !state.initialEvents && !synced(state, work)
 }
 
-/** The checkpoint never goes back: a commit stamped lower leaves it where it is. */
-const checkpointPoint = (work: SliceWork, at: ReadPoint): ReadPoint =>
-  Option.match(work.checkpoint, {
-    onNone: () => at,
-    onSome: (checkpoint) =>
-      checkpoint.height > at.height ? { height: checkpoint.height, time: checkpoint.time, node: checkpoint.node } : at
-  })
-
-/** Rows as canonical JSON, converted as soon as they are found: a string weighs less than its object. */
-const canonicalOf = (rows: Iterable<readonly [string, Row | null]>): Map<string, string | null> => {
-  const out = new Map<string, string | null>()
-  for (const [key, row] of rows) out.set(key, row === null ? null : canonical(row))
-  return out
-}
-
 /** What was found of a slice: rows as canonical JSON (`null`: gone). */
 interface Found {
   readonly rows: ReadonlyMap<string, string | null>
@@ -143,16 +130,11 @@ const commitFound = (
   Effect.gen(function* () {
     if (found.rows.size === 0 && !found.complete) {
       // nothing to compare: only the checkpoint moves
-      const outcome = yield* commitSlice(
+      const outcome = yield* commitHeld(
         state.store,
         work,
         { _tag: "Ready", at, resume: work.resume, events: [], writes: [] },
-        checkpointPoint(work, at)
-      ).pipe(
-        Effect.catchIf(
-          (error): error is LeaseLost => error instanceof LeaseLost,
-          (error) => Effect.as(state.lost(error), undefined)
-        )
+        state.lost
       )
       if (outcome !== undefined) yield* state.committed(work.slice, outcome)
       return outcome
@@ -174,12 +156,7 @@ const commitFound = (
     yield* Effect.logDebug(
       `${work.slice}: ${origin} ${found.rows.size} row(s) at ${at.height}: ${compared.writes.length} changed, ${compared.events.length} event(s)`
     )
-    const outcome = yield* commitSlice(state.store, work, prepared, checkpointPoint(work, at)).pipe(
-      Effect.catchIf(
-        (error): error is LeaseLost => error instanceof LeaseLost,
-        (error) => Effect.as(state.lost(error), undefined)
-      )
-    )
+    const outcome = yield* commitHeld(state.store, work, prepared, state.lost)
     if (outcome === undefined) return undefined
     if (origin === "live") {
       const keys = state.liveWrites.get(work.slice) ?? new Map<string, number>()
@@ -229,8 +206,9 @@ const commitStagedOn = (state: LiveState, work: SliceWork, block: number, staged
   Effect.gen(function* () {
     const { slice } = work
     if ((state.readAt.get(slice) ?? -1) > block) return
-    // the slice moved past this block meanwhile (another watcher worked it while this one did not hold it)
-    if (Option.isSome(work.checkpoint) && work.checkpoint.value.height > block) return
+    // a read from a node behind the slice, or a change of a block the slice moved past meanwhile
+    // (another watcher worked it while this one did not hold it): refused, as a cycle refuses it
+    if (isBehind(work, block)) return
     const outcome = yield* commitFound(state, work, staged.found, staged.at, staged.origin)
     if (outcome === undefined) return
     if (staged.origin === "read") afterRead(state, slice, staged.at.height)

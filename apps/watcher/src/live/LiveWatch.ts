@@ -318,7 +318,10 @@ const arrive = (state: LiveState, backlog: Backlog, items: Queue.Enqueue<Arrived
     })
 }
 
-/** What a hint names, read again on the slices held; a failure leaves it to a reconciliation. */
+/**
+ * What a hint names, read again on the slices held, side by side (each has its own lock); a
+ * failure leaves it to a reconciliation.
+ */
 const readHints = (
   context: LiveContext,
   state: LiveState,
@@ -328,7 +331,6 @@ const readHints = (
   outages: OutagesService
 ) => {
   const slices = context.slicesOf(item.resource).filter((slice) => state.works.has(slice))
-  // the slices side by side: each has its own lock, and a hint is read at once, not behind the others
   const read = Effect.forEach(
     slices,
     (slice) => readSlice(state, slice, { minHeight: height + 1, hints: item.hints, reconciled: false }),

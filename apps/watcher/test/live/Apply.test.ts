@@ -119,3 +119,29 @@ it.scopedLive("a live change of a block the silent first read may have seen is r
     expect(yield* aliases(watcher)).toEqual([{ from: "six", to: "nine" }])
   })
 )
+
+it.scopedLive("a read from a node behind the slice's checkpoint is refused: nothing written, nothing reported", () =>
+  Effect.gen(function* () {
+    const watcher = yield* stateAt(yield* freshSqlite)
+    const works = new Map<string, SliceWork>()
+    const state = yield* liveStateOf(watcher, works)
+    const other = "b2".repeat(32)
+    // the read answers from block 6 (the node's head here), below block 7's checkpoint
+    const read = {
+      ...resource,
+      read: () =>
+        Effect.succeed({
+          rows: new Map<string, Row>([[other, { partyId: other, alias: "other", metadata: [] }]]),
+          complete: false
+        })
+    }
+    yield* take(watcher, works, read)
+    yield* applyRows(state, "profiles", 7, "n", [[party, profile("seven")]])
+    yield* commitStaged(state, 7, [slice])
+    yield* readSlice(state, slice, { minHeight: 0, reconciled: true })
+    yield* commitStaged(state, 8, [slice])
+    expect(yield* aliases(watcher)).toEqual([{ alias: "seven", metadata: [] }])
+    expect((yield* watcher.store.rows("profiles", [other])).size).toBe(0)
+    expect(Option.getOrThrow(works.get(slice)!.checkpoint).height).toBe(7)
+  })
+)
