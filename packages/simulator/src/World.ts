@@ -19,6 +19,7 @@ import { SignerRemovals } from "./internal/world/signerRemovals.js"
 import { type Catalog, makeCatalog } from "./internal/world/catalog.js"
 import { type Chain, makeChain } from "./internal/world/chain.js"
 import { Accounts } from "./internal/world/accounts.js"
+import { Funding } from "./internal/world/funding.js"
 import { Candles } from "./internal/world/candles.js"
 import { MarketData } from "./internal/world/marketData.js"
 import { FeesStats } from "./internal/world/feesStats.js"
@@ -104,6 +105,13 @@ export interface Options {
   readonly genesis?: string
   /** The chain id the nodes answer and transactions are signed for; default {@link chainIdOf} the seed. */
   readonly chainId?: string
+  /**
+   * Seconds between perpetuals' funding settlements, from block 1 on; default
+   * {@link DEFAULT_FUNDING_PERIOD_SECONDS}. Shorter periods let a test or a demo see funding paid.
+   *
+   * @since 0.2.0
+   */
+  readonly fundingPeriodSeconds?: number
 }
 
 /**
@@ -145,6 +153,15 @@ export const DEFAULT_SEED = Defaults.DEFAULT_SEED
  * @category Constants
  */
 export const DEFAULT_BLOCKS_PER_EPOCH = Defaults.DEFAULT_BLOCKS_PER_EPOCH
+
+/**
+ * Seconds between perpetuals' funding settlements when not told otherwise: 8 hours, as Vega's
+ * perpetual markets settled.
+ *
+ * @since 0.2.0
+ * @category Constants
+ */
+export const DEFAULT_FUNDING_PERIOD_SECONDS = Defaults.DEFAULT_FUNDING_PERIOD_SECONDS
 
 const DEFAULT_GENESIS = "2024-04-01T00:00:00Z"
 
@@ -329,6 +346,12 @@ export class World {
    */
   readonly marketData: MarketData
   /**
+   * Perpetuals' funding periods, their data points and the payments made.
+   *
+   * @since 0.2.0
+   */
+  readonly funding: Funding
+  /**
    * Each market's candles of every interval the node offers, from the trades.
    *
    * @since 0.2.0
@@ -381,17 +404,11 @@ export class World {
     this.seed = seedOf(options.seed ?? DEFAULT_SEED)
     this.scale = { ...defaultScale, ...options.scale }
     this.activity = { ...defaultActivity, ...options.activity }
-    const blocksPerEpoch = Math.max(2, options.blocksPerEpoch ?? DEFAULT_BLOCKS_PER_EPOCH)
-    const genesisMicros = Date.parse(options.genesis ?? DEFAULT_GENESIS) * 1000
-    this.chain = makeChain({
-      seed: this.seed,
-      genesisMicros,
-      blocksPerEpoch,
-      chainId: options.chainId ?? chainIdOf(this.seed)
-    })
-    this.height = Math.max(1, this.scale.epochs) * blocksPerEpoch + 1
+    this.chain = chainOf(this.seed, options)
+    this.height = Math.max(1, this.scale.epochs) * this.chain.blocksPerEpoch + 1
     const random = makeRandom(mix(this.seed, 0))
-    this.catalog = makeCatalog(random, this.scale, genesisMicros)
+    const fundingPeriod = options.fundingPeriodSeconds ?? DEFAULT_FUNDING_PERIOD_SECONDS
+    this.catalog = makeCatalog(random, this.scale, this.chain.genesisMicros, fundingPeriod)
     const journal = this.journal
     this.positions = new Positions(this.catalog, this.chain, journal)
     this.notionals = new Notionals(this.chain, this.positions, (m, h) => this.exchange.markPrice(m, h))
@@ -432,9 +449,11 @@ export class World {
     const stops = stream(13)
     const ownStops = this.activity.positionTrades > 0 ? this.scale.stopOrders : 0
     for (let i = 0; i < ownStops; i++) this.stopOrders.generate(stops, this.height)
+    this.funding = new Funding(this.chain, this.catalog, this.exchange, this.positions, this.accounts, this.height)
     this.marketData = new MarketData(
       this.chain,
       this.exchange,
+      this.funding,
       this.positions,
       this.liquidityProvisions,
       this.catalog.markets,
@@ -484,6 +503,8 @@ export class World {
       this.marketData.settle(this.height)
       const height = this.height + 1
       const random = makeRandom(mix(this.seed, height))
+      // a perpetual's funding is settled as its period ends, before the block's trades
+      this.funding.settle(height)
       this.exchange.advance(random, height, activity.positionTrades)
       this.accounts.advance(random, height)
       for (const row of this.positions.advanceStatuses(random, height, activity.positionTrades)) {
@@ -533,6 +554,15 @@ export class World {
     this.rewards.prune(minHeight)
   }
 }
+
+/** The chain a world's options describe. */
+const chainOf = (seed: number, options: Options): Chain =>
+  makeChain({
+    seed,
+    genesisMicros: Date.parse(options.genesis ?? DEFAULT_GENESIS) * 1000,
+    blocksPerEpoch: Math.max(2, options.blocksPerEpoch ?? DEFAULT_BLOCKS_PER_EPOCH),
+    chainId: options.chainId ?? chainIdOf(seed)
+  })
 
 /** The rewards of each past epoch. */
 const rewardsHistory = (world: World, random: Random): void => {

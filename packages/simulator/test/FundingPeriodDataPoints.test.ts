@@ -3,8 +3,8 @@ import { DataNode } from "@vega-effect/schema"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
 const PATH = "/api/v2/funding-periods/data-points/{marketId}"
-const world = smallWorld()
-world.advance(25)
+const world = smallWorld({ fundingPeriodSeconds: 200 })
+world.advance(450)
 const node = nodeOf(world)
 const perp = world.catalog.markets.find((m) => m.product === "perpetual")!
 const future = world.catalog.markets.find((m) => m.product === "future")!
@@ -18,9 +18,17 @@ const periods = (query: Query = {}) =>
     call(node, "/api/v2/funding-periods/{marketId}", query, { marketId: perp.id })
   ).fundingPeriods.edges.map((e) => e.node)
 
-/** The data points of one period, oldest first. */
-const ofPeriod = (seq: bigint) =>
-  points({ seq, "pagination.first": 5000, "pagination.newestFirst": false }).edges.map((e) => e.node)
+/** The data points of one period, oldest first (of one source, unless told otherwise). */
+const ofPeriod = (seq: bigint, source: string | null = "SOURCE_INTERNAL") =>
+  points({
+    seq,
+    "pagination.first": 5000,
+    "pagination.newestFirst": false,
+    ...(source === null ? {} : { source })
+  }).edges.map((e) => e.node)
+
+/** A market price in the asset's decimals, as the core submits it. */
+const inAsset = (price: bigint) => price * 10n ** BigInt(perp.settlementAsset.decimals - perp.priceDecimals)
 
 /** The last mark-to-market (every 10 blocks) that changed the mark price. */
 const lastChange = () => {
@@ -33,7 +41,7 @@ describe("GET /api/v2/funding-periods/data-points/{marketId}", () => {
   it("records the mark price at each change, the period's last point carried into the next", () => {
     const [current, ended, before] = periods({ "pagination.first": 3 })
     const rows = ofPeriod(ended.seq)
-    expect(rows.length).toBeGreaterThan(100)
+    expect(rows.length).toBeGreaterThan(10)
     // the first is the previous period's last point, carried over with its own time and price
     const previous = ofPeriod(before.seq)
     const last = previous[previous.length - 1]
@@ -74,18 +82,18 @@ describe("GET /api/v2/funding-periods/data-points/{marketId}", () => {
   })
 
   it("has the latest mark price as its newest point", () => {
-    const newest = points({ "pagination.first": 1 }).edges[0].node
+    const newest = points({ "pagination.first": 1, source: "SOURCE_INTERNAL" }).edges[0].node
     const data = JSON.parse(
       call(node, "/api/v2/market/data/{marketId}/latest", {}, { marketId: perp.id }).body
     ).marketData
-    expect(String(newest.price)).toBe(data.markPrice)
+    expect(newest.price).toBe(inAsset(BigInt(data.markPrice)))
     const mtm = lastChange()
     expect(newest.timestamp).toBe(BigInt(Math.floor(world.chain.blockTime(mtm) / 1_000_000)) * 1_000_000_000n)
   })
 
   it("pages both ways with cursors, newest first by default", () => {
     const seq = periods({ "pagination.first": 2 })[1].seq
-    const all = ofPeriod(seq)
+    const all = ofPeriod(seq, null)
       .map((n) => `${n.timestamp}/${n.seq}`)
       .reverse()
     const forward = walk((after) => {
@@ -106,34 +114,41 @@ describe("GET /api/v2/funding-periods/data-points/{marketId}", () => {
       timestamp: expect.any(String),
       marketID: perp.id,
       fundingPeriodSeq: Number(seq),
-      dataPointType: 2
+      dataPointType: first.edges[0].node.dataPointType === "SOURCE_EXTERNAL" ? 1 : 2
     })
     const before = points({ seq, "pagination.last": 3, "pagination.before": first.pageInfo.endCursor })
     expect(before.edges.map((e) => `${e.node.timestamp}/${e.node.seq}`)).toEqual(all.slice(1, 4))
     expect(before.pageInfo.hasPreviousPage).toBe(true)
     // the carried point and the one it copies share a timestamp: the sequence number orders them
+    const last = points({ seq: seq - 1n, "pagination.first": 1 })
     const boundary = points({
-      "pagination.first": 2,
+      "pagination.first": 1,
       "pagination.newestFirst": false,
-      "pagination.after": points({ seq: seq - 1n, "pagination.first": 1 }).pageInfo.endCursor
+      "pagination.after": last.pageInfo.endCursor
     })
-    expect(boundary.edges.map((e) => e.node.seq)).toEqual([seq, seq])
+    expect(boundary.edges.map((e) => [e.node.timestamp, e.node.seq, e.node.dataPointType])).toEqual([
+      [last.edges[0].node.timestamp, seq, last.edges[0].node.dataPointType]
+    ])
   })
 
   it("filters by date range, source and period", () => {
     const seq = periods({ "pagination.first": 2 })[1].seq
-    const rows = ofPeriod(seq)
-    const from = rows[10].timestamp
-    const to = rows[20].timestamp
+    const rows = ofPeriod(seq, null)
+    const from = rows[3].timestamp
+    const to = rows[8].timestamp
     const ranged = points({
       "dateRange.startTimestamp": from,
       "dateRange.endTimestamp": to,
       "pagination.newestFirst": false
     })
-    expect(ranged.edges.map((e) => e.node.timestamp)).toEqual(rows.slice(10, 20).map((r) => r.timestamp))
-    expect(points({ source: "SOURCE_EXTERNAL" }).edges).toEqual([])
+    expect(ranged.edges.map((e) => e.node.timestamp)).toEqual(rows.slice(3, 8).map((r) => r.timestamp))
+    const external = points({ source: "SOURCE_EXTERNAL", seq, "pagination.first": 5000 }).edges
+    expect(external.length).toBeGreaterThan(5)
+    expect(external.every((e) => e.node.dataPointType === "SOURCE_EXTERNAL")).toBe(true)
     expect(points({ source: "SOURCE_UNSPECIFIED" }).edges).toEqual([])
-    expect(points({ source: "SOURCE_INTERNAL", seq, "pagination.first": 5000 }).edges.length).toBe(rows.length)
+    expect(points({ source: "SOURCE_INTERNAL", seq, "pagination.first": 5000 }).edges.length).toBe(
+      rows.length - external.length
+    )
     expect(points({ seq: 10n ** 12n }).edges).toEqual([])
   })
 
@@ -141,12 +156,12 @@ describe("GET /api/v2/funding-periods/data-points/{marketId}", () => {
     expect(points({}, future.id).edges).toEqual([])
     expect(points({}, "ab".repeat(32)).edges).toEqual([])
     expect(points({}, perp.id.toUpperCase()).edges.length).toBeGreaterThan(0)
-    const newest = (n = node) => points({ "pagination.first": 1 }, perp.id, n).edges[0].node
+    const internal = { source: "SOURCE_INTERNAL", "pagination.first": 1 }
+    const newest = (n = node) => points(internal, perp.id, n).edges[0].node
     const lagging = nodeOf(world, { height: lastChange() - 1 })
     expect(newest(lagging).timestamp < newest().timestamp).toBe(true)
     expect(newest(lagging)).toEqual(
-      points({ "pagination.first": 1, "pagination.after": points({ "pagination.first": 1 }).pageInfo.endCursor })
-        .edges[0].node
+      points({ ...internal, "pagination.after": points(internal).pageInfo.endCursor }).edges[0].node
     )
   })
 

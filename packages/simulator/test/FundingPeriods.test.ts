@@ -3,7 +3,7 @@ import { DataNode } from "@vega-effect/schema"
 import { call, cursorJson, decoded, nodeOf, smallWorld, walk } from "./harness.js"
 
 const PATH = "/api/v2/funding-periods/{marketId}"
-const world = smallWorld()
+const world = smallWorld({ fundingPeriodSeconds: 5 })
 world.advance(3)
 const node = nodeOf(world)
 const perp = world.catalog.markets.find((m) => m.product === "perpetual")!
@@ -28,8 +28,20 @@ describe("GET /api/v2/funding-periods/{marketId}", () => {
     expect(current.fundingPayment).toBeUndefined()
     const ended = page.edges[1].node
     expect(ended.end).toBe(current.start)
-    expect(ended.fundingPayment).toBe(0n)
-    expect(ended.internalTwap).toBe(ended.externalTwap)
+    expect(ended.fundingPayment).toBe(ended.internalTwap! - ended.externalTwap!)
+    // the period in progress starts with TWAPs of the points carried over: the ended one's last
+    const carried = (source: string) =>
+      decoded(
+        DataNode.ListFundingPeriodDataPointsResponse,
+        call(
+          node,
+          "/api/v2/funding-periods/data-points/{marketId}",
+          { seq: current.seq, source, "pagination.first": 1000, "pagination.newestFirst": false },
+          { marketId: perp.id }
+        )
+      ).fundingPeriodDataPoints.edges[0].node
+    expect(current.internalTwap).toBe(carried("SOURCE_INTERNAL").price)
+    expect(current.externalTwap).toBe(carried("SOURCE_EXTERNAL").price)
     const raw = JSON.parse(call(node, PATH, { "pagination.first": 2 }, { marketId: perp.id }).body)
     expect(Object.keys(raw.fundingPeriods.edges[1].node)).toEqual([
       "marketId",
@@ -41,7 +53,12 @@ describe("GET /api/v2/funding-periods/{marketId}", () => {
       "internalTwap",
       "externalTwap"
     ])
-    expect(raw.fundingPeriods.edges[1].node.fundingRate).toBe("0")
+    // the first, from the opening to block 1, ended before the oracle's first price: no payment
+    const first = page.edges[page.edges.length - 1].node
+    expect(first.seq).toBe(1n)
+    expect(first.start).toBe(BigInt(perp.openMicros) * 1000n)
+    expect([first.fundingPayment, first.fundingRate, first.externalTwap]).toEqual([undefined, undefined, undefined])
+    expect(first.internalTwap).toBeDefined()
   })
 
   it("pages both ways with cursors", () => {

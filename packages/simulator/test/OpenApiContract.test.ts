@@ -109,6 +109,7 @@ const COVERED = [
   "/api/v2/liquidity/provisions",
   "/api/v2/funding-periods/{marketId}",
   "/api/v2/funding-periods/data-points/{marketId}",
+  "/api/v2/funding-payments",
   "/api/v2/erc20/multisigcontrol/signer/removed/bundles",
   "/api/v2/erc20/asset/list/bundle",
   "/api/v2/erc20/asset/limits/bundle",
@@ -216,6 +217,8 @@ const run = (options: Simulator.Options) =>
     const sim = yield* Simulator.make({
       seed: 18,
       blocksPerEpoch: 5,
+      // perpetuals settle funding within the blocks run
+      fundingPeriodSeconds: 5,
       spam: { difficulty: 2, numberOfTxPerBlock: 10 },
       ...options
     })

@@ -28,6 +28,7 @@ const defaults: Flags = {
   referralSets: Option.none(),
   epochs: Option.none(),
   blocksPerEpoch: 50,
+  fundingPeriodSeconds: 28_800,
   blockInterval: "1s",
   host: "127.0.0.1",
   port: 3008,
@@ -56,13 +57,15 @@ describe("vega-sim flags", () => {
       faultyNodes: "3",
       quirks: "v0.75",
       nodeVersion: "v0.79",
-      blockInterval: "250 millis"
+      blockInterval: "250 millis",
+      fundingPeriodSeconds: 60
     })
     if ("error" in options) throw new Error(options.error)
     expect(options.seed).toBe(42)
     expect(options.scale).toEqual({ positions: 5000 })
     expect(options.quirks).toBe("v0.75")
     expect(options.nodeVersion).toBe("v0.79")
+    expect(options.fundingPeriodSeconds).toBe(60)
     expect(Duration.toMillis(options.blockInterval as Duration.Duration)).toBe(250)
     expect(options.nodes?.map((n) => [n.port, n.lag, n.faults])).toEqual([
       [3008, 0, undefined],
@@ -76,6 +79,9 @@ describe("vega-sim flags", () => {
       error: `--block-interval: expected ${DurationText.EXPECTED} (more than zero), or "manual"; got "soon"`
     })
     expect(toOptions({ ...defaults, nodes: 0 })).toEqual({ error: "--nodes: at least one node is needed" })
+    expect(toOptions({ ...defaults, fundingPeriodSeconds: 0 })).toEqual({
+      error: "--funding-period-seconds: at least one second"
+    })
   })
 
   it("take latency and jitter as durations", () => {
@@ -173,6 +179,7 @@ describe("vega-sim duration flags", () => {
     expect(section("--block-interval")).toContain(DurationText.EXPECTED)
     expect(section("--latency")).toContain(DurationText.EXPECTED)
     expect(section("--blocks-per-epoch")).toContain(`default: ${DEFAULTS.blocksPerEpoch}`)
+    expect(section("--funding-period-seconds")).toContain("default: 28800")
     expect(section("--nodes")).toContain("default: 1")
     expect(section("--seed")).toContain("default: 1")
     expect(section("--host")).toContain("default: 127.0.0.1")

@@ -21,6 +21,7 @@ import * as WorldDefaults from "./world/defaults.js"
 export const DEFAULTS = {
   seed: String(WorldDefaults.DEFAULT_SEED),
   blocksPerEpoch: WorldDefaults.DEFAULT_BLOCKS_PER_EPOCH,
+  fundingPeriodSeconds: WorldDefaults.DEFAULT_FUNDING_PERIOD_SECONDS,
   blockInterval: "1s",
   host: "127.0.0.1",
   port: 3008,
@@ -66,6 +67,12 @@ export const flags = {
   blocksPerEpoch: withDefault(
     Options.integer("blocks-per-epoch").pipe(Options.withDescription("blocks in an epoch")),
     DEFAULTS.blocksPerEpoch
+  ),
+  fundingPeriodSeconds: withDefault(
+    Options.integer("funding-period-seconds").pipe(
+      Options.withDescription("seconds between perpetuals' funding settlements")
+    ),
+    DEFAULTS.fundingPeriodSeconds
   ),
   blockInterval: withDefault(
     duration("block-interval", `time between blocks: ${DurationText.EXPECTED}, or "manual"`),
@@ -208,10 +215,12 @@ export const toOptions = (f: Flags): Simulator.Options | { readonly error: strin
   const jitter = optionalDuration("jitter", f.jitter)
   if (Either.isLeft(jitter)) return { error: jitter.left }
   if (f.nodes < 1) return { error: "--nodes: at least one node is needed" }
+  if (f.fundingPeriodSeconds < 1) return { error: "--funding-period-seconds: at least one second" }
   return {
     seed: /^\d+$/.test(f.seed) ? Number(f.seed) : f.seed,
     scale: scaleOf(f),
     blocksPerEpoch: f.blocksPerEpoch,
+    fundingPeriodSeconds: f.fundingPeriodSeconds,
     blockInterval: interval.right,
     quirks: f.quirks,
     nodeVersion: f.nodeVersion,

@@ -2,8 +2,10 @@
  * Go's `decimal.NewFromString` (github.com/vegaprotocol/decimal v1.3.1-uint256, the shopspring
  * fork the v0.75.8 node uses), read exactly: an optional exponent after `e` or `E` (an int32),
  * at most one `.`, and an integer (optional sign, decimal digits) once the point is taken out;
- * else the library's error text.
+ * else the library's error text; and its division.
  */
+import * as BigDecimal from "effect/BigDecimal"
+import { divRound } from "./world/orders.js"
 
 /** A decimal `value × 10^exp`. */
 export interface GoDecimal {
@@ -41,3 +43,10 @@ export const parseGoDecimal = (input: string): GoDecimal | { readonly error: str
 
 export const isGoDecimalError = (d: GoDecimal | { readonly error: string }): d is { readonly error: string } =>
   "error" in d
+
+/** Places of a quotient: the library divides to `DivisionPrecision` (16), rounding half away from zero. */
+const DIVISION_PLACES = 16
+
+/** `n / d` (`d` > 0) as the library's `Div` gives it. */
+export const divide = (n: bigint, d: bigint): BigDecimal.BigDecimal =>
+  BigDecimal.make(divRound(n * 10n ** BigInt(DIVISION_PLACES), d), DIVISION_PLACES)

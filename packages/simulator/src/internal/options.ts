@@ -44,6 +44,7 @@ const worldProblem = (options: Fields): Problem | undefined =>
     ["blocksPerEpoch", (u) => isCount(u, 1), "an integer from 1"],
     ["genesis", (u) => isText(u) && !Number.isNaN(Date.parse(u)), "an RFC 3339 time"],
     ["chainId", isText, "a non-empty chain id"],
+    ["fundingPeriodSeconds", (u) => isCount(u, 1), "an integer from 1"],
     ["quirks", (u) => QUIRKS.includes(u), `one of ${QUIRKS.join(", ")}`],
     ["nodeVersion", (u) => NODE_VERSIONS.includes(u as never), `one of ${NODE_VERSIONS.join(", ")}`],
     ["blockInterval", (u) => u === "manual" || isDuration(u), 'a duration or "manual"'],

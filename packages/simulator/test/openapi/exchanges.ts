@@ -19,7 +19,7 @@ import { stopOrders } from "./stopOrders.js"
 import { parties } from "./parties.js"
 import { referrals } from "./referrals.js"
 import { successorMarkets } from "./successorMarkets.js"
-import { fundingDataPoints } from "./funding.js"
+import { fundingDataPoints, fundingPayments } from "./funding.js"
 import { assetLimits } from "./assetLimits.js"
 import { deprecatedProvisions, feesStats, fundingPeriods, liquidityProviders, paidLiquidityFees } from "./feesStats.js"
 import { transfers } from "./transfers.js"
@@ -492,6 +492,7 @@ export const record = async (sim: Simulator.Service): Promise<ReadonlyArray<Exch
   await deprecatedProvisions(r, market)
   await fundingPeriods(r)
   await fundingDataPoints(r)
+  await fundingPayments(r)
   await transfers(r, market)
   await bridge(r)
   await teams(r)

@@ -19,3 +19,21 @@ export const fundingDataPoints = async (r: Recorder) => {
   await r.query(template, {}, { marketId: future ?? "cd".repeat(32) })
   await r.query(template, {}, { marketId: "xyz" })
 }
+
+/** Funding payments: a party's (first page, one market's, the refused second page) and bad ids. */
+export const fundingPayments = async (r: Recorder) => {
+  const positions = await r.query("/api/v2/positions", { "pagination.first": "200" })
+  const open: Array<{ node: { partyId: string; marketId: string; openVolume: string } }> =
+    positions?.positions?.edges ?? []
+  const template = "/api/v2/funding-payments"
+  for (const { node } of open.filter((e) => e.node.openVolume !== "0").slice(0, 5)) {
+    const page = await r.query(template, { partyId: node.partyId, "pagination.first": "2" })
+    if ((page?.fundingPayments?.edges ?? []).length === 0) continue
+    await r.query(template, { partyId: node.partyId, marketId: node.marketId })
+    const after = page.fundingPayments.pageInfo.endCursor
+    await r.query(template, { partyId: node.partyId, "pagination.first": "2", "pagination.after": after })
+    break
+  }
+  await r.query(template, {})
+  await r.query(template, { partyId: "cd".repeat(32), marketId: "xyz" })
+}

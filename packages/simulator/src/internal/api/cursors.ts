@@ -408,6 +408,11 @@ export const FundingPeriodCursor: CursorSpec = {
   ]
 }
 
+export const FundingPaymentCursor: CursorSpec = {
+  struct: "FundingPaymentCursor",
+  fields: [time("vegaTime"), id("marketID", "entities.MarketID"), id("partyID", "entities.PartyID")]
+}
+
 export const FundingPeriodDataPointCursor: CursorSpec = {
   struct: "FundingPeriodDataPointCursor",
   fields: [

@@ -7,7 +7,8 @@
  * has no periods (an empty page). `dateRange` bounds the periods' start times (start inclusive,
  * end exclusive, not validated). Rows are ordered by start time, market and sequence number
  * (newest first by default); the cursor is `{"startTime":…,"marketID":…,"fundingPeriodSeq":…}`.
- * The period in progress has no `end`, `fundingPayment` or `fundingRate`.
+ * The period in progress has no `end`, `fundingPayment` or `fundingRate`, and its TWAPs as of its
+ * start; a period that ended without prices of both series has no payment or rate either.
  *
  * `GET /api/v2/funding-periods/data-points/{marketId}` (ListFundingPeriodDataPoints) answers the
  * world's data points (`world/funding.ts`) with the same market id checks. `dateRange` bounds
@@ -18,11 +19,10 @@
  * the source as its enum number (`datanode/entities/funding_period.go`, v0.75.8). A cursor that
  * does not read is a 500 `failed to get funding period data points`.
  */
-import { DataNodeApi, Decimal, Encoder, GatewayError, Ids, VegaEvents } from "@vega-effect/schema"
-import * as Option from "effect/Option"
+import { DataNodeApi, Encoder, GatewayError, Ids, VegaEvents } from "@vega-effect/schema"
 import { resolve } from "../paging.js"
 import { enumParam, paginationParams, param, type Params, type Reply, type Route } from "../route.js"
-import { fundingDataPoints, fundingPeriods, type FundingDataPointRow, type FundingPeriodRow } from "../world/funding.js"
+import type { FundingDataPointRow, FundingPeriodRow } from "../world/funding.js"
 import { compareStrings } from "../world/versioned.js"
 import { arraySource, list } from "./connection.js"
 import { FundingPeriodCursor, FundingPeriodDataPointCursor, writeCursor } from "./cursors.js"
@@ -34,17 +34,21 @@ import { badCursor, error, internal, invalidPagination, ok } from "./reply.js"
 const { ApiErrors } = GatewayError
 
 const encode = Encoder.stringify(VegaEvents.FundingPeriod)
-const zero = Option.getOrThrow(Decimal.parse("0"))
 
-const periodJson = (row: FundingPeriodRow): string =>
-  encode({
+/** A period as the store holds it: as it started, or as it ended (payment and rate only when priced). */
+const periodJson = (row: FundingPeriodRow): string => {
+  const ended = row.ended
+  const twaps = ended ?? row
+  return encode({
     marketId: row.market.id,
     seq: BigInt(row.seq),
     start: BigInt(row.start) * 1000n,
-    ...(row.end === undefined ? {} : { end: BigInt(row.end) * 1000n, fundingPayment: 0n, fundingRate: zero }),
-    internalTwap: row.twap,
-    externalTwap: row.twap
+    ...(ended === undefined ? {} : { end: BigInt(ended.end) * 1000n }),
+    ...(ended?.payment === undefined ? {} : { fundingPayment: ended.payment, fundingRate: ended.rate }),
+    ...(twaps.internalTwap === undefined ? {} : { internalTwap: twaps.internalTwap }),
+    ...(twaps.externalTwap === undefined ? {} : { externalTwap: twaps.externalTwap })
   } as unknown as VegaEvents.FundingPeriod)
+}
 
 interface PeriodKey {
   readonly start: number
@@ -67,13 +71,10 @@ const handlePeriods = (params: Params, node: NodeView): Reply => {
   const range = dateRange(params)
   const { world } = node
   const market = world.catalog.marketById.get(marketId.toLowerCase())
-  const now = world.chain.blockTime(node.readableHeight)
   const rows =
     market === undefined
       ? []
-      : fundingPeriods(world.chain, (m, h) => world.exchange.markPrice(m, h), market, now).filter((row) =>
-          inRange(range, row.start)
-        )
+      : world.funding.periods(market, node.readableHeight).filter((row) => inRange(range, row.start))
   const result = list<FundingPeriodRow, PeriodKey>({
     request,
     cursor: FundingPeriodCursor,
@@ -91,14 +92,13 @@ const handlePeriods = (params: Params, node: NodeView): Reply => {
 
 const encodePoint = Encoder.stringify(VegaEvents.FundingPeriodDataPoint)
 
-/** The world records internal points only. */
-const INTERNAL = VegaEvents.FundingPeriodDataPointSource.values.SOURCE_INTERNAL
+const SOURCES = VegaEvents.FundingPeriodDataPointSource.values
 
 const pointJson = (row: FundingDataPointRow): string =>
   encodePoint({
     marketId: row.market.id,
     seq: BigInt(row.seq),
-    dataPointType: "SOURCE_INTERNAL",
+    dataPointType: row.source,
     price: row.price,
     timestamp: BigInt(row.timestamp) * 1000n,
     twap: row.twap
@@ -115,26 +115,10 @@ const comparePointToKey = (row: FundingDataPointRow, key: PointKey): number =>
   row.timestamp - key.timestamp ||
   compareStrings(row.market.id, key.market) ||
   row.seq - key.seq ||
-  INTERNAL - key.source
+  SOURCES[row.source] - key.source
 
 const pointCursorOf = (row: FundingDataPointRow): string =>
-  writeCursor(FundingPeriodDataPointCursor, [row.timestamp, row.market.id, row.seq, INTERNAL])
-
-/** The first index in `rows` (ordered by `value`) whose value is at least `bound`. */
-const firstAtLeast = (
-  rows: ReadonlyArray<FundingDataPointRow>,
-  value: (row: FundingDataPointRow) => number,
-  bound: number
-): number => {
-  let lo = 0
-  let hi = rows.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (value(rows[mid]) < bound) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
+  writeCursor(FundingPeriodDataPointCursor, [row.timestamp, row.market.id, row.seq, SOURCES[row.source]])
 
 const handleDataPoints = (params: Params, node: NodeView): Reply => {
   const marketId = params.path.get("marketId") ?? ""
@@ -147,24 +131,22 @@ const handleDataPoints = (params: Params, node: NodeView): Reply => {
   const seq = int64(params, "seq")
   const { world } = node
   const market = world.catalog.marketById.get(marketId.toLowerCase())
-  let rows: ReadonlyArray<FundingDataPointRow> =
-    market === undefined || (source !== undefined && source !== "SOURCE_INTERNAL")
+  const wanted =
+    seq === undefined ? undefined : Number(seq > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : seq)
+  const start = range.start === undefined ? undefined : toMicros(range.start)
+  const end = range.end === undefined ? undefined : toMicros(range.end)
+  const rows =
+    market === undefined
       ? []
-      : fundingDataPoints(world.chain, (m, h) => world.exchange.markPrice(m, h), market, node.readableHeight)
-  // Both the timestamps and the sequence numbers never decrease along the rows: each filter is a slice.
-  if (range.start !== undefined) rows = rows.slice(firstAtLeast(rows, (r) => r.timestamp, toMicros(range.start)))
-  if (range.end !== undefined)
-    rows = rows.slice(
-      0,
-      firstAtLeast(rows, (r) => r.timestamp, toMicros(range.end))
-    )
-  if (seq !== undefined) {
-    const wanted = seq > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(seq)
-    rows = rows.slice(
-      firstAtLeast(rows, (r) => r.seq, wanted),
-      firstAtLeast(rows, (r) => r.seq, wanted + 1)
-    )
-  }
+      : world.funding
+          .dataPoints(market, node.readableHeight)
+          .filter(
+            (r) =>
+              (source === undefined || r.source === source) &&
+              (wanted === undefined || r.seq === wanted) &&
+              (start === undefined || r.timestamp >= start) &&
+              (end === undefined || r.timestamp < end)
+          )
   const result = list<FundingDataPointRow, PointKey>({
     request,
     cursor: FundingPeriodDataPointCursor,

@@ -30,13 +30,14 @@ import * as BigDecimal from "effect/BigDecimal"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { World } from "../../World.js"
+import { divide } from "../goDecimal.js"
 import { nanosToMicros } from "../goTime.js"
 import { resolve, type PageRequest } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { MarketInfo } from "../world/catalog.js"
 import { nanosOf } from "../world/eventTime.js"
+import type { FundingState } from "../world/funding.js"
 import type { MarketDataRecord } from "../world/marketData.js"
-import { divRound } from "../world/orders.js"
 import { list } from "./connection.js"
 import { MarketDataCursor, readCursor, writeCursor } from "./cursors.js"
 import { decodesAsId } from "./ids.js"
@@ -49,12 +50,6 @@ const { ApiErrors } = GatewayError
 
 const decimal = (text: string): BigDecimal.BigDecimal => Option.getOrThrow(Decimal.parse(text))
 
-/** Go's shopspring decimals divide to 16 places, rounding half away from zero. */
-const DIVISION_PLACES = 16
-
-const ratio = (part: bigint, whole: bigint): BigDecimal.BigDecimal =>
-  BigDecimal.make(divRound(part * 10n ** BigInt(DIVISION_PLACES), whole), DIVISION_PLACES)
-
 const zero = BigDecimal.fromBigInt(0n)
 const one = BigDecimal.fromBigInt(1n)
 
@@ -62,7 +57,7 @@ const one = BigDecimal.fromBigInt(1n)
 const feeShares = (record: MarketDataRecord) =>
   record.providers.map((p) => ({
     party: p.party.id,
-    equityLikeShare: ratio(p.commitment, record.suppliedStake),
+    equityLikeShare: divide(p.commitment, record.suppliedStake),
     averageEntryValuation: BigDecimal.fromBigInt(record.suppliedStake),
     averageScore: zero,
     virtualStake: BigDecimal.fromBigInt(p.commitment)
@@ -82,18 +77,22 @@ const slas = (record: MarketDataRecord) =>
     notionalVolumeSells: Option.some(zero)
   }))
 
-/** A perpetual's funding period in progress, with no funding to pay. */
-const perpetualData = (record: MarketDataRecord, funding: NonNullable<MarketDataRecord["funding"]>) => ({
-  fundingPayment: 0n,
-  fundingRate: zero,
-  internalTwap: record.markPrice,
-  externalTwap: record.markPrice,
+/**
+ * A perpetual's funding period in progress (`world/funding.ts`): payment, rate and both TWAPs as
+ * of the block's time, in asset decimals as the core writes them, the index price the oracle's
+ * last; the composite price is the mark price, in market decimals.
+ */
+const perpetualData = (record: MarketDataRecord, funding: FundingState) => ({
+  fundingPayment: funding.payment,
+  fundingRate: funding.rate,
+  internalTwap: funding.internalTwap,
+  externalTwap: funding.externalTwap,
   seqNum: BigInt(funding.seq),
-  startTime: nanosOf(funding.startMicros),
+  startTime: nanosOf(funding.start),
   internalCompositePrice: record.markPrice,
   nextInternalCompositePriceCalc: nanosOf(record.nextMarkToMarket),
   internalCompositePriceType: "COMPOSITE_PRICE_TYPE_LAST_TRADE",
-  underlyingIndexPrice: record.markPrice
+  underlyingIndexPrice: funding.indexPrice
 })
 
 /**
@@ -103,8 +102,7 @@ const perpetualData = (record: MarketDataRecord, funding: NonNullable<MarketData
  * and target stake (mark × open interest in asset units × the markets' scaling factor 0.05), the
  * price monitoring bounds (one per trigger of the markets' settings, around the mark price), the
  * next mark-to-market (the block where the mark price is next drawn) and network close-out (every
- * disposal time step from the market's opening), and a perpetual's funding period (every 8 hours
- * from its opening).
+ * disposal time step from the market's opening), and a perpetual's funding period in progress.
  *
  * Fixed plausible values, consistent with the rest: continuous trading in an active market (no
  * auction: auction times, indicative price and volume zero, no triggers), the market value proxy
@@ -112,8 +110,7 @@ const perpetualData = (record: MarketDataRecord, funding: NonNullable<MarketData
  * with (last trade) and no mark price state. Each provider's fee share is its part of the supplied
  * stake, valued at the supplied stake, with a score of 0 and its commitment as virtual stake; as
  * the providers place no orders their SLA shows no time on the book (a full fee penalty, no bond
- * penalty, required liquidity their commitment). A perpetual's funding is zero: its internal and
- * external TWAPs, composite price and index price are all the mark price.
+ * penalty, required liquidity their commitment).
  */
 export const marketDataValue = (record: MarketDataRecord): Vega.MarketData => {
   const { market, markPrice, suppliedStake } = record

@@ -10,13 +10,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import type { MarketInfo } from "../world/catalog.js"
 import { FeeFactors } from "../world/fees.js"
+import type { FundingSchedule } from "../world/funding.js"
 import { ScalingFactors, SlippageFactors } from "../world/margin.js"
-import {
-  DISPOSAL_TIME_STEP_SECONDS,
-  FUNDING_PERIOD_SECONDS,
-  PRICE_MONITORING_TRIGGERS,
-  TARGET_STAKE_SCALING
-} from "../world/marketData.js"
+import { DISPOSAL_TIME_STEP_SECONDS, PRICE_MONITORING_TRIGGERS, TARGET_STAKE_SCALING } from "../world/marketData.js"
 import { type NodeVersion, since } from "./nodeVersion.js"
 
 const encodeMarket = Schema.encodeSync(Market.Market)
@@ -48,8 +44,8 @@ const oracleSpec = (market: MarketInfo, purpose: string, property: string, type:
   status: "STATUS_ACTIVE"
 })
 
-/** The perpetual's funding schedule: every 8 hours from its opening. */
-const scheduleSpec = (market: MarketInfo) => ({
+/** The perpetual's funding schedule (`world/funding.ts`), its times in whole seconds. */
+const scheduleSpec = (market: MarketInfo, schedule: FundingSchedule) => ({
   id: specId(market, "schedule"),
   createdAt: String(BigInt(market.proposedMicros) * 1000n),
   updatedAt: "0",
@@ -58,7 +54,10 @@ const scheduleSpec = (market: MarketInfo) => ({
       timeTrigger: {
         conditions: [{ operator: "OPERATOR_GREATER_THAN_OR_EQUAL", value: "0" }],
         triggers: [
-          { initial: String(Math.floor(market.openMicros / 1_000_000)), every: String(FUNDING_PERIOD_SECONDS) }
+          {
+            initial: String(Math.floor(schedule.initialMicros / 1_000_000)),
+            every: String(Math.floor(schedule.everyMicros / 1_000_000))
+          }
         ]
       }
     }
@@ -80,8 +79,8 @@ const terminationSpec = (market: MarketInfo) => oracleSpec(market, "termination"
  * settlement and termination oracles, a perpetual's funding schedule and settlement oracle.
  */
 export const dataSourceSpecs = (market: MarketInfo) =>
-  market.product === "perpetual"
-    ? [scheduleSpec(market), settlementSpec(market)]
+  market.funding !== undefined
+    ? [scheduleSpec(market, market.funding), settlementSpec(market)]
     : [settlementSpec(market), terminationSpec(market)]
 
 const futureProduct = (market: MarketInfo) => ({
@@ -95,14 +94,14 @@ const futureProduct = (market: MarketInfo) => ({
   }
 })
 
-const perpetualProduct = (market: MarketInfo) => ({
+const perpetualProduct = (market: MarketInfo, schedule: FundingSchedule) => ({
   settlementAsset: market.settlementAsset.id,
   quoteName: market.settlementAsset.symbol,
   marginFundingFactor: decimal("0.1"),
   interestRate: decimal("0"),
   clampLowerBound: decimal("-0.0005"),
   clampUpperBound: decimal("0.0005"),
-  dataSourceSpecForSettlementSchedule: scheduleSpec(market),
+  dataSourceSpecForSettlementSchedule: scheduleSpec(market, schedule),
   dataSourceSpecForSettlementData: settlementSpec(market),
   dataSourceSpecBinding: {
     settlementDataProperty: priceProperty(market),
@@ -141,7 +140,7 @@ const tradableInstrument = (market: MarketInfo) => ({
     metadata: {
       tags: [`base:${market.code.split(/USD|DAI|WETH/)[0]}`, `quote:${market.settlementAsset.symbol}`]
     },
-    [market.product]: market.product === "perpetual" ? perpetualProduct(market) : futureProduct(market)
+    [market.product]: market.funding !== undefined ? perpetualProduct(market, market.funding) : futureProduct(market)
   },
   marginCalculator: {
     scalingFactors: {

@@ -15,6 +15,7 @@ import { makeGovernanceStreamRoutes } from "./governanceStreams.js"
 import * as estimatePosition from "./estimatePosition.js"
 import * as feesStats from "./feesStats.js"
 import * as funding from "./funding.js"
+import * as fundingPayments from "./fundingPayments.js"
 import * as keyRotations from "./keyRotations.js"
 import * as games from "./games.js"
 import * as ledger from "./ledger.js"
@@ -92,6 +93,7 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
   paidLiquidityFees.route,
   liquidityProviders.route,
   ...funding.routes,
+  fundingPayments.route,
   ...transfers.routes,
   bundles.removedRoute,
   ...notary.routes,

@@ -24,6 +24,8 @@
  *   margin, from or back to its general account (as much as there is). Positions of the snapshot
  *   that never trade hold no margin account and have no margin levels. The network party holds
  *   no accounts, and has no margin levels, for its positions.
+ * - **Funding** (`funding.ts`): a perpetual's funding payments, settled against the insurance pool
+ *   like PnL when a period ends.
  * - **Withdrawals**: now and then a party of the world withdraws part of its general balance.
  * - **Transfers** (`transfers.ts`): a party's transfers move money from its general account through
  *   the pending transfers account to another party, the treasury or the global reward pool, and
@@ -64,6 +66,8 @@ export type TransferType =
   | "TRANSFER_TYPE_TRANSFER"
   | "TRANSFER_TYPE_TRANSFER_FUNDS_SEND"
   | "TRANSFER_TYPE_TRANSFER_FUNDS_DISTRIBUTE"
+  | "TRANSFER_TYPE_PERPETUALS_FUNDING_LOSS"
+  | "TRANSFER_TYPE_PERPETUALS_FUNDING_WIN"
 
 /** The owner of system accounts, as the data node writes it. */
 export const SYSTEM_OWNER = "network"
@@ -321,10 +325,7 @@ export class Accounts {
     const margin = this.account(party.id, asset, market, "ACCOUNT_TYPE_MARGIN", height)
     const pool = this.insurance(market, height)
     if (realised > 0n) this.move(pool, general, realised, "TRANSFER_TYPE_MTM_WIN", height)
-    if (realised < 0n) {
-      const fromMargin = this.move(margin, pool, -realised, "TRANSFER_TYPE_MTM_LOSS", height)
-      this.move(general, pool, -realised - fromMargin, "TRANSFER_TYPE_MTM_LOSS", height)
-    }
+    if (realised < 0n) this.collect(party, market, -realised, "TRANSFER_TYPE_MTM_LOSS", height)
     const levels = levelsOf(market, openVolume, mark)
     this.marginLevels.record({
       party,
@@ -339,6 +340,34 @@ export class Accounts {
     const held = this.balance(margin)
     if (held < required) this.move(general, margin, required - held, "TRANSFER_TYPE_MARGIN_LOW", height)
     if (held > required) this.move(margin, general, held - required, "TRANSFER_TYPE_MARGIN_HIGH", height)
+  }
+
+  /** A loss into the market's insurance pool: from the party's margin account (if it has one), then its general account. */
+  private collect(party: Party, market: MarketInfo, amount: bigint, type: TransferType, height: number): void {
+    const asset = market.settlementAsset
+    const pool = this.insurance(market, height)
+    const margin = this.byKey.get(`${party.id}/${asset.id}/${market.id}/ACCOUNT_TYPE_MARGIN`)
+    const fromMargin = margin === undefined ? 0n : this.move(margin, pool, amount, type, height)
+    this.move(this.general(party, asset, height), pool, amount - fromMargin, type, height)
+  }
+
+  /**
+   * A perpetual's funding payments (`funding.ts`), settled against the market's insurance pool as
+   * the world settles PnL: every loss collected first ({@link collect}), then every win paid to
+   * the party's general account. The network party's flows stay in the pool, which is its own.
+   */
+  settleFunding(market: MarketInfo, flows: ReadonlyArray<readonly [Party, bigint]>, height: number): void {
+    const people = flows.filter(([party]) => party !== this.catalog.network)
+    for (const [party, amount] of people) {
+      if (amount < 0n) this.collect(party, market, -amount, "TRANSFER_TYPE_PERPETUALS_FUNDING_LOSS", height)
+    }
+    const pool = this.insurance(market, height)
+    for (const [party, amount] of people) {
+      if (amount > 0n) {
+        const general = this.general(party, market.settlementAsset, height)
+        this.move(pool, general, amount, "TRANSFER_TYPE_PERPETUALS_FUNDING_WIN", height)
+      }
+    }
   }
 
   /** One block: now and then a party of the world withdraws a part of a general balance. */

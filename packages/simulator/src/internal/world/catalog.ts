@@ -5,6 +5,7 @@
 import { Ethereum } from "@vega-effect/crypto"
 import { Ids } from "@vega-effect/schema"
 import type { Random } from "../random.js"
+import type { FundingSchedule } from "./funding.js"
 import { idSortKey } from "./versioned.js"
 
 export interface Party {
@@ -47,6 +48,8 @@ export interface MarketInfo {
   readonly tickSize: bigint
   readonly proposedMicros: number
   readonly openMicros: number
+  /** A perpetual's funding schedule (`funding.ts`); none for a future. */
+  readonly funding: FundingSchedule | undefined
 }
 
 export interface Validator {
@@ -95,7 +98,12 @@ export interface CatalogScale {
   readonly validators: number
 }
 
-export const makeCatalog = (random: Random, scale: CatalogScale, genesisMicros: number): Catalog => {
+export const makeCatalog = (
+  random: Random,
+  scale: CatalogScale,
+  genesisMicros: number,
+  fundingPeriodSeconds: number
+): Catalog => {
   const network: Party = { index: 0, id: Ids.NETWORK_PARTY, key: idSortKey(Ids.NETWORK_PARTY) }
   const parties: Array<Party> = [network]
   for (let i = 0; i < scale.parties; i++) {
@@ -138,7 +146,8 @@ export const makeCatalog = (random: Random, scale: CatalogScale, genesisMicros: 
       referencePrice: (1000 + random.int(60_000)) * 10 ** priceDecimals,
       tickSize: 1n,
       proposedMicros,
-      openMicros: proposedMicros + 2 * 86_400_000_000
+      openMicros: proposedMicros + 2 * 86_400_000_000,
+      funding: perpetual ? { initialMicros: genesisMicros, everyMicros: fundingPeriodSeconds * 1_000_000 } : undefined
     })
   }
   const validators: Array<Validator> = []

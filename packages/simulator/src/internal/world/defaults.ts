@@ -25,3 +25,5 @@ export const defaultScale: Scale = {
 export const DEFAULT_SEED = 1
 
 export const DEFAULT_BLOCKS_PER_EPOCH = 50
+
+export const DEFAULT_FUNDING_PERIOD_SECONDS = 28_800

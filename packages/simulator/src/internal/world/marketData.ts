@@ -25,6 +25,7 @@
 import type { Chain } from "./chain.js"
 import type { MarketInfo, Party } from "./catalog.js"
 import { EventTimes, FIRST_SEQUENCE } from "./eventTime.js"
+import type { Funding, FundingState } from "./funding.js"
 import { LpStatus, type LiquidityProvisions } from "./liquidity.js"
 import { type Exchange, MARK_WINDOW, pnl } from "./orders.js"
 import type { OrderRow, OrderSide } from "./orderTable.js"
@@ -50,9 +51,6 @@ export const TARGET_STAKE_SCALING = { numerator: 5n, denominator: 100n, json: 0.
 
 /** `liquidationStrategy.disposalTimeStep` of every market, seconds. */
 export const DISPOSAL_TIME_STEP_SECONDS = 10
-
-/** A perpetual's funding period (its settlement schedule triggers every this many seconds from opening). */
-export const FUNDING_PERIOD_SECONDS = 28_800
 
 /** One price level of a side. */
 export interface DepthLevel {
@@ -118,8 +116,8 @@ export interface MarketDataRecord {
   /** Unix microseconds. */
   readonly nextMarkToMarket: number
   readonly nextNetworkCloseout: number
-  /** Perpetuals: the funding period in progress. */
-  readonly funding?: { readonly seq: number; readonly startMicros: number }
+  /** Perpetuals with both prices: the funding period in progress. */
+  readonly funding?: FundingState
 }
 
 /** Whether the depth service takes an order change in (service/market_depth.go `AddOrder`). */
@@ -175,6 +173,7 @@ export class MarketData {
   constructor(
     private readonly chain: Chain,
     private readonly exchange: Exchange,
+    private readonly funding: Funding,
     private readonly positions: Positions,
     private readonly provisions: LiquidityProvisions,
     markets: ReadonlyArray<MarketInfo>,
@@ -420,8 +419,7 @@ export class MarketData {
     const nextWindow = (Math.floor(height / MARK_WINDOW) + 1) * MARK_WINDOW
     const step = DISPOSAL_TIME_STEP_SECONDS * 1_000_000
     const sinceOpen = vt - market.openMicros
-    const period = FUNDING_PERIOD_SECONDS * 1_000_000
-    const fundingSeq = Math.floor(sinceOpen / period) + 1
+    const funding = this.funding.stateAt(market, height)
     return {
       market,
       height,
@@ -446,9 +444,7 @@ export class MarketData {
       })),
       nextMarkToMarket: this.chain.blockTime(nextWindow),
       nextNetworkCloseout: market.openMicros + (Math.floor(sinceOpen / step) + 1) * step,
-      ...(market.product === "perpetual"
-        ? { funding: { seq: fundingSeq, startMicros: market.openMicros + (fundingSeq - 1) * period } }
-        : {})
+      ...(funding === undefined ? {} : { funding })
     }
   }
 }
