@@ -8,15 +8,16 @@ import { feesOf } from "../src/internal/world/fees.js"
 import { LADDER_LEVELS } from "../src/internal/world/orders.js"
 import { World } from "../src/World.js"
 
-const CASES: ReadonlyArray<readonly [seed: number, blocks: number]> = [
+/** Seeds and block counts; some with perpetuals paying funding within the blocks (a period in seconds). */
+const CASES: ReadonlyArray<readonly [seed: number, blocks: number, fundingPeriodSeconds?: number]> = [
   [1, 40],
   [2, 75],
-  [3, 120],
-  [11, 33]
+  [3, 120, 30],
+  [11, 33, 10]
 ]
 
-const worldAfter = (seed: number, blocks: number) => {
-  const world = new World({ seed, activity: { positionTrades: 30 } })
+const worldAfter = (seed: number, blocks: number, fundingPeriodSeconds?: number) => {
+  const world = new World({ seed, activity: { positionTrades: 30 }, fundingPeriodSeconds })
   const start = world.height
   const opening = new Map<string, bigint>()
   const openingPnl = new Map<string, bigint>()
@@ -29,9 +30,9 @@ const worldAfter = (seed: number, blocks: number) => {
 }
 
 describe("the exchange, over seeds and blocks", () => {
-  for (const [seed, blocks] of CASES) {
+  for (const [seed, blocks, funding] of CASES) {
     it(`seed ${seed}, ${blocks} blocks`, () => {
-      const { opening, world } = worldAfter(seed, blocks)
+      const { opening, world } = worldAfter(seed, blocks, funding)
       const { orders, trades } = world.exchange
       expect(trades.log.length).toBeGreaterThan(blocks)
       expect(new Set(trades.log.map((t) => t.type))).toContain("TYPE_DEFAULT")
@@ -99,9 +100,9 @@ describe("the exchange, over seeds and blocks", () => {
     })
   }
 
-  for (const [seed, blocks] of CASES) {
-    it(`money: seed ${seed}, ${blocks} blocks`, () => {
-      const { openingPnl, world } = worldAfter(seed, blocks)
+  for (const [seed, blocks, funding] of CASES) {
+    it(`money: seed ${seed}, ${blocks} blocks${funding === undefined ? "" : `, funding every ${funding} s`}`, () => {
+      const { openingPnl, world } = worldAfter(seed, blocks, funding)
       const { accounts } = world
       const real = [...accounts.byKey.values()].filter((a) => a.type !== "ACCOUNT_TYPE_EXTERNAL")
       expect(accounts.withdrawals.length).toBeGreaterThan(0)
@@ -120,7 +121,10 @@ describe("the exchange, over seeds and blocks", () => {
           "TRANSFER_TYPE_MTM_LOSS",
           // the world's transfers between parties
           "TRANSFER_TYPE_TRANSFER_FUNDS_SEND",
-          "TRANSFER_TYPE_TRANSFER_FUNDS_DISTRIBUTE"
+          "TRANSFER_TYPE_TRANSFER_FUNDS_DISTRIBUTE",
+          ...(funding === undefined
+            ? []
+            : ["TRANSFER_TYPE_PERPETUALS_FUNDING_WIN", "TRANSFER_TYPE_PERPETUALS_FUNDING_LOSS"])
         ])
       )
       // per asset, the balances sum to deposits minus withdrawals
@@ -147,14 +151,14 @@ describe("the exchange, over seeds and blocks", () => {
       }
       for (const account of real)
         expect([account.key, replayed.get(account.key) ?? 0n]).toEqual([account.key, accounts.balance(account)])
-      // the PnL each party realised was settled to it: wins in, losses out, per market
+      // the PnL each party realised (funding included) was settled to it: wins in, losses out, per market
       const settled = new Map<string, bigint>()
       for (const l of accounts.ledger) {
-        if (l.type === "TRANSFER_TYPE_MTM_WIN") {
+        if (l.type === "TRANSFER_TYPE_MTM_WIN" || l.type === "TRANSFER_TYPE_PERPETUALS_FUNDING_WIN") {
           const key = `${l.to.owner}/${l.from.market!.id}`
           settled.set(key, (settled.get(key) ?? 0n) + l.amount)
         }
-        if (l.type === "TRANSFER_TYPE_MTM_LOSS") {
+        if (l.type === "TRANSFER_TYPE_MTM_LOSS" || l.type === "TRANSFER_TYPE_PERPETUALS_FUNDING_LOSS") {
           const key = `${l.from.owner}/${l.to.market!.id}`
           settled.set(key, (settled.get(key) ?? 0n) - l.amount)
         }
