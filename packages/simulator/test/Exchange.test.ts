@@ -17,7 +17,11 @@ const CASES: ReadonlyArray<readonly [seed: number, blocks: number, fundingPeriod
 ]
 
 const worldAfter = (seed: number, blocks: number, fundingPeriodSeconds?: number) => {
-  const world = new World({ seed, activity: { positionTrades: 30 }, fundingPeriodSeconds })
+  const world = new World({
+    seed,
+    activity: { positionTrades: 30 },
+    ...(fundingPeriodSeconds === undefined ? {} : { fundingPeriodSeconds })
+  })
   const start = world.height
   const opening = new Map<string, bigint>()
   const openingPnl = new Map<string, bigint>()

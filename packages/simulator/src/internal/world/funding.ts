@@ -21,7 +21,7 @@
  *   bounds) and the rate payment / external TWAP, rounded to 16 places as Go's decimal divides;
  *   without external points the period ends with neither (as the first one does: the oracle starts
  *   publishing after it). Each position with open volume pays `volume × payment`, scaled by the
- *   position decimals and truncated ({@link flowOf}): a long pays a positive payment, a short
+ *   position decimals and truncated ({@link flowsOf}): a long pays a positive payment, a short
  *   receives it. Losses are collected first, then wins paid (`accounts.ts` `settleFunding`); the
  *   payments and the realised PnL of each position that paid or received one are written at that
  *   block. The core leaves zero flows out unless nobody wins.
@@ -37,7 +37,8 @@ import type { Accounts } from "./accounts.js"
 import type { Catalog, MarketInfo, Party } from "./catalog.js"
 import type { Chain } from "./chain.js"
 import { type Exchange, MARK_WINDOW } from "./orders.js"
-import type { Positions } from "./positions.js"
+import type { PositionRow, Positions } from "./positions.js"
+import { compareStrings } from "./versioned.js"
 
 /** A perpetual's settlement schedule: a trigger at `initialMicros`, then every `everyMicros`. */
 export interface FundingSchedule {
@@ -121,10 +122,11 @@ export const toAssetPrice = (market: MarketInfo, price: bigint): bigint =>
 const rateOf = (payment: bigint, externalTwap: bigint): BigDecimal.BigDecimal =>
   externalTwap === 0n ? BigDecimal.fromBigInt(0n) : divide(payment, externalTwap)
 
-/** `-volume × payment` scaled by the position decimals, truncated toward zero. */
-export const flowOf = (market: MarketInfo, openVolume: bigint, payment: bigint): bigint => {
+/** What a position of `openVolume` pays (negative) or receives: `-volume × payment` scaled by the position decimals, truncated toward zero. */
+const flowsOf = (market: MarketInfo, payment: bigint): ((openVolume: bigint) => bigint) => {
   const d = market.positionDecimals
-  return d >= 0 ? (-openVolume * payment) / 10n ** BigInt(d) : -openVolume * payment * 10n ** BigInt(-d)
+  const scale = 10n ** BigInt(Math.abs(d))
+  return d >= 0 ? (v) => (-v * payment) / scale : (v) => -v * payment * scale
 }
 
 const truncateToSecond = (micros: number): number => micros - (((micros % 1_000_000) + 1_000_000) % 1_000_000)
@@ -433,31 +435,40 @@ export class Funding {
    */
   settle(height: number): void {
     if (height <= this.startHeight) return
+    const changed: Array<{ readonly row: PositionRow; readonly amount: bigint }> = []
     for (const market of this.catalog.markets) {
       const period = this.log(market, height)?.endedAt(height)
       const payment = period?.ended?.payment
       if (period === undefined || payment === undefined || payment === 0n) continue
-      this.pay(market, period.seq, payment, height)
+      changed.push(...this.pay(market, period.seq, payment, height))
+    }
+    // written in the table's order (all at this block's time), so each version is appended
+    changed.sort(
+      (a, b) => compareStrings(a.row.party.key, b.row.party.key) || compareStrings(a.row.market.id, b.row.market.id)
+    )
+    const vt = this.chain.blockTime(height)
+    for (const { row, amount } of changed) {
+      this.positions.record({ ...row, from: height, to: Infinity, vt, realisedPnl: BigInt(row.realisedPnl) + amount })
     }
   }
 
-  private pay(market: MarketInfo, seq: number, payment: bigint, height: number): void {
-    const open = (this.positions.byMarket[market.index] ?? []).filter(
-      (row) => row.to === Infinity && BigInt(row.openVolume) !== 0n
-    )
-    const flows = open.map((row) => ({ row, amount: flowOf(market, BigInt(row.openVolume), payment) }))
+  /** A market's payments, made and settled; the positions whose realised PnL they move. */
+  private pay(market: MarketInfo, seq: number, payment: bigint, height: number) {
+    const flowOf = flowsOf(market, payment)
+    const flows: Array<{ readonly row: PositionRow; readonly amount: bigint }> = []
+    for (const row of this.positions.byMarket[market.index] ?? []) {
+      if (row.to !== Infinity) continue
+      const volume = BigInt(row.openVolume)
+      if (volume !== 0n) flows.push({ row, amount: flowOf(volume) })
+    }
     const paid = flows.some((f) => f.amount > 0n) ? flows.filter((f) => f.amount !== 0n) : flows
-    paid.sort((a, b) => (a.row.party.key < b.row.party.key ? -1 : a.row.party.key > b.row.party.key ? 1 : 0))
     const vt = this.chain.blockTime(height)
     this.accounts.settleFunding(
       market,
       paid.map((f) => [f.row.party, f.amount] as const),
       height
     )
-    for (const { row, amount } of paid) {
-      this.payments.push({ market, party: row.party, seq, vt, height, amount })
-      if (amount === 0n) continue
-      this.positions.record({ ...row, from: height, to: Infinity, vt, realisedPnl: BigInt(row.realisedPnl) + amount })
-    }
+    for (const { row, amount } of paid) this.payments.push({ market, party: row.party, seq, vt, height, amount })
+    return paid.filter((f) => f.amount !== 0n)
   }
 }

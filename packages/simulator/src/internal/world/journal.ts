@@ -69,8 +69,21 @@ interface OpenBlock {
   readonly height: number
   readonly entries: Array<Entry>
   readonly positions: Map<number, PositionRow>
-  readonly balances: Map<string, BalanceRow>
+  /** Every balance set, in order: a map that moved each key last would rehash without end in a busy block. */
+  readonly balanceLog: Array<readonly [string, BalanceRow]>
   readonly margins: Map<string, MarginLevelRow>
+}
+
+/** Each key's last value, in the order of each key's last setting. */
+const lastOfEach = <V>(log: ReadonlyArray<readonly [string, V]>): Map<string, V> => {
+  const seen = new Set<string>()
+  const kept: Array<readonly [string, V]> = []
+  for (let i = log.length - 1; i >= 0; i--) {
+    if (seen.has(log[i][0])) continue
+    seen.add(log[i][0])
+    kept.push(log[i])
+  }
+  return new Map(kept.reverse())
 }
 
 /** Blocks changes are kept for until the core takes them (a world advanced without a core drops them). */
@@ -103,7 +116,7 @@ export class Journal {
     if (!this.enabled) return undefined
     let block = this.open.get(height)
     if (block === undefined) {
-      block = { height, entries: [], positions: new Map(), balances: new Map(), margins: new Map() }
+      block = { height, entries: [], positions: new Map(), balanceLog: [], margins: new Map() }
       this.open.set(height, block)
       for (const old of this.open.keys()) if (old <= height - KEEP_UNTAKEN) this.open.delete(old)
     }
@@ -121,10 +134,7 @@ export class Journal {
 
   /** An account's new balance in block `height`: a later one replaces it and moves it last. */
   balance(height: number, key: string, row: BalanceRow): void {
-    const balances = this.block(height)?.balances
-    if (balances === undefined) return
-    balances.delete(key)
-    balances.set(key, row)
+    this.block(height)?.balanceLog.push([key, row])
   }
 
   /** A party's new margin levels in block `height`: a later one replaces them and moves them last. */
@@ -139,6 +149,8 @@ export class Journal {
   take(height: number): BlockChanges {
     const block = this.open.get(height)
     this.open.delete(height)
-    return block ?? emptyChanges(height)
+    if (block === undefined) return emptyChanges(height)
+    const { balanceLog, ...rest } = block
+    return { ...rest, balances: lastOfEach(balanceLog) }
   }
 }
