@@ -23,6 +23,12 @@ const decimal = (text: string) => Option.getOrThrow(Decimal.parse(text))
 const specId = (market: MarketInfo, purpose: string): string =>
   createHash("sha256").update(`${market.id} ${purpose}`).digest("hex")
 
+/** The key of the market's (simulated) data provider, which signs its oracle data. */
+export const oracleSigner = (market: MarketInfo): string => specId(market, "signer")
+
+/** The id of the spec of the oracle that settles a market (a perpetual's: its external price). */
+export const settlementSpecId = (market: MarketInfo): string => specId(market, "settlement")
+
 /** An oracle signed by the market's (simulated) data provider key, filtering one property. */
 const oracleSpec = (market: MarketInfo, purpose: string, property: string, type: string, decimals?: string) => ({
   id: specId(market, purpose),
@@ -31,7 +37,7 @@ const oracleSpec = (market: MarketInfo, purpose: string, property: string, type:
   data: {
     external: {
       oracle: {
-        signers: [{ pubKey: { key: specId(market, "signer") } }],
+        signers: [{ pubKey: { key: oracleSigner(market) } }],
         filters: [
           {
             key: { name: property, type, ...(decimals === undefined ? {} : { numberDecimalPlaces: decimals }) },
@@ -65,7 +71,8 @@ const scheduleSpec = (market: MarketInfo, schedule: FundingSchedule) => ({
   status: "STATUS_ACTIVE"
 })
 
-const priceProperty = (market: MarketInfo): string => `prices.${market.code.split(".")[0]}.value`
+/** The property an oracle's price is published under. */
+export const priceProperty = (market: MarketInfo): string => `prices.${market.code.split(".")[0]}.value`
 
 /** The oracle that settles a market: its price, in the market's decimals. */
 const settlementSpec = (market: MarketInfo) =>

@@ -11,20 +11,28 @@
  * - GetOracleSpec: 400 `invalid oracle spec ID` unless 64 hex digits; 404 `failed retrieve data
  *   for oracle spec` with inner `OracleSpecId: <id>: no resource corresponding to this id` when
  *   unknown.
- * - Oracle data: the world's markets never terminate or settle and the simulator does not model
- *   the funding schedule's time triggers as data, so there is none: every page is empty. A spec id
- *   filter that is not hex fails the query as on the node (400).
+ * - Oracle data: the prices the world's oracle publishes for the perpetuals (`world/funding.ts`),
+ *   each as the core records a signed submission that matched the market's settlement spec:
+ *   the property, `vega-time` metadata (the block's time in seconds: the data has none of its
+ *   own) and the block's time as `broadcastAt` (core/datasource/spec/engine.go, v0.75.8). The
+ *   world's markets never terminate or settle and time triggers are not recorded as data. The
+ *   store orders by time, then signers (each stored as a type byte, 0 for a key, then the key's
+ *   text); the cursor is `{"vegaTime":…,"signers":[base64…]}`. A newest-first first page with no
+ *   cursor reads only the last day (`vega_time > now() - interval '1 day'`), which the simulator
+ *   measures against its own clock, the block time. A spec id filter keeps the data that matched
+ *   that spec; one that is not hex fails the query as on the node (400).
  */
 import { DataNodeApi, GatewayError, Ids, Vega } from "@vega-effect/schema"
 import * as Schema from "effect/Schema"
 import { page, resolve } from "../paging.js"
 import { paginationParams, param, type Params, type Reply, type Route } from "../route.js"
 import type { Catalog } from "../world/catalog.js"
+import type { OraclePrice } from "../world/funding.js"
 import { compareStrings } from "../world/versioned.js"
 import { arraySource, cachedJson, connectionJson } from "./connection.js"
-import { OracleDataCursor, OracleSpecCursor, readCursor, writeCursor } from "./cursors.js"
+import { isZeroCursor, OracleDataCursor, OracleSpecCursor, readCursor, writeCursor } from "./cursors.js"
 import { storedIdKey } from "./ids.js"
-import { dataSourceSpecs } from "./marketJson.js"
+import { dataSourceSpecs, oracleSigner, priceProperty, settlementSpecId } from "./marketJson.js"
 import type { NodeView } from "./node.js"
 import { pagination, str } from "./params.js"
 import { badCursor, error, internal, invalidPagination, notHex, ok } from "./reply.js"
@@ -116,19 +124,73 @@ const getOracleSpec = (params: Params, node: NodeView): Reply => {
   return ok(`{"oracleSpec":${specJson(row)}}`)
 }
 
-const listOracleData = (params: Params): Reply => {
+const encodeData = Schema.encodeSync(Vega.OracleData)
+const decodeData = Schema.decodeUnknownSync(Vega.OracleData)
+
+/** A signer as the store keeps it: a type byte (0 for a public key), then the key's text. */
+const storedSigner = (price: OraclePrice): string => `\u0000${oracleSigner(price.market)}`
+
+/** The core's record of a published price: the submission's property, its `vega-time` and the spec it matched. */
+const dataJson = (price: OraclePrice): string =>
+  JSON.stringify(
+    encodeData(
+      decodeData({
+        externalData: {
+          data: {
+            signers: [{ pubKey: { key: oracleSigner(price.market) } }],
+            data: [{ name: priceProperty(price.market), value: String(price.index) }],
+            matchedSpecIds: [settlementSpecId(price.market)],
+            broadcastAt: String(BigInt(price.vt) * 1000n),
+            metaData: [{ name: "vega-time", value: String(Math.floor(price.vt / 1_000_000)) }]
+          }
+        }
+      })
+    )
+  )
+
+interface DataKey {
+  readonly vt: number
+  readonly signer: string
+}
+
+const compareData = (row: OraclePrice, key: DataKey): number =>
+  row.vt - key.vt || compareStrings(storedSigner(row), key.signer)
+
+const dataCursor = (row: OraclePrice): string =>
+  writeCursor(OracleDataCursor, [row.vt, [Buffer.from(storedSigner(row), "latin1").toString("base64")]])
+
+const DAY_MICROS = 86_400_000_000
+
+const listOracleData = (params: Params, node: NodeView): Reply => {
   const request = resolve(pagination(params))
   if ("error" in request) return invalidPagination(request.error)
   const specId = str(params, "oracleSpecId")
-  if (specId !== undefined && specId !== "" && storedIdKey(specId) === undefined) {
+  const wanted = specId === undefined || specId === "" ? undefined : storedIdKey(specId)
+  if (specId !== undefined && specId !== "" && wanted === undefined) {
     return failedQuery(ApiErrors.OracleDataServiceGet, `scany: query multiple result rows: ${notHex(specId)}`)
   }
+  let key: DataKey | undefined
   if (request.cursor !== undefined) {
     const values = readCursor(OracleDataCursor, request.cursor)
     if ("error" in values) return internal(ApiErrors.OracleDataServiceGet, badCursor(values.error as string))
+    if (!isZeroCursor(OracleDataCursor, values)) {
+      const signers = values.get("signers")
+      const first = Array.isArray(signers) && typeof signers[0] === "string" ? signers[0] : ""
+      key = { vt: values.get("vegaTime") as number, signer: Buffer.from(first, "base64").toString("latin1") }
+    }
   }
-  // no oracle data in this world: every page is empty
-  const json = connectionJson<never>([], String, String, false, false)
+  const height = node.readableHeight
+  // a newest-first first page reads the last day only: the store's guard, against the node's clock
+  const since =
+    request.forward && request.cursor === undefined && request.newestFirst
+      ? node.world.chain.blockTime(height) - DAY_MICROS
+      : -Infinity
+  const rows = node.world.funding
+    .oraclePrices(height)
+    .filter((p) => p.vt > since && (wanted === undefined || settlementSpecId(p.market) === wanted))
+    .sort((a, b) => a.vt - b.vt || compareStrings(storedSigner(a), storedSigner(b)))
+  const result = page(arraySource<OraclePrice, DataKey>(rows, compareData, dataCursor), request, key)
+  const json = connectionJson(result.rows, dataJson, dataCursor, result.hasNextPage, result.hasPreviousPage)
   return ok(`{"oracleData":${json}}`)
 }
 
@@ -149,6 +211,6 @@ export const routes: ReadonlyArray<Route<NodeView>> = [
     method: DataNodeApi.ListOracleData.method,
     path: DataNodeApi.ListOracleData.path,
     params: [param("oracleSpecId", "string"), ...paginationParams],
-    handle: (params) => listOracleData(params)
+    handle: listOracleData
   }
 ]

@@ -13,7 +13,9 @@
  *   second (the core also submits an unchanged price after a trade: the world does not). External:
  *   the world's price oracle, publishing from the world's first block on, every
  *   {@link MARK_WINDOW} blocks (heights 1, 11, 21, …): the mark price off by a few basis points,
- *   the same offset through a period ({@link indexOffsetBps}), at the block's time. When a period
+ *   the same offset through a period ({@link indexOffsetBps}), signed data with no time of its
+ *   own, so the core stamps it with the block's time in seconds (`vega-time`,
+ *   `core/datasource/spec/engine.go` and `common/data.go` `GetDataTimestampNano`, v0.75.8). When a period
  *   starts, each series carries over its last point, recorded again under the new sequence
  *   number. A TWAP is taken over `[max(start, first point), t]`, truncated to an integer.
  * - **Payment.** At a trigger with points of both series at or before it, the funding payment is
@@ -95,6 +97,16 @@ export interface FundingPaymentRow {
   readonly height: number
   /** Asset decimals; positive when received. */
   readonly amount: bigint
+}
+
+/** A price the world's oracle published for a perpetual (a signed data submission). */
+export interface OraclePrice {
+  readonly market: MarketInfo
+  readonly height: number
+  /** Block time, unix microseconds. */
+  readonly vt: number
+  /** Market decimals, as the oracle's spec reads it. */
+  readonly index: bigint
 }
 
 /** A perpetual's funding as of a block: what its market data reports. */
@@ -201,6 +213,7 @@ class Series {
 /** One perpetual's funding, recorded block by block up to the highest height asked for. */
 class PerpetualLog {
   readonly points: Array<FundingDataPointRow> = []
+  readonly publications: Array<OraclePrice> = []
   readonly periods: Array<FundingPeriodRow> = []
   private readonly internal: Series
   private readonly external: Series
@@ -308,7 +321,9 @@ class PerpetualLog {
     const index =
       (this.markPrice(this.market, height) * (10_000n + indexOffsetBps(this.chain, this.market, this.seq))) / 10_000n
     const price = toAssetPrice(this.market, index)
-    this.record("SOURCE_EXTERNAL", this.external, this.chain.blockTime(height), price, height)
+    const vt = this.chain.blockTime(height)
+    this.publications.push({ market: this.market, height, vt, index })
+    this.record("SOURCE_EXTERNAL", this.external, truncateToSecond(vt), price, height)
   }
 
   private record(source: PointSource, series: Series, timestamp: number, price: bigint, height: number): void {
@@ -422,6 +437,16 @@ export class Funding {
     const rows = log.points.slice(0, upTo(log.points, height)).sort(comparePoints)
     this.sortedPoints.set(market.index, { height, rows })
     return rows
+  }
+
+  /** Every perpetual's oracle prices published by blocks at or before `height`, in block then market order. */
+  oraclePrices(height: number): ReadonlyArray<OraclePrice> {
+    const all: Array<OraclePrice> = []
+    for (const market of this.catalog.markets) {
+      const log = this.log(market, height)
+      if (log !== undefined) all.push(...log.publications.slice(0, upTo(log.publications, height)))
+    }
+    return all.sort((a, b) => a.height - b.height || a.market.index - b.market.index)
   }
 
   /** A perpetual's funding as its market data at `height` reports it; none for a future or without both prices. */
