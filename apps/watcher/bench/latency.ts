@@ -16,7 +16,9 @@
  * Run: npx -y pnpm@10 --filter @vega-effect/watcher bench:latency   (about 8 minutes)
  * Environment: BENCH_RUN_SECONDS (default 150), BENCH_MODES (default `live`; `live,poll` adds
  * polling), BENCH_PARTIES (default `1000,10000`), BENCH_MILLION=1 (adds a live run over 1,000,000
- * positions, for memory), BENCH_WATCHER_NODE_FLAGS (node flags for the watcher).
+ * positions, for memory), BENCH_WATCHER_NODE_FLAGS (node flags for the watcher),
+ * BENCH_WATCHER_LOG_LEVEL (default `warning`; `debug` traces the watcher's reads and settling on
+ * stderr).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
@@ -159,7 +161,10 @@ const runWatcher = async (
       ...["--node", world.url, "--mode", mode, "--database", join(dir, "state.db"), "--file", file],
       ...["--port", String(port)]
     ],
-    { stdio: ["ignore", "ignore", "inherit"], env: { ...process.env, VEGA_WATCHER_LOG_LEVEL: "warning" } }
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, VEGA_WATCHER_LOG_LEVEL: process.env.BENCH_WATCHER_LOG_LEVEL ?? "warning" }
+    }
   )
   const pids = new Set<number>([child.pid!])
   const peaks = new Map<number, number>()
