@@ -15,9 +15,9 @@
  *   {@link MARK_WINDOW} blocks (heights 1, 11, 21, …): the mark price off by a few basis points,
  *   the same offset through a period ({@link indexOffsetBps}), signed data with no time of its
  *   own, so the core stamps it with the block's time in seconds (`vega-time`,
- *   `core/datasource/spec/engine.go` and `common/data.go` `GetDataTimestampNano`, v0.75.8). When a period
- *   starts, each series carries over its last point, recorded again under the new sequence
- *   number. A TWAP is taken over `[max(start, first point), t]`, truncated to an integer.
+ *   `core/datasource/spec/engine.go` and `common/data.go` `GetDataTimestampNano`, v0.75.8).
+ *   When a period starts, each series carries over its last point, recorded again under the new
+ *   sequence number. A TWAP is taken over `[max(start, first point), t]`, truncated to an integer.
  * - **Payment.** At a trigger with points of both series at or before it, the funding payment is
  *   internal TWAP − external TWAP (the markets' interest rate is zero and they set no scaling or
  *   bounds) and the rate payment / external TWAP, rounded to 16 places as Go's decimal divides;
@@ -54,7 +54,7 @@ export interface FundingDataPointRow {
   readonly market: MarketInfo
   readonly seq: number
   readonly source: PointSource
-  /** Unix microseconds (internal points: a whole second). */
+  /** Unix microseconds, a whole second (internal points truncated, external ones their `vega-time`). */
   readonly timestamp: number
   /** Asset decimals. */
   readonly price: bigint
