@@ -8,9 +8,12 @@ describe("ambiguous failures", () => {
     "connections reset after the node took the transaction, and 5xx answers, never make two transactions",
     () =>
       Effect.gen(function* () {
+        // four requests in ten fail here, and a reset can take several concurrent requests at once:
+        // reads get retries enough that none gives up (the submissions' own handling is under test)
         const { sim, submitter } = yield* setup(
           { nodes: [{ faults: { enabled: false, seed: 11, resetRate: 0.3, errorRate: 0.1 } }] },
-          { probes: 12 }
+          { probes: 12 },
+          { retries: 30 }
         )
         sim.nodes[0].faults.setEnabled(true)
         const aliases = Array.from({ length: 20 }, (_, i) => `ambiguous-${i}`)
