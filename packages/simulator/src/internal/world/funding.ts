@@ -121,13 +121,13 @@ export interface FundingState {
 }
 
 /** The external price's offset from the mark, in basis points, for one period: from −25 to 25. */
-export const indexOffsetBps = (chain: Chain, market: MarketInfo, seq: number): bigint => {
+const indexOffsetBps = (chain: Chain, market: MarketInfo, seq: number): bigint => {
   const digest = createHash("sha256").update(`${chain.chainId}/index/${market.id}/${seq}`).digest()
   return BigInt((digest.readUInt32BE(0) % 51) - 25)
 }
 
 /** A market price in the asset's decimals. */
-export const toAssetPrice = (market: MarketInfo, price: bigint): bigint =>
+const toAssetPrice = (market: MarketInfo, price: bigint): bigint =>
   price * 10n ** BigInt(market.settlementAsset.decimals - market.priceDecimals)
 
 /** payment / external TWAP (zero when that is). */
