@@ -350,6 +350,18 @@ const afterRead = (state: LiveState, slice: string, height: number): void => {
   if (writes !== undefined) for (const [key, at] of writes) if (at < height) writes.delete(key)
 }
 
+/**
+ * Whether the slice has been read whole at `height` or above: committed, or found and waiting for
+ * its block (a read that reports waits for its block to be settled, and must not wait for itself).
+ */
+export const readSince = (state: LiveState, slice: string, height: number): boolean => {
+  if ((state.readAt.get(slice) ?? -1) >= height) return true
+  for (const [block, bySlice] of state.staged) {
+    if (block >= height && bySlice.get(slice)?.some((staged) => staged.origin === "read") === true) return true
+  }
+  return false
+}
+
 /** Moves the checkpoint of a slice with nothing to commit to block `height` (the chain went past it quietly). */
 export const touch = (state: LiveState, slice: string, height: number, node: string) =>
   onSlice(state, slice, (work) =>

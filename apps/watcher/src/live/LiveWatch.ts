@@ -26,7 +26,16 @@ import type * as Scope from "effect/Scope"
 import * as Stream from "effect/Stream"
 import type { ResourceName } from "../Event.js"
 import type { Outages as OutagesService } from "../Outages.js"
-import { applyRows, commitStaged, type LiveState, readSlice, recordsSilently, seenOf, touch } from "./Apply.js"
+import {
+  applyRows,
+  commitStaged,
+  type LiveState,
+  readSince,
+  readSlice,
+  recordsSilently,
+  seenOf,
+  touch
+} from "./Apply.js"
 import * as BlockClock from "./BlockClock.js"
 import type { LiveItem } from "./LiveItem.js"
 import { liveItems } from "./Sources.js"
@@ -181,9 +190,7 @@ const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
     for (const resource of context.resources) {
       if (quiet.includes(resource) || backlog.down.has(resource)) continue
       const from = backlog.gapFrom.get(resource) ?? 0
-      const read = context
-        .slicesOf(resource)
-        .filter((slice) => state.works.has(slice) && (state.readAt.get(slice) ?? -1) >= from)
+      const read = context.slicesOf(resource).filter((slice) => state.works.has(slice) && readSince(state, slice, from))
       const own = Math.min(height, Math.min(Infinity, ...(backlog.hints.get(resource)?.keys() ?? [])) - 1)
       if (read.length === 0 || own <= 0) continue
       yield* commitStaged(state, own, read)
@@ -288,6 +295,34 @@ const reconciler = (
     )
   })
 
+/**
+ * The slices of a resource whose first read is under way that were read before its source's gap,
+ * read again now: the request the gap made waits for the whole first read to end, and until then
+ * the slices read since the gap would be the only ones let through. A failed read is left to that
+ * request.
+ */
+const readAgainRead = (
+  context: LiveContext,
+  state: LiveState,
+  backlog: Backlog,
+  budgets: Budgets,
+  resource: ResourceName,
+  minHeight: number
+) =>
+  Effect.suspend(() => {
+    const stale = context
+      .slicesOf(resource)
+      .filter((slice) => state.works.has(slice) && (state.readAt.get(slice) ?? minHeight) < minHeight)
+    return Effect.forEach(
+      stale,
+      (slice) =>
+        readSlice(state, slice, { minHeight, budget: budgets.reconcile, reconciled: true }).pipe(
+          Effect.catchAll((error) => FailureText.logWarning(`reading ${slice} again after its stream's gap`, error))
+        ),
+      { discard: true }
+    ).pipe(Effect.zipRight(Effect.ignore(settle(context, state, backlog))))
+  })
+
 /** A live item, numbered in the order it arrived. */
 interface Arrived {
   readonly arrival: number
@@ -351,6 +386,7 @@ const applier = (
   context: LiveContext,
   state: LiveState,
   backlog: Backlog,
+  budgets: Budgets,
   background: FiberSet.FiberSet,
   outages: OutagesService
 ) => {
@@ -376,12 +412,18 @@ const applier = (
         case "Tick":
           yield* state.clock.tick(item.height, item.timeNanos)
           return yield* settle(context, state, backlog)
-        case "Gap":
+        case "Gap": {
           if (item.source === "bus") yield* state.clock.busUp
           for (const resource of item.resources) {
             if ((backlog.downAt.get(resource) ?? -1) < arrival) backlog.down.delete(resource)
           }
-          return yield* request(backlog, item.resources, (yield* state.clock.head) + 2)
+          const minHeight = (yield* state.clock.head) + 2
+          yield* request(backlog, item.resources, minHeight)
+          for (const resource of item.resources.filter((r) => backlog.backfilling.has(r))) {
+            yield* FiberSet.run(background, readAgainRead(context, state, backlog, budgets, resource, minHeight))
+          }
+          return
+        }
         case "Down":
           // its resources were marked down as it arrived (see `arrive`)
           if (item.source === "bus") yield* state.clock.busDown
@@ -513,6 +555,6 @@ export const run = (
     yield* Effect.forkScoped(
       Effect.ignore(settle(context, state, backlog)).pipe(Effect.repeat(Schedule.spaced(settings.quiet)))
     )
-    const apply = applier(context, state, backlog, background, outages)
+    const apply = applier(context, state, backlog, budgets, background, outages)
     return yield* Effect.forever(Effect.flatMap(Queue.take(items), apply))
   })

@@ -4,7 +4,7 @@ import { Effect, Option } from "effect"
 import { expect } from "vitest"
 import { type SliceWork, workOf } from "../../src/Cycle.js"
 import type { Row } from "../../src/Event.js"
-import { applyRows, commitStaged, type LiveState, readSlice } from "../../src/live/Apply.js"
+import { applyRows, commitStaged, type LiveState, readSince, readSlice } from "../../src/live/Apply.js"
 import * as BlockClock from "../../src/live/BlockClock.js"
 import { make as profiles } from "../../src/resources/profiles.js"
 import { freshSqlite, stateAt } from "../support/database.js"
@@ -143,5 +143,32 @@ it.scopedLive("a read from a node behind the slice's checkpoint is refused: noth
     expect(yield* aliases(watcher)).toEqual([{ alias: "seven", metadata: [] }])
     expect((yield* watcher.store.rows("profiles", [other])).size).toBe(0)
     expect(Option.getOrThrow(works.get(slice)!.checkpoint).height).toBe(7)
+  })
+)
+
+it.scopedLive("a whole read waiting for its block counts as read since that block; a live change does not", () =>
+  Effect.gen(function* () {
+    const watcher = yield* stateAt(yield* freshSqlite)
+    const works = new Map<string, SliceWork>()
+    const state = yield* liveStateOf(watcher, works)
+    // the read answers from block 6 (the node's head here)
+    const read = {
+      ...resource,
+      read: () => Effect.succeed({ rows: new Map<string, Row>([[party, profile("six")]]), complete: true })
+    }
+    yield* take(watcher, works, read)
+    yield* applyRows(state, "profiles", 6, "n", [[party, profile("six")]])
+    expect(readSince(state, slice, 6)).toBe(false)
+    // reported reads wait for their block: staged, not committed
+    yield* readSlice(state, slice, { minHeight: 0, reconciled: true })
+    expect(state.readAt.has(slice)).toBe(false)
+    expect([readSince(state, slice, 5), readSince(state, slice, 6), readSince(state, slice, 7)]).toEqual([
+      true,
+      true,
+      false
+    ])
+    yield* commitStaged(state, 6, [slice])
+    expect(state.staged.size).toBe(0)
+    expect([readSince(state, slice, 6), readSince(state, slice, 7)]).toEqual([true, false])
   })
 )
