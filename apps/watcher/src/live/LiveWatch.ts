@@ -301,11 +301,12 @@ const reconciler = (
  * the slices read since the gap would be the only ones let through. A failed read is left to that
  * request.
  */
-const readAgainRead = (
+const rereadBeforeGap = (
   context: LiveContext,
   state: LiveState,
   backlog: Backlog,
   budgets: Budgets,
+  outages: OutagesService,
   resource: ResourceName,
   minHeight: number
 ) =>
@@ -317,7 +318,7 @@ const readAgainRead = (
       stale,
       (slice) =>
         readSlice(state, slice, { minHeight, budget: budgets.reconcile, reconciled: true }).pipe(
-          Effect.catchAll((error) => FailureText.logWarning(`reading ${slice} again after its stream's gap`, error))
+          Effect.catchAll((error) => outages.readFailed(`reading ${slice} again after its stream's gap`, error))
         ),
       { discard: true }
     ).pipe(Effect.zipRight(Effect.ignore(settle(context, state, backlog))))
@@ -420,7 +421,10 @@ const applier = (
           const minHeight = (yield* state.clock.head) + 2
           yield* request(backlog, item.resources, minHeight)
           for (const resource of item.resources.filter((r) => backlog.backfilling.has(r))) {
-            yield* FiberSet.run(background, readAgainRead(context, state, backlog, budgets, resource, minHeight))
+            yield* FiberSet.run(
+              background,
+              rereadBeforeGap(context, state, backlog, budgets, outages, resource, minHeight)
+            )
           }
           return
         }
