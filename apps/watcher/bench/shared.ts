@@ -33,7 +33,7 @@ import { join } from "node:path"
 import { createInterface } from "node:readline"
 import { shardCounts } from "../src/Slice.js"
 import { reachable } from "../test/support/net.js"
-import { bundleTo } from "../test/support/process.js"
+import { bundleTo } from "../test/support/bundles.js"
 import { spawnWorld } from "./worldProcess.js"
 
 const POSITIONS = 1_000_000
@@ -148,7 +148,7 @@ const cpuMeter = (watchers: ReadonlyArray<Child>, world: Child) => {
 }
 
 /** The watcher bundled as the tests bundle it, into a file of our own (tests may run meanwhile). */
-const bundle = (): Promise<string> => bundleTo(join(out, "watcher.mjs"))
+const bundle = (): string => bundleTo(join(out, "watcher.mjs"))
 
 /**
  * The simulator in its child process, stopped with the scope: how long it took to build (process
@@ -445,7 +445,7 @@ const program = Effect.gen(function* () {
     return
   }
   mkdirSync(out, { recursive: true })
-  const bundleFile = yield* Effect.promise(bundle)
+  const bundleFile = yield* Effect.sync(bundle)
   const cores = availableParallelism()
   console.log(
     `${count(POSITIONS)} positions (${count(PARTIES)} parties, ${count(MARKETS)} markets), ${count(STAKE)} stake linkings; watchers on positions only (${SLICES} slices), file sink, polling every ${INTERVAL}; ${cores} cores, load average ${loadavg()[0].toFixed(2)}, node ${process.version}`

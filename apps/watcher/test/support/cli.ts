@@ -1,30 +1,20 @@
 /**
- * The `vega-watcher` command (and `vega-reward-report`, beside it) run from the sources, as a user runs it (`node --import tsx` is `npx
- * tsx` without npx's start-up time), with an environment free of the watcher's and the client's
- * variables.
+ * The `vega-watcher` command (and `vega-reward-report`, beside it) run as published: their bundles
+ * (see bundles.ts) with plain node, under the published heap cap (given here, so that the command
+ * runs in the process started, not in a child it relaunches), with an environment free of the
+ * watcher's and the client's variables.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
-import { createRequire } from "node:module"
-import { dirname, join } from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { fileURLToPath } from "node:url"
+import { HEAP_CAP_MB } from "../../src/internal/heapCap.js"
+import { reportBundle, watcherBundle } from "./bundles.js"
 
 const cwd = fileURLToPath(new URL("../..", import.meta.url))
-const reportDir = fileURLToPath(new URL("../../../reward-report", import.meta.url))
 const cleanEnv = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => !/^VEGA_(WATCHER|REPORT|DATANODE)_/.test(key))
 )
 
-// tsx's ES module entry, by path: a command run from another folder resolves `--import tsx` there
-const tsxManifest = createRequire(import.meta.url).resolve("tsx/package.json")
-const tsx = pathToFileURL(join(dirname(tsxManifest), "dist", "loader.mjs")).href
-
-const argv = (dir: string, args: ReadonlyArray<string>) => [
-  "--import",
-  tsx,
-  "--conditions=@vega-effect/source",
-  join(dir, "src", "bin.ts"),
-  ...args
-]
+const argv = (bundle: string, args: ReadonlyArray<string>) => [`--max-old-space-size=${HEAP_CAP_MB}`, bundle, ...args]
 
 export interface Ran {
   readonly status: number | null
@@ -32,8 +22,8 @@ export interface Ran {
   readonly stderr: string
 }
 
-const spawnFrom = (dir: string, args: ReadonlyArray<string>, env: Record<string, string>, where = dir): Ran => {
-  const result = spawnSync(process.execPath, argv(dir, args), {
+const spawnFrom = (bundle: string, args: ReadonlyArray<string>, env: Record<string, string>, where = cwd): Ran => {
+  const result = spawnSync(process.execPath, argv(bundle, args), {
     cwd: where,
     env: { ...cleanEnv, NO_COLOR: "1", ...env },
     encoding: "utf8",
@@ -44,16 +34,16 @@ const spawnFrom = (dir: string, args: ReadonlyArray<string>, env: Record<string,
 
 /** The command, run from `where` (the app's folder by default: a relative state file lands there). */
 export const runCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}, where = cwd): Ran =>
-  spawnFrom(cwd, args, env, where)
+  spawnFrom(watcherBundle, args, env, where)
 
 /** `vega-reward-report`, run the same way: the two commands answer the same bad input alike. */
 export const runReport = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Ran =>
-  spawnFrom(reportDir, args, env)
+  spawnFrom(reportBundle, args, env)
 
 /** {@link runCli} without blocking this process: for a command talking to a simulator running here. */
 export const runCliAsync = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Ran> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv(cwd, args), {
+    const child = spawn(process.execPath, argv(watcherBundle, args), {
       cwd,
       env: { ...cleanEnv, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -76,7 +66,7 @@ export interface Started {
 
 /** The command started and left running: for a watcher stopped by a signal. */
 export const startCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Started => {
-  const child = spawn(process.execPath, argv(cwd, args), {
+  const child = spawn(process.execPath, argv(watcherBundle, args), {
     cwd,
     env: { ...cleanEnv, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]
