@@ -1,9 +1,9 @@
 /**
  * The node's live streams the watcher follows, as one stream of {@link LiveItem}s: one event-bus
- * subscription (block ticks and the events of stake, profiles, referral sets and signer bundles,
- * unfiltered), one for reward payouts, the positions stream and the liquidity-provisions stream,
- * each only when a resource it feeds is watched (which resource is fed by which is each
- * definition's `live`). Four of the node's 250 stream slots per client.
+ * subscription (block ticks and the events of profiles, referral sets and signer bundles,
+ * unfiltered), one each for reward payouts and stake linkings, the positions stream and the
+ * liquidity-provisions stream, each only when a resource it feeds is watched (which resource is fed
+ * by which is each definition's `live`). Five of the node's 250 stream slots per client.
  *
  * Each connection is announced by a gap for the resources it feeds: nothing is replayed, so what
  * happened while it was down (or before it was up) has to be read again. The positions stream's

@@ -19,7 +19,7 @@ import * as Stream from "effect/Stream"
 import type { Change, Json, Row } from "../Event.js"
 import type { HeldRows } from "../Fingerprints.js"
 import { fingerprint, type Resource } from "../Resource.js"
-import { type DecodedDiff, define, enumName, liveHint, noAssets, rowDiff, SHARED_BUS } from "../ResourceDefinition.js"
+import { type DecodedDiff, define, enumName, liveHint, noAssets, rowDiff } from "../ResourceDefinition.js"
 import { IdList, type OptionsOf } from "../WatchOptions.js"
 import { inShard, type Shard, whole } from "../Shard.js"
 import { catalog } from "../ResourceCatalog.js"
@@ -219,7 +219,12 @@ export const make = (
   }
 }
 
-/** Stake: sharded by party, fed by the bus's stake linkings as hints naming the party. */
+/**
+ * Stake: sharded by party, fed by stake linkings as hints naming the party, on a bus subscription
+ * of their own: linkings can come in bursts, a few hundred bytes each, and a block of a couple of
+ * hundred passes the 64 KiB a WebSocket line may hold; on their own, that close costs a read of stake, not the block ticks and
+ * a read of every resource the shared bus feeds.
+ */
 export const definition = define({
   ...catalog.stake,
   sharding: {
@@ -236,7 +241,7 @@ export const definition = define({
   live: {
     _tag: "Bus",
     types: ["BUS_EVENT_TYPE_STAKE_LINKING"],
-    subscription: SHARED_BUS,
+    subscription: "stake",
     change: (event) => (event.stakeLinking === undefined ? undefined : liveHint(event.stakeLinking.party))
   },
   row: StakeRow,
