@@ -42,6 +42,15 @@ export interface BlockClock {
   /** The highest block the bus told of (0 before the first). */
   readonly head: Effect.Effect<number>
   /**
+   * The height a read must reach to cover what a source missed before its gap, now. A read at
+   * height H shows at least block H-1. The node subscribes a source at some point after it
+   * connects, and the bus may not have told of the block the node is writing yet: two past the
+   * bus's head. A source subscribed as its gap came (`subscribed`: the positions stream's last
+   * snapshot page) missed at most the block the node says it is at when asked right after: one
+   * past that (two past the head when the node does not answer).
+   */
+  readonly gapEnd: (subscribed: boolean) => Effect.Effect<number>
+  /**
    * The block up to which every event is in: the one before the bus's head (events of one block
    * come through one sender per type, so the head's own may still be on their way); once no block
    * has come for `quiet` (a chain that stopped), the bus's head itself, or the block the bus
@@ -143,6 +152,14 @@ export const make = (
       tick,
       observe,
       head: Effect.map(SubscriptionRef.get(state), (s) => s.head),
+      gapEnd: (subscribed) =>
+        Effect.gen(function* () {
+          const { head } = yield* SubscriptionRef.get(state)
+          const now = subscribed ? yield* probe : Option.none()
+          if (Option.isNone(now)) return head + 2
+          yield* observe(now.value)
+          return Math.max(now.value.height, head) + 1
+        }),
       known: Effect.map(SubscriptionRef.get(state), (s) =>
         Date.now() - s.movedAt < quietMillis
           ? s.head - 1

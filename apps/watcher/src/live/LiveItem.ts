@@ -36,8 +36,18 @@ export type LiveItem =
       readonly node: string
       readonly hints: ReadonlyArray<string>
     }
-  /** A source connected: what it carries may have been missed until now. */
-  | { readonly _tag: "Gap"; readonly resources: ReadonlyArray<ResourceName>; readonly source: string }
+  /**
+   * A source connected: what it carries may have been missed until now. `subscribed`: the gap
+   * came with the message the node sends just before it subscribes the source to updates (the
+   * positions stream's last snapshot page), so what was missed ends at the block the node is at
+   * now; otherwise the node subscribes it at some point after the connection.
+   */
+  | {
+      readonly _tag: "Gap"
+      readonly resources: ReadonlyArray<ResourceName>
+      readonly source: string
+      readonly subscribed: boolean
+    }
   /** A source went down: until it is back and its gap read again, its resources are not known complete. */
   | { readonly _tag: "Down"; readonly resources: ReadonlyArray<ResourceName>; readonly source: string }
 

@@ -418,7 +418,7 @@ const applier = (
           for (const resource of item.resources) {
             if ((backlog.downAt.get(resource) ?? -1) < arrival) backlog.down.delete(resource)
           }
-          const minHeight = (yield* state.clock.head) + 2
+          const minHeight = yield* state.clock.gapEnd(item.subscribed)
           yield* request(backlog, item.resources, minHeight)
           for (const resource of item.resources.filter((r) => backlog.backfilling.has(r))) {
             yield* FiberSet.run(

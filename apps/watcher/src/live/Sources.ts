@@ -88,12 +88,17 @@ const itemsOf = <A>(source: Source<A>, outages: Outages): Stream.Stream<LiveItem
               Effect.logDebug(`${source.name} stream connected to ${observation.node}`),
               outages.answered(observation.node)
             ),
-            source.gapAt === undefined ? [{ _tag: "Gap", resources: source.feeds, source: source.name } as const] : []
+            source.gapAt === undefined
+              ? [{ _tag: "Gap", resources: source.feeds, source: source.name, subscribed: false } as const]
+              : []
           )
         case "Message": {
           const items = source.items(observation.message, observation.node)
           if (source.gapAt?.(observation.message) !== true) return Effect.succeed(items)
-          return Effect.succeed([{ _tag: "Gap", resources: source.feeds, source: source.name } as const, ...items])
+          return Effect.succeed([
+            { _tag: "Gap", resources: source.feeds, source: source.name, subscribed: true } as const,
+            ...items
+          ])
         }
         case "Disconnected":
           return Effect.as(
