@@ -10,10 +10,12 @@
 import { type DataNodeClient, type DataNodeError, ReadTracking } from "@vega-effect/http"
 import type { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
+import * as Metric from "effect/Metric"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { type Change, makeEvent, type ReadPoint, type Row, type SerializedEvent, serialize } from "./Event.js"
 import { type Fingerprints, fingerprintOf } from "./Fingerprints.js"
+import * as Metrics from "./Metrics.js"
 import { canonical, type DiffContext, type ReadContext, type Resource } from "./Resource.js"
 import { type Checkpoint, LeaseLost, type RowWrite, type Service as Store, type SliceState } from "./Store.js"
 
@@ -99,6 +101,13 @@ export const canonicalOf = (rows: Iterable<readonly [string, Row | null]>): Map<
 export const isBehind = (work: SliceWork, height: number): boolean =>
   Option.isSome(work.checkpoint) && height < work.checkpoint.value.height
 
+/** Counts what {@link isBehind} refused, in `vega_watcher_refused_total`. */
+export const countRefused = (work: SliceWork, origin: "read" | "live"): Effect.Effect<void> =>
+  Metric.update(
+    Metrics.refusedTotal.pipe(Metric.tagged("resource", work.resource.name), Metric.tagged("origin", origin)),
+    1
+  )
+
 /**
  * The events and row writes of a slice's rows read now (canonical JSON, `null`: gone), keys in
  * sorted order so that every run orders them alike. Only fingerprints are held in memory: the rows
@@ -182,17 +191,17 @@ const prepare = (
   Effect.gen(function* () {
     const stored = Option.getOrUndefined(work.checkpoint)
     const behind = (at: ReadPoint) =>
-      ({
+      Effect.as(countRefused(work, "read"), {
         _tag: "Done",
         outcome: { _tag: "Behind", height: at.height, node: at.node, checkpoint: stored!.height }
-      }) as const
-    if (isBehind(work, head.height)) return behind(head)
+      } as const)
+    if (isBehind(work, head.height)) return yield* behind(head)
     if (stored !== undefined && head.height === stored.height) {
       return { _tag: "Done", outcome: { _tag: "Unchanged", height: head.height } } as const
     }
     const [snapshot, read] = yield* ReadTracking.track(work.resource.read(readContext(store, work)))
     const at = read.lowest ? pointOf(read.lowest) : head
-    if (isBehind(work, at.height)) return behind(at)
+    if (isBehind(work, at.height)) return yield* behind(at)
     const found = yield* compare(
       store,
       work,

@@ -43,6 +43,16 @@ export const nodeLag = Metric.gauge("vega_watcher_node_lag_blocks", {
   description: "blocks each data node is behind the most advanced one"
 })
 
+/**
+ * What a read or a live source showed of a block older than its slice's checkpoint, refused (a
+ * node behind the state, or a live change that came after its slice moved past its block); tags
+ * `resource`, `origin` (`read`, `live`).
+ */
+export const refusedTotal = Metric.counter("vega_watcher_refused_total", {
+  description: "reads and live changes refused as older than their slice's checkpoint, by resource and origin",
+  incremental: true
+})
+
 /** Block height the last committed cycle read at. */
 export const lastCycleHeight = Metric.gauge("vega_watcher_last_cycle_height", {
   description: "block height the last committed cycle read at"

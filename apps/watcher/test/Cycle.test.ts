@@ -2,7 +2,7 @@ import { FetchHttpClient } from "@effect/platform"
 import { it } from "@effect/vitest"
 import { DataNodeClient } from "@vega-effect/http"
 import { Simulator } from "@vega-effect/simulator"
-import { Effect, Option, Schema } from "effect"
+import { Effect, Metric, Option, Schema } from "effect"
 import { expect } from "vitest"
 import { WatcherConfig } from "../src/Config.js"
 import {
@@ -17,6 +17,7 @@ import {
 } from "../src/Cycle.js"
 import type { ResourceName, WatchEvent } from "../src/Event.js"
 import * as Fingerprints from "../src/Fingerprints.js"
+import * as Metrics from "../src/Metrics.js"
 import { fingerprint } from "../src/Resource.js"
 import type * as Store from "../src/Store.js"
 import { LeaseLost } from "../src/Store.js"
@@ -131,6 +132,17 @@ it.scopedLive("with initial events, the first sync reports what is there", () =>
   })
 )
 
+/** Reads refused as behind their slice's checkpoint, of every resource (`vega_watcher_refused_total`). */
+const refusedReads = Effect.map(Metric.snapshot, (pairs) =>
+  pairs
+    .filter(
+      (pair) =>
+        pair.metricKey.name === "vega_watcher_refused_total" &&
+        pair.metricKey.tags.some((tag) => tag.key === "origin" && tag.value === "read")
+    )
+    .reduce((sum, pair) => sum + Number((pair.metricState as { readonly count: number }).count), 0)
+)
+
 it.scopedLive("a node behind the checkpoint is refused and nothing is written", () =>
   Effect.gen(function* () {
     const { cycle, sim, store } = yield* setup({ initialEvents: false, lag: 2 })
@@ -141,8 +153,10 @@ it.scopedLive("a node behind the checkpoint is refused and nothing is written", 
       Effect.provide(FetchHttpClient.layer)
     )
     yield* sim.advance(1)
+    const refusedBefore = yield* refusedReads
     const outcome = yield* cycle(lagging)
     expect(outcome.slices.size).toBe(before.size)
+    expect((yield* refusedReads) - refusedBefore).toBe(outcome.slices.size)
     for (const slice of outcome.slices.values()) {
       expect(slice).toMatchObject({ _tag: "Behind", node: sim.urls[1], checkpoint: height })
     }

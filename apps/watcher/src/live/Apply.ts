@@ -24,6 +24,7 @@ import {
   canonicalOf,
   commitHeld,
   compare,
+  countRefused,
   isBehind,
   pointOf,
   type Prepared,
@@ -208,7 +209,7 @@ const commitStagedOn = (state: LiveState, work: SliceWork, block: number, staged
     if ((state.readAt.get(slice) ?? -1) > block) return
     // a read from a node behind the slice, or a change of a block the slice moved past meanwhile
     // (another watcher worked it while this one did not hold it): refused, as a cycle refuses it
-    if (isBehind(work, block)) return
+    if (isBehind(work, block)) return yield* countRefused(work, staged.origin)
     const outcome = yield* commitFound(state, work, staged.found, staged.at, staged.origin)
     if (outcome === undefined) return
     if (staged.origin === "read") afterRead(state, slice, staged.at.height)

@@ -1,11 +1,12 @@
 import { it } from "@effect/vitest"
 import type { DataNodeClient } from "@vega-effect/http"
-import { Effect, Option } from "effect"
+import { Effect, Metric, Option } from "effect"
 import { expect } from "vitest"
 import { type SliceWork, workOf } from "../../src/Cycle.js"
 import type { Row } from "../../src/Event.js"
 import { applyRows, commitStaged, type LiveState, readSince, readSlice } from "../../src/live/Apply.js"
 import * as BlockClock from "../../src/live/BlockClock.js"
+import * as Metrics from "../../src/Metrics.js"
 import { make as profiles } from "../../src/resources/profiles.js"
 import { freshSqlite, stateAt } from "../support/database.js"
 
@@ -16,6 +17,13 @@ const profile = (alias: string): Row => ({ partyId: party, alias, metadata: [] }
 const resource = profiles(undefined as unknown as DataNodeClient.Service, { enabled: true })
 
 type Watcher = Effect.Effect.Success<ReturnType<typeof stateAt>>
+
+/** `vega_watcher_refused_total` of profiles from `origin`. */
+const refused = (origin: "read" | "live") =>
+  Effect.map(
+    Metric.value(Metrics.refusedTotal.pipe(Metric.tagged("resource", "profiles"), Metric.tagged("origin", origin))),
+    (state) => state.count
+  )
 
 /** The live state of one watcher holding `works`, every change reported. */
 const liveStateOf = (watcher: Watcher, works: Map<string, SliceWork>, initialEvents = true) =>
@@ -136,13 +144,21 @@ it.scopedLive("a read from a node behind the slice's checkpoint is refused: noth
         })
     }
     yield* take(watcher, works, read)
+    const before = { read: yield* refused("read"), live: yield* refused("live") }
     yield* applyRows(state, "profiles", 7, "n", [[party, profile("seven")]])
     yield* commitStaged(state, 7, [slice])
     yield* readSlice(state, slice, { minHeight: 0, reconciled: true })
+    // a live change of a block the slice has moved past, come late
+    yield* applyRows(state, "profiles", 5, "n", [[party, profile("five")]])
     yield* commitStaged(state, 8, [slice])
     expect(yield* aliases(watcher)).toEqual([{ alias: "seven", metadata: [] }])
     expect((yield* watcher.store.rows("profiles", [other])).size).toBe(0)
     expect(Option.getOrThrow(works.get(slice)!.checkpoint).height).toBe(7)
+    // counted, as a cycle counts what it refuses
+    expect({ read: (yield* refused("read")) - before.read, live: (yield* refused("live")) - before.live }).toEqual({
+      read: 1,
+      live: 1
+    })
   })
 )
 
