@@ -18,6 +18,7 @@ import {
 import type { ResourceName, WatchEvent } from "../src/Event.js"
 import * as Fingerprints from "../src/Fingerprints.js"
 import * as Metrics from "../src/Metrics.js"
+import { resourceNames } from "../src/Resources.js"
 import { fingerprint } from "../src/Resource.js"
 import type * as Store from "../src/Store.js"
 import { LeaseLost } from "../src/Store.js"
@@ -133,14 +134,11 @@ it.scopedLive("with initial events, the first sync reports what is there", () =>
 )
 
 /** Reads refused as behind their slice's checkpoint, of every resource (`vega_watcher_refused_total`). */
-const refusedReads = Effect.map(Metric.snapshot, (pairs) =>
-  pairs
-    .filter(
-      (pair) =>
-        pair.metricKey.name === "vega_watcher_refused_total" &&
-        pair.metricKey.tags.some((tag) => tag.key === "origin" && tag.value === "read")
-    )
-    .reduce((sum, pair) => sum + Number((pair.metricState as { readonly count: number }).count), 0)
+const refusedReads = Effect.reduce(resourceNames, 0, (sum, resource) =>
+  Effect.map(
+    Metric.value(Metrics.refusedTotal.pipe(Metric.tagged("resource", resource), Metric.tagged("origin", "read"))),
+    (state) => sum + state.count
+  )
 )
 
 it.scopedLive("a node behind the checkpoint is refused and nothing is written", () =>
