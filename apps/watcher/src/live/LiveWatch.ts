@@ -101,19 +101,22 @@ interface Backlog {
   /** One settling at a time, so that blocks are committed in order. */
   readonly settling: Effect.Semaphore
   /**
-   * Whether a block has been settled since the start. Until then every resource waits for all of
-   * them (each source connected, each gap read), so that what a restart catches up is reported in
-   * the same order as an uninterrupted run reports it; later, one resource's gap holds only its own.
-   * A resource in a first read that reports nothing (an empty state's) is not waited for.
+   * Whether a block has been settled since the start. Until then, and for at most
+   * {@link CATCH_UP_WAIT} from the start, every resource waits for all of them (each source
+   * connected, each gap read), so that what a quick restart catches up is reported in the order an
+   * uninterrupted run reports it; later, one resource's gap holds only its own. A resource in a
+   * first read that reports nothing (an empty state's) is not waited for.
    */
   started: boolean
+  /** When watching started (`Date.now()`). */
+  readonly startedAt: number
   /** Hint reads in flight, per resource and block. */
   readonly hints: Map<ResourceName, Map<number, number>>
   /** Resources whose reconciliation is running: a request for one waits for it to end. */
   readonly running: Set<ResourceName>
   /**
-   * First reads (backfills) go one resource at a time, in report order: the node's limit goes to
-   * one backfill and to the live work, so the first resources are reported soon, not all late.
+   * First reads (backfills, catch-ups) go one resource at a time, in report order: the node's limit
+   * goes to one of them and to the live work, so the first resources are reported soon, not all late.
    */
   readonly backfill: Effect.Semaphore
   /**
@@ -144,6 +147,13 @@ const request = (
     }
     return Queue.offer(backlog.wake, undefined)
   })
+
+/**
+ * How long the resources' catch-up reads after a restart hold every resource's first block: one
+ * that takes longer (stake's, party by party: minutes on a big network) then holds only its own
+ * slices, as a gap does later, rather than leave the others blind.
+ */
+const CATCH_UP_WAIT = Duration.seconds(5)
 
 /** Moves the checkpoints of the slices with nothing left before the head to it. */
 const settle = (context: LiveContext, state: LiveState, backlog: Backlog) =>
@@ -180,7 +190,8 @@ const settleNow = (context: LiveContext, state: LiveState, backlog: Backlog) =>
         `settling at ${height} of ${head}: reconciling ${[...backlog.reconciling].join(", ") || "nothing"}, down ${[...backlog.down].join(", ") || "nothing"}, hints of ${hinted.join(", ") || "no block"}`
       )
     }
-    if (!backlog.started && heard.some((resource) => !quiet.includes(resource))) return
+    const waiting = Date.now() - backlog.startedAt < Duration.toMillis(CATCH_UP_WAIT)
+    if (!backlog.started && waiting && heard.some((resource) => !quiet.includes(resource))) return
     backlog.started = true
     const slices = quiet.flatMap((resource) => context.slicesOf(resource)).filter((slice) => state.works.has(slice))
     yield* commitStaged(state, height, slices)
@@ -209,11 +220,13 @@ interface Budgets {
 const RECONCILE_RETRY = Duration.seconds(1)
 
 /**
- * Reads a resource again, slice by slice, from `minHeight`. The first read of an empty state's
- * resource (its backfill, which reports nothing) waits for the backfills before it and stays within
- * the backfill budget, leaving the rest of the node's limit to the live work; a slice taken over
- * without a checkpoint is read as fast as the node allows; later reads stay within the
- * reconciliation budget.
+ * Reads a resource again, slice by slice, from `minHeight`. A resource's first read in this run
+ * (an empty state's backfill, which reports nothing, a restart's catch-up, or a first sync that
+ * reports) waits for the first reads before it, in report order, and stays within the backfill
+ * budget, leaving the rest of the node's limit to the live work: side by side, a resource reading
+ * many requests at a time (stake's parties) would take nearly all of it, and a resource read in a
+ * few (positions, from where it stopped) would wait behind it. A slice taken over later is read as
+ * fast as the node allows; later reads stay within the reconciliation budget.
  */
 const reconcile = (
   context: LiveContext,
@@ -226,28 +239,33 @@ const reconcile = (
 ) =>
   Effect.gen(function* () {
     const held = context.slicesOf(resource).filter((slice) => state.works.has(slice))
-    const backfill = held.length > 0 && held.every((slice) => recordsSilently(state, slice))
+    // read in this run: committed, or waiting for its block
+    const read = (slice: string) => readSince(state, slice, 0)
+    const first = held.length > 0 && !held.some(read)
+    const backfill = first && held.every((slice) => recordsSilently(state, slice))
     yield* Effect.logDebug(`${backfill ? "backfilling" : "reconciling"} ${resource} from ${minHeight}`)
     const failed = yield* Effect.forEach(held, (slice) =>
       readSlice(state, slice, {
         minHeight,
-        budget: state.readAt.has(slice) ? budgets.reconcile : backfill ? budgets.backfill : undefined,
+        budget: read(slice) ? budgets.reconcile : first ? budgets.backfill : undefined,
         reconciled: true
       }).pipe(
         Effect.as(false),
         Effect.catchAll((error) => Effect.as(outages.readFailed(`reconciling ${slice}`, error, RECONCILE_RETRY), true))
       )
     ).pipe(
-      backfill
+      first
         ? (reads) =>
             backlog.backfill.withPermits(1)(
-              Effect.ensuring(
-                Effect.zipRight(
-                  Effect.sync(() => backlog.backfilling.add(resource)),
-                  reads
-                ),
-                Effect.sync(() => backlog.backfilling.delete(resource))
-              )
+              backfill
+                ? Effect.ensuring(
+                    Effect.zipRight(
+                      Effect.sync(() => backlog.backfilling.add(resource)),
+                      reads
+                    ),
+                    Effect.sync(() => backlog.backfilling.delete(resource))
+                  )
+                : reads
             )
         : identity
     )
@@ -504,6 +522,7 @@ export const run = (
       downAt: new Map(),
       settling: Effect.unsafeMakeSemaphore(1),
       started: false,
+      startedAt: Date.now(),
       hints: new Map(),
       running: new Set(),
       gapFrom: new Map(),
