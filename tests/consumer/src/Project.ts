@@ -25,6 +25,9 @@ const require = createRequire(join(root, "package.json"))
 const tsc = require.resolve("typescript/bin/tsc")
 const esbuild = join(root, "node_modules", ".bin", "esbuild")
 
+/** The npm cache npx is given, in the scratch folder (see Commands.test.ts). */
+export const NPX_CACHE = "npx-cache"
+
 /** The user's tooling for type-checking: TypeScript finds `console` and `process` in @types/node. */
 export const toolingInstall = ["npm", "install", "--save-dev", "@types/node@^20"]
 

@@ -17,7 +17,7 @@ const scratch = inject("scratch")
 // npx keeps what it installed by name and version in its cache, and the version is the same on
 // every run: a cache of this run's own
 const npx = (name: string, args: ReadonlyArray<string>) => ["npx", "-y", name, ...args] as const
-const env = { npm_config_cache: join(scratch, "npx-cache") }
+const env = { npm_config_cache: join(scratch, Project.NPX_CACHE) }
 
 /** A first run of each command: bounded, against the simulator it starts itself. */
 const firstRuns: Record<string, (project: Project.Project, name: string) => Promise<string>> = {
