@@ -8,12 +8,12 @@ import type { SharedFilter } from "./ResourceDefinition.js"
 
 export const catalog = {
   positions: { name: "positions", label: "positions", sharedFilters: ["parties", "markets"] },
-  stake: { name: "stake", label: "stake", sharedFilters: ["parties"] },
   liquidity: { name: "liquidity", label: "liquidity", sharedFilters: ["parties", "markets"] },
   signerBundles: { name: "signerBundles", label: "signer bundles", sharedFilters: [] },
   profiles: { name: "profiles", label: "profiles", sharedFilters: ["parties"] },
   rewards: { name: "rewards", label: "rewards", sharedFilters: ["parties"] },
-  referrals: { name: "referrals", label: "referrals", sharedFilters: [] }
+  referrals: { name: "referrals", label: "referrals", sharedFilters: [] },
+  stake: { name: "stake", label: "stake", sharedFilters: ["parties"] }
 } as const satisfies Record<
   string,
   { readonly name: string; readonly label: string; readonly sharedFilters: ReadonlyArray<SharedFilter> }

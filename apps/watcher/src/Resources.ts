@@ -16,14 +16,16 @@ import * as Rewards from "./resources/rewards.js"
 import * as SignerBundles from "./resources/signerBundles.js"
 import * as Stake from "./resources/stake.js"
 
+// stake last: read party by party, its first read and a restart's catch-up take longest, and
+// first reads go one resource at a time in this order (see live/LiveWatch.ts)
 export const definitions = [
   Positions.definition,
-  Stake.definition,
   Liquidity.definition,
   SignerBundles.definition,
   Profiles.definition,
   Rewards.definition,
-  Referrals.definition
+  Referrals.definition,
+  Stake.definition
 ] as const
 
 /** Any one of the definitions. */

@@ -121,7 +121,7 @@ describe("the quick start, stopped with Ctrl-C", () => {
     ).toEqual([])
     // what is watched in words, not how the work is cut up
     expect(ended.stderr).toContain(
-      "watching positions, stake, liquidity, signer bundles, profiles, rewards and referrals"
+      "watching positions, liquidity, signer bundles, profiles, rewards, referrals and stake"
     )
     expect(ended.stderr).not.toMatch(/slice/)
     // each value once: a volume's change is not said again in its details

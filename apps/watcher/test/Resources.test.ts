@@ -26,12 +26,12 @@ describe("the resource definitions", () => {
   it("list the resources in report order", () => {
     expect(resourceNames).toEqual([
       "positions",
-      "stake",
       "liquidity",
       "signerBundles",
       "profiles",
       "rewards",
-      "referrals"
+      "referrals",
+      "stake"
     ])
   })
 

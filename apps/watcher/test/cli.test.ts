@@ -678,7 +678,7 @@ describe("the vega-watcher command", () => {
     expect(result.stdout).not.toContain("\x1b[")
     expect(result.stdout).not.toMatch(/A user-defined piece of text|This setting is optional|This option can be set/)
     expect(result.stdout).toContain("[--party id...]")
-    expect(result.stdout).toMatch(/\[--only positions \| stake \|[^\]]*\.\.\.\]/)
+    expect(result.stdout).toMatch(/\[--only positions \| liquidity \|[^\]]*\| stake\.\.\.\]/)
   })
 
   it("answers --help without loading the schemas, the client, the simulator or the watcher", () => {
