@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { HEAP_CAP_MB } from "../../src/internal/heapCap.js"
 
 const app = fileURLToPath(new URL("../..", import.meta.url))
 const reportApp = fileURLToPath(new URL("../../../reward-report", import.meta.url))
@@ -17,6 +18,17 @@ const bundleFile = (dir: string, name: string) => join(dir, "build", "test-bin",
 export const watcherBundle = bundleFile(app, "watcher.mjs")
 /** `vega-reward-report`, bundled. */
 export const reportBundle = bundleFile(reportApp, "report.mjs")
+
+/**
+ * Node's arguments to run `bundle` with `args` under the published command's heap cap, given here
+ * so that the command runs in the process started, which the tests signal and kill, not in a child
+ * it relaunches (see src/internal/heapCap.ts).
+ */
+export const runArgs = (bundle: string, args: ReadonlyArray<string>): Array<string> => [
+  `--max-old-space-size=${HEAP_CAP_MB}`,
+  bundle,
+  ...args
+]
 
 /** Bundles the app in `dir` (the watcher by default) into `outfile`, somewhere its dependencies resolve. */
 export const bundleTo = (outfile: string, dir: string = app): string => {

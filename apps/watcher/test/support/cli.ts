@@ -1,20 +1,16 @@
 /**
  * The `vega-watcher` command (and `vega-reward-report`, beside it) run as published: their bundles
- * (see bundles.ts) with plain node, under the published heap cap (given here, so that the command
- * runs in the process started, not in a child it relaunches), with an environment free of the
+ * (see bundles.ts) with plain node, under the published heap cap, with an environment free of the
  * watcher's and the client's variables.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
-import { HEAP_CAP_MB } from "../../src/internal/heapCap.js"
-import { reportBundle, watcherBundle } from "./bundles.js"
+import { reportBundle, runArgs, watcherBundle } from "./bundles.js"
 
 const cwd = fileURLToPath(new URL("../..", import.meta.url))
 const cleanEnv = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => !/^VEGA_(WATCHER|REPORT|DATANODE)_/.test(key))
 )
-
-const argv = (bundle: string, args: ReadonlyArray<string>) => [`--max-old-space-size=${HEAP_CAP_MB}`, bundle, ...args]
 
 export interface Ran {
   readonly status: number | null
@@ -23,7 +19,7 @@ export interface Ran {
 }
 
 const spawnFrom = (bundle: string, args: ReadonlyArray<string>, env: Record<string, string>, where = cwd): Ran => {
-  const result = spawnSync(process.execPath, argv(bundle, args), {
+  const result = spawnSync(process.execPath, runArgs(bundle, args), {
     cwd: where,
     env: { ...cleanEnv, NO_COLOR: "1", ...env },
     encoding: "utf8",
@@ -43,7 +39,7 @@ export const runReport = (args: ReadonlyArray<string>, env: Record<string, strin
 /** {@link runCli} without blocking this process: for a command talking to a simulator running here. */
 export const runCliAsync = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Promise<Ran> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv(watcherBundle, args), {
+    const child = spawn(process.execPath, runArgs(watcherBundle, args), {
       cwd,
       env: { ...cleanEnv, NO_COLOR: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -66,7 +62,7 @@ export interface Started {
 
 /** The command started and left running: for a watcher stopped by a signal. */
 export const startCli = (args: ReadonlyArray<string>, env: Record<string, string> = {}): Started => {
-  const child = spawn(process.execPath, argv(watcherBundle, args), {
+  const child = spawn(process.execPath, runArgs(watcherBundle, args), {
     cwd,
     env: { ...cleanEnv, NO_COLOR: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"]

@@ -3,8 +3,7 @@
  * run, see bundles.ts), started with flags, killed at will.
  */
 import { type ChildProcess, spawn } from "node:child_process"
-import { HEAP_CAP_MB } from "../../src/internal/heapCap.js"
-import { watcherBundle } from "./bundles.js"
+import { runArgs, watcherBundle } from "./bundles.js"
 
 export interface WatcherProcess {
   readonly child: ChildProcess
@@ -18,9 +17,7 @@ export const startWatcher = async (
   args: ReadonlyArray<string>,
   env: Readonly<Record<string, string>> = {}
 ): Promise<WatcherProcess> => {
-  // under the published command's heap cap, given here so that it runs in this process, which the
-  // tests signal and kill (see src/internal/heapCap.ts)
-  const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_CAP_MB}`, watcherBundle, ...args], {
+  const child = spawn(process.execPath, runArgs(watcherBundle, args), {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...env }
   })
